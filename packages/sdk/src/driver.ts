@@ -1,0 +1,58 @@
+import type { RequestSpec } from './scenario.js';
+import type { Histogram } from './histogram.js';
+
+/** What a driver is asked to do: one measured (or warm-up) window against one server. */
+export interface DriverRunOptions {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  baseUrl: string;
+  /** Sent round-robin on each connection. */
+  requests: readonly RequestSpec[];
+  connections: number;
+  durationSec: number;
+  /** Offered requests per second for the whole run; unlimited when absent. */
+  rate?: number | undefined;
+  timeoutSec: number;
+  /** Expected statuses; anything else is counted as `unexpected`. */
+  expectStatus: readonly number[];
+  /** Prefix for the loader's command line, e.g. `['taskset', '-c', '1']`. */
+  pin: readonly string[];
+  /** Called with the loader process's pid as soon as it exists (for CPU sampling). */
+  onSpawn?: (pid: number) => void;
+  signal?: AbortSignal | undefined;
+}
+
+/** What a driver measured, latency in µs. */
+export interface DriverRunResult {
+  requests: number;
+  durationSec: number;
+  histogram: Histogram;
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  unexpected: number;
+}
+
+/**
+ * A load generator behind one small interface. `available` says why it cannot run here.
+ *
+ * @example
+ * defineDriver({ name: 'mine', ceilingRps: 50_000, available: async () => true, version: async () => '1.0', flags: () => [], run: async (o) => … })
+ */
+export interface Driver {
+  name: string;
+  /** Rough single-core ceiling, used by `auto` to pick the stronger driver. */
+  ceilingRps: number;
+  available(): Promise<true | string>;
+  version(): Promise<string>;
+  /** The flags this driver runs with for these options, recorded in the result. */
+  flags(options: Omit<DriverRunOptions, 'baseUrl' | 'requests' | 'signal' | 'onSpawn' | 'pin' | 'expectStatus'>): string[];
+  run(options: DriverRunOptions): Promise<DriverRunResult>;
+  /** A sentence on what limits this driver (e.g. latency resolution). */
+  note?: string;
+}
+
+/** Identity helper for typing a custom driver. */
+export function defineDriver<const T extends Driver>(driver: T): T {
+  return driver;
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { parseOrThrow } from './errors.js';
+
+/** HTTP methods a scenario may send. */
+export const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export const requestSpecSchema = z.strictObject({
+  method: z.enum(httpMethods).default('GET'),
+  path: z.string().startsWith('/', 'must start with "/"'),
+  headers: z.record(z.string(), z.string()).default({}),
+  body: z.string().optional(),
+});
+/** One request as sent on the wire (after defaults). */
+export type RequestSpec = z.output<typeof requestSpecSchema>;
+export type RequestSpecInput = z.input<typeof requestSpecSchema>;
+
+const positiveInt = z.number().int().positive();
+
+export const loadProfileSchema = z.strictObject({
+  /** Open connections: one number, or a stepped list measured one step after the other. */
+  connections: z.union([positiveInt, z.array(positiveInt).min(1)]).default(50),
+  /** Seconds of traffic before each measured window; excluded from every statistic. */
+  warmup: z.number().nonnegative().default(2),
+  /** Seconds measured (per step for a stepped list). */
+  duration: z.number().positive().default(10),
+  /** Optional cap on offered requests per second (whole suite, not per connection). */
+  rate: z.number().positive().optional(),
+  /** Seconds without a response before a request counts as a timeout. */
+  timeout: z.number().positive().default(10),
+});
+export type LoadProfile = z.output<typeof loadProfileSchema>;
+
+export const expectationSchema = z.strictObject({
+  /** Status (or statuses) a correct response may have. */
+  status: z.union([positiveInt, z.array(positiveInt).min(1)]),
+  /** Exact JSON body expected by the verify step (deep equality after decoding). */
+  json: z.unknown().optional(),
+  /** Headers that must be present with these values (names lower-case). */
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type Expectation = z.output<typeof expectationSchema>;
+
+/** Context handed to a scenario's `prepare` hook, once per trial, before the warm-up. */
+export interface PrepareContext {
+  /** Base URL of the server under test, e.g. `http://127.0.0.1:41234`. */
+  baseUrl: string;
+  /** The scenario's requests before preparation. */
+  requests: readonly RequestSpec[];
+}
+/** What `prepare` may change: headers merged into every request (e.g. a learnt ETag). */
+export interface PreparePatch {
+  headers?: Record<string, string>;
+}
+
+const fnSchema = <T>() => z.custom<T>((v) => typeof v === 'function', 'expected a function');
+
+export const scenarioSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a kebab-case name ([a-z0-9._-])'),
+    description: z.string().optional(),
+    /** Family of the scenario, e.g. `framework` or `gateway`. */
+    group: z.string().optional(),
+    request: requestSpecSchema.optional(),
+    /** Several requests sent round-robin over each connection. */
+    requests: z.array(requestSpecSchema).min(1).optional(),
+    expect: expectationSchema,
+    load: loadProfileSchema.default(loadProfileSchema.parse({})),
+    /** Runs once per trial against the fresh server before warm-up (e.g. learn an ETag). */
+    prepare: fnSchema<(ctx: PrepareContext) => Promise<PreparePatch> | PreparePatch>().optional(),
+    /** Verify-only scenarios are checked by parity/verify but never put under load. */
+    verifyOnly: z.boolean().default(false),
+  })
+  .superRefine((s, ctx) => {
+    if (!s.request === !s.requests) {
+      ctx.addIssue({ code: 'custom', path: ['request'], message: 'give exactly one of "request" or "requests"' });
+    }
+  });
+
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type Scenario = z.output<typeof scenarioSchema>;
+
+/**
+ * Declare a scenario: what to send, what a correct answer is, and the load profile.
+ * Identity at the type level; validated (with field names in errors) by `runSuite`.
+ *
+ * @example
+ * defineScenario({ name: 'baseline', request: { path: '/ping' }, expect: { status: 200 } })
+ */
+export function defineScenario<const T extends ScenarioInput>(scenario: T): T {
+  return scenario;
+}
+
+/** Validate a scenario, throwing a `BenchsuiteConfigError` that names the field. */
+export function parseScenario(input: unknown, path = 'scenario'): Scenario {
+  return parseOrThrow(scenarioSchema, input, path);
+}
+
+/** The requests of a scenario as a list (one or many). */
+export function scenarioRequests(s: Scenario): RequestSpec[] {
+  return s.requests ?? (s.request ? [s.request] : []);
+}
+
+/** Connection counts of the load profile as a list of steps. */
+export function connectionSteps(load: LoadProfile): number[] {
+  return Array.isArray(load.connections) ? load.connections : [load.connections];
+}
