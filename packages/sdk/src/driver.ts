@@ -8,6 +8,8 @@ export interface DriverRunOptions {
   /** Sent round-robin on each connection. */
   requests: readonly RequestSpec[];
   connections: number;
+  /** Seconds of load before the measured window; nothing from it is recorded. */
+  warmupSec: number;
   durationSec: number;
   /** Offered requests per second for the whole run; unlimited when absent. */
   rate?: number | undefined;
@@ -16,12 +18,13 @@ export interface DriverRunOptions {
   expectStatus: readonly number[];
   /** Prefix for the loader's command line, e.g. `['taskset', '-c', '1']`. */
   pin: readonly string[];
-  /** Called with the loader process's pid as soon as it exists (for CPU sampling). */
-  onSpawn?: (pid: number) => void;
+  /** Called with the loader's pid when the measured window starts and when it ends (CPU sampling). */
+  onMeasureStart?: (pid: number) => void;
+  onMeasureEnd?: (pid: number) => void;
   signal?: AbortSignal | undefined;
 }
 
-/** What a driver measured, latency in µs. */
+/** What a driver measured in the window (never the warm-up), latency in µs. */
 export interface DriverRunResult {
   requests: number;
   durationSec: number;
@@ -46,7 +49,8 @@ export interface Driver {
   available(): Promise<true | string>;
   version(): Promise<string>;
   /** The flags this driver runs with for these options, recorded in the result. */
-  flags(options: Omit<DriverRunOptions, 'baseUrl' | 'requests' | 'signal' | 'onSpawn' | 'pin' | 'expectStatus'>): string[];
+  flags(options: Pick<DriverRunOptions, 'connections' | 'durationSec' | 'warmupSec' | 'rate' | 'timeoutSec'>): string[];
+  /** Warm up for `warmupSec`, then measure for `durationSec`, in the loader's own (pinned) process. */
   run(options: DriverRunOptions): Promise<DriverRunResult>;
   /** A sentence on what limits this driver (e.g. latency resolution). */
   note?: string;

@@ -5,3 +5,13 @@ export { defineConfig, type BenchsuiteConfig, type RunSuiteOptions, type SuiteEv
 export { BenchsuiteConfigError } from './errors.js';
 export * from './result-schema.js';
 export { createHistogram, encodeHistogram, decodeHistogram, mergeHistograms, latencyOf, type Histogram } from './histogram.js';
+export { runSuite, validateSuite, setupTarget, CLIENT_BOUND_BUSY } from './suite.js';
+export { startProcess, stopAllProcesses, freePort, ProcessStartError, describeExit, type RunningProcess, type StartProcessOptions, type ExitInfo } from './process.js';
+export { drivers, resolveDriver, type DriverName } from './drivers/index.js';
+export { autocannonDriver } from './drivers/autocannon.js';
+export { wrkDriver } from './drivers/wrk.js';
+export { mean, sampleSd, cov, ci95, sampleStats, verdictFromCov, pairVerdict, suiteVerdict, welchTTest, holm, rankWithTies, rankingMethod } from './stats.js';
+export { verifyScenario, send, type Observed } from './verify.js';
+export { processTree, pssBytes, readAllStats, cpuTimes } from './proc.js';
+export { captureEnvironment, decidePinning, sdkVersion } from './environment.js';
+export { seededShuffle } from './random.js';

@@ -1,0 +1,90 @@
+/**
+ * Loader process for the autocannon driver. It runs in its own (pinned) process so its CPU can be
+ * measured apart from the runner's, and records every response's float duration into a µs HDR
+ * histogram: autocannon's own histogram keeps whole milliseconds.
+ * Protocol (IPC): parent sends one `WorkerJob`; we answer `measure-start`, `measure-end`, `result`.
+ */
+import autocannon from 'autocannon';
+import { createHistogram, encodeHistogram } from '../histogram.js';
+import type { RequestSpec } from '../scenario.js';
+
+export interface WorkerJob {
+  url: string;
+  requests: RequestSpec[];
+  connections: number;
+  warmupSec: number;
+  durationSec: number;
+  rate?: number | undefined;
+  timeoutSec: number;
+  expectStatus: number[];
+}
+export interface WorkerResult {
+  requests: number;
+  durationSec: number;
+  histogram: string;
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  unexpected: number;
+}
+
+function opts(job: WorkerJob, durationSec: number): autocannon.Options {
+  return {
+    url: job.url,
+    connections: job.connections,
+    duration: durationSec,
+    timeout: job.timeoutSec,
+    requests: job.requests.map((r) => ({ method: r.method as autocannon.Request['method'], path: r.path, headers: r.headers, body: r.body })),
+    ...(job.rate ? { overallRate: job.rate } : {}),
+    // Keep autocannon from doing extra work we do not use.
+    renderProgressBar: false,
+    renderResultsTable: false,
+    renderLatencyTable: false,
+  } as autocannon.Options;
+}
+
+async function runWindow(job: WorkerJob, durationSec: number, record: boolean): Promise<WorkerResult> {
+  const h = createHistogram();
+  const statusCounts: Record<string, number> = {};
+  const expected = new Set(job.expectStatus);
+  let unexpected = 0;
+  let done!: (r: autocannon.Result) => void;
+  let fail!: (e: Error) => void;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => ((done = resolve), (fail = reject)));
+  const t0 = performance.now();
+  const instance = autocannon(opts(job, durationSec), (err, res) => (err ? fail(err) : done(res)));
+  if (record) {
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      h.recordValue(Math.max(1, Math.round(responseTime * 1000)));
+      statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
+      if (!expected.has(statusCode)) unexpected++;
+    });
+  }
+  const result = await finished;
+  const elapsed = (performance.now() - t0) / 1000;
+  const requests = Object.values(statusCounts).reduce((a, b) => a + b, 0);
+  const non2xx = Object.entries(statusCounts).reduce((a, [code, n]) => (code.startsWith('2') ? a : a + n), 0);
+  return {
+    requests,
+    durationSec: elapsed,
+    histogram: encodeHistogram(h),
+    statusCounts,
+    errors: Math.max(0, result.errors - result.timeouts),
+    timeouts: result.timeouts,
+    non2xx,
+    unexpected,
+  };
+}
+
+process.once('message', async (job: WorkerJob) => {
+  try {
+    if (job.warmupSec > 0) await runWindow(job, job.warmupSec, false);
+    process.send!({ type: 'measure-start' });
+    const result = await runWindow(job, job.durationSec, true);
+    process.send!({ type: 'measure-end' });
+    process.send!({ type: 'result', result }, () => process.exit(0));
+  } catch (err) {
+    process.send!({ type: 'error', message: err instanceof Error ? err.message : String(err) }, () => process.exit(1));
+  }
+});

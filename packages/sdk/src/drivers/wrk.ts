@@ -1,0 +1,187 @@
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createHistogram } from '../histogram.js';
+import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
+import type { RequestSpec } from '../scenario.js';
+
+const luaString = (s: string) => JSON.stringify(s).replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => {
+  // Lua 5.1 has no \u escapes: encode the code point as UTF-8 decimal byte escapes.
+  return [...Buffer.from(String.fromCharCode(parseInt(h, 16)), 'utf8')].map((b) => `\\${b}`).join('');
+});
+const luaTable = (headers: Record<string, string>) =>
+  `{${Object.entries(headers).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(',')}}`;
+
+/**
+ * The Lua script handed to wrk: the request(s), a per-thread status count (response() is only a
+ * counter; wrk must then parse each response, which costs a few % of its ceiling), and a done()
+ * that prints ~1100 exact µs quantiles from which the HDR histogram is rebuilt.
+ */
+export function wrkScript(requests: readonly RequestSpec[]): string {
+  const lines: string[] = [];
+  if (requests.length === 1) {
+    const r = requests[0]!;
+    lines.push(`wrk.method = ${luaString(r.method)}`, `wrk.path = ${luaString(r.path)}`);
+    for (const [k, v] of Object.entries(r.headers)) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
+    if (r.body !== undefined) lines.push(`wrk.body = ${luaString(r.body)}`);
+  } else {
+    lines.push(
+      `local specs = {${requests.map((r) => `{${luaString(r.method)},${luaString(r.path)},${luaTable(r.headers)},${r.body === undefined ? 'nil' : luaString(r.body)}}`).join(',')}}`,
+      'local formatted, idx = {}, 0',
+      'init = function(args) for i, s in ipairs(specs) do formatted[i] = wrk.format(s[1], s[2], s[3], s[4]) end end',
+      'request = function() idx = idx % #formatted + 1; return formatted[idx] end',
+    );
+  }
+  lines.push(
+    'counts = {}',
+    'response = function(status, headers, body) counts[status] = (counts[status] or 0) + 1 end',
+    'local threads = {}',
+    'setup = function(thread) table.insert(threads, thread) end',
+    'done = function(summary, latency, requests)',
+    '  local e = summary.errors',
+    '  io.write("@@BS summary ", summary.requests, " ", summary.duration, " ", e.connect, " ", e.read, " ", e.write, " ", e.status, " ", e.timeout, "\\n")',
+    '  local totals = {}',
+    '  for _, t in ipairs(threads) do for k, v in pairs(t:get("counts")) do totals[k] = (totals[k] or 0) + v end end',
+    '  for k, v in pairs(totals) do io.write("@@BS status ", k, " ", v, "\\n") end',
+    // Debian's wrk 4.1 cannot index the latency object, but percentile() walks wrk's exact µs
+    // array: print a dense grid of quantiles (0.1% steps, finer in the tail) and rebuild from it.
+    '  if latency.max >= latency.min and summary.requests > 0 then',
+    '    local grid = {}',
+    '    for i = 1, 990 do grid[#grid + 1] = i / 10 end',
+    '    for i = 1, 99 do grid[#grid + 1] = 99 + i / 100 end',
+    '    for i = 1, 10 do grid[#grid + 1] = 99.99 + i / 1000 end',
+    '    if (latency.max - latency.min) * #grid > 3e8 then grid = {1,5,10,20,25,30,40,50,60,70,75,80,90,95,97.5,99,99.5,99.9,99.99,99.999,100} end',
+    '    local buf = {}',
+    '    for _, p in ipairs(grid) do',
+    // percentile(100) overshoots wrk's rank and answers 0: use max there.
+    '      buf[#buf + 1] = p .. ":" .. (p >= 100 and latency.max or latency:percentile(p))',
+    '      if #buf >= 200 then io.write("@@BS pct ", table.concat(buf, ","), "\\n"); buf = {} end',
+    '    end',
+    '    if #buf > 0 then io.write("@@BS pct ", table.concat(buf, ","), "\\n") end',
+    '  end',
+    'end',
+  );
+  return lines.join('\n') + '\n';
+}
+
+/** Parse the @@BS lines printed by `wrkScript`'s done(). */
+export function parseWrkOutput(stdout: string, expectStatus: readonly number[]): DriverRunResult {
+  const histogram = createHistogram();
+  const statusCounts: Record<string, number> = {};
+  let summary: number[] | undefined;
+  const quantiles: Array<[number, number]> = [];
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('@@BS ')) continue;
+    const [, kind, ...rest] = line.split(' ');
+    if (kind === 'summary') summary = rest.map(Number);
+    else if (kind === 'status') statusCounts[rest[0]!] = Number(rest[1]);
+    else if (kind === 'pct') {
+      for (const pair of rest.join(' ').split(',')) {
+        const [p, v] = pair.split(':').map(Number) as [number, number];
+        quantiles.push([p, v]);
+      }
+    }
+  }
+  if (!summary) throw new Error(`wrk printed no summary: ${stdout.trim().slice(-400)}`);
+  // Each grid point stands for the requests between it and the previous point, at its exact value.
+  const total = summary[0] ?? 0;
+  let prevRank = 0;
+  for (const [p, v] of quantiles) {
+    const rank = Math.round((total * p) / 100);
+    if (rank > prevRank) histogram.recordValueWithCount(Math.max(1, v), rank - prevRank);
+    prevRank = Math.max(prevRank, rank);
+  }
+  const [requests = 0, durationUs = 0, connect = 0, read = 0, write = 0, , timeout = 0] = summary;
+  const expected = new Set(expectStatus);
+  let non2xx = 0;
+  let unexpected = 0;
+  for (const [code, n] of Object.entries(statusCounts)) {
+    if (!code.startsWith('2')) non2xx += n;
+    if (!expected.has(Number(code))) unexpected += n;
+  }
+  return {
+    requests,
+    durationSec: durationUs / 1e6,
+    histogram,
+    statusCounts,
+    errors: connect + read + write,
+    timeouts: timeout,
+    non2xx,
+    unexpected,
+  };
+}
+
+let wrkVersion: Promise<string> | undefined;
+
+/** Run one wrk process; stops it with SIGINT after `seconds` (wrk then reports and runs done()). */
+function runWrk(o: DriverRunOptions, script: string, seconds: number, hooks: { start?: (pid: number) => void; end?: (pid: number) => void }): Promise<string> {
+  const threads = Math.max(1, o.pin.length ? o.pin.at(-1)!.split(',').length : 1);
+  const args = ['-t', String(Math.min(threads, o.connections)), '-c', String(o.connections), '-d', `${Math.ceil(seconds) + 2}s`, '--timeout', `${Math.ceil(o.timeoutSec)}s`, '-s', script, o.baseUrl];
+  const argv = [...o.pin, 'wrk', ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-2000)));
+    const stop = () => child.kill('SIGINT');
+    let timer: NodeJS.Timeout | undefined;
+    child.once('spawn', () => {
+      hooks.start?.(child.pid!);
+      timer = setTimeout(stop, seconds * 1000);
+    });
+    o.signal?.addEventListener('abort', stop, { once: true });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      // wrk notices SIGINT within its 100 ms tick and reports its own measured runtime; the
+      // sampling window ends here, when its load really stops.
+      hooks.end?.(child.pid!);
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', stop);
+      if (!out.includes('@@BS summary')) reject(new Error(`wrk failed (${signal ?? `exit ${code}`}): ${(err || out).trim().slice(-500)}`));
+      else resolve(out);
+    });
+  });
+}
+
+/** wrk 4 (C, epoll): the higher ceiling (~176k req/s on one core here) and µs latency. */
+export const wrkDriver: Driver = {
+  name: 'wrk',
+  ceilingRps: 170_000,
+  note: 'wrk cannot cap the request rate; status codes are counted in a Lua response() hook.',
+  async available() {
+    return new Promise((resolve) => {
+      execFile('wrk', ['--version'], (err) => resolve(err && (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'wrk not found on PATH' : true));
+    });
+  },
+  version() {
+    wrkVersion ??= new Promise((resolve) => {
+      execFile('wrk', ['--version'], (_err, stdout, stderr) => {
+        const m = /wrk\s+(\S+)/.exec(String(stdout) + String(stderr));
+        resolve(m?.[1] ?? 'unknown');
+      });
+    });
+    return wrkVersion;
+  },
+  flags(o) {
+    return ['-t', '<loader cores>', '-c', String(o.connections), `warmup=${o.warmupSec}s`, `duration=${o.durationSec}s (stopped by SIGINT)`, '--timeout', `${Math.ceil(o.timeoutSec)}s`, '-s', 'benchsuite.lua'];
+  },
+  async run(o) {
+    if (o.rate) throw new Error('wrk cannot cap the request rate; use the autocannon driver for scenarios with load.rate');
+    const dir = mkdtempSync(join(tmpdir(), 'benchsuite-wrk-'));
+    try {
+      const script = join(dir, 'benchsuite.lua');
+      writeFileSync(script, wrkScript(o.requests));
+      if (o.warmupSec > 0) {
+        await runWrk(o, script, o.warmupSec, {});
+        await sleep(0);
+      }
+      const out = await runWrk(o, script, o.durationSec, { start: o.onMeasureStart, end: o.onMeasureEnd });
+      return parseWrkOutput(out, o.expectStatus);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

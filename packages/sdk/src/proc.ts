@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+/**
+ * Linux /proc readers for process-tree CPU and memory. Hand-written on purpose: libraries such as
+ * pidusage/pidtree spawn `ps` on every call, which would cost a process per ~100 ms sample on the
+ * very cores being measured; reading /proc/<pid>/stat is a few µs per process.
+ */
+
+let clkTck: number | undefined;
+let pageSize: number | undefined;
+function sysconf(name: string, fallback: number): number {
+  try {
+    return Number(execFileSync('getconf', [name], { encoding: 'utf8' }).trim()) || fallback;
+  } catch {
+    return fallback;
+  }
+}
+export function ticksPerSecond(): number {
+  return (clkTck ??= sysconf('CLK_TCK', 100));
+}
+export function pageBytes(): number {
+  return (pageSize ??= sysconf('PAGESIZE', 4096));
+}
+
+export interface ProcStat {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  /** utime + stime in clock ticks. */
+  cpuTicks: number;
+  rssBytes: number;
+}
+
+/** Parse /proc/<pid>/stat; the command name may contain spaces and parentheses, so split after the last ')'. */
+export function parseStat(text: string, pid: number): ProcStat | undefined {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const f = text.slice(close + 2).split(' ');
+  // f[0] is field 3 (state); field n is f[n - 3].
+  const ppid = Number(f[1]);
+  const pgrp = Number(f[2]);
+  const cpuTicks = Number(f[11]) + Number(f[12]);
+  const rssBytes = Number(f[21]) * pageBytes();
+  return { pid, ppid, pgrp, cpuTicks, rssBytes };
+}
+
+export function readStat(pid: number): ProcStat | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'), pid);
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ticks of this process's waited-for children (cutime + cstime, fields 16–17). */
+export function reapedChildTicks(): number {
+  try {
+    const text = readFileSync('/proc/self/stat', 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return Number(f[13]) + Number(f[14]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Every process on the machine (pid → stat). */
+export function readAllStats(): Map<number, ProcStat> {
+  const out = new Map<number, ProcStat>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const c = e.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const pid = Number(e);
+    const s = readStat(pid);
+    if (s) out.set(pid, s);
+  }
+  return out;
+}
+
+/** The process `root` and all its descendants (by parent pid), plus anything left in its process group. */
+export function processTree(root: number, all: Map<number, ProcStat> = readAllStats()): ProcStat[] {
+  const children = new Map<number, number[]>();
+  for (const s of all.values()) {
+    let list = children.get(s.ppid);
+    if (!list) children.set(s.ppid, (list = []));
+    list.push(s.pid);
+  }
+  const seen = new Set<number>();
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (seen.has(pid) || !all.has(pid)) continue;
+    seen.add(pid);
+    for (const c of children.get(pid) ?? []) stack.push(c);
+  }
+  for (const s of all.values()) if (s.pgrp === root) seen.add(s.pid);
+  return [...seen].map((p) => all.get(p)!).filter(Boolean);
+}
+
+/** Sum of PSS (proportional set size) over pids, bytes; null when smaps_rollup is unreadable. */
+export function pssBytes(pids: readonly number[]): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (!m) return null;
+      total += Number(m[1]) * 1024;
+    } catch {
+      return null;
+    }
+  }
+  return total;
+}
+
+/** Busy and total jiffies of the given CPUs from /proc/stat. */
+export function cpuTimes(cpus: readonly number[]): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  let text = '';
+  try {
+    text = readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return { busy, total };
+  }
+  for (const line of text.split('\n')) {
+    const m = /^cpu(\d+) (.*)$/.exec(line);
+    if (!m || !cpus.includes(Number(m[1]))) continue;
+    const v = m[2]!.trim().split(/\s+/).map(Number);
+    const sum = v.slice(0, 8).reduce((a, b) => a + b, 0); // user..steal; guest is inside user
+    const idle = (v[3] ?? 0) + (v[4] ?? 0); // idle + iowait
+    busy += sum - idle;
+    total += sum;
+  }
+  return { busy, total };
+}

@@ -1,0 +1,283 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Readiness } from './target.js';
+
+/** How a process ended. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface StartProcessOptions {
+  command: readonly string[];
+  cwd?: string | undefined;
+  /** Added to (and overriding) the runner's environment. */
+  env?: Record<string, string> | undefined;
+  /** Removed from the environment (e.g. NODE_EXTRA_CA_CERTS, which costs ~50 ms per Node start). */
+  unsetEnv?: readonly string[] | undefined;
+  ready?: Readiness | undefined;
+  readyTimeoutMs?: number | undefined;
+  /** Command prefix that pins the process, e.g. `['taskset', '-c', '0']`. */
+  pin?: readonly string[] | undefined;
+  signal?: AbortSignal | undefined;
+  /** Interval of health polling for `ready: healthz`, ms (small when startup time is measured). */
+  healthPollMs?: number | undefined;
+}
+
+/** A started server: its URL, pid, output tail and a way to stop it. */
+export interface RunningProcess {
+  pid: number;
+  url: string;
+  /** Spawn → ready, ms. */
+  readyMs: number;
+  exited: Promise<ExitInfo>;
+  exitInfo(): ExitInfo | undefined;
+  /** Last output lines (stderr and stdout interleaved). */
+  tail(): string;
+  /** SIGTERM to the whole process group, SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<ExitInfo>;
+}
+
+/** Raised when a process exits or never becomes ready; carries its output tail. */
+export class ProcessStartError extends Error {
+  override name = 'ProcessStartError';
+  constructor(message: string, readonly phase: 'start' | 'ready', readonly tail: string, readonly exit?: ExitInfo) {
+    super(message);
+  }
+}
+
+const LISTENING = /listening on (https?:\/\/\S+)/;
+const TAIL_BYTES = 8192;
+
+// ---------------------------------------------------------------------------------------------
+// The reaper: one small bash process per runner that holds a pipe from us. When the runner dies,
+// even by SIGKILL, the pipe closes, `read` sees EOF and the reaper kills every process group we
+// registered. Node has no prctl(PR_SET_PDEATHSIG), and pdeathsig would not reach grandchildren
+// (uvicorn workers) anyway; a process group per server plus this watcher covers whole trees.
+// ---------------------------------------------------------------------------------------------
+const REAPER_SCRIPT = `
+trap '' INT TERM HUP
+groups=" "
+while read -r op id; do
+  case "$op" in
+    add) groups="$groups$id " ;;
+    del) groups="\${groups/ $id / }" ;;
+  esac
+done
+for g in $groups; do kill -TERM -- "-$g" 2>/dev/null; done
+sleep 1
+for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
+`;
+
+let reaper: ChildProcess | undefined;
+function reaperWrite(line: string): void {
+  if (!reaper) {
+    reaper = spawn('bash', ['-c', REAPER_SCRIPT], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    reaper.on('error', () => undefined);
+    reaper.unref();
+    (reaper.stdin as unknown as { unref?: () => void }).unref?.();
+    reaper.stdin?.on('error', () => undefined);
+  }
+  reaper.stdin?.write(line + '\n');
+}
+
+/** Pid of the reaper process (for tests). */
+export function reaperPid(): number | undefined {
+  return reaper?.pid;
+}
+
+const live = new Set<RunningProcess>();
+/** Stop every process this runner started (used on SIGINT/SIGTERM). */
+export async function stopAllProcesses(graceMs = 2000): Promise<void> {
+  await Promise.all([...live].map((p) => p.stop(graceMs)));
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* group already gone */
+  }
+}
+
+/** A free TCP port on 127.0.0.1 (for servers that must be told their port up front). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start a command as its own process group (so its whole tree can be signalled), pinned when
+ * `pin` is given, and wait until it is ready: its `listening on <url>` line, or 200 on a health path.
+ *
+ * @example
+ * const srv = await startProcess({ command: ['node', 'server.js'] }); await fetch(srv.url + '/ping'); await srv.stop();
+ */
+export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
+  const ready = options.ready ?? { type: 'stdout' };
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  for (const k of options.unsetEnv ?? []) delete env[k];
+  let presetUrl: string | undefined;
+  if (ready.type === 'healthz') {
+    if (!env.PORT || env.PORT === '0') env.PORT = String(await freePort());
+    presetUrl = `http://127.0.0.1:${env.PORT}`;
+  } else {
+    env.PORT ??= '0';
+  }
+
+  const argv = [...(options.pin ?? []), ...options.command];
+  const t0 = performance.now();
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: options.cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  let stdoutBuf = '';
+  let onLine: ((line: string) => void) | undefined;
+  const keep = (chunk: string) => {
+    tail = (tail + chunk).slice(-TAIL_BYTES);
+  };
+  // Always drain both pipes: a server whose pipe fills up blocks.
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    keep(chunk);
+    if (onLine) {
+      stdoutBuf += chunk;
+      let i: number;
+      while ((i = stdoutBuf.indexOf('\n')) >= 0) {
+        const line = stdoutBuf.slice(0, i);
+        stdoutBuf = stdoutBuf.slice(i + 1);
+        onLine?.(line);
+      }
+      if (stdoutBuf.length > 65536) stdoutBuf = stdoutBuf.slice(-4096);
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', keep);
+
+  let exitInfo: ExitInfo | undefined;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitInfo = { code, signal };
+      resolve(exitInfo);
+    });
+  });
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+
+  const pid = child.pid;
+  if (pid === undefined) {
+    const err = await spawnError;
+    throw new ProcessStartError(`could not start ${options.command[0]}: ${err.message}`, 'start', tail);
+  }
+  reaperWrite(`add ${pid}`);
+
+  let stopping: Promise<ExitInfo> | undefined;
+  const proc: RunningProcess = {
+    pid,
+    url: '',
+    readyMs: 0,
+    exited,
+    exitInfo: () => exitInfo,
+    tail: () => tail,
+    stop(graceMs = 5000) {
+      stopping ??= (async () => {
+        if (!exitInfo) {
+          killGroup(pid, 'SIGTERM');
+          const timer = sleep(graceMs).then(() => 'timeout' as const);
+          if ((await Promise.race([exited, timer])) === 'timeout') killGroup(pid, 'SIGKILL');
+        }
+        const info = await exited;
+        // Leftovers of the group (workers that ignored TERM) die too.
+        killGroup(pid, 'SIGKILL');
+        reaperWrite(`del ${pid}`);
+        live.delete(proc);
+        return info;
+      })();
+      return stopping;
+    },
+  };
+  live.add(proc);
+
+  const timeoutMs = options.readyTimeoutMs ?? 20_000;
+  const fail = async (message: string, phase: 'start' | 'ready'): Promise<never> => {
+    const info = exitInfo;
+    await proc.stop(1000);
+    throw new ProcessStartError(message, phase, tail, info);
+  };
+
+  const pattern = ready.type === 'stdout' && ready.pattern ? new RegExp(ready.pattern) : LISTENING;
+  const urlFromStdout = new Promise<string>((resolve) => {
+    onLine = (line) => {
+      const m = pattern.exec(line);
+      if (m) {
+        onLine = undefined;
+        stdoutBuf = '';
+        resolve(m[1] ?? presetUrl ?? '');
+      }
+    };
+  });
+
+  const abort = options.signal
+    ? new Promise<'aborted'>((resolve) => {
+        if (options.signal!.aborted) resolve('aborted');
+        options.signal!.addEventListener('abort', () => resolve('aborted'), { once: true });
+      })
+    : new Promise<never>(() => undefined);
+  const deadline = sleep(timeoutMs).then(() => 'timeout' as const);
+
+  let url: string;
+  const readyPromise: Promise<string> =
+    ready.type === 'stdout'
+      ? urlFromStdout
+      : pollHealth(presetUrl! + ready.path, () => exitInfo !== undefined, t0 + timeoutMs, options.healthPollMs ?? 10).then(() => presetUrl!);
+  const first = await Promise.race([
+    readyPromise.then((u) => ({ kind: 'ready' as const, u })),
+    exited.then((e) => ({ kind: 'exit' as const, e })),
+    spawnError.then((e) => ({ kind: 'error' as const, e })),
+    deadline.then(() => ({ kind: 'timeout' as const })),
+    abort.then(() => ({ kind: 'aborted' as const })),
+  ]);
+  switch (first.kind) {
+    case 'ready':
+      url = first.u;
+      break;
+    case 'exit':
+      return fail(`exited before it was ready (${describeExit(first.e)})`, 'start');
+    case 'error':
+      return fail(`could not start ${options.command[0]}: ${first.e.message}`, 'start');
+    case 'timeout':
+      return fail(`not ready after ${timeoutMs} ms (${ready.type === 'stdout' ? 'no "listening on" line on stdout' : `no 200 on ${ready.path}`})`, 'ready');
+    case 'aborted':
+      return fail('interrupted while starting', 'start');
+  }
+  proc.url = url.replace(/\/$/, '');
+  proc.readyMs = performance.now() - t0;
+  return proc;
+}
+
+async function pollHealth(url: string, dead: () => boolean, deadline: number, everyMs: number): Promise<void> {
+  while (!dead() && performance.now() < deadline) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(everyMs);
+  }
+  await new Promise(() => undefined); // the race in startProcess reports exit or timeout
+}
+
+export function describeExit(e: ExitInfo | undefined): string {
+  if (!e) return 'still running';
+  return e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`;
+}
