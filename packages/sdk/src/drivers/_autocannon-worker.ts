@@ -37,6 +37,9 @@ function opts(job: WorkerJob, durationSec: number): autocannon.Options {
     timeout: job.timeoutSec,
     requests: job.requests.map((r) => ({ method: r.method as autocannon.Request['method'], path: r.path, headers: r.headers, body: r.body })),
     ...(job.rate ? { overallRate: job.rate } : {}),
+    // autocannon only acts on its stop flag at the next sample tick (default 1 s), so a 0.5 s
+    // window would run 1 s; tick every 50 ms to end windows on time.
+    sampleInt: 50,
     // Keep autocannon from doing extra work we do not use.
     renderProgressBar: false,
     renderResultsTable: false,

@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { decodeHistogram } from '../histogram.js';
 import type { Driver, DriverRunResult } from '../driver.js';
 import type { WorkerJob, WorkerResult } from './_autocannon-worker.js';
 
-const workerPath = fileURLToPath(new URL('./_autocannon-worker.js', import.meta.url));
+// From dist this sits beside us; when the SDK runs from source (vitest), use the built worker.
+const builtWorker = fileURLToPath(new URL('./_autocannon-worker.js', import.meta.url));
+const workerPath = existsSync(builtWorker) ? builtWorker : fileURLToPath(new URL('../../dist/drivers/_autocannon-worker.js', import.meta.url));
 
 /** autocannon in its own pinned Node process, latency recorded at µs resolution from each response. */
 export const autocannonDriver: Driver = {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { compareResults, escapeHtml, escapeMarkdown, renderCompareMarkdown, renderHtml, renderMarkdown } from '../src/index.js';
+import { HOSTILE_NAME, hostileFixture, loadFixture } from './helpers.js';
+
+const RAW_MARKUP = [/<script/i, /<img/i, /<iframe/i, /<svg onload/i, /<b onclick/i, /<\/pre><script/i, /<\/details><script/i];
+
+describe('escaping of strings from the result', () => {
+  it('escapes HTML and Markdown punctuation in the helpers', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    expect(escapeMarkdown('a|b *c* [d](e) <i>&\nf')).toBe('a\\|b \\*c\\* \\[d\\](e) &lt;i&gt;&amp; f');
+  });
+
+  it('leaves no raw markup in the Markdown report', () => {
+    const md = renderMarkdown(hostileFixture());
+    for (const re of RAW_MARKUP) expect(md).not.toMatch(re);
+    expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;"\'&amp;');
+    expect(md).toContain('&lt;svg onload=alert(8)&gt; not found');
+  });
+
+  it('leaves no raw markup in the HTML report: the only script is the report\'s own', () => {
+    const html = renderHtml(hostileFixture());
+    expect(html.match(/<script/g)).toHaveLength(1);
+    for (const re of [/<img/i, /<iframe/i, /<svg onload/i, /<b onclick/i]) expect(html).not.toMatch(re);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');
+    expect(html).not.toContain(HOSTILE_NAME);
+  });
+
+  it('escapes target names in the comparison Markdown', () => {
+    const md = renderCompareMarkdown(compareResults(hostileFixture(), hostileFixture()));
+    expect(md).not.toMatch(/<script/);
+    expect(md).toContain('&lt;script&gt;');
+  });
+
+  it('renders the fixture without hostile strings unchanged in meaning', () => {
+    expect(renderMarkdown(loadFixture())).not.toContain('&lt;script');
+  });
+});
