@@ -82,6 +82,17 @@ function reaperWrite(line: string): void {
   reaper.stdin?.write(line + '\n');
 }
 
+/**
+ * Make a child that was spawned `detached` (its own process group) die with the runner, even if
+ * the runner is SIGKILLed: registers its group with the reaper until it exits.
+ */
+export function guardProcessGroup(child: ChildProcess): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  reaperWrite(`add ${pid}`);
+  child.once('exit', () => reaperWrite(`del ${pid}`));
+}
+
 /** Pid of the reaper process (for tests). */
 export function reaperPid(): number | undefined {
   return reaper?.pid;

@@ -491,21 +491,34 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         if (signal.aborted) break;
         const supported = scenarios.filter((s) => targetSupports(t, s));
         if (!supported.length) continue;
-        // Each scenario gets a fresh server so a stateful route (rate limit) starts clean.
-        for (const s of supported) {
-          let outcome: VerifyOutcome;
-          let started: { server: RunningProcess; services: RunningProcess[] } | undefined;
-          try {
-            const url = t.kind === 'process' ? (started = await startTarget(t, ctx)).server.url : t.url.replace(/\/$/, '');
-            outcome = await verifyScenario(url, s, await preparedRequests(s, url), t.name);
-          } catch (err) {
-            const tail = err instanceof ProcessStartError || err instanceof TrialFailure ? err.tail : undefined;
-            outcome = { scenario: s.name, target: t.name, ok: false, reason: `could not verify: ${(err as Error).message}`, ...(tail ? { diff: lastLines(tail, 20) } : {}) };
-          } finally {
-            if (started) await stopAll(started.server, started.services);
+        // One server per target for all its scenarios: each sends a request or two, far below any
+        // stateful limit (the rate-limit window allows 50), and trials get fresh servers anyway.
+        let started: { server: RunningProcess; services: RunningProcess[] } | undefined;
+        let startError: string | undefined;
+        let startTail: string | undefined;
+        try {
+          if (t.kind === 'process') started = await startTarget(t, ctx);
+        } catch (err) {
+          startError = `could not verify: ${(err as Error).message}`;
+          startTail = err instanceof ProcessStartError || err instanceof TrialFailure ? err.tail : undefined;
+        }
+        try {
+          for (const s of supported) {
+            let outcome: VerifyOutcome;
+            if (startError) outcome = { scenario: s.name, target: t.name, ok: false, reason: startError, ...(startTail ? { diff: lastLines(startTail, 20) } : {}) };
+            else {
+              const url = started ? started.server.url : (t as Extract<Target, { kind: 'url' }>).url.replace(/\/$/, '');
+              try {
+                outcome = await verifyScenario(url, s, await preparedRequests(s, url), t.name);
+              } catch (err) {
+                outcome = { scenario: s.name, target: t.name, ok: false, reason: `could not verify: ${(err as Error).message}` };
+              }
+            }
+            verify.push(outcome);
+            emit({ type: 'verify', outcome });
           }
-          verify.push(outcome);
-          emit({ type: 'verify', outcome });
+        } finally {
+          if (started) await stopAll(started.server, started.services);
         }
       }
     }

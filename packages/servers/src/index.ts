@@ -1,1 +1,12 @@
 export {};
+export { contractA, contractAFile, loadContractAConfig, createRateLimiter, computeEtag, isNotModified, isAuthorized, type ContractA, type ContractAConfig, type ContractAAdapterModule, type FairnessManifest } from './contract/index.js';
+export { contractAScenarios, contractAScenariosByName, learnEtag, type ContractAScenarioName } from './contract-a-scenarios.js';
+export { nodeTargets, contractATargets, installedVersion, serveScript, type NodeTargetName } from './node-targets.js';
+export { manifests as contractAManifests, nodeTargetNames } from './adapters/manifests.js';
+export { gatewayScenarios, gatewayMessageText, gatewayMessagesBody, gatewayApiKey, gatewayModelId } from './gateway-scenarios.js';
+export { gatewayTargets, fastifyGateway, fastapi1w, fastapiNw, fastapiWorkers, hummingbirdGateway, gatewayUpstreamPoolSize } from './gateway-targets.js';
+export { stubBackendService, stubBackendMain, createStubBackend, type StubBackendOptions, type StubBackendStats } from './stub-backend/index.js';
+export { createFastifyGateway, type FastifyGatewayOptions } from './gateway/fastify-gateway.js';
+export { contractB, contractBPath, readGatewayConfig, type ContractB, type GatewayConfig } from './gateway/contract.js';
+export { ensureFastapiVenv, fastapiDir, type EnsureFastapiVenvOptions, type FastapiVenvResult } from './gateway/fastapi-venv.js';
+export { buildHummingbird, hummingbirdBinary, hummingbirdUnavailableReason } from './gateway/hummingbird-build.js';

@@ -80,6 +80,9 @@ async function runWindow(job: WorkerJob, durationSec: number, record: boolean): 
   };
 }
 
+// The runner is gone (its IPC channel closed): stop loading at once.
+process.once('disconnect', () => process.exit(0));
+
 process.once('message', async (job: WorkerJob) => {
   try {
     if (job.warmupSec > 0) await runWindow(job, job.warmupSec, false);

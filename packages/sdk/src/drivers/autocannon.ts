@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { decodeHistogram } from '../histogram.js';
+import { guardProcessGroup } from '../process.js';
 import type { Driver, DriverRunResult } from '../driver.js';
 import type { WorkerJob, WorkerResult } from './_autocannon-worker.js';
 
@@ -40,7 +41,8 @@ export const autocannonDriver: Driver = {
     delete env.NODE_EXTRA_CA_CERTS;
     delete env.NODE_OPTIONS;
     const argv = [...o.pin, process.execPath, workerPath];
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env });
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env, detached: true });
+    guardProcessGroup(child);
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-4000)));
     const kill = () => child.kill('SIGKILL');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHistogram } from '../histogram.js';
+import { guardProcessGroup } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 import type { RequestSpec } from '../scenario.js';
 
@@ -121,7 +122,8 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, hooks: { s
   const args = ['-t', String(Math.min(threads, o.connections)), '-c', String(o.connections), '-d', `${Math.ceil(seconds) + 2}s`, '--timeout', `${Math.ceil(o.timeoutSec)}s`, '-s', script, o.baseUrl];
   const argv = [...o.pin, 'wrk', ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    guardProcessGroup(child);
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));

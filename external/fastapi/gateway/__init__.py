@@ -1,0 +1,1 @@
+"""Contract B (LLM gateway) on FastAPI; see external/fastapi/README.md."""

@@ -1,0 +1,82 @@
+import type { FairnessManifest } from '../contract/adapter.js';
+
+/**
+ * Fairness manifests of the five Node targets: which piece each one uses per concern. Kept in a
+ * framework-free file so that `node-targets.ts` can read them without loading five frameworks;
+ * each adapter re-exports its own entry as `manifest`.
+ */
+export const manifests = {
+  'node-http': {
+    router: 'shared matchRoute over the contract route table',
+    bodyParser: 'shared readJsonBody (1 MiB)',
+    validation: 'ajv@8 (shared, compiled once)',
+    compression: 'node:zlib gzipSync',
+    cors: 'headers written by hand (contract values)',
+    auth: 'shared isAuthorized (timingSafeEqual)',
+    etag: 'shared computeEtag / isNotModified',
+    rateLimit: 'shared fixed-window limiter',
+    negotiation: 'shared acceptsJson',
+    timeout: 'setTimeout per request',
+    notFound: 'shared notRouted (404/405)',
+  },
+  express: {
+    router: 'express@5 router (strict, case-sensitive)',
+    bodyParser: 'express.json (body-parser@2, limit 1 MiB, inflate off)',
+    validation: 'ajv@8 (shared, compiled once)',
+    compression: 'compression@1 (threshold 0, gzip only)',
+    cors: 'cors@2',
+    auth: 'shared isAuthorized (timingSafeEqual)',
+    etag: 'shared computeEtag / isNotModified (express etag off)',
+    rateLimit: 'shared fixed-window limiter',
+    negotiation: 'shared acceptsJson',
+    timeout: 'middleware with setTimeout (connect-timeout style)',
+    notFound: 'shared notRouted (404/405)',
+  },
+  fastify: {
+    router: 'fastify@5 (find-my-way)',
+    bodyParser: 'fastify built-in JSON parser (bodyLimit 1 MiB)',
+    validation: 'fastify built-in ajv@8 (route body schema; errors mapped to 400/422)',
+    compression: '@fastify/compress@9 (threshold 0, gzip only)',
+    cors: '@fastify/cors@11 (per-route config)',
+    serializer: 'fastify default (JSON.stringify, no response schema)',
+    auth: 'shared isAuthorized in an onRequest hook',
+    etag: 'shared computeEtag / isNotModified',
+    rateLimit: 'shared fixed-window limiter in an onRequest hook',
+    negotiation: 'shared acceptsJson in an onRequest hook',
+    timeout: 'onRequest hook with setTimeout',
+    notFound: 'setNotFoundHandler + shared notRouted (404/405)',
+  },
+  hono: {
+    router: 'hono@4 default router (SmartRouter)',
+    server: '@hono/node-server@2',
+    bodyParser: 'hono validator("json") + hono bodyLimit (1 MiB)',
+    validation: 'ajv@8 (shared) inside hono validator',
+    compression: 'hono compress (CompressionStream, threshold 0, gzip only)',
+    cors: 'hono cors',
+    auth: 'shared isAuthorized',
+    etag: 'shared computeEtag / isNotModified',
+    rateLimit: 'shared fixed-window limiter',
+    negotiation: 'shared acceptsJson',
+    timeout: 'hono timeout (503 HTTPException)',
+    notFound: 'app.notFound + shared notRouted (404/405)',
+  },
+  koa: {
+    router: '@koa/router@15 (strict, sensitive)',
+    bodyParser: 'shared readJsonBody (koa has no built-in parser; 1 MiB)',
+    validation: 'ajv@8 (shared, compiled once)',
+    compression: 'koa-compress@5 (threshold 0, gzip only)',
+    cors: '@koa/cors@5',
+    auth: 'shared isAuthorized',
+    etag: 'shared computeEtag / isNotModified',
+    rateLimit: 'shared fixed-window limiter',
+    negotiation: 'shared acceptsJson',
+    timeout: 'middleware racing next() with setTimeout',
+    notFound: 'last middleware + shared notRouted (404/405)',
+  },
+} as const satisfies Record<string, FairnessManifest>;
+
+/** Names of the Node targets of Contract A. */
+export type NodeTargetName = keyof typeof manifests;
+
+/** The names, in display order. */
+export const nodeTargetNames = Object.keys(manifests) as NodeTargetName[];

@@ -1,0 +1,49 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { contractA } from './contract-a.js';
+import { contractError, validationError, type ContractError } from './errors.js';
+
+/**
+ * Ajv options every validator of the contract must use (Fastify's built-in Ajv gets them too):
+ * all errors (so `fields` lists every failing property) and no type coercion (Fastify's default
+ * `coerceTypes: 'array'` would turn `"name": 1` into `"1"` and accept it).
+ */
+export const ajvOptions = { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } as const;
+
+// Compiled once at module load: validation is on the hot path of four scenarios.
+const validateUser = new Ajv(ajvOptions).compile(contractA.validationSchema);
+
+/**
+ * Maps Ajv errors to the contract: a body that is not an object is a 400 (it is not a payload at
+ * all); anything else is a 422 listing the failing top-level property names, sorted.
+ */
+export function errorFromAjv(errors: readonly Pick<ErrorObject, 'instancePath' | 'keyword' | 'params'>[]): ContractError {
+  const fields = new Set<string>();
+  for (const e of errors) {
+    if (e.instancePath === '' && e.keyword === 'type') return contractError('bad_request');
+    if (e.keyword === 'required') fields.add(String((e.params as { missingProperty?: unknown }).missingProperty));
+    else fields.add(decodePointer(e.instancePath.split('/')[1] ?? ''));
+  }
+  return validationError([...fields].sort());
+}
+
+const decodePointer = (segment: string): string => segment.replaceAll('~1', '/').replaceAll('~0', '~');
+
+/** True for a plain JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates a parsed body against the contract schema (routes with the `validate` step).
+ *
+ * @returns `undefined` when valid, else the 400 / 422 to send.
+ */
+export function validateUserBody(body: unknown): ContractError | undefined {
+  if (!isJsonObject(body)) return contractError('bad_request');
+  return validateUser(body) ? undefined : errorFromAjv(validateUser.errors ?? []);
+}
+
+/** For routes with `parse` but no `validate` (json-post): any JSON object is accepted. */
+export function requireObjectBody(body: unknown): ContractError | undefined {
+  return isJsonObject(body) ? undefined : contractError('bad_request');
+}

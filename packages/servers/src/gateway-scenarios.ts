@@ -1,0 +1,92 @@
+import { defineScenario } from '@benchsuite/sdk';
+import { contractB, errorBody, healthzBody, modelsBody } from './gateway/contract.js';
+
+/**
+ * Contract B scenarios (group `gateway`): the light path (healthz, models, missing key) and the
+ * heavy path (messages small / medium / large through the stub backend), plus a verify-only
+ * streaming check. Every gateway target is started with `GATEWAY_API_KEYS=bench-key` and
+ * `MODEL_ID=bench-model` (the contract's defaults).
+ */
+export const gatewayApiKey = contractB.defaults.apiKeys[0] ?? 'bench-key';
+export const gatewayModelId = contractB.defaults.modelId;
+
+/** Deterministic message text of exactly `chars` characters. */
+export function gatewayMessageText(chars: number): string {
+  const unit = 'The quick brown fox jumps over the lazy dog. ';
+  return unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);
+}
+
+/** `POST /v1/messages` body with one user message of `chars` characters. */
+export function gatewayMessagesBody(chars: number, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ model: gatewayModelId, max_tokens: 256, messages: [{ role: 'user', content: gatewayMessageText(chars) }], ...extra });
+}
+
+const json = contractB.headers.json;
+const authed = { 'x-api-key': gatewayApiKey, 'content-type': 'application/json' };
+const load = { connections: 50 } as const;
+
+const messagesScenario = <const N extends string>(name: N, chars: number, latency: string) =>
+  defineScenario({
+    name,
+    group: 'gateway',
+    description: `POST /v1/messages, one ${chars}-char user message (stub latency ~${latency}), mapped to OpenAI and back`,
+    request: { method: 'POST', path: '/v1/messages', headers: authed, body: gatewayMessagesBody(chars) },
+    expect: { status: 200, headers: { 'content-type': json } },
+    load,
+  });
+
+export const gatewayHealthz = defineScenario({
+  name: 'gateway-healthz',
+  group: 'gateway',
+  description: 'GET /healthz: middleware chain only (log, metrics, tracing, error mapper)',
+  request: { path: '/healthz' },
+  expect: { status: 200, json: JSON.parse(healthzBody) as unknown, headers: { 'content-type': json } },
+  load,
+});
+
+export const gatewayModels = defineScenario({
+  name: 'gateway-models',
+  group: 'gateway',
+  description: 'GET /v1/models with a valid key: auth plus a static body, no backend call',
+  request: { path: '/v1/models', headers: { 'x-api-key': gatewayApiKey } },
+  expect: { status: 200, json: JSON.parse(modelsBody(gatewayModelId)) as unknown, headers: { 'content-type': json } },
+  load,
+});
+
+export const gatewayNoKey = defineScenario({
+  name: 'gateway-no-key',
+  group: 'gateway',
+  description: 'POST /v1/messages without a key: rejected by auth before the body is read (401)',
+  request: { method: 'POST', path: '/v1/messages', headers: { 'content-type': 'application/json' }, body: gatewayMessagesBody(200) },
+  expect: {
+    status: 401,
+    json: JSON.parse(errorBody(contractB.errors.missingApiKey.type, contractB.errors.missingApiKey.message)) as unknown,
+    headers: { 'content-type': json },
+  },
+  load,
+});
+
+export const gatewayMessagesSmall = messagesScenario('gateway-messages-small', 200, '5 ms');
+export const gatewayMessagesMedium = messagesScenario('gateway-messages-medium', 2000, '50 ms');
+export const gatewayMessagesLarge = messagesScenario('gateway-messages-large', 8000, '200 ms');
+
+export const gatewayStream = defineScenario({
+  name: 'gateway-stream',
+  group: 'gateway',
+  description: 'POST /v1/messages with stream:true: Anthropic SSE events (verified by parity, never loaded)',
+  request: { method: 'POST', path: '/v1/messages', headers: authed, body: gatewayMessagesBody(200, { stream: true }) },
+  expect: { status: 200, headers: { 'content-type': contractB.headers.sse, 'cache-control': contractB.headers.sseCacheControl } },
+  verifyOnly: true,
+  load,
+});
+
+/** All gateway scenarios, light path first. */
+export const gatewayScenarios = [
+  gatewayHealthz,
+  gatewayModels,
+  gatewayNoKey,
+  gatewayMessagesSmall,
+  gatewayMessagesMedium,
+  gatewayMessagesLarge,
+  gatewayStream,
+] as const;

@@ -1,0 +1,237 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fastapiDir, fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
+import { hummingbirdBinary, hummingbirdUnavailableReason } from '../src/gateway/hummingbird-build.js';
+import { contractB } from '../src/gateway/contract.js';
+
+/** Real child processes for the gateway tests: spawn on PORT=0, wait for the listening line, stop with SIGTERM. */
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
+
+export interface RunningProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  /** Last stderr/stdout lines (for failure messages). */
+  output(lines?: number): string;
+  /** SIGTERM and wait; resolves with the ms it took to exit. */
+  stop(): Promise<number>;
+}
+
+export const gatewayKinds = ['fastify-gateway', 'fastapi-1w', 'fastapi-2w', 'hummingbird'] as const;
+export type GatewayKind = (typeof gatewayKinds)[number];
+
+/** Why the Hummingbird binary cannot be used here, or null. */
+export const hummingbirdAbsent = hummingbirdUnavailableReason();
+
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.NODE_OPTIONS;
+  delete env.NODE_EXTRA_CA_CERTS;
+  delete env.PROMETHEUS_MULTIPROC_DIR;
+  delete env.VITEST;
+  return env;
+}
+
+export async function startProcess(name: string, command: string[], env: Record<string, string>, cwd = repoRoot, timeoutMs = 30_000): Promise<RunningProcess> {
+  const [cmd, ...args] = command;
+  const child = spawn(cmd!, args, { cwd, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const partial = { out: '', err: '' };
+  const keeper = (stream: 'out' | 'err') => (s: string): void => {
+    const parts = (partial[stream] + s).split('\n');
+    partial[stream] = parts.pop() ?? '';
+    for (const l of parts) if (l) lines.push(l);
+    if (lines.length > 2000) lines.splice(0, lines.length - 2000);
+  };
+  const keep = keeper('out');
+  child.stderr!.setEncoding('utf8').on('data', keeper('err'));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`${name}: no listening line within ${timeoutMs} ms\n${lines.join('\n')}`)), timeoutMs);
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => {
+      keep(s);
+      buf += s;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code ?? signal}) before listening\n${lines.join('\n')}`));
+    });
+  });
+  let exited: Promise<number> | undefined;
+  return {
+    name,
+    url,
+    child,
+    output: (n = 30) => lines.slice(-n).join('\n'),
+    stop() {
+      exited ??= new Promise<number>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(0);
+        const t0 = Date.now();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 8_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve(Date.now() - t0);
+        });
+        child.kill('SIGTERM');
+      });
+      return exited;
+    },
+  };
+}
+
+const tsx = ['--import', 'tsx'];
+
+export function startStub(env: Record<string, string> = {}): Promise<RunningProcess> {
+  return startProcess('stub-backend', [process.execPath, ...tsx, join(srcDir, 'stub-backend/main.ts')], env);
+}
+
+export function startGateway(kind: GatewayKind, backendUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+  const env = {
+    BACKEND_URL: backendUrl,
+    GATEWAY_API_KEYS: contractB.defaults.apiKeys.join(','),
+    MODEL_ID: contractB.defaults.modelId,
+    UPSTREAM_POOL_SIZE: '16',
+    ...extraEnv,
+  };
+  switch (kind) {
+    case 'fastify-gateway':
+      return startProcess(kind, [process.execPath, ...tsx, join(srcDir, 'gateway/main.ts')], env);
+    case 'fastapi-1w':
+    case 'fastapi-2w':
+      return startProcess(kind, [fastapiVenvPython(), join(fastapiDir, 'run.py')], { ...env, WORKERS: kind === 'fastapi-1w' ? '1' : '2' }, fastapiDir);
+    case 'hummingbird':
+      return startProcess(kind, [hummingbirdBinary()], env);
+  }
+}
+
+/** A port nothing listens on (bound once, then closed). */
+export async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface HttpRequestSpec {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** One request on a fresh connection (so multi-worker servers spread the load). */
+export function http(base: string, spec: HttpRequestSpec): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(spec.path, base);
+    const body = spec.body === undefined ? undefined : Buffer.isBuffer(spec.body) ? spec.body : Buffer.from(spec.body);
+    const headers: Record<string, string | number> = { ...spec.headers };
+    if (body) headers['content-length'] = body.length;
+    let answered = false;
+    const req = httpRequest(url, { method: spec.method ?? 'GET', headers, agent: false }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    // A server may answer (413, 401) before reading a large body and close: not an error then.
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    req.end(body);
+  });
+}
+
+/** Headers parity compares (CONTRACT.md, common rules). */
+export const comparedHeaders = [
+  'content-type', 'content-encoding', 'etag', 'vary', 'cache-control', 'access-control-allow-origin',
+  'access-control-allow-methods', 'access-control-allow-headers', 'retry-after', 'www-authenticate', 'allow',
+] as const;
+
+export function compared(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of comparedHeaders) if (headers[h] !== undefined) out[h] = headers[h]!;
+  return out;
+}
+
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Prometheus text → samples (labels sorted; `le` normalised as a number so 1 / 1.0 compare equal). */
+export function parseMetrics(text: string): { types: Record<string, string>; samples: Sample[] } {
+  const types: Record<string, string> = {};
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('# TYPE ')) {
+      const [, , name, type] = line.split(' ');
+      if (name && type) types[name] = type;
+      continue;
+    }
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
+    if (!m) continue;
+    const labels: Record<string, string> = {};
+    for (const lm of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[lm[1]!] = lm[1] === 'le' && lm[2] !== '+Inf' ? String(Number(lm[2])) : lm[2]!;
+    }
+    const sorted = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
+    samples.push({ name: m[1]!, labels: sorted, value: Number(m[3]) });
+  }
+  return { types, samples };
+}
+
+export const sampleKey = (s: Sample): string => `${s.name}${JSON.stringify(s.labels)}`;
+
+/** Normalise per-request ids (counter-based) so bodies from different runs compare. */
+export function normaliseIds(text: string): string {
+  return text.replace(/chatcmpl-stub-\d+/g, 'chatcmpl-stub-N');
+}
+
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+export function parseSse(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  for (const block of text.split('\n\n')) {
+    if (!block.trim()) continue;
+    let event = '';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event: ')) event = line.slice(7);
+      else if (line.startsWith('data: ')) data += line.slice(6);
+    }
+    events.push({ event, data: data ? (JSON.parse(data) as unknown) : null });
+  }
+  return events;
+}
+
+export async function stubStats(stubUrl: string): Promise<{ requests: number; completed: number; aborted: number; failed: number; inFlight: number }> {
+  const r = await http(stubUrl, { path: '/debug/stats' });
+  return JSON.parse(r.body) as { requests: number; completed: number; aborted: number; failed: number; inFlight: number };
+}

@@ -1,0 +1,186 @@
+/** The framework-free pieces of Contract A, tested against hand-computed values. */
+import { createHash } from 'node:crypto';
+import { parseScenario, parseTarget } from '@benchsuite/sdk';
+import { describe, expect, test } from 'vitest';
+import { isAuthorized } from '../src/contract/auth.js';
+import { loadContractAConfig, testDelayMs } from '../src/contract/config.js';
+import { contractA } from '../src/contract/contract-a.js';
+import { computeEtag, isNotModified } from '../src/contract/etag.js';
+import { acceptsGzip, acceptsJson, jsonRequestError } from '../src/contract/negotiation.js';
+import { cachedUser, createdUserBody, parseQuery, userWithQueryJson } from '../src/contract/payloads.js';
+import { createRateLimiter } from '../src/contract/rate-limit.js';
+import { matchRoute, notRouted } from '../src/contract/routing.js';
+import { validateUserBody } from '../src/contract/validation.js';
+import { contractAScenarios } from '../src/contract-a-scenarios.js';
+import { contractATargets, installedVersion, nodeTargets, serveScript } from '../src/node-targets.js';
+
+describe('isAuthorized', () => {
+  test.each([
+    ['Bearer YmVuY2gtc2VjcmV0LXRva2Vu', true],
+    ['bearer   YmVuY2gtc2VjcmV0LXRva2Vu', true],
+    [undefined, false],
+    ['', false],
+    ['Bearer', false],
+    ['Bearer ', false],
+    ['YmVuY2gtc2VjcmV0LXRva2Vu', false],
+    ['Basic YmVuY2gtc2VjcmV0LXRva2Vu', false],
+    ['Bearer YmVuY2gtc2VjcmV0LXRva2V', false],
+    ['Bearer YmVuY2gtc2VjcmV0LXRva2VuX', false],
+    ['Bearer YmVuY2gtc2VjcmV0LXRva2Vu extra', false],
+  ])('%j → %s', (header, ok) => expect(isAuthorized(header)).toBe(ok));
+});
+
+describe('ETag', () => {
+  test('strong, quoted base64url SHA-1 of the body bytes', () => {
+    expect(computeEtag('{"ok":true}')).toBe(`"${createHash('sha1').update('{"ok":true}').digest('base64url')}"`);
+    expect(computeEtag('x')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+  test('the value written in contract-a.json is the computed one', () => {
+    const scenario = contractA.scenarios.find((s) => s.name === 'conditional-get');
+    expect(scenario?.expect.headers?.etag).toBe(cachedUser('u_123').etag);
+  });
+  test.each([
+    [undefined, false],
+    ['"abc"', true],
+    ['W/"abc"', true],
+    ['"x", "abc"', true],
+    [' "x" ,W/"abc" ', true],
+    ['*', true],
+    ['"abcd"', false],
+    ['"x", "y"', false],
+  ])('If-None-Match %j against "abc" → %s', (inm, hit) => expect(isNotModified(inm, '"abc"')).toBe(hit));
+});
+
+describe('createRateLimiter (fixed window, injected clock)', () => {
+  test('50 allowed, the 51st rejected with the seconds left, a new window after 10 s', () => {
+    let now = 1_000;
+    const limiter = createRateLimiter({ max: 50, windowMs: 10_000, now: () => now });
+    for (let i = 0; i < 50; i++) expect(limiter.hit('a').allowed).toBe(true);
+    expect(limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    now += 3_500;
+    expect(limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 7 }); // 6.5 s left → 7
+    expect(limiter.hit('b').allowed).toBe(true); // per client
+    now += 6_499;
+    expect(limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 1 }); // 1 ms left → 1
+    now += 1;
+    expect(limiter.hit('a').allowed).toBe(true);
+  });
+  test('rejected requests do not extend the window', () => {
+    let now = 0;
+    const limiter = createRateLimiter({ max: 1, windowMs: 2_000, now: () => now });
+    limiter.hit('a');
+    now = 1_999;
+    expect(limiter.hit('a').allowed).toBe(false);
+    now = 2_000;
+    expect(limiter.hit('a').allowed).toBe(true);
+  });
+});
+
+describe('negotiation', () => {
+  test.each([
+    [undefined, true],
+    ['', true],
+    ['application/json', true],
+    ['application/*', true],
+    ['*/*', true],
+    ['text/html', false],
+    ['application/json;q=0', false],
+    ['application/json;q=0, */*', false],
+    ['text/html, application/json;q=0.1', true],
+    ['Application/JSON', true],
+  ])('Accept %j allows JSON: %s', (accept, ok) => expect(acceptsJson(accept)).toBe(ok));
+  test.each([
+    [undefined, false],
+    ['gzip', true],
+    ['br', false],
+    ['*', true],
+    ['gzip;q=0, *', false],
+    ['br, gzip;q=0.5', true],
+    ['identity', false],
+  ])('Accept-Encoding %j allows gzip: %s', (ae, ok) => expect(acceptsGzip(ae)).toBe(ok));
+  test.each([
+    ['application/json', undefined, undefined],
+    ['application/json; charset=utf-8', undefined, undefined],
+    ['application/json; charset="UTF-8"', undefined, undefined],
+    ['APPLICATION/JSON', undefined, undefined],
+    [undefined, undefined, 415],
+    ['text/plain', undefined, 415],
+    ['application/json; charset=latin1', undefined, 415],
+    ['application/problem+json', undefined, 415],
+    ['application/json', 'gzip', 415],
+    ['application/json', 'identity', undefined],
+  ])('Content-Type %j, Content-Encoding %j → %s', (ct, ce, status) => expect(jsonRequestError(ct, ce)?.status).toBe(status));
+});
+
+describe('validation', () => {
+  test.each([
+    [{ name: 'a', email: 'b' }, undefined],
+    [{ name: 'a', email: 'b', extra: [1] }, undefined],
+    [[], { status: 400, body: { error: 'bad_request' } }],
+    [null, { status: 400, body: { error: 'bad_request' } }],
+    [{}, { status: 422, body: { error: 'validation_failed', fields: ['email', 'name'] } }],
+    [{ name: '', email: 1 }, { status: 422, body: { error: 'validation_failed', fields: ['email', 'name'] } }],
+    [{ name: 'a', email: null }, { status: 422, body: { error: 'validation_failed', fields: ['email'] } }],
+  ])('%j → %j', (body, result) => expect(validateUserBody(body)).toEqual(result));
+});
+
+describe('payloads and routing', () => {
+  test('query: first value wins, empty keys dropped, order kept', () => {
+    expect(parseQuery('b=1&a=2&b=3&=x&c&2=z')).toEqual([['b', '1'], ['a', '2'], ['c', ''], ['2', 'z']]);
+    expect(userWithQueryJson('u', 'b=1&2=x&1=y')).toBe('{"id":"u","query":{"b":"1","2":"x","1":"y"}}');
+  });
+  test('created body: id first and always u_bench', () => {
+    expect(JSON.stringify(createdUserBody({ role: 'r', id: 'x' }))).toBe('{"id":"u_bench","role":"r"}');
+  });
+  test('404 vs 405', () => {
+    expect(notRouted('/nope')).toEqual({ status: 404, body: { error: 'not_found' } });
+    expect(notRouted('/users/x')).toEqual({ status: 405, body: { error: 'method_not_allowed' }, allow: 'GET, HEAD' });
+    expect(notRouted('/stack/auth/users').allow).toBe('OPTIONS, POST');
+    expect(matchRoute('/users/')).toBeUndefined();
+    expect(matchRoute('/users/a%2Fb')?.params).toEqual({ id: 'a%2Fb' });
+  });
+});
+
+describe('config from env', () => {
+  test('defaults are the contract values; env overrides; malformed values throw', () => {
+    expect(loadContractAConfig({})).toEqual({ rateLimitMax: 50, rateLimitWindowMs: 10_000, handlerTimeoutMs: 30_000, testHooks: false });
+    expect(loadContractAConfig({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1500', HANDLER_TIMEOUT_MS: '300', CONTRACT_A_TEST_HOOKS: '1' })).toEqual({
+      rateLimitMax: 3,
+      rateLimitWindowMs: 1500,
+      handlerTimeoutMs: 300,
+      testHooks: true,
+    });
+    expect(() => loadContractAConfig({ RATE_LIMIT_MAX: 'ten' })).toThrow(/RATE_LIMIT_MAX/);
+  });
+  test('the delay hook is inert unless test hooks are on', () => {
+    expect(testDelayMs(loadContractAConfig({}), '500')).toBe(0);
+    expect(testDelayMs(loadContractAConfig({ CONTRACT_A_TEST_HOOKS: '1' }), '500')).toBe(500);
+  });
+});
+
+describe('SDK definitions', () => {
+  test('nine scenarios, valid for the SDK, in the contract order', () => {
+    expect(contractAScenarios.map((s) => s.name)).toEqual([
+      'baseline', 'param', 'auth', 'json-post', 'full-pipeline', 'concurrency-ramp', 'production-stack', 'conditional-get', 'rate-limit-flood',
+    ]);
+    for (const s of contractAScenarios) expect(parseScenario(s).group).toBe('framework');
+    const byName = Object.fromEntries(contractAScenarios.map((s) => [s.name, parseScenario(s)]));
+    expect(byName['concurrency-ramp']?.load.connections).toEqual([10, 50, 100, 200, 500]);
+    expect(byName['rate-limit-flood']?.expect.status).toEqual([201, 429]);
+    expect(byName['conditional-get']?.expect.status).toBe(304);
+    expect(typeof byName['conditional-get']?.prepare).toBe('function');
+  });
+  test('five process targets running dist/serve.js with the installed framework versions', () => {
+    expect(Object.keys(nodeTargets)).toEqual(['node-http', 'express', 'fastify', 'hono', 'koa']);
+    expect(contractATargets).toHaveLength(5);
+    for (const t of contractATargets) {
+      const parsed = parseTarget(t);
+      expect(parsed.kind).toBe('process');
+      expect(t.command).toEqual([process.execPath, serveScript, t.name]);
+      expect(t.metadata).toHaveProperty('bodyParser');
+    }
+    expect(nodeTargets.fastify.version).toBe(installedVersion('fastify'));
+    expect(nodeTargets.hono.version).toMatch(/^4\./);
+    expect(nodeTargets['node-http'].version).toBe(process.versions.node);
+  });
+});

@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseScenario, parseTarget, TargetUnavailableError } from '@benchsuite/sdk';
+import { checkApiKey, contractB, parseBearer, StreamTranslator, validateMessagesRequest } from '../src/gateway/contract.js';
+import { createStubBackend, estimateTokens, latencyMs, stubBackendService } from '../src/stub-backend/index.js';
+import { gatewayMessageText, gatewayScenarios } from '../src/gateway-scenarios.js';
+import { fastapiWorkers, gatewayTargets } from '../src/gateway-targets.js';
+import { ensureFastapiVenv } from '../src/gateway/fastapi-venv.js';
+import { buildHummingbird, hummingbirdDir } from '../src/gateway/hummingbird-build.js';
+import { http, parseSse } from './_gateway-procs.js';
+
+describe('contract-b.json is mirrored by the Hummingbird gateway', () => {
+  const swift = readFileSync(`${hummingbirdDir}Sources/Gateway/Contract.swift`, 'utf8');
+  const literal = (s: string): string => JSON.stringify(s); // Swift string literals escape like JSON here
+
+  test('every error message, validation rule, header and name appears verbatim in Contract.swift', () => {
+    const strings = [
+      ...Object.values(contractB.errors).flatMap((e) => [e.type, e.message]),
+      ...contractB.validation.rules.map((r) => r.message),
+      ...Object.values(contractB.headers),
+      ...Object.values(contractB.env).filter((n) => n !== 'WORKERS'),
+      contractB.defaults.modelId, ...contractB.defaults.apiKeys,
+      contractB.metrics.counter.sample, contractB.metrics.histogram.family, ...contractB.metrics.labels, contractB.metrics.unmatchedRoute,
+      contractB.mapping.messageIdPrefix, contractB.mapping.upstreamPath, contractB.sse.errorEvent,
+      ...Object.entries(contractB.mapping.stopReason).flatMap(([k, v]) => (k === 'default' ? [v] : [k, v])),
+      ...contractB.routes.map((r) => r.path),
+    ];
+    const missing = strings.filter((s) => !swift.includes(literal(s)));
+    expect(missing, 'strings of contract-b.json missing from Contract.swift').toEqual([]);
+  });
+
+  test('numbers and lists match: body limit, pool size, timeout, buckets, routes, text-block join', () => {
+    expect(swift).toContain(`maxBodyBytes = ${contractB.limits.maxBodyBytes}`);
+    expect(swift).toContain(`defaultUpstreamPoolSize = ${contractB.defaults.upstreamPoolSize}`);
+    expect(swift).toContain(`upstreamTimeoutMs: Int64 = ${contractB.defaults.upstreamTimeoutMs}`);
+    expect(swift).toContain(`maxTokensMax: Double = ${contractB.validation.maxTokensMax}`);
+    expect(swift).toContain(`buckets: [Double] = [${contractB.metrics.buckets.join(', ')}]`);
+    for (const r of contractB.routes) expect(swift).toContain(`(${literal(r.method)}, ${literal(r.path)}, ${r.auth})`);
+    expect(swift).toContain(`textBlockJoin = ${literal(contractB.validation.textBlockJoin)}`);
+    expect(swift).toContain(`healthzBody = ${literal(JSON.stringify(contractB.healthz))}`);
+  });
+});
+
+describe('contract logic (shared by the Node gateway and mirrored in Python/Swift)', () => {
+  test('Bearer parsing: case-insensitive scheme, spaces, no empty token', () => {
+    expect(parseBearer('Bearer abc')).toBe('abc');
+    expect(parseBearer('bearer    abc')).toBe('abc');
+    expect(parseBearer('Bearer')).toBeNull();
+    expect(parseBearer('Bearer a b')).toBeNull();
+    expect(parseBearer('Basic abc')).toBeNull();
+    expect(checkApiKey(undefined, undefined, ['k'])).toBe('missingApiKey');
+    expect(checkApiKey('x', 'Bearer k', ['k'])).toBeNull();
+    expect(checkApiKey('x', undefined, ['k'])).toBe('invalidApiKey');
+  });
+
+  test('max_tokens accepts integral numbers only (5 and 5.0 alike)', () => {
+    const base = { model: 'm', messages: [{ role: 'user', content: 'x' }] };
+    expect(validateMessagesRequest({ ...base, max_tokens: 5.0 }).ok).toBe(true);
+    expect(validateMessagesRequest({ ...base, max_tokens: 5.5 }).ok).toBe(false);
+    expect(validateMessagesRequest({ ...base, max_tokens: Number.MAX_SAFE_INTEGER }).ok).toBe(true);
+  });
+
+  test('the SSE translator gives the same events whatever the upstream chunking', async () => {
+    const stub = createStubBackend({ msPer100Tokens: 0 });
+    await new Promise<void>((r) => stub.server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = stub.server.address() as AddressInfo;
+      const res = await http(`http://127.0.0.1:${port}`, {
+        method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } }),
+      });
+      const whole = new StreamTranslator('m').push(res.body);
+      const t = new StreamTranslator('m');
+      let bytewise = '';
+      for (const ch of res.body) bytewise += t.push(ch);
+      expect(bytewise).toBe(whole);
+      expect(t.done).toBe(true);
+      expect(parseSse(whole).at(-1)).toEqual({ event: 'message_stop', data: { type: 'message_stop' } });
+    } finally {
+      stub.server.close();
+    }
+  });
+});
+
+describe('stub backend: deterministic latency model', () => {
+  const stub = createStubBackend();
+  let base = '';
+  beforeAll(async () => {
+    await new Promise<void>((r) => stub.server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(stub.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    stub.server.close();
+  });
+
+  test('ceil(chars/4) tokens, 10 ms per 100 tokens: 200 / 2000 / 8000 chars → 5 / 50 / 200 ms', () => {
+    expect([200, 2000, 8000].map((c) => latencyMs(estimateTokens(c, 4), 10))).toEqual([5, 50, 200]);
+    expect(estimateTokens(201, 4)).toBe(51);
+  });
+
+  test('an 8000-char prompt is answered after ~200 ms with usage.prompt_tokens = 2000 and counter ids', async () => {
+    const send = () => http(base, {
+      method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'system', content: gatewayMessageText(4000) }, { role: 'user', content: gatewayMessageText(4000) }] }),
+    });
+    const t0 = performance.now();
+    const first = JSON.parse((await send()).body) as { id: string; usage: { prompt_tokens: number }; choices: { finish_reason: string }[] };
+    const elapsed = performance.now() - t0;
+    expect(elapsed).toBeGreaterThanOrEqual(195);
+    expect(elapsed).toBeLessThan(600);
+    expect(first.usage.prompt_tokens).toBe(2000);
+    expect(first.choices[0]!.finish_reason).toBe('stop');
+    const second = JSON.parse((await send()).body) as { id: string };
+    expect(Number(second.id.replace(contractB.stub.idPrefix, ''))).toBe(Number(first.id.replace(contractB.stub.idPrefix, '')) + 1);
+  });
+
+  test('GET /health, GET /v1/models, and failures on demand', async () => {
+    expect((await http(base, { path: '/health' })).body).toBe('{"status":"ok"}');
+    expect(JSON.parse((await http(base, { path: '/v1/models' })).body)).toMatchObject({ object: 'list', data: [{ id: contractB.stub.modelId }] });
+    await http(base, { method: 'POST', path: '/debug/fail?status=500' });
+    const failed = await http(base, { method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: '{"messages":[]}' });
+    await http(base, { method: 'POST', path: '/debug/fail?status=0' });
+    expect(failed.status).toBe(500);
+  });
+});
+
+describe('gateway scenarios and targets', () => {
+  test('scenarios are valid, in group gateway, 50 connections, sized 200 / 2000 / 8000 chars', () => {
+    const parsed = gatewayScenarios.map((s) => parseScenario(s));
+    expect(parsed.map((s) => s.name)).toEqual([
+      'gateway-healthz', 'gateway-models', 'gateway-no-key', 'gateway-messages-small', 'gateway-messages-medium', 'gateway-messages-large', 'gateway-stream',
+    ]);
+    expect(parsed.every((s) => s.group === 'gateway' && s.load.connections === 50)).toBe(true);
+    expect(parsed.filter((s) => s.verifyOnly).map((s) => s.name)).toEqual(['gateway-stream']);
+    const chars = parsed.slice(3, 6).map((s) => (JSON.parse(s.request!.body!) as { messages: { content: string }[] }).messages[0]!.content.length);
+    expect(chars).toEqual([200, 2000, 8000]);
+  });
+
+  test('targets are valid, start the stub backend as a service and pass its URL as BACKEND_URL', () => {
+    const parsed = gatewayTargets.map((t) => parseTarget(t));
+    expect(parsed.map((t) => t.name)).toEqual(['fastify-gateway', 'fastapi-1w', ...(fastapiWorkers > 1 ? [`fastapi-${fastapiWorkers}w`] : []), 'hummingbird']);
+    for (const t of parsed) {
+      if (t.kind !== 'process') throw new Error('process targets expected');
+      expect(t.supports).toEqual(['group:gateway']);
+      expect(t.env.BACKEND_URL).toBe('${services.backend.url}');
+      expect(t.services.backend?.command).toEqual(stubBackendService.command);
+      expect(typeof t.setup).toBe('function');
+      expect(typeof t.artifact).toBe('function');
+    }
+  });
+
+  test('fastify-gateway artifact counts its files plus the production dependency closure', async () => {
+    const a = await gatewayTargets[0].artifact();
+    expect(a.bytes).toBeGreaterThan(1_000_000);
+    expect(a.method).toMatch(/fastify, prom-client, undici, @opentelemetry\/api/);
+  });
+
+  test('the FastAPI venv is reused once built (hash marker of requirements.txt)', async () => {
+    const r = await ensureFastapiVenv();
+    expect(r.created).toBe(false);
+  });
+
+  test.skipIf(Boolean(process.env.HUMMINGBIRD_BIN))('hummingbird setup without a binary or swift → TargetUnavailableError naming the README', async () => {
+    const noSwift = { ...process.env, PATH: '/nonexistent' };
+    delete noSwift.HUMMINGBIRD_BIN;
+    await expect(buildHummingbird({ env: noSwift })).rejects.toThrow(TargetUnavailableError);
+    await expect(buildHummingbird({ env: { ...noSwift, HUMMINGBIRD_BIN: '/nonexistent/gateway' } })).rejects.toThrow(/does not exist/);
+  });
+});
