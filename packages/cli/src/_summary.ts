@@ -58,6 +58,7 @@ export function summaryText(r: BenchResult): string {
     `\noverall: ${r.verdict.overall} (${counts || 'no pairs'}); ${r.trials.length - failed}/${r.trials.length} trials ok; driver ${r.environment.driver.name} ${r.environment.driver.version}; ` +
       (r.environment.pinning.enabled ? `server on cpu ${r.environment.pinning.serverCpus.join(',')}, loader on cpu ${r.environment.pinning.loaderCpus.join(',')}` : `not pinned (${r.environment.pinning.reason})`) +
       (r.verdict.overhead ? `; overhead ${r.verdict.overhead.toFixed(2)}× the load windows` : '') +
+      (r.runner ? `; runner peak RSS ${(r.runner.peakRssBytes / 1048576).toFixed(0)} MB` : '') +
       (r.interrupted ? '; INTERRUPTED: partial results' : ''),
   );
   return out.join('\n');

@@ -1,7 +1,7 @@
 import type { BenchResult, PairSummary, Verdict } from '@benchsuite/sdk';
 import { DASH, escapeMarkdown as md, fmtDate, fmtMs, fmtRps, fmtSignedPct } from './format.js';
 import { cpuList } from './model.js';
-import { welchDifference } from './welch.js';
+import { welchDifference } from '@benchsuite/sdk';
 
 export interface CompareOptions {
   /** Smallest change, in percent, that counts as a regression or an improvement; default 5. */

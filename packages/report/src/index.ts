@@ -11,5 +11,5 @@ export {
   type CompareOptions, type CompareResult, type PairComparison, type PairChangeStatus, type MetricChange, type EnvironmentDifference,
 } from './compare.js';
 export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions } from './github-action-benchmark.js';
-export { welchDifference, type WelchDifference } from './welch.js';
+export { welchDifference, type WelchDifference } from '@benchsuite/sdk';
 export { escapeHtml, escapeMarkdown } from './format.js';

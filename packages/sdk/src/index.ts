@@ -10,7 +10,7 @@ export { startProcess, stopAllProcesses, freePort, ProcessStartError, describeEx
 export { drivers, resolveDriver, type DriverName } from './drivers/index.js';
 export { autocannonDriver } from './drivers/autocannon.js';
 export { wrkDriver } from './drivers/wrk.js';
-export { mean, sampleSd, cov, ci95, sampleStats, verdictFromCov, pairVerdict, suiteVerdict, welchTTest, holm, rankWithTies, rankingMethod } from './stats.js';
+export { mean, sampleSd, cov, ci95, sampleStats, verdictFromCov, pairVerdict, suiteVerdict, welchTTest, welchDifference, type WelchDifference, holm, rankWithTies, rankingMethod } from './stats.js';
 export { verifyScenario, send, type Observed } from './verify.js';
 export { processTree, pssBytes, readAllStats, cpuTimes } from './proc.js';
 export { captureEnvironment, decidePinning, sdkVersion } from './environment.js';

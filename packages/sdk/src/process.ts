@@ -236,13 +236,17 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     };
   });
 
-  const abort = options.signal
-    ? new Promise<'aborted'>((resolve) => {
-        if (options.signal!.aborted) resolve('aborted');
-        options.signal!.addEventListener('abort', () => resolve('aborted'), { once: true });
-      })
-    : new Promise<never>(() => undefined);
-  const deadline = sleep(timeoutMs).then(() => 'timeout' as const);
+  let unlistenAbort = () => undefined as void;
+  const abort = new Promise<'aborted'>((resolve) => {
+    const sig = options.signal;
+    if (!sig) return;
+    if (sig.aborted) return resolve('aborted');
+    const on = () => resolve('aborted');
+    sig.addEventListener('abort', on, { once: true });
+    unlistenAbort = () => sig.removeEventListener('abort', on);
+  });
+  const deadlineTimer = new AbortController();
+  const deadline = sleep(timeoutMs, undefined, { signal: deadlineTimer.signal }).then(() => 'timeout' as const, () => 'never' as const);
 
   let url: string;
   const readyPromise: Promise<string> =
@@ -256,6 +260,8 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     deadline.then(() => ({ kind: 'timeout' as const })),
     abort.then(() => ({ kind: 'aborted' as const })),
   ]);
+  unlistenAbort();
+  deadlineTimer.abort(); // no 20 s timer left pending per server
   switch (first.kind) {
     case 'ready':
       url = first.u;

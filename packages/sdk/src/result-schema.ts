@@ -269,10 +269,21 @@ export const resultSchema = z.strictObject({
   trials: z.array(trialSchema),
   summaries: z.array(pairSummarySchema),
   rankings: z.array(rankingSchema),
+  /** The runner itself: its peak RSS and where the wall time went. */
+  runner: z
+    .strictObject({
+      peakRssBytes: int,
+      wallSec: nonneg,
+      /** Σ (warm-up + measured) seconds of ok trials. */
+      loadSec: nonneg,
+      /** Σ measured seconds of ok trials. */
+      measuredSec: nonneg,
+    })
+    .optional(),
   verdict: z.strictObject({
     overall: z.enum(['clean', 'acceptable', 'noisy', 'unreliable', 'insufficient']),
     counts: z.record(verdictSchema, int),
-    /** Wall time of the run ÷ the sum of measured windows. */
+    /** Wall time of the run ÷ the time under load (warm-up + measured windows of ok trials). */
     overhead: num.nullable(),
   }),
 });

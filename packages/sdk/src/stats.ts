@@ -165,6 +165,40 @@ export function welchTTest(a: readonly number[], b: readonly number[]): WelchTTe
   return { t, df, p };
 }
 
+/** A difference of means (head − base) with its Welch confidence interval. */
+export interface WelchDifference {
+  /** mean(head) − mean(base). */
+  diff: number;
+  /** Confidence interval of the difference; null when either side has fewer than 2 values. */
+  ci: [number, number] | null;
+  /** Welch–Satterthwaite degrees of freedom (null when untestable). */
+  df: number | null;
+  /** The interval excludes 0. */
+  significant: boolean;
+}
+
+/**
+ * Two-sample difference of means with a Welch (unequal variances) confidence interval:
+ * diff ± t(1 − α/2, df) · √(s²b/nb + s²h/nh), df by Welch–Satterthwaite.
+ * - Fewer than 2 values on either side: no interval, never significant.
+ * - Both variances zero: the interval collapses to the difference, significant when it is not 0.
+ * @example welchDifference([100, 102, 98], [90, 91, 89]).significant // true
+ */
+export function welchDifference(base: readonly number[], head: readonly number[], confidence = 0.95): WelchDifference {
+  const vb = sampleVariance(base);
+  const vh = sampleVariance(head);
+  const diff = mean(head) - mean(base);
+  if (vb === null || vh === null) return { diff, ci: null, df: null, significant: false };
+  const qb = vb / base.length;
+  const qh = vh / head.length;
+  const se2 = qb + qh;
+  if (se2 === 0) return { diff, ci: [diff, diff], df: base.length + head.length - 2, significant: diff !== 0 };
+  const df = se2 ** 2 / (qb ** 2 / (base.length - 1) + qh ** 2 / (head.length - 1));
+  const half = tQuantile(1 - (1 - confidence) / 2, df) * Math.sqrt(se2);
+  const ci: [number, number] = [diff - half, diff + half];
+  return { diff, ci, df, significant: ci[0] > 0 || ci[1] < 0 };
+}
+
 /**
  * Holm–Bonferroni step-down adjustment, returned in the input order.
  * Sorted ascending, the k-th smallest (0-based) becomes (m − k) · p, made non-decreasing

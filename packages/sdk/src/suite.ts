@@ -557,7 +557,8 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     const trials: Trial[] = [];
     const windowSec = (s: Scenario) => connectionSteps(s.load).length * (s.load.warmup + s.load.duration);
     let overheadSum = 0;
-    let measuredLoadSec = 0;
+    let loadSec = 0;
+    let measuredSec = 0;
     for (const [i, p] of plan.entries()) {
       if (signal.aborted) break;
       const remaining = plan.slice(i).reduce((a, q) => a + windowSec(q.scenario), 0);
@@ -568,7 +569,10 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       trial.wallSec = (performance.now() - t0) / 1000;
       if (trial.status === 'failed' && trial.failure.phase === 'interrupted') break;
       overheadSum += Math.max(0, trial.wallSec - windowSec(p.scenario));
-      if (trial.status === 'ok') measuredLoadSec += trial.steps.length * p.scenario.load.warmup + trial.durationSec;
+      if (trial.status === 'ok') {
+        loadSec += trial.steps.length * p.scenario.load.warmup + trial.durationSec;
+        measuredSec += trial.durationSec;
+      }
       trials.push(trial);
       if (trialsFile) appendFileSync(trialsFile, JSON.stringify(trial) + '\n');
       emit({ type: 'trial-end', index: i, total: plan.length, trial });
@@ -625,7 +629,8 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       trials,
       summaries,
       rankings,
-      verdict: { overall: sv.overall, counts: sv.counts, overhead: measuredLoadSec > 0 ? wallSec / measuredLoadSec : null },
+      runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
+      verdict: { overall: sv.overall, counts: sv.counts, overhead: loadSec > 0 ? wallSec / loadSec : null },
     };
     const checked = resultSchema.safeParse(result);
     if (!checked.success) throw new Error(`internal error: result does not match its schema: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

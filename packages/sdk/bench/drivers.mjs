@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Benchmark of the measuring instrument itself (not a test): in one run, on the same pinned
+// cores, against one node:http server,
+//   1. the RPS raw `wrk`, the wrk driver and the autocannon driver measure (interleaved rounds),
+//   2. each driver's loader CPU and the busy share of the loader core,
+//   3. autocannon's client-bound flag across offered rates (set exactly when its core saturates),
+//   4. the suite overhead (wall ÷ load windows) and the runner's own peak RSS, from a results.json
+//      of a real `benchsuite run` when one is given (--result), else from a small suite run here.
+// Usage: node packages/sdk/bench/drivers.mjs [--rounds 5] [--duration 5] [--result path/results.json]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { drivers, runSuite, startProcess, sampleStats, cpuTimes } from '../dist/index.js';
+import { TreeSampler } from '../dist/sampler.js';
+
+const { values: args } = parseArgs({
+  options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, result: { type: 'string' } },
+});
+const rounds = Number(args.rounds);
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const SERVER = [0];
+const LOADER = [1];
+const pin = (cpus) => ['taskset', '-c', cpus.join(',')];
+const log = (m) => process.stderr.write(m + '\n');
+const server = fileURLToPath(new URL('../test/fixtures/tiny-server.mjs', import.meta.url));
+const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0;
+
+const srv = await startProcess({ command: [process.execPath, server], pin: pin(SERVER), unsetEnv: ['NODE_EXTRA_CA_CERTS'] });
+log(`node:http server ${srv.url} (pid ${srv.pid}) on cpu ${SERVER}, loader on cpu ${LOADER}; ${rounds} rounds × ${duration} s, ${connections} connections`);
+const request = [{ method: 'GET', path: '/ping', headers: {} }];
+
+/** Raw wrk, as a user would run it, with the loader's CPU and core busy share measured around it. */
+function rawWrk() {
+  const before = cpuTimes(LOADER);
+  const t0 = process.cpuUsage(); // not the child; measure the child with /usr/bin/time-like rusage below
+  const r = spawnSync('taskset', ['-c', LOADER.join(','), 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, srv.url + '/ping'], { encoding: 'utf8' });
+  const after = cpuTimes(LOADER);
+  void t0;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
+  return { rps, busy: (after.busy - before.busy) / (after.total - before.total), loaderCpu: null };
+}
+
+async function viaDriver(name) {
+  const sampler = new TreeSampler(srv.pid, LOADER);
+  sampler.begin();
+  let res;
+  const out = await drivers[name].run({
+    baseUrl: srv.url, requests: request, connections, warmupSec: 1, durationSec: duration, timeoutSec: 10, expectStatus: [200], pin: pin(LOADER),
+    onMeasureStart: (pid) => sampler.windowStart(pid), onMeasureEnd: () => (res = sampler.windowEnd()),
+  });
+  sampler.stop();
+  return { rps: out.requests / out.durationSec, busy: res.loaderCoreBusy, loaderCpu: res.loaderCpuSeconds / out.durationSec, serverCpu: res.serverCpuSeconds / out.durationSec };
+}
+
+// Warm the server up once so round 1 is not a JIT warm-up.
+if (hasWrk) spawnSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', '-d2s', srv.url + '/ping']);
+const rows = { 'raw wrk': [], 'wrk driver': [], 'autocannon driver': [] };
+for (let i = 1; i <= rounds; i++) {
+  if (hasWrk) {
+    rows['raw wrk'].push(rawWrk());
+    rows['wrk driver'].push(await viaDriver('wrk'));
+  }
+  rows['autocannon driver'].push(await viaDriver('autocannon'));
+  log(`round ${i}: ` + Object.entries(rows).map(([k, v]) => `${k} ${Math.round(v.at(-1)?.rps ?? 0)}`).join(', '));
+}
+
+const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
+console.log(`\n## Drivers against node:http (server cpu ${SERVER}, loader cpu ${LOADER}, ${connections} connections, ${rounds} × ${duration} s, interleaved)\n`);
+console.log('| loader | mean req/s | CoV | loader CPU (of one core) | loader core busy | server CPU |');
+console.log('|---|---|---|---|---|---|');
+for (const [k, v] of Object.entries(rows)) {
+  if (!v.length) continue;
+  const s = sampleStats(v.map((x) => x.rps));
+  const avg = (f) => (v.every((x) => f(x) !== null && f(x) !== undefined) ? v.reduce((a, x) => a + f(x), 0) / v.length : null);
+  console.log(`| ${k} | ${Math.round(s.mean)} | ${pct(s.cov)} | ${pct(avg((x) => x.loaderCpu))} | ${pct(avg((x) => x.busy))} | ${pct(avg((x) => x.serverCpu))} |`);
+}
+if (hasWrk) {
+  const raw = sampleStats(rows['raw wrk'].map((x) => x.rps)).mean;
+  const drv = sampleStats(rows['wrk driver'].map((x) => x.rps)).mean;
+  console.log(`\nwrk driver ÷ raw wrk: ${(drv / raw).toFixed(3)} (${((drv / raw - 1) * 100).toFixed(1)}%)`);
+}
+
+// Client-bound sweep: autocannon at offered rates up to unlimited.
+console.log('\n## autocannon client-bound flag by offered rate\n');
+console.log('| offered rate | measured req/s | loader core busy | clientBound |');
+console.log('|---|---|---|---|');
+for (const rate of [5_000, 20_000, 40_000, undefined]) {
+  const sampler = new TreeSampler(srv.pid, LOADER);
+  sampler.begin();
+  let res;
+  const out = await drivers.autocannon.run({
+    baseUrl: srv.url, requests: request, connections, warmupSec: 0.5, durationSec: Math.min(duration, 3), rate, timeoutSec: 10, expectStatus: [200], pin: pin(LOADER),
+    onMeasureStart: (pid) => sampler.windowStart(pid), onMeasureEnd: () => (res = sampler.windowEnd()),
+  });
+  sampler.stop();
+  console.log(`| ${rate ?? 'unlimited'} | ${Math.round(out.requests / out.durationSec)} | ${pct(res.loaderCoreBusy)} | ${res.loaderCoreBusy > 0.9} |`);
+}
+await srv.stop();
+
+// Suite overhead and runner RSS.
+console.log('\n## Suite overhead\n');
+let result;
+if (args.result) {
+  result = JSON.parse(readFileSync(args.result, 'utf8'));
+  log(`overhead from ${args.result}`);
+} else {
+  log('no --result given: measuring a small suite here (3 scenarios × 1 target × 2 trials)');
+  const scenarios = ['a', 'b', 'c'].map((n) => ({ name: n, request: { path: '/ping' }, expect: { status: 200 }, load: { connections, warmup: 1, duration: 4 } }));
+  result = await runSuite({ scenarios, targets: [{ kind: 'process', name: 'node-http', command: [process.execPath, server] }], trials: 2 });
+}
+const wall = (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000;
+const ok = result.trials.filter((t) => t.status === 'ok');
+const measured = ok.reduce((a, t) => a + t.durationSec, 0);
+const scen = new Map(result.scenarios.map((s) => [s.name, s]));
+const loadWindows = ok.reduce((a, t) => a + t.durationSec + t.steps.length * scen.get(t.scenario).load.warmupSec, 0);
+console.log(`suite ${result.suite}: ${ok.length} trials, wall ${wall.toFixed(0)} s, load windows (warm-up + measured) ${loadWindows.toFixed(0)} s, measured only ${measured.toFixed(0)} s`);
+console.log(`overhead = wall ÷ load windows = ${(wall / loadWindows).toFixed(3)}; wall ÷ measured-only windows = ${(wall / measured).toFixed(3)}`);
+console.log(`this script's own peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+try {
+  console.log(`machine: ${execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' }).trim()}, ${result.environment.cores} cores`);
+} catch {}
