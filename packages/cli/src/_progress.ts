@@ -1,5 +1,8 @@
 import type { SuiteEvent } from '@benchsuite/sdk';
 
+/** Steal above this share of the cores' time is worth a sentence. */
+export const STEAL_NOTE = 0.05;
+
 const fmtDur = (s: number) => {
   s = Math.max(0, Math.round(s));
   const m = Math.floor(s / 60);
@@ -76,6 +79,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): { o
         if (t.status === 'failed') line(`  FAILED ${t.scenario} × ${t.target} #${t.trial} (${t.failure.phase}): ${t.failure.message}${t.failure.stderrTail ? `\n${t.failure.stderrTail.split('\n').slice(-5).join('\n').replace(/^/gm, '    | ')}` : ''}`);
         else if (t.clientBound) line(`  note: ${t.scenario} × ${t.target} #${t.trial} is client-bound (loader core ${(t.resources.loaderCoreBusy * 100).toFixed(0)}% busy): its ${Math.round(t.rps)} req/s is the load generator's ceiling, not the server's`);
         else if (!tty) line(`  ${Math.round(t.rps)} req/s, p99 ${(t.latency.p99 / 1000).toFixed(3)} ms`);
+        if (t.status === 'ok' && (t.resources.cpuSteal ?? 0) > STEAL_NOTE) line(`  note: the hypervisor took ${((t.resources.cpuSteal ?? 0) * 100).toFixed(0)}% of the measured cores' time during ${t.scenario} × ${t.target} #${t.trial} (CPU steal): that figure is disturbed by the host`);
         break;
       }
     }

@@ -1,4 +1,5 @@
 import type { BenchResult } from '@benchsuite/sdk';
+import { STEAL_NOTE } from './_progress.js';
 
 const ms = (us: number) => (us / 1000).toFixed(3);
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
@@ -52,6 +53,10 @@ export function summaryText(r: BenchResult): string {
     out.push('\ncosts');
     out.push(table(rows));
   }
+  const ok = r.trials.filter((t) => t.status === 'ok');
+  const steal = ok.length ? ok.reduce((a, t) => a + (t.resources.cpuSteal ?? 0), 0) / ok.length : 0;
+  const stolen = ok.filter((t) => (t.resources.cpuSteal ?? 0) > STEAL_NOTE).length;
+  if (stolen) out.push(`\nhost noise: the hypervisor took ${(steal * 100).toFixed(1)}% of the measured cores' time on average (CPU steal), over ${(STEAL_NOTE * 100).toFixed(0)}% in ${stolen} of ${ok.length} trials; expect wide intervals and rerun on a quieter host before trusting small differences.`);
   const failed = r.trials.filter((t) => t.status === 'failed').length;
   const counts = Object.entries(r.verdict.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
   out.push(

@@ -4,7 +4,7 @@ import {
   DASH, ciHalf, escapeHtml as esc, fmtBytes, fmtDate, fmtDuration, fmtInt, fmtMs, fmtPct, fmtRps, fmtSeconds, valueText,
 } from './format.js';
 import {
-  CLIENT_BOUND_NOTE, MISSING_LABEL, OVERALL_MEANING, buildModel, failureText, loadText, pinningText,
+  CLIENT_BOUND_NOTE, MISSING_LABEL, OVERALL_MEANING, buildModel, failureText, hostNoiseText, loadText, pinningText,
   type ReportModel, type ReportOptions, type ScenarioView,
 } from './model.js';
 import { PALETTE, SVG_DEFS, barChart, lineChart, type LineSeries } from './svg.js';
@@ -47,7 +47,9 @@ function headerHtml(m: ReportModel): string {
     ['Driver', `${esc(env.driver.name)} ${esc(env.driver.version)}${env.driver.flags.length ? ` <code>${esc(env.driver.flags.join(' '))}</code>` : ' <span class="muted">(no extra flags)</span>'}${env.driver.ceilingNote ? `<br><span class="muted">${esc(env.driver.ceilingNote)}</span>` : ''}`],
     ['Pinning', esc(pinningText(env.pinning))],
     ['Pair verdicts', (Object.entries(v.counts) as [string, number][]).filter(([, k]) => k > 0).map(([k, c]) => `${c} ${badge(k)}`).join(' ') || DASH],
-    ['Overhead', v.overhead == null ? DASH : `${v.overhead.toFixed(2)}× <span class="muted">(wall time ÷ measured time)</span>`],
+    ['Overhead', v.overhead == null ? DASH : `${v.overhead.toFixed(2)}× <span class="muted">(wall time ÷ time under load)</span>`],
+    ['Host noise', esc(hostNoiseText(r) ?? 'not recorded')],
+    ['Runner peak RSS', r.runner ? `${(r.runner.peakRssBytes / 1048576).toFixed(0)} MB` : DASH],
     ['Reference', m.reference ? `${esc(m.reference)} <span class="muted">(= 100%)</span>` : DASH],
   ];
   return `<header class="card">

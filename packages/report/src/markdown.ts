@@ -3,7 +3,7 @@ import {
   DASH, ciHalf, escapeHtml, escapeMarkdown as md, fmtBytes, fmtDate, fmtDuration, fmtInt, fmtMs, fmtPct, fmtRps, fmtSeconds, valueText,
 } from './format.js';
 import {
-  CLIENT_BOUND_NOTE, MISSING_LABEL, OVERALL_MEANING, buildModel, failureText, loadText, pinningText,
+  CLIENT_BOUND_NOTE, MISSING_LABEL, OVERALL_MEANING, buildModel, failureText, hostNoiseText, loadText, pinningText,
   type ReportModel, type ReportOptions, type ScenarioView,
 } from './model.js';
 
@@ -45,7 +45,9 @@ function header(m: ReportModel): string[] {
       ['Driver', `${md(env.driver.name)} ${md(env.driver.version)}${flags}${env.driver.ceilingNote ? `<br>${md(env.driver.ceilingNote)}` : ''}`],
       ['Pinning', md(pinningText(env.pinning))],
       ['Pair verdicts', (Object.entries(v.counts) as [string, number][]).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || DASH],
-      ['Overhead', v.overhead == null ? DASH : `${v.overhead.toFixed(2)}× (wall time ÷ measured time)`],
+      ['Overhead', v.overhead == null ? DASH : `${v.overhead.toFixed(2)}× (wall time ÷ time under load)`],
+      ['Host noise', md(hostNoiseText(r) ?? 'not recorded')],
+      ['Runner peak RSS', r.runner ? `${(r.runner.peakRssBytes / 1048576).toFixed(0)} MB` : DASH],
       ['Reference', m.reference ? `${md(m.reference)} (= 100%)` : DASH],
     ]),
     '',

@@ -198,6 +198,17 @@ export const CLIENT_BOUND_NOTE =
   'The load generator\'s core was saturated during the trial, so the RPS shown is the load generator\'s ceiling, not the server\'s; the server may be faster than measured.';
 
 /** Pinning in one line. */
+/** Host noise in words: mean and worst CPU steal (hypervisor) over ok trials, when recorded. */
+export function hostNoiseText(result: BenchResult): string | null {
+  const steals = result.trials.flatMap((t) => (t.status === 'ok' && t.resources.cpuSteal !== undefined ? [t.resources.cpuSteal] : []));
+  if (!steals.length) return null;
+  const mean = steals.reduce((a, b) => a + b, 0) / steals.length;
+  const worst = Math.max(...steals);
+  const over = steals.filter((x) => x > 0.05).length;
+  return `CPU steal (time the hypervisor took from the measured cores): mean ${(mean * 100).toFixed(1)}%, worst ${(worst * 100).toFixed(1)}%` +
+    (over ? `; over 5% in ${over} of ${steals.length} trials, so those figures are disturbed by the host` : '; quiet host');
+}
+
 export function pinningText(p: BenchResult['environment']['pinning']): string {
   if (!p.enabled) return `off${p.reason ? ` (${p.reason})` : ''}`;
   return `${p.tool ?? 'on'}: server CPUs ${cpuList(p.serverCpus)}, loader CPUs ${cpuList(p.loaderCpus)}`;

@@ -28,7 +28,9 @@ describe('renderMarkdown', () => {
       | Driver | autocannon 8.0.0 with --connections 64 --pipelining 1 --workers 2 --timeout 10<br>measured ceiling ≈ 190k req/s against a static stub on the loader cores |
       | Pinning | taskset: server CPUs 2-5, loader CPUs 6-7 |
       | Pair verdicts | 2 excellent, 4 acceptable, 1 noisy, 1 unreliable |
-      | Overhead | 1.68× (wall time ÷ measured time) |
+      | Overhead | 1.68× (wall time ÷ time under load) |
+      | Host noise | not recorded |
+      | Runner peak RSS | — |
       | Reference | node-http (= 100%) |"
     `);
   });

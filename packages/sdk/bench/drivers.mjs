@@ -24,6 +24,7 @@ const SERVER = [0];
 const LOADER = [1];
 const pin = (cpus) => ['taskset', '-c', cpus.join(',')];
 const log = (m) => process.stderr.write(m + '\n');
+const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 const server = fileURLToPath(new URL('../test/fixtures/tiny-server.mjs', import.meta.url));
 const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0;
 
@@ -34,16 +35,16 @@ const request = [{ method: 'GET', path: '/ping', headers: {} }];
 /** Raw wrk, as a user would run it, with the loader's CPU and core busy share measured around it. */
 function rawWrk() {
   const before = cpuTimes(LOADER);
-  const t0 = process.cpuUsage(); // not the child; measure the child with /usr/bin/time-like rusage below
+  const both0 = cpuTimes([...SERVER, ...LOADER]);
   const r = spawnSync('taskset', ['-c', LOADER.join(','), 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, srv.url + '/ping'], { encoding: 'utf8' });
   const after = cpuTimes(LOADER);
-  void t0;
+  const both1 = cpuTimes([...SERVER, ...LOADER]);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
-  return { rps, busy: (after.busy - before.busy) / (after.total - before.total), loaderCpu: null };
+  return { rps, busy: (after.busy - before.busy) / (after.total - before.total), loaderCpu: null, steal: (both1.steal - both0.steal) / (both1.total - both0.total) };
 }
 
 async function viaDriver(name) {
-  const sampler = new TreeSampler(srv.pid, LOADER);
+  const sampler = new TreeSampler(srv.pid, LOADER, 100, SERVER);
   sampler.begin();
   let res;
   const out = await drivers[name].run({
@@ -51,7 +52,7 @@ async function viaDriver(name) {
     onMeasureStart: (pid) => sampler.windowStart(pid), onMeasureEnd: () => (res = sampler.windowEnd()),
   });
   sampler.stop();
-  return { rps: out.requests / out.durationSec, busy: res.loaderCoreBusy, loaderCpu: res.loaderCpuSeconds / out.durationSec, serverCpu: res.serverCpuSeconds / out.durationSec };
+  return { rps: out.requests / out.durationSec, busy: res.loaderCoreBusy, loaderCpu: res.loaderCpuSeconds / out.durationSec, serverCpu: res.serverCpuSeconds / out.durationSec, steal: res.cpuSteal };
 }
 
 // Warm the server up once so round 1 is not a JIT warm-up.
@@ -63,18 +64,17 @@ for (let i = 1; i <= rounds; i++) {
     rows['wrk driver'].push(await viaDriver('wrk'));
   }
   rows['autocannon driver'].push(await viaDriver('autocannon'));
-  log(`round ${i}: ` + Object.entries(rows).map(([k, v]) => `${k} ${Math.round(v.at(-1)?.rps ?? 0)}`).join(', '));
+  log(`round ${i}: ` + Object.entries(rows).map(([k, v]) => `${k} ${Math.round(v.at(-1)?.rps ?? 0)} (steal ${pct(v.at(-1)?.steal)})`).join(', '));
 }
 
-const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 console.log(`\n## Drivers against node:http (server cpu ${SERVER}, loader cpu ${LOADER}, ${connections} connections, ${rounds} × ${duration} s, interleaved)\n`);
-console.log('| loader | mean req/s | CoV | loader CPU (of one core) | loader core busy | server CPU |');
-console.log('|---|---|---|---|---|---|');
+console.log('| loader | mean req/s | CoV | loader CPU (of one core) | loader core busy | server CPU | hypervisor steal |');
+console.log('|---|---|---|---|---|---|---|');
 for (const [k, v] of Object.entries(rows)) {
   if (!v.length) continue;
   const s = sampleStats(v.map((x) => x.rps));
   const avg = (f) => (v.every((x) => f(x) !== null && f(x) !== undefined) ? v.reduce((a, x) => a + f(x), 0) / v.length : null);
-  console.log(`| ${k} | ${Math.round(s.mean)} | ${pct(s.cov)} | ${pct(avg((x) => x.loaderCpu))} | ${pct(avg((x) => x.busy))} | ${pct(avg((x) => x.serverCpu))} |`);
+  console.log(`| ${k} | ${Math.round(s.mean)} | ${pct(s.cov)} | ${pct(avg((x) => x.loaderCpu))} | ${pct(avg((x) => x.busy))} | ${pct(avg((x) => x.serverCpu))} | ${pct(avg((x) => x.steal))} |`);
 }
 if (hasWrk) {
   const raw = sampleStats(rows['raw wrk'].map((x) => x.rps)).mean;
@@ -84,10 +84,10 @@ if (hasWrk) {
 
 // Client-bound sweep: autocannon at offered rates up to unlimited.
 console.log('\n## autocannon client-bound flag by offered rate\n');
-console.log('| offered rate | measured req/s | loader core busy | clientBound |');
-console.log('|---|---|---|---|');
+console.log('| offered rate | measured req/s | loader core busy | hypervisor steal | clientBound |');
+console.log('|---|---|---|---|---|');
 for (const rate of [5_000, 20_000, 40_000, undefined]) {
-  const sampler = new TreeSampler(srv.pid, LOADER);
+  const sampler = new TreeSampler(srv.pid, LOADER, 100, SERVER);
   sampler.begin();
   let res;
   const out = await drivers.autocannon.run({
@@ -95,7 +95,7 @@ for (const rate of [5_000, 20_000, 40_000, undefined]) {
     onMeasureStart: (pid) => sampler.windowStart(pid), onMeasureEnd: () => (res = sampler.windowEnd()),
   });
   sampler.stop();
-  console.log(`| ${rate ?? 'unlimited'} | ${Math.round(out.requests / out.durationSec)} | ${pct(res.loaderCoreBusy)} | ${res.loaderCoreBusy > 0.9} |`);
+  console.log(`| ${rate ?? 'unlimited'} | ${Math.round(out.requests / out.durationSec)} | ${pct(res.loaderCoreBusy)} | ${pct(res.cpuSteal)} | ${res.loaderCoreBusy > 0.9} |`);
 }
 await srv.stop();
 

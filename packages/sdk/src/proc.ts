@@ -118,24 +118,26 @@ export function pssBytes(pids: readonly number[]): number | null {
   return total;
 }
 
-/** Busy and total jiffies of the given CPUs from /proc/stat. */
-export function cpuTimes(cpus: readonly number[]): { busy: number; total: number } {
+/** Busy, stolen (by the hypervisor) and total jiffies of the given CPUs (all when none given) from /proc/stat. */
+export function cpuTimes(cpus: readonly number[]): { busy: number; steal: number; total: number } {
   let busy = 0;
+  let steal = 0;
   let total = 0;
   let text = '';
   try {
     text = readFileSync('/proc/stat', 'utf8');
   } catch {
-    return { busy, total };
+    return { busy, steal, total };
   }
   for (const line of text.split('\n')) {
     const m = /^cpu(\d+) (.*)$/.exec(line);
-    if (!m || !cpus.includes(Number(m[1]))) continue;
+    if (!m || (cpus.length > 0 && !cpus.includes(Number(m[1])))) continue; // [] = every CPU
     const v = m[2]!.trim().split(/\s+/).map(Number);
     const sum = v.slice(0, 8).reduce((a, b) => a + b, 0); // user..steal; guest is inside user
     const idle = (v[3] ?? 0) + (v[4] ?? 0); // idle + iowait
     busy += sum - idle;
+    steal += v[7] ?? 0;
     total += sum;
   }
-  return { busy, total };
+  return { busy, steal, total };
 }

@@ -45,6 +45,8 @@ export const resourceSchema = z.strictObject({
   loaderCpuSeconds: nonneg,
   /** Busy fraction (0..1) of the loader's cores during the window, from /proc/stat. */
   loaderCoreBusy: nonneg,
+  /** Share (0..1) of the server's and loader's cores' time taken by the hypervisor (steal) in the window. */
+  cpuSteal: nonneg.optional(),
   samples: int,
 });
 

@@ -6,6 +6,8 @@ export interface WindowResources {
   serverProcesses: number;
   loaderCpuSeconds: number;
   loaderCoreBusy: number;
+  /** Share of the server's and loader's cores' time the hypervisor took (steal). */
+  cpuSteal: number;
   samples: number;
 }
 
@@ -15,7 +17,9 @@ interface Snapshot {
   loaderTicks: number | undefined;
   /** The runner's reaped-children CPU (cutime + cstime): where a loader's CPU goes once it exited. */
   reapedTicks: number;
-  core: { busy: number; total: number };
+  core: { busy: number; steal: number; total: number };
+  /** Server and loader cores together, for steal. */
+  all: { busy: number; steal: number; total: number };
 }
 
 /**
@@ -33,7 +37,7 @@ export class TreeSampler {
   /** Peak RSS over the sampler's whole life (for cost figures). */
   lifetimePeak = 0;
 
-  constructor(private readonly serverPid: number, private readonly loaderCpus: number[], private readonly intervalMs = 100) {}
+  constructor(private readonly serverPid: number, private readonly loaderCpus: number[], private readonly intervalMs = 100, private readonly serverCpus: number[] = []) {}
 
   begin(): void {
     this.timer = setInterval(() => this.sample(), this.intervalMs);
@@ -56,7 +60,7 @@ export class TreeSampler {
     const all = readAllStats();
     const serverTicks = new Map<number, number>();
     for (const p of processTree(this.serverPid, all)) serverTicks.set(p.pid, p.cpuTicks);
-    return { at: performance.now(), serverTicks, loaderTicks: readStat(this.loaderPid)?.cpuTicks, reapedTicks: reapedChildTicks(), core: cpuTimes(this.loaderCpus) };
+    return { at: performance.now(), serverTicks, loaderTicks: readStat(this.loaderPid)?.cpuTicks, reapedTicks: reapedChildTicks(), core: cpuTimes(this.loaderCpus), all: cpuTimes([...this.serverCpus, ...this.loaderCpus]) };
   }
 
   windowStart(loaderPid: number): void {
@@ -90,6 +94,7 @@ export class TreeSampler {
       loaderCpuSeconds,
       // Without pinned loader cores, fall back to the loader process's share of one core.
       loaderCoreBusy: this.loaderCpus.length && coreTotal > 0 ? (end.core.busy - start.core.busy) / coreTotal : wallSec > 0 ? loaderCpuSeconds / wallSec : 0,
+      cpuSteal: end.all.total > start.all.total ? (end.all.steal - start.all.steal) / (end.all.total - start.all.total) : 0,
       samples: this.samples,
     };
   }

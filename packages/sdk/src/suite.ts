@@ -117,7 +117,7 @@ async function preparedRequests(scenario: Scenario, baseUrl: string): Promise<Re
 }
 
 function emptyResources(): WindowResources {
-  return { serverCpuSeconds: 0, serverPeakRssBytes: 0, serverProcesses: 0, loaderCpuSeconds: 0, loaderCoreBusy: 0, samples: 0 };
+  return { serverCpuSeconds: 0, serverPeakRssBytes: 0, serverProcesses: 0, loaderCpuSeconds: 0, loaderCoreBusy: 0, cpuSteal: 0, samples: 0 };
 }
 
 function perCpu(rps: number, durationSec: number, cpu: number): number | null {
@@ -159,7 +159,7 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
     } catch (err) {
       throw new TrialFailure('prepare', `prepare hook failed: ${(err as Error).message}`);
     }
-    sampler = server ? new TreeSampler(server.pid, ctx.pinning.loaderCpus) : undefined;
+    sampler = server ? new TreeSampler(server.pid, ctx.pinning.loaderCpus, 100, ctx.pinning.serverCpus) : undefined;
     sampler?.begin();
     const load = p.scenario.load;
     const expectStatus = Array.isArray(p.scenario.expect.status) ? p.scenario.expect.status : [p.scenario.expect.status];
@@ -183,7 +183,7 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
           signal: trialAbort.signal,
           onMeasureStart: (pid) => {
             if (sampler) sampler.windowStart(pid);
-            else (loaderSampler = new TreeSampler(0, ctx.pinning.loaderCpus)).windowStart(pid);
+            else (loaderSampler = new TreeSampler(0, ctx.pinning.loaderCpus, 100, ctx.pinning.serverCpus)).windowStart(pid);
           },
           onMeasureEnd: () => {
             resources = (sampler ?? loaderSampler)?.windowEnd();
@@ -245,6 +245,7 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
         serverProcesses: Math.max(...steps.map((s) => s.resources.serverProcesses)),
         loaderCpuSeconds: sum((s) => s.resources.loaderCpuSeconds),
         loaderCoreBusy: durationSec > 0 ? sum((s) => s.resources.loaderCoreBusy * s.durationSec) / durationSec : 0,
+        cpuSteal: durationSec > 0 ? sum((s) => (s.resources.cpuSteal ?? 0) * s.durationSec) / durationSec : 0,
         samples: sum((s) => s.resources.samples),
       },
       clientBound: steps.some((s) => s.clientBound),
