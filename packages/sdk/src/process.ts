@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readiness } from './target.js';
 
@@ -49,6 +53,34 @@ export class ProcessStartError extends Error {
 
 const LISTENING = /listening on (https?:\/\/\S+)/;
 const TAIL_BYTES = 8192;
+
+let outputDir: string | undefined;
+/** A fresh file for one process's stdout + stderr, in a folder removed when the runner exits. */
+function outputFile(): string {
+  if (!outputDir) {
+    const dir = (outputDir = mkdtempSync(join(tmpdir(), 'benchsuite-output-')));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return join(outputDir, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
+}
+
+/** Last `TAIL_BYTES` of a file, '' when it is gone. */
+function readTail(file: string): string {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const len = Math.min(size, TAIL_BYTES);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      return buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The reaper: one small bash process per runner that holds a pipe from us. When the runner dies,
@@ -144,35 +176,21 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     env.PORT ??= '0';
   }
 
+  // Output goes to a file, not to pipes: the runner shares the loader's core, and draining a
+  // gateway's per-request log (MB/s) there would cost loader CPU and runner memory. The ready
+  // line is read by polling the file; the tail is read back on failure.
+  const log = outputFile();
+  const fd = openSync(log, 'a');
   const argv = [...(options.pin ?? []), ...options.command];
   const t0 = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), {
-    cwd: options.cwd,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let tail = '';
-  let stdoutBuf = '';
-  let onLine: ((line: string) => void) | undefined;
-  const keep = (chunk: string) => {
-    tail = (tail + chunk).slice(-TAIL_BYTES);
-  };
-  // Always drain both pipes: a server whose pipe fills up blocks.
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    keep(chunk);
-    if (onLine) {
-      stdoutBuf += chunk;
-      let i: number;
-      while ((i = stdoutBuf.indexOf('\n')) >= 0) {
-        const line = stdoutBuf.slice(0, i);
-        stdoutBuf = stdoutBuf.slice(i + 1);
-        onLine?.(line);
-      }
-      if (stdoutBuf.length > 65536) stdoutBuf = stdoutBuf.slice(-4096);
-    }
-  });
-  child.stderr!.setEncoding('utf8').on('data', keep);
+  let child: ChildProcess;
+  try {
+    child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+  } finally {
+    closeSync(fd);
+  }
+  let savedTail: string | undefined;
+  const tail = () => savedTail ?? readTail(log);
 
   let exitInfo: ExitInfo | undefined;
   const exited = new Promise<ExitInfo>((resolve) => {
@@ -186,7 +204,9 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   const pid = child.pid;
   if (pid === undefined) {
     const err = await spawnError;
-    throw new ProcessStartError(`could not start ${options.command[0]}: ${err.message}`, 'start', tail);
+    const t = tail();
+    rmSync(log, { force: true });
+    throw new ProcessStartError(`could not start ${options.command[0]}: ${err.message}`, 'start', t);
   }
   reaperWrite(`add ${pid}`);
 
@@ -197,7 +217,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     readyMs: 0,
     exited,
     exitInfo: () => exitInfo,
-    tail: () => tail,
+    tail,
     stop(graceMs = 5000) {
       stopping ??= (async () => {
         if (!exitInfo) {
@@ -210,6 +230,8 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
         killGroup(pid, 'SIGKILL');
         reaperWrite(`del ${pid}`);
         live.delete(proc);
+        savedTail = readTail(log);
+        rmSync(log, { force: true });
         return info;
       })();
       return stopping;
@@ -221,19 +243,37 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   const fail = async (message: string, phase: 'start' | 'ready'): Promise<never> => {
     const info = exitInfo;
     await proc.stop(1000);
-    throw new ProcessStartError(message, phase, tail, info);
+    throw new ProcessStartError(message, phase, tail(), info);
   };
 
   const pattern = ready.type === 'stdout' && ready.pattern ? new RegExp(ready.pattern) : LISTENING;
+  let watching = true;
   const urlFromStdout = new Promise<string>((resolve) => {
-    onLine = (line) => {
-      const m = pattern.exec(line);
-      if (m) {
-        onLine = undefined;
-        stdoutBuf = '';
-        resolve(m[1] ?? presetUrl ?? '');
+    void (async () => {
+      let offset = 0;
+      let partial = '';
+      const buf = Buffer.alloc(65536);
+      while (watching) {
+        const fdr = openSync(log, 'r');
+        try {
+          let n: number;
+          while ((n = readSync(fdr, buf, 0, buf.length, offset)) > 0) {
+            offset += n;
+            partial += buf.toString('utf8', 0, n);
+            const lines = partial.split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines) {
+              const m = pattern.exec(line);
+              if (m) return resolve(m[1] ?? presetUrl ?? '');
+            }
+            if (partial.length > 65536) partial = partial.slice(-4096);
+          }
+        } finally {
+          closeSync(fdr);
+        }
+        await sleep(5);
       }
-    };
+    })();
   });
 
   let unlistenAbort = () => undefined as void;
@@ -261,6 +301,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     abort.then(() => ({ kind: 'aborted' as const })),
   ]);
   unlistenAbort();
+  watching = false;
   deadlineTimer.abort(); // no 20 s timer left pending per server
   switch (first.kind) {
     case 'ready':
@@ -282,16 +323,24 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
 
 async function pollHealth(url: string, dead: () => boolean, deadline: number, everyMs: number): Promise<void> {
   while (!dead() && performance.now() < deadline) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-    } catch {
-      /* not up yet */
-    }
+    if ((await statusOf(url)) === 200) return;
     await sleep(everyMs);
   }
   await new Promise(() => undefined); // the race in startProcess reports exit or timeout
+}
+
+/** Status of a GET, or 0 when nothing answers. node:http rather than fetch: a cold start is polled
+ *  every 2 ms, and hundreds of refused fetches per start cost the runner tens of MB. */
+function statusOf(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = httpGet(url, { agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+      res.once('error', () => resolve(0));
+    });
+    req.once('error', () => resolve(0));
+    req.once('timeout', () => req.destroy());
+  });
 }
 
 export function describeExit(e: ExitInfo | undefined): string {
