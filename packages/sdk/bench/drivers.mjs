@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { drivers, runSuite, startProcess, sampleStats, cpuTimes } from '../dist/index.js';
+import { drivers, runSuite, startProcess, sampleStats, cpuTimes, welchTTest } from '../dist/index.js';
 import { TreeSampler } from '../dist/sampler.js';
 
 const { values: args } = parseArgs({
@@ -79,7 +79,8 @@ for (const [k, v] of Object.entries(rows)) {
 if (hasWrk) {
   const raw = sampleStats(rows['raw wrk'].map((x) => x.rps)).mean;
   const drv = sampleStats(rows['wrk driver'].map((x) => x.rps)).mean;
-  console.log(`\nwrk driver ÷ raw wrk: ${(drv / raw).toFixed(3)} (${((drv / raw - 1) * 100).toFixed(1)}%)`);
+  const w = welchTTest(rows['wrk driver'].map((x) => x.rps), rows['raw wrk'].map((x) => x.rps));
+  console.log(`\nwrk driver ÷ raw wrk: ${(drv / raw).toFixed(3)} (${((drv / raw - 1) * 100).toFixed(1)}%); Welch's t-test p = ${w.p === null ? '–' : w.p.toFixed(3)} (${w.p !== null && w.p < 0.05 ? 'significantly different' : 'not significantly different at this noise'})`);
 }
 
 // Client-bound sweep: autocannon at offered rates up to unlimited.
