@@ -25,8 +25,9 @@ export const setupCommand = defineCommand({
       const r = await setupTarget(t, (m) => process.stderr.write(`${name}: ${m}\n`));
       if (r.status === 'ok') process.stderr.write(`${name}: ready${r.command ? ` (${r.command.join(' ')})` : ''}\n`);
       else {
+        // Asked for by name and not usable here: that is a failure of this command, skipped or not.
         process.stderr.write(`${name}: ${r.status}: ${r.reason}\n`);
-        if (r.status === 'failed') code = EXIT.failed;
+        code = EXIT.failed;
       }
     }
     return code;
