@@ -49,6 +49,24 @@ def _route_of(scope: Scope) -> str:
 # ------------------------------------------------------------------ middleware
 
 
+class _StatusWatch:
+    """The `send` every middleware below passes on: forwards each ASGI message and remembers the
+    response status (500 until one starts) and whether the response has started."""
+
+    __slots__ = ("send", "status", "started")
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.status = 500
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+            self.started = True
+        await self.send(message)
+
+
 class RequestLogMiddleware:
     """One line per request on stderr (Python logging), written when the response is done."""
 
@@ -66,20 +84,14 @@ class RequestLogMiddleware:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         start = time.perf_counter()
-        status = 500
-
-        async def send_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
+        watch = _StatusWatch(send)
 
         try:
-            await self.app(scope, receive, send_status)
+            await self.app(scope, receive, watch)
         finally:
             self.log.info(
                 "request method=%s path=%s status=%d duration_ms=%.3f",
-                scope["method"], scope["path"], status, (time.perf_counter() - start) * 1e3,
+                scope["method"], scope["path"], watch.status, (time.perf_counter() - start) * 1e3,
             )
 
 
@@ -97,18 +109,12 @@ class MetricsMiddleware:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         start = time.perf_counter()
-        status = 500
-
-        async def send_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
+        watch = _StatusWatch(send)
 
         try:
-            await self.app(scope, receive, send_status)
+            await self.app(scope, receive, watch)
         finally:
-            labels = (_route_of(scope), scope["method"], str(status))
+            labels = (_route_of(scope), scope["method"], str(watch.status))
             self.counter.labels(*labels).inc()
             self.histogram.labels(*labels).observe(time.perf_counter() - start)
 
@@ -125,13 +131,7 @@ class TracingMiddleware:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         route = c.route_label(scope["path"])
-        status = 500
-
-        async def send_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
+        watch = _StatusWatch(send)
 
         with self.tracer.start_as_current_span(
             scope["method"] + " " + route,
@@ -139,9 +139,9 @@ class TracingMiddleware:
             attributes={"http.request.method": scope["method"], "url.path": scope["path"], "http.route": route},
         ) as span:
             try:
-                await self.app(scope, receive, send_status)
+                await self.app(scope, receive, watch)
             finally:
-                span.set_attribute("http.response.status_code", status)
+                span.set_attribute("http.response.status_code", watch.status)
 
 
 class ErrorMapperMiddleware:
@@ -154,22 +154,15 @@ class ErrorMapperMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        started = False
-
-        async def send_tracking(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
+        watch = _StatusWatch(send)
         try:
-            await self.app(scope, receive, send_tracking)
+            await self.app(scope, receive, watch)
         except c.GatewayError as err:
-            if started:
+            if watch.started:
                 raise
             await error_response(err)(scope, receive, send)
         except Exception:
-            if started:
+            if watch.started:
                 raise
             logging.getLogger("gateway").exception("unhandled error")
             await error_response(c.gateway_error("internal"))(scope, receive, send)

@@ -59,7 +59,10 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): { o
         break;
       case 'costs':
         if (!tty) line(`costs ${e.target}: ${e.message}`);
-        else stream.write(`\r\u001b[2Kcosts ${e.target}: ${e.message}`), (live = 'x');
+        else {
+          live = `costs ${e.target}: ${e.message}`;
+          stream.write('\r\u001b[2K' + live);
+        }
         break;
       case 'trial-start':
         current = e;

@@ -26,7 +26,7 @@ const pin = (cpus) => ['taskset', '-c', cpus.join(',')];
 const log = (m) => process.stderr.write(m + '\n');
 const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 const server = fileURLToPath(new URL('../test/fixtures/tiny-server.mjs', import.meta.url));
-const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0;
+const hasWrk = (await drivers.wrk.available()) === true;
 
 const srv = await startProcess({ command: [process.execPath, server], pin: pin(SERVER), unsetEnv: ['NODE_EXTRA_CA_CERTS'] });
 log(`node:http server ${srv.url} (pid ${srv.pid}) on cpu ${SERVER}, loader on cpu ${LOADER}; ${rounds} rounds × ${duration} s, ${connections} connections`);
@@ -56,7 +56,7 @@ async function viaDriver(name) {
 }
 
 // Warm the server up once so round 1 is not a JIT warm-up.
-if (hasWrk) spawnSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', '-d2s', srv.url + '/ping']);
+if (hasWrk) spawnSync('taskset', ['-c', LOADER.join(','), 'wrk', '-t1', '-c50', '-d2s', srv.url + '/ping']);
 const rows = { 'raw wrk': [], 'wrk driver': [], 'autocannon driver': [] };
 for (let i = 1; i <= rounds; i++) {
   if (hasWrk) {

@@ -286,7 +286,11 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     unlistenAbort = () => sig.removeEventListener('abort', on);
   });
   const deadlineTimer = new AbortController();
-  const deadline = sleep(timeoutMs, undefined, { signal: deadlineTimer.signal }).then(() => 'timeout' as const, () => 'never' as const);
+  // Cancelled once the race is decided, so no 20 s timer stays pending per server.
+  const deadline = sleep(timeoutMs, undefined, { signal: deadlineTimer.signal }).then(
+    () => ({ kind: 'timeout' as const }),
+    () => new Promise<never>(() => undefined),
+  );
 
   let url: string;
   const readyPromise: Promise<string> =
@@ -297,12 +301,12 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     readyPromise.then((u) => ({ kind: 'ready' as const, u })),
     exited.then((e) => ({ kind: 'exit' as const, e })),
     spawnError.then((e) => ({ kind: 'error' as const, e })),
-    deadline.then(() => ({ kind: 'timeout' as const })),
+    deadline,
     abort.then(() => ({ kind: 'aborted' as const })),
   ]);
   unlistenAbort();
   watching = false;
-  deadlineTimer.abort(); // no 20 s timer left pending per server
+  deadlineTimer.abort();
   switch (first.kind) {
     case 'ready':
       url = first.u;

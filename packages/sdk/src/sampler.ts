@@ -37,14 +37,17 @@ export class TreeSampler {
   /** Peak RSS over the sampler's whole life (for cost figures). */
   lifetimePeak = 0;
 
-  constructor(private readonly serverPid: number, private readonly loaderCpus: number[], private readonly intervalMs = 100, private readonly serverCpus: number[] = []) {}
+  /** `serverPid` undefined: a server this runner did not start (a URL target); only the loader side is measured. */
+  constructor(private readonly serverPid: number | undefined, private readonly loaderCpus: number[], private readonly intervalMs = 100, private readonly serverCpus: number[] = []) {}
 
   begin(): void {
+    if (this.serverPid === undefined) return;
     this.timer = setInterval(() => this.sample(), this.intervalMs);
     this.timer.unref();
   }
 
   private sample(): void {
+    if (this.serverPid === undefined) return;
     const tree = processTree(this.serverPid);
     let rss = 0;
     for (const p of tree) rss += p.rssBytes;
@@ -59,7 +62,7 @@ export class TreeSampler {
   private snapshot(): Snapshot {
     const all = readAllStats();
     const serverTicks = new Map<number, number>();
-    for (const p of processTree(this.serverPid, all)) serverTicks.set(p.pid, p.cpuTicks);
+    if (this.serverPid !== undefined) for (const p of processTree(this.serverPid, all)) serverTicks.set(p.pid, p.cpuTicks);
     return { at: performance.now(), serverTicks, loaderTicks: readStat(this.loaderPid)?.cpuTicks, reapedTicks: reapedChildTicks(), core: cpuTimes(this.loaderCpus), all: cpuTimes([...this.serverCpus, ...this.loaderCpus]) };
   }
 

@@ -159,8 +159,8 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
     } catch (err) {
       throw new TrialFailure('prepare', `prepare hook failed: ${(err as Error).message}`);
     }
-    sampler = server ? new TreeSampler(server.pid, ctx.pinning.loaderCpus, 100, ctx.pinning.serverCpus) : undefined;
-    sampler?.begin();
+    sampler = new TreeSampler(server?.pid, ctx.pinning.loaderCpus, 100, ctx.pinning.serverCpus);
+    sampler.begin();
     const load = p.scenario.load;
     const expectStatus = Array.isArray(p.scenario.expect.status) ? p.scenario.expect.status : [p.scenario.expect.status];
     const steps: StepResult[] = [];
@@ -168,7 +168,7 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
     for (const connections of connectionSteps(load)) {
       ctx.emit({ type: 'trial-phase', index, phase: 'measure', connections, seconds: load.warmup + load.duration });
       let resources: WindowResources | undefined;
-      let loaderSampler: TreeSampler | undefined;
+      const windowSampler = sampler;
       const res = await ctx.driver
         .run({
           baseUrl,
@@ -181,12 +181,9 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
           expectStatus,
           pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
           signal: trialAbort.signal,
-          onMeasureStart: (pid) => {
-            if (sampler) sampler.windowStart(pid);
-            else (loaderSampler = new TreeSampler(0, ctx.pinning.loaderCpus, 100, ctx.pinning.serverCpus)).windowStart(pid);
-          },
+          onMeasureStart: (pid) => windowSampler.windowStart(pid),
           onMeasureEnd: () => {
-            resources = (sampler ?? loaderSampler)?.windowEnd();
+            resources = windowSampler.windowEnd();
           },
         })
         .catch((err: Error) => {
@@ -215,7 +212,9 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
         rpsPerCpuSecond: perCpu(rps, res.durationSec, r.serverCpuSeconds),
       });
     }
-    const merged = mergeHistograms(histograms);
+    // A single-step trial's figures are its step's: reuse them instead of merging and encoding again.
+    const only = steps.length === 1 ? steps[0]! : undefined;
+    const merged = only ? undefined : mergeHistograms(histograms);
     const sum = (f: (s: StepResult) => number) => steps.reduce((a, s) => a + f(s), 0);
     const durationSec = sum((s) => s.durationSec);
     const requestsTotal = sum((s) => s.requests);
@@ -237,8 +236,8 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
       timeouts: sum((s) => s.timeouts),
       non2xx: sum((s) => s.non2xx),
       unexpected: sum((s) => s.unexpected),
-      latency: latencyOf(merged),
-      histogram: encodeHistogram(merged),
+      latency: only ? only.latency : latencyOf(merged!),
+      histogram: only ? only.histogram : encodeHistogram(merged!),
       resources: {
         serverCpuSeconds: cpu,
         serverPeakRssBytes: Math.max(...steps.map((s) => s.resources.serverPeakRssBytes)),
@@ -337,14 +336,16 @@ function summarize(scenario: Scenario, target: string, trials: Trial[]): PairSum
   const rps = sampleStats(ok.map((t) => t.rps));
   const p99 = sampleStats(ok.map((t) => t.latency.p99));
   const merged = mergeHistograms(ok.map((t) => decodeHistogram(t.histogram)));
-  const stepsCount = connectionSteps(scenario.load).length;
-  const steps = Array.from({ length: stepsCount }, (_, i) => {
+  const latency = latencyOf(merged);
+  const connections = connectionSteps(scenario.load);
+  const steps = connections.map((conn, i) => {
     const st = ok.map((t) => t.steps[i]).filter((s): s is StepResult => s !== undefined);
     return {
-      connections: connectionSteps(scenario.load)[i]!,
+      connections: conn,
       rps: sampleStats(st.map((s) => s.rps)),
       p99: sampleStats(st.map((s) => s.latency.p99)),
-      latency: latencyOf(mergeHistograms(st.map((s) => decodeHistogram(s.histogram)))),
+      // One step: its merged histogram is the pair's, already computed.
+      latency: connections.length === 1 ? latency : latencyOf(mergeHistograms(st.map((s) => decodeHistogram(s.histogram)))),
       clientBoundTrials: st.filter((s) => s.clientBound).length,
     };
   });
@@ -357,7 +358,7 @@ function summarize(scenario: Scenario, target: string, trials: Trial[]): PairSum
     failedTrials: trials.length - ok.length,
     rps,
     p99,
-    latency: latencyOf(merged),
+    latency,
     histogram: encodeHistogram(merged),
     verdict: pairVerdict(rps.cov, p99.cov),
     clientBoundTrials: ok.filter((t) => t.clientBound).length,
