@@ -192,6 +192,9 @@ async function runTrial(p: PlannedTrial, ctx: RunContext, index: number): Promis
           throw new TrialFailure('load', err.message);
         });
       if (crashed) throw new TrialFailure('crash', crashed);
+      if (res.requests === 0) {
+        throw new TrialFailure('load', `no response in the measured window at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${baseUrl}?`);
+      }
       const r = resources ?? emptyResources();
       const rps = res.durationSec > 0 ? res.requests / res.durationSec : 0;
       histograms.push(res.histogram);

@@ -141,7 +141,11 @@ describe('failures are recorded, and the suite goes on', () => {
     const r = await runSuite({ scenarios: [ping], targets: [tiny('mute', { NEVER_READY: '1' }, { readyTimeoutMs: 800 })], trials: 1, driver: 'autocannon', verify: false });
     expect(r.trials[0]).toMatchObject({ status: 'failed', failure: { phase: 'ready' } });
   });
-  it('a command that does not exist is a failed start, not an exception', async () => {
+  it('a window without a single response is a failed trial, not a zero figure', async () => {
+    const r = await runSuite({ scenarios: [ping], targets: [{ kind: 'url', name: 'gone', url: 'http://127.0.0.1:1' }], trials: 1, driver: 'autocannon', verify: false });
+    expect(r.trials[0]).toMatchObject({ status: 'failed', failure: { phase: 'load', message: expect.stringMatching(/no response in the measured window/) } });
+  });
+    it('a command that does not exist is a failed start, not an exception', async () => {
     const r = await runSuite({ scenarios: [ping], targets: [{ kind: 'process', name: 'nope', command: ['/nonexistent/server'] }], trials: 1, driver: 'autocannon', verify: false });
     expect(r.trials[0]).toMatchObject({ status: 'failed', failure: { phase: 'start' } });
   });
