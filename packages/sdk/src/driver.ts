@@ -36,6 +36,15 @@ export interface DriverRunResult {
   unexpected: number;
 }
 
+export interface DriverCapabilities {
+  /** Can cap the offered request rate (`load.rate`). */
+  capRate: boolean;
+  /** Records latency at µs resolution. */
+  microsecondLatency: boolean;
+  /** How many loader cores one loader process can keep busy: `one` (an event loop) or one thread per loader core. */
+  threads: 'one' | 'per-loader-core';
+}
+
 /**
  * A load generator behind one small interface. `available` says why it cannot run here.
  *
@@ -46,6 +55,8 @@ export interface Driver {
   name: string;
   /** Rough single-core ceiling, used by `auto` to pick the stronger driver. */
   ceilingRps: number;
+  /** What the driver can do; `auto` and the runner ask these instead of checking names. */
+  capabilities: DriverCapabilities;
   available(): Promise<true | string>;
   version(): Promise<string>;
   /** The flags this driver runs with for these options, recorded in the result. */

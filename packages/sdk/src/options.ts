@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { DEFAULTS } from './defaults.js';
 import type { Driver } from './driver.js';
 import type { ScenarioInput } from './scenario.js';
 import type { TargetInput } from './target.js';
-import type { BenchResult, Trial, VerifyOutcome } from './result-schema.js';
+import type { BenchResult, BlockRecord, VerifyOutcome, WindowRecord } from './result-schema.js';
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
 export type SuiteEvent =
@@ -11,13 +12,18 @@ export type SuiteEvent =
   | { type: 'target-skipped'; target: string; reason: string }
   | { type: 'verify'; outcome: VerifyOutcome }
   | { type: 'costs'; target: string; message: string }
-  | { type: 'trial-start'; index: number; total: number; scenario: string; target: string; trial: number; etaSec: number | null }
-  | { type: 'trial-phase'; index: number; phase: 'starting' | 'warmup' | 'measure' | 'stopping'; connections?: number; seconds?: number }
-  | { type: 'trial-end'; index: number; total: number; trial: Trial };
+  | { type: 'driver'; name: string; reason: string }
+  | { type: 'block-start'; scenario: string; block: number; targets: string[]; elapsedSec: number; budgetSec: number }
+  | { type: 'warmup'; scenario: string; block: number; target: string; second: number; rps: number; steady: boolean }
+  | { type: 'block-end'; block: BlockRecord }
+  | { type: 'window'; window: WindowRecord; elapsedSec: number; budgetSec: number }
+  | { type: 'precision'; scenario: string; blocks: number; rounds: number; worstHalfWidth: number | null; target: number; decision: 'continue' | 'precision' | 'budget' | 'max-blocks' };
 
 /** Values from the command line that override every scenario's load profile. */
 export const loadOverridesSchema = z.strictObject({
+  /** Measured seconds per window. */
   duration: z.number().positive().optional(),
+  /** Settle seconds before each window (stepped loads). */
   warmup: z.number().nonnegative().optional(),
   connections: z.union([z.number().int().positive(), z.array(z.number().int().positive()).min(1)]).optional(),
 });
@@ -29,17 +35,49 @@ export const pinningOptionSchema = z.union([
   z.strictObject({ server: z.array(z.number().int().nonnegative()).min(1), loader: z.array(z.number().int().nonnegative()).min(1) }),
 ]);
 
+const range = (d: { min: number; max: number }) =>
+  z
+    .strictObject({ min: z.number().int().positive().default(d.min), max: z.number().int().positive().default(d.max) })
+    .refine((r) => r.max >= r.min, { message: 'max must be ≥ min' })
+    .default({ ...d });
+
+/** The measuring design: rounds of short paired windows in blocks of fresh processes, adaptive precision. */
+export const designOptionsSchema = z.strictObject({
+  /** Target of the relative figures; defaults to `node-http` when present, else the first target. */
+  reference: z.string().optional(),
+  windowSec: z.number().positive().default(DEFAULTS.windowSec),
+  warmup: z
+    .strictObject({
+      minSec: z.number().nonnegative().default(DEFAULTS.warmup.minSec),
+      maxSec: z.number().nonnegative().default(DEFAULTS.warmup.maxSec),
+      tolerance: z.number().positive().default(DEFAULTS.warmup.tolerance),
+    })
+    .refine((w) => w.maxSec >= w.minSec, { message: 'maxSec must be ≥ minSec' })
+    .default({ ...DEFAULTS.warmup }),
+  rounds: range(DEFAULTS.rounds),
+  blocks: range(DEFAULTS.blocks),
+  precision: z.number().positive().max(1).default(DEFAULTS.precision),
+  budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
+  stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),
+  practicalBand: z.number().nonnegative().max(1).default(DEFAULTS.practicalBand),
+  bootstrapResamples: z.number().int().min(100).default(DEFAULTS.bootstrapResamples),
+});
+export type DesignOptions = z.input<typeof designOptionsSchema>;
+export type Design = z.output<typeof designOptionsSchema>;
+
 export const suiteOptionsSchema = z.strictObject({
   /** Name recorded in the result. */
   suite: z.string().default('custom'),
   scenarios: z.array(z.unknown()).min(1, 'expected at least one scenario'),
   targets: z.array(z.unknown()).min(1, 'expected at least one target'),
-  trials: z.number().int().positive().default(3),
-  driver: z.union([z.enum(['auto', 'autocannon', 'wrk']), z.custom<Driver>((v) => typeof v === 'object' && v !== null && 'run' in v, 'expected a driver')]).default('auto'),
+  design: designOptionsSchema.default(designOptionsSchema.parse({})),
+  driver: z.union([z.string(), z.custom<Driver>((v) => typeof v === 'object' && v !== null && 'run' in v, 'expected a driver')]).default('auto'),
   seed: z.number().int().optional(),
   overrides: loadOverridesSchema.default({}),
-  /** Finished trials are appended to `<outDir>/trials.jsonl` as they finish. */
+  /** Windows are appended to `<outDir>/windows.jsonl` as they finish; `--resume` continues from it. */
   outDir: z.string().optional(),
+  /** Continue the interrupted run whose `windows.jsonl` is in `outDir`: same seed and plan, nothing finished runs again. */
+  resume: z.boolean().default(false),
   pinning: pinningOptionSchema.default('auto'),
   /** Send each scenario's request once to each target and check it before any load. */
   verify: z.boolean().default(true),
@@ -53,11 +91,14 @@ export interface RunSuiteOptions {
   suite?: string;
   scenarios: readonly ScenarioInput[];
   targets: readonly TargetInput[];
-  trials?: number;
-  driver?: 'auto' | 'autocannon' | 'wrk' | Driver;
+  /** Rounds, blocks, window length, warm-up, precision target, budget, steal threshold, reference. */
+  design?: DesignOptions;
+  /** A built-in driver's name (`auto` picks the one with the highest ceiling available), or a `Driver`. */
+  driver?: string | Driver;
   seed?: number;
   overrides?: LoadOverrides;
   outDir?: string;
+  resume?: boolean;
   pinning?: 'auto' | false | { server: number[]; loader: number[] };
   verify?: boolean;
   costs?: boolean | { startups: number };
@@ -66,7 +107,7 @@ export interface RunSuiteOptions {
 }
 
 /** A `benchsuite.config.ts`: scenarios and targets of your own, plus defaults for the flags. */
-export interface BenchsuiteConfig extends Partial<Omit<RunSuiteOptions, 'signal' | 'onEvent' | 'outDir'>> {
+export interface BenchsuiteConfig extends Partial<Omit<RunSuiteOptions, 'signal' | 'onEvent' | 'outDir' | 'resume'>> {
   /** Suites selectable with `--suite`; the first is the default. When absent, `scenarios`/`targets` form one suite. */
   suites?: Record<string, { scenarios: readonly ScenarioInput[]; targets: readonly TargetInput[] }>;
 }
@@ -75,7 +116,7 @@ export interface BenchsuiteConfig extends Partial<Omit<RunSuiteOptions, 'signal'
  * Identity helper for `benchsuite.config.ts`.
  *
  * @example
- * export default defineConfig({ scenarios: [myScenario], targets: [myTarget], trials: 5 })
+ * export default defineConfig({ scenarios: [myScenario], targets: [myTarget], design: { precision: 0.01 } })
  */
 export function defineConfig<const T extends BenchsuiteConfig>(config: T): T {
   return config;

@@ -118,16 +118,20 @@ export function pssBytes(pids: readonly number[]): number | null {
   return total;
 }
 
-/** Busy, stolen (by the hypervisor) and total jiffies of the given CPUs (all when none given) from /proc/stat. */
-export function cpuTimes(cpus: readonly number[]): { busy: number; steal: number; total: number } {
-  let busy = 0;
-  let steal = 0;
-  let total = 0;
+export interface CpuJiffies {
+  busy: number;
+  steal: number;
+  total: number;
+}
+
+/** Busy, stolen (by the hypervisor) and total jiffies per CPU (all CPUs when none given), from /proc/stat. */
+export function cpuTimesByCpu(cpus: readonly number[]): Map<number, CpuJiffies> {
+  const out = new Map<number, CpuJiffies>();
   let text = '';
   try {
     text = readFileSync('/proc/stat', 'utf8');
   } catch {
-    return { busy, steal, total };
+    return out;
   }
   for (const line of text.split('\n')) {
     const m = /^cpu(\d+) (.*)$/.exec(line);
@@ -135,9 +139,18 @@ export function cpuTimes(cpus: readonly number[]): { busy: number; steal: number
     const v = m[2]!.trim().split(/\s+/).map(Number);
     const sum = v.slice(0, 8).reduce((a, b) => a + b, 0); // user..steal; guest is inside user
     const idle = (v[3] ?? 0) + (v[4] ?? 0); // idle + iowait
-    busy += sum - idle;
-    steal += v[7] ?? 0;
-    total += sum;
+    out.set(Number(m[1]), { busy: sum - idle, steal: v[7] ?? 0, total: sum });
   }
-  return { busy, steal, total };
+  return out;
+}
+
+/** Busy, stolen and total jiffies summed over the given CPUs (all when none given). */
+export function cpuTimes(cpus: readonly number[]): CpuJiffies {
+  const sum = { busy: 0, steal: 0, total: 0 };
+  for (const c of cpuTimesByCpu(cpus).values()) {
+    sum.busy += c.busy;
+    sum.steal += c.steal;
+    sum.total += c.total;
+  }
+  return sum;
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * `schema/result.schema.json` is generated from it at build time for other tools.
  * Bump `RESULT_SCHEMA_VERSION` on any incompatible change.
  */
-export const RESULT_SCHEMA_VERSION = 1 as const;
+export const RESULT_SCHEMA_VERSION = 2 as const;
 
 const num = z.number();
 const nonneg = z.number().nonnegative();
@@ -43,8 +43,12 @@ export const resourceSchema = z.strictObject({
   serverProcesses: int,
   /** CPU seconds of the load generator process during the measured window. */
   loaderCpuSeconds: nonneg,
-  /** Busy fraction (0..1) of the loader's cores during the window, from /proc/stat. */
+  /** Busy fraction (0..1) of the loader's cores during the window, from /proc/stat (mean over them). */
   loaderCoreBusy: nonneg,
+  /** Busy fraction (0..1) of the busiest loader core: a single-threaded loader saturates one core of several. */
+  loaderBusiestCore: nonneg,
+  /** The loader process's CPU seconds ÷ window seconds, per thread it can use (0..1). */
+  loaderThreadBusy: nonneg,
   /** Share (0..1) of the server's and loader's cores' time taken by the hypervisor (steal) in the window. */
   cpuSteal: nonneg.optional(),
   samples: int,
@@ -68,7 +72,7 @@ export const stepResultSchema = z.strictObject({
 export type StepResult = z.infer<typeof stepResultSchema>;
 
 export const failureSchema = z.strictObject({
-  phase: z.enum(['setup', 'start', 'ready', 'prepare', 'load', 'crash', 'interrupted']),
+  phase: z.enum(['setup', 'start', 'ready', 'prepare', 'warmup', 'load', 'crash', 'interrupted']),
   message: z.string(),
   exitCode: z.number().int().nullable().optional(),
   signal: z.string().nullable().optional(),
@@ -76,21 +80,25 @@ export const failureSchema = z.strictObject({
   stderrTail: z.string().optional(),
 });
 
-const trialBase = {
-  id: z.string(),
+const windowBase = {
   scenario: z.string(),
   target: z.string(),
-  /** 1-based trial number within the (scenario, target) pair. */
-  trial: z.number().int().positive(),
-  /** Position in the (seeded, interleaved) run order, 0-based. */
-  order: int,
+  /** 1-based block (a set of fresh server processes, one per target). */
+  block: z.number().int().positive(),
+  /** 1-based round within the block; every target is measured once per round. */
+  round: z.number().int().positive(),
+  /** 0-based position of this target in the round's seeded random order. */
+  position: int,
+  /** 0-based sequence number over the whole run (the order windows were measured in). */
+  index: int,
   startedAt: z.iso.datetime(),
-  /** Wall time of the whole trial (start of server to its stop), seconds. */
-  wallSec: nonneg,
+  /** Seconds of the run (resumed runs included) when this window ended: the budget clock. */
+  elapsedSec: nonneg,
 };
 
-export const okTrialSchema = z.strictObject({
-  ...trialBase,
+/** One measured window: one target, one round, every connection step in sequence. */
+export const okWindowSchema = z.strictObject({
+  ...windowBase,
   status: z.literal('ok'),
   durationSec: nonneg,
   rps: nonneg,
@@ -99,79 +107,147 @@ export const okTrialSchema = z.strictObject({
   histogram: z.string(),
   resources: resourceSchema,
   clientBound: z.boolean(),
-  rpsPerCpuSecond: num.nullable(),
+  /** Server CPU time (user+sys of the process tree) per response, µs; null without a server pid or responses. */
+  cpuPerRequestUs: num.nullable(),
   /** One entry per connection step (a single entry for a fixed load). */
   steps: z.array(stepResultSchema).min(1),
-  /** Startup of the server for this trial: spawn to ready, ms. */
-  startupMs: nonneg.optional(),
+  /** Why this window is left out of the estimates (it stays in the raw data): CPU steal over the threshold. */
+  excluded: z.enum(['steal']).nullable(),
 });
-export const failedTrialSchema = z.strictObject({
-  ...trialBase,
+export const failedWindowSchema = z.strictObject({
+  ...windowBase,
   status: z.literal('failed'),
   failure: failureSchema,
 });
-export const trialSchema = z.discriminatedUnion('status', [okTrialSchema, failedTrialSchema]);
-export type Trial = z.infer<typeof trialSchema>;
-export type OkTrial = z.infer<typeof okTrialSchema>;
-export type FailedTrial = z.infer<typeof failedTrialSchema>;
+export const windowSchema = z.discriminatedUnion('status', [okWindowSchema, failedWindowSchema]);
+export type WindowRecord = z.infer<typeof windowSchema>;
+export type OkWindow = z.infer<typeof okWindowSchema>;
+export type FailedWindow = z.infer<typeof failedWindowSchema>;
 
-export const verdictSchema = z.enum(['excellent', 'acceptable', 'noisy', 'unreliable', 'insufficient']);
-export type Verdict = z.infer<typeof verdictSchema>;
-
-/** Mean, sample SD (n−1), CoV and 95% CI (Student t) of one figure across trials. */
-export const sampleStatsSchema = z.strictObject({
-  n: int,
-  mean: num,
-  sd: num.nullable(),
-  /** sd / mean, as a fraction (0.031 = 3.1%). */
-  cov: num.nullable(),
-  ci95: z.tuple([num, num]).nullable(),
-  values: z.array(num),
+/** One block: fresh server processes for every target of a scenario, warmed up, then rounds. */
+export const blockSchema = z.strictObject({
+  scenario: z.string(),
+  block: z.number().int().positive(),
+  startedAt: z.iso.datetime(),
+  wallSec: nonneg,
+  /** Seconds spent in rounds (the rest is starting, warming up and stopping the servers). */
+  roundsWallSec: nonneg,
+  /** Rounds planned when the block started (the dimensioning phase chooses it). */
+  plannedRounds: int,
+  /** Rounds run, extra ones included. */
+  rounds: int,
+  /** Extra rounds run to replace windows left out for CPU steal. */
+  extraRounds: int,
+  /** False when the run was interrupted or the budget ran out inside this block. */
+  complete: z.boolean(),
+  targets: z.array(
+    z.strictObject({
+      target: z.string(),
+      status: z.enum(['ok', 'failed']),
+      /** Spawn to ready, ms. */
+      startupMs: nonneg.optional(),
+      /** Per-second req/s of the warm-up windows, never used in any estimate. */
+      warmupRps: z.array(nonneg),
+      /** Whether the warm-up ended steady (within the tolerance) rather than at its maximum. */
+      steady: z.boolean(),
+      failure: failureSchema.optional(),
+    }),
+  ),
 });
-export type SampleStats = z.infer<typeof sampleStatsSchema>;
+export type BlockRecord = z.infer<typeof blockSchema>;
+
+export const noiseLabelSchema = z.enum(['quiet', 'noisy', 'disturbed']);
+export type NoiseLabel = z.infer<typeof noiseLabelSchema>;
+
+/** A figure with its 95% interval. `halfWidth` is relative to the point ((hi − lo) / 2 / point). */
+export const estimateSchema = z.strictObject({
+  point: num,
+  ci95: z.tuple([num, num]).nullable(),
+  halfWidth: num.nullable(),
+  /** Samples behind it: paired rounds for a ratio, windows for an absolute figure. */
+  n: int,
+  method: z.string(),
+});
+export type Estimate = z.infer<typeof estimateSchema>;
+
+/** Variance components of the log of the per-round ratio (Kalibera & Jones): between blocks and within. */
+export const varianceComponentsSchema = z.strictObject({
+  /** SD of the log-ratio between blocks (fresh processes), beyond what rounds explain; null with < 2 blocks. */
+  betweenBlocks: num.nullable(),
+  /** SD of the log-ratio between rounds within a block (window to window). */
+  withinBlocks: num.nullable(),
+});
 
 export const stepSummarySchema = z.strictObject({
   connections: z.number().int().positive(),
-  rps: sampleStatsSchema,
-  p99: sampleStatsSchema,
-  /** Percentiles of the histogram merged over trials (never averages of percentiles). */
+  rps: estimateSchema,
+  relativeRps: estimateSchema.nullable(),
+  /** Percentiles of the histogram merged over windows (never averages of percentiles). */
   latency: latencySchema,
-  clientBoundTrials: int,
+  clientBoundWindows: int,
 });
 
 export const pairSummarySchema = z.strictObject({
   scenario: z.string(),
   target: z.string(),
-  trials: int,
-  okTrials: int,
-  failedTrials: int,
-  rps: sampleStatsSchema,
-  /** p99 of each trial, µs. */
-  p99: sampleStatsSchema,
+  /** The reference target of the relative figures. */
+  reference: z.string(),
+  blocks: int,
+  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int }),
+  /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
+  rps: estimateSchema,
+  /** Median of the per-round ratio rps / reference rps; null for the reference itself. */
+  relativeRps: estimateSchema.nullable(),
+  /** Server CPU time per response, µs. */
+  cpuPerRequestUs: estimateSchema.nullable(),
+  /** Median of the per-round ratio of CPU per request to the reference's. */
+  relativeCpu: estimateSchema.nullable(),
+  variance: varianceComponentsSchema,
+  precision: z.strictObject({
+    /** The precision target (relative half-width). */
+    target: num,
+    /** Half-width reached by the headline figure (relativeRps, or rps for the reference). */
+    reached: num.nullable(),
+    met: z.boolean(),
+  }),
+  noise: z.strictObject({
+    label: noiseLabelSchema,
+    /** CoV of window req/s within blocks (window-to-window variation of this target alone). */
+    windowCov: num.nullable(),
+    meanSteal: nonneg,
+    maxSteal: nonneg,
+  }),
   latency: latencySchema,
   histogram: z.string(),
-  /** max(CoV of RPS, CoV of p99) → verdict; `insufficient` with fewer than 2 ok trials. */
-  verdict: verdictSchema,
-  clientBoundTrials: int,
   errors: int,
   timeouts: int,
   non2xx: int,
   unexpected: int,
   requests: int,
-  serverCpuSeconds: sampleStatsSchema,
-  rpsPerCpuSecond: sampleStatsSchema,
   peakRssBytes: int,
+  /** Cores the server was pinned to (its process tree shares them). */
+  serverCpus: z.array(z.number().int().nonnegative()),
   steps: z.array(stepSummarySchema),
 });
 export type PairSummary = z.infer<typeof pairSummarySchema>;
 
 export const rankingSchema = z.strictObject({
   scenario: z.string(),
-  /** Places in descending mean RPS; targets in one place are not significantly different. */
-  places: z.array(z.strictObject({ place: z.number().int().positive(), targets: z.array(z.string()), meanRps: z.array(num) })),
+  /** Places in descending relative throughput; targets in one place have overlapping intervals or differ by less than the practical band. */
+  places: z.array(z.strictObject({ place: z.number().int().positive(), targets: z.array(z.string()), relativeRps: z.array(num) })),
   method: z.string(),
 });
 export type Ranking = z.infer<typeof rankingSchema>;
+
+/** Why a scenario stopped adding blocks. */
+export const stopSchema = z.strictObject({
+  scenario: z.string(),
+  blocks: int,
+  rounds: int,
+  reason: z.enum(['precision', 'budget', 'max-blocks', 'interrupted', 'no-targets']),
+  worstHalfWidth: num.nullable(),
+});
+export type StopRecord = z.infer<typeof stopSchema>;
 
 export const verifyOutcomeSchema = z.strictObject({
   scenario: z.string(),
@@ -240,7 +316,7 @@ export const environmentSchema = z.strictObject({
   python: z.string().nullable(),
   benchsuite: z.string(),
   git: z.strictObject({ commit: z.string(), dirty: z.boolean() }).nullable(),
-  driver: z.strictObject({ name: z.string(), version: z.string(), flags: z.array(z.string()), ceilingNote: z.string().optional() }),
+  driver: z.strictObject({ name: z.string(), version: z.string(), flags: z.array(z.string()), ceilingNote: z.string().optional(), /** Why this driver was used (what `auto` passed over). */ reason: z.string() }),
   pinning: z.strictObject({
     enabled: z.boolean(),
     tool: z.string().nullable(),
@@ -255,37 +331,64 @@ export const environmentSchema = z.strictObject({
 });
 export type Environment = z.infer<typeof environmentSchema>;
 
+/** The measuring design as run (defaults filled in), recorded so a reader can check every figure. */
+export const designSchema = z.strictObject({
+  reference: z.string(),
+  windowSec: nonneg,
+  warmup: z.strictObject({ minSec: nonneg, maxSec: nonneg, tolerance: nonneg }),
+  rounds: z.strictObject({ min: int, max: int }),
+  blocks: z.strictObject({ min: int, max: int }),
+  precision: nonneg,
+  budgetSec: nonneg,
+  stealThreshold: nonneg,
+  practicalBand: nonneg,
+  bootstrapResamples: int,
+  confidence: nonneg,
+  clientBoundBusy: nonneg,
+});
+export type DesignRecord = z.infer<typeof designSchema>;
+
 export const resultSchema = z.strictObject({
   schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
   suite: z.string(),
   startedAt: z.iso.datetime(),
   finishedAt: z.iso.datetime(),
-  /** Stopped early (SIGINT/SIGTERM): trials not run are absent. */
+  /** Stopped early (SIGINT/SIGTERM): windows not run are absent; `--resume` continues it. */
   interrupted: z.boolean(),
+  /** This result continues an interrupted run (its windows file was read back). */
+  resumed: z.boolean(),
   seed: z.number().int(),
-  trialsPerPair: z.number().int().positive(),
+  design: designSchema,
   environment: environmentSchema,
   scenarios: z.array(scenarioInfoSchema),
   targets: z.array(targetInfoSchema),
   verify: z.array(verifyOutcomeSchema),
-  trials: z.array(trialSchema),
+  blocks: z.array(blockSchema),
+  /** Every measured window, excluded ones included, in the order measured. */
+  windows: z.array(windowSchema),
   summaries: z.array(pairSummarySchema),
   rankings: z.array(rankingSchema),
+  stops: z.array(stopSchema),
   /** The runner itself: its peak RSS and where the wall time went. */
-  runner: z
-    .strictObject({
-      peakRssBytes: int,
-      wallSec: nonneg,
-      /** Σ (warm-up + measured) seconds of ok trials. */
-      loadSec: nonneg,
-      /** Σ measured seconds of ok trials. */
-      measuredSec: nonneg,
-    })
-    .optional(),
-  verdict: z.strictObject({
-    overall: z.enum(['clean', 'acceptable', 'noisy', 'unreliable', 'insufficient']),
-    counts: z.record(verdictSchema, int),
-    /** Wall time of the run ÷ the time under load (warm-up + measured windows of ok trials). */
+  runner: z.strictObject({
+    peakRssBytes: int,
+    wallSec: nonneg,
+    /** Seconds under load: warm-up and measured windows. */
+    loadSec: nonneg,
+    /** Seconds of measured windows. */
+    measuredSec: nonneg,
+  }),
+  overall: z.strictObject({
+    pairs: int,
+    /** Pairs whose headline figure reached the precision target. */
+    precisionMet: int,
+    medianHalfWidth: num.nullable(),
+    worstHalfWidth: num.nullable(),
+    windows: int,
+    excludedSteal: int,
+    meanSteal: nonneg,
+    maxSteal: nonneg,
+    /** Wall time of the run ÷ the time under load. */
     overhead: num.nullable(),
   }),
 });

@@ -1,4 +1,5 @@
-import { cpuTimes, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond } from './proc.js';
+import { DEFAULTS } from './defaults.js';
+import { cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies } from './proc.js';
 
 export interface WindowResources {
   serverCpuSeconds: number;
@@ -6,9 +7,21 @@ export interface WindowResources {
   serverProcesses: number;
   loaderCpuSeconds: number;
   loaderCoreBusy: number;
+  loaderBusiestCore: number;
+  loaderThreadBusy: number;
   /** Share of the server's and loader's cores' time the hypervisor took (steal). */
   cpuSteal: number;
   samples: number;
+}
+
+/**
+ * Is the loader the bottleneck of a window? Judged per loader process, not over all loader cores:
+ * by the busiest loader core, or by the loader's own CPU time per thread it can use. A
+ * single-threaded loader (autocannon) on one core of four leaves the cores' mean at 25% while
+ * its own core is saturated; either measure catches it.
+ */
+export function isClientBound(r: Pick<WindowResources, 'loaderBusiestCore' | 'loaderThreadBusy'>, threshold: number = DEFAULTS.clientBoundBusy): boolean {
+  return r.loaderBusiestCore > threshold || r.loaderThreadBusy > threshold;
 }
 
 interface Snapshot {
@@ -17,15 +30,19 @@ interface Snapshot {
   loaderTicks: number | undefined;
   /** The runner's reaped-children CPU (cutime + cstime): where a loader's CPU goes once it exited. */
   reapedTicks: number;
-  core: { busy: number; steal: number; total: number };
-  /** Server and loader cores together, for steal. */
-  all: { busy: number; steal: number; total: number };
+  cores: Map<number, CpuJiffies>;
 }
 
+const diff = (a: CpuJiffies | undefined, b: CpuJiffies | undefined): CpuJiffies => ({
+  busy: (b?.busy ?? 0) - (a?.busy ?? 0),
+  steal: (b?.steal ?? 0) - (a?.steal ?? 0),
+  total: (b?.total ?? 0) - (a?.total ?? 0),
+});
+
 /**
- * Samples the server's process tree every ~100 ms (peak RSS, process count) and snapshots CPU
- * counters at the edges of each measured window. Runs in the runner, which is pinned to the
- * loader's cores, so the sampling itself never takes CPU from the server.
+ * Measures one window: samples the server's process tree every ~100 ms while the window runs
+ * (peak RSS, process count) and snapshots CPU counters at its edges. Runs in the runner, which is
+ * pinned to the loader's cores, so the sampling never takes CPU from the server.
  */
 export class TreeSampler {
   private timer: NodeJS.Timeout | undefined;
@@ -34,36 +51,39 @@ export class TreeSampler {
   private samples = 0;
   private start: Snapshot | undefined;
   private loaderPid = 0;
-  /** Peak RSS over the sampler's whole life (for cost figures). */
-  lifetimePeak = 0;
 
-  /** `serverPid` undefined: a server this runner did not start (a URL target); only the loader side is measured. */
-  constructor(private readonly serverPid: number | undefined, private readonly loaderCpus: number[], private readonly intervalMs = 100, private readonly serverCpus: number[] = []) {}
-
-  begin(): void {
-    if (this.serverPid === undefined) return;
-    this.timer = setInterval(() => this.sample(), this.intervalMs);
-    this.timer.unref();
-  }
+  /**
+   * `serverPid` undefined: a server this runner did not start (a URL target); only the loader side is measured.
+   * `loaderThreads`: how many cores the loader process can keep busy at once (1 for autocannon).
+   */
+  constructor(
+    private readonly serverPid: number | undefined,
+    private readonly loaderCpus: number[],
+    private readonly serverCpus: number[] = [],
+    private readonly loaderThreads = 1,
+    private readonly intervalMs = 100,
+  ) {}
 
   private sample(): void {
     if (this.serverPid === undefined) return;
     const tree = processTree(this.serverPid);
     let rss = 0;
     for (const p of tree) rss += p.rssBytes;
-    this.lifetimePeak = Math.max(this.lifetimePeak, rss);
-    if (this.start) {
-      this.peak = Math.max(this.peak, rss);
-      this.procs = Math.max(this.procs, tree.length);
-      this.samples++;
-    }
+    this.peak = Math.max(this.peak, rss);
+    this.procs = Math.max(this.procs, tree.length);
+    this.samples++;
   }
 
   private snapshot(): Snapshot {
-    const all = readAllStats();
     const serverTicks = new Map<number, number>();
-    if (this.serverPid !== undefined) for (const p of processTree(this.serverPid, all)) serverTicks.set(p.pid, p.cpuTicks);
-    return { at: performance.now(), serverTicks, loaderTicks: readStat(this.loaderPid)?.cpuTicks, reapedTicks: reapedChildTicks(), core: cpuTimes(this.loaderCpus), all: cpuTimes([...this.serverCpus, ...this.loaderCpus]) };
+    if (this.serverPid !== undefined) for (const p of processTree(this.serverPid, readAllStats())) serverTicks.set(p.pid, p.cpuTicks);
+    return {
+      at: performance.now(),
+      serverTicks,
+      loaderTicks: readStat(this.loaderPid)?.cpuTicks,
+      reapedTicks: reapedChildTicks(),
+      cores: cpuTimesByCpu([...this.serverCpus, ...this.loaderCpus]),
+    };
   }
 
   windowStart(loaderPid: number): void {
@@ -73,9 +93,14 @@ export class TreeSampler {
     this.samples = 0;
     this.start = this.snapshot();
     this.sample();
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.sample(), this.intervalMs);
+    this.timer.unref();
   }
 
   windowEnd(): WindowResources {
+    clearInterval(this.timer);
+    this.timer = undefined;
     this.sample();
     const end = this.snapshot();
     const start = this.start ?? end;
@@ -83,21 +108,28 @@ export class TreeSampler {
     let serverTicks = 0;
     for (const [pid, t] of end.serverTicks) serverTicks += t - (start.serverTicks.get(pid) ?? 0);
     const hz = ticksPerSecond();
-    const coreTotal = end.core.total - start.core.total;
     const wallSec = (end.at - start.at) / 1000;
     // A loader that already exited (wrk stops at the window's end) was reaped by us: its whole CPU
     // moved into our cutime/cstime, so subtract what it had used before the window.
     const loaderTicks =
       end.loaderTicks !== undefined ? end.loaderTicks - (start.loaderTicks ?? 0) : end.reapedTicks - start.reapedTicks - (start.loaderTicks ?? 0);
     const loaderCpuSeconds = Math.max(0, loaderTicks) / hz;
+    const loaderCores = this.loaderCpus.map((c) => diff(start.cores.get(c), end.cores.get(c)));
+    const busy = (d: CpuJiffies) => (d.total > 0 ? d.busy / d.total : 0);
+    const sumAll = [...end.cores.keys()].map((c) => diff(start.cores.get(c), end.cores.get(c))).reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
+    const loaderSum = loaderCores.reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
+    const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
+    const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
     return {
       serverCpuSeconds: Math.max(0, serverTicks) / hz,
       serverPeakRssBytes: this.peak,
       serverProcesses: this.procs,
       loaderCpuSeconds,
       // Without pinned loader cores, fall back to the loader process's share of one core.
-      loaderCoreBusy: this.loaderCpus.length && coreTotal > 0 ? (end.core.busy - start.core.busy) / coreTotal : wallSec > 0 ? loaderCpuSeconds / wallSec : 0,
-      cpuSteal: end.all.total > start.all.total ? (end.all.steal - start.all.steal) / (end.all.total - start.all.total) : 0,
+      loaderCoreBusy: loaderCores.length ? busy(loaderSum) : threadBusy,
+      loaderBusiestCore: loaderCores.length ? Math.max(...loaderCores.map(busy)) : threadBusy,
+      loaderThreadBusy: threadBusy,
+      cpuSteal: sumAll.total > 0 ? sumAll.steal / sumAll.total : 0,
       samples: this.samples,
     };
   }

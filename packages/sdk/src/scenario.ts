@@ -19,10 +19,14 @@ const positiveInt = z.number().int().positive();
 export const loadProfileSchema = z.strictObject({
   /** Open connections: one number, or a stepped list measured one step after the other. */
   connections: z.union([positiveInt, z.array(positiveInt).min(1)]).default(50),
-  /** Seconds of traffic before each measured window; excluded from every statistic. */
-  warmup: z.number().nonnegative().default(2),
-  /** Seconds measured (per step for a stepped list). */
-  duration: z.number().positive().default(10),
+  /**
+   * Settle seconds of traffic before each measured window (per step), never recorded. Default: none
+   * for a fixed load, `DEFAULTS.stepSettleSec` for a stepped one. A fresh server's warm-up is the
+   * block's business (until steady), not this.
+   */
+  warmup: z.number().nonnegative().optional(),
+  /** Seconds measured per window (per step for a stepped list). Default: the design's `windowSec`. */
+  duration: z.number().positive().optional(),
   /** Optional cap on offered requests per second (whole suite, not per connection). */
   rate: z.number().positive().optional(),
   /** Seconds without a response before a request counts as a timeout. */

@@ -15,6 +15,7 @@ const workerPath = existsSync(builtWorker) ? builtWorker : fileURLToPath(new URL
 export const autocannonDriver: Driver = {
   name: 'autocannon',
   ceilingRps: 75_000,
+  capabilities: { capRate: true, microsecondLatency: true, threads: 'one' },
   note: 'autocannon saturates one core near 75–80k req/s; its own histogram keeps whole ms, so benchsuite records each response time at µs resolution itself.',
   async available() {
     return true;

@@ -160,6 +160,7 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'mea
 export const wrkDriver: Driver = {
   name: 'wrk',
   ceilingRps: 170_000,
+  capabilities: { capRate: false, microsecondLatency: true, threads: 'per-loader-core' },
   note: 'wrk cannot cap the request rate; status codes are counted in a Lua response() hook.',
   async available() {
     return new Promise((resolve) => {

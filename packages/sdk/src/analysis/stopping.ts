@@ -1,0 +1,42 @@
+/** Why a scenario stops adding blocks, decided after each block from the figures so far. */
+export type StopDecision = 'continue' | 'precision' | 'budget' | 'max-blocks';
+
+export interface StopState {
+  /** Blocks finished for this scenario. */
+  blocks: number;
+  /** Relative half-widths of every headline figure of the scenario (null: not estimable yet). */
+  halfWidths: readonly (number | null)[];
+  /** Seconds of budget left for this scenario (its share of what remains of the run's budget). */
+  budgetLeftSec: number;
+  /** Predicted seconds of one more block. */
+  nextBlockSec: number;
+}
+
+export interface StopRule {
+  precision: number;
+  blocks: { min: number; max: number };
+}
+
+/**
+ * The stopping rule, fixed in advance: never before the minimum of blocks; then stop when every
+ * headline figure's interval is within the precision target, when the maximum of blocks is reached,
+ * or when the next block would not fit the budget. It never looks at significance.
+ */
+export function decideStop(s: StopState, rule: StopRule): StopDecision {
+  if (s.blocks < rule.blocks.min) return 'continue';
+  const ready = s.halfWidths.length > 0 && s.halfWidths.every((h) => h !== null && h <= rule.precision);
+  if (ready) return 'precision';
+  if (s.blocks >= rule.blocks.max) return 'max-blocks';
+  if (s.nextBlockSec > s.budgetLeftSec) return 'budget';
+  return 'continue';
+}
+
+/**
+ * The share of the remaining budget a scenario may use: remaining ÷ scenarios left, weighted by
+ * the scenario's cost per round (a stepped load measures several windows per round). Time a
+ * scenario leaves unused flows to the next.
+ */
+export function scenarioBudget(remainingSec: number, weights: readonly number[], index: number): number {
+  const rest = weights.slice(index).reduce((a, b) => a + b, 0);
+  return rest > 0 ? (remainingSec * weights[index]!) / rest : 0;
+}

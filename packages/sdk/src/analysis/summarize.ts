@@ -1,0 +1,186 @@
+import { DEFAULTS } from '../defaults.js';
+import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
+import type { BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
+import { hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
+import { varianceComponents } from './components.js';
+
+/** What the estimators need of the design. */
+export interface EstimatorOptions {
+  reference: string;
+  precision: number;
+  practicalBand: number;
+  bootstrapResamples: number;
+  confidence: number;
+  seed: number;
+}
+
+export const RATIO_METHOD = 'median of per-round paired ratios; 95% two-level percentile bootstrap (blocks, then rounds within blocks)';
+export const ABSOLUTE_METHOD = 'median over windows; 95% two-level percentile bootstrap (blocks, then rounds within blocks)';
+
+const usable = (w: WindowRecord): w is OkWindow => w.status === 'ok' && w.excluded === null;
+
+/** A figure's point and interval from grouped samples. */
+export function estimate(groups: Grouped, o: EstimatorOptions, key: Array<string | number>, method: string): Estimate {
+  const all = groups.flat();
+  const point = median(all);
+  const ci = hierarchicalBootstrap(groups, median, { resamples: o.bootstrapResamples, seed: subSeed(o.seed, ...key), confidence: o.confidence });
+  return { point: Number.isFinite(point) ? point : 0, ci95: ci, halfWidth: relativeHalfWidth(point, ci), n: all.length, method };
+}
+
+/** Index of usable windows: scenario → block → round → target → window. */
+export class WindowIndex {
+  private readonly map = new Map<string, OkWindow>();
+  readonly blocksOf = new Map<string, number[]>();
+  constructor(windows: readonly WindowRecord[]) {
+    for (const w of windows) {
+      if (!usable(w)) continue;
+      this.map.set(`${w.scenario}\0${w.block}\0${w.round}\0${w.target}`, w);
+      const blocks = this.blocksOf.get(w.scenario) ?? [];
+      if (!blocks.includes(w.block)) blocks.push(w.block);
+      this.blocksOf.set(w.scenario, blocks);
+    }
+  }
+  get(scenario: string, block: number, round: number, target: string): OkWindow | undefined {
+    return this.map.get(`${scenario}\0${block}\0${round}\0${target}`);
+  }
+  /** Per block, the per-round value of f(target window, reference window) where both exist. */
+  paired(scenario: string, target: string, reference: string, rounds: (block: number) => number, f: (t: OkWindow, r: OkWindow) => number | null): number[][] {
+    return (this.blocksOf.get(scenario) ?? []).map((b) => {
+      const out: number[] = [];
+      for (let r = 1; r <= rounds(b); r++) {
+        const t = this.get(scenario, b, r, target);
+        const ref = this.get(scenario, b, r, reference);
+        if (!t || !ref) continue;
+        const v = f(t, ref);
+        if (v !== null && Number.isFinite(v)) out.push(v);
+      }
+      return out;
+    });
+  }
+}
+
+/** Rounds recorded per block of a scenario, from the windows (resumed blocks included). */
+function roundsPerBlock(windows: readonly WindowRecord[], scenario: string): (block: number) => number {
+  const max = new Map<number, number>();
+  for (const w of windows) if (w.scenario === scenario) max.set(w.block, Math.max(max.get(w.block) ?? 0, w.round));
+  return (b) => max.get(b) ?? 0;
+}
+
+/** Grouped per-round ratios of a target to the reference (throughput), the headline samples. */
+export function ratioGroups(windows: readonly WindowRecord[], scenario: string, target: string, reference: string, index = new WindowIndex(windows)): number[][] {
+  return index.paired(scenario, target, reference, roundsPerBlock(windows, scenario), (t, r) => (r.rps > 0 ? t.rps / r.rps : null));
+}
+
+function noiseLabel(windowCov: number | null, excluded: number, meanSteal: number): NoiseLabel {
+  if (excluded > 0 || meanSteal > DEFAULTS.disturbedSteal) return 'disturbed';
+  if (windowCov !== null && windowCov > DEFAULTS.noisyWindowCov) return 'noisy';
+  return 'quiet';
+}
+
+/** Pooled within-block coefficient of variation of grouped values. */
+function withinCov(groups: Grouped): number | null {
+  const vc = varianceComponents(groups.filter((g) => g.length > 1).map((g) => g.map((x) => Math.log(x))));
+  return vc.within;
+}
+
+/** The summary of one (scenario, target) pair from its windows. */
+export function summarizePair(scenario: string, target: string, windows: readonly WindowRecord[], blocks: readonly BlockRecord[], o: EstimatorOptions, serverCpus: number[], index = new WindowIndex(windows)): PairSummary {
+  const mine = windows.filter((w) => w.scenario === scenario && w.target === target);
+  const ok = mine.filter((w): w is OkWindow => w.status === 'ok');
+  const use = ok.filter((w) => w.excluded === null);
+  const blockIds = [...new Set(use.map((w) => w.block))].sort((a, b) => a - b);
+  const byBlock = (f: (w: OkWindow) => number | null) => blockIds.map((b) => use.filter((w) => w.block === b).map(f).filter((v): v is number => v !== null && Number.isFinite(v)));
+  const isRef = target === o.reference;
+  const rounds = roundsPerBlock(windows, scenario);
+  const key = [scenario, target];
+
+  const rpsGroups = byBlock((w) => w.rps);
+  const cpuGroups = byBlock((w) => w.cpuPerRequestUs);
+  const ratio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.rps > 0 ? t.rps / r.rps : null));
+  const cpuRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (t.cpuPerRequestUs !== null && r.cpuPerRequestUs ? t.cpuPerRequestUs / r.cpuPerRequestUs : null));
+  const relativeRps = ratio && ratio.flat().length ? estimate(ratio, o, [...key, 'ratio'], RATIO_METHOD) : null;
+  const relativeCpu = cpuRatio && cpuRatio.flat().length ? estimate(cpuRatio, o, [...key, 'cpu-ratio'], RATIO_METHOD) : null;
+  const rps = estimate(rpsGroups, o, [...key, 'rps'], ABSOLUTE_METHOD);
+  const cpuPerRequestUs = cpuGroups.flat().length ? estimate(cpuGroups, o, [...key, 'cpu'], ABSOLUTE_METHOD) : null;
+  const headline = isRef ? rps : relativeRps;
+  const vc = varianceComponents((ratio ?? rpsGroups).map((g) => g.filter((x) => x > 0).map(Math.log)));
+
+  const steal = ok.map((w) => w.resources.cpuSteal ?? 0);
+  const excludedSteal = ok.filter((w) => w.excluded === 'steal').length;
+  const meanSteal = steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0;
+  const windowCov = withinCov(rpsGroups);
+  const merged = mergeHistograms(use.map((w) => decodeHistogram(w.histogram)));
+  const total = (f: (w: OkWindow) => number) => use.reduce((a, w) => a + f(w), 0);
+  const stepCount = use[0]?.steps.length ?? ok[0]?.steps.length ?? 1;
+  const steps = Array.from({ length: stepCount }, (_, i) => {
+    const st = use.map((w) => w.steps[i]).filter((s) => s !== undefined);
+    const stepGroups = blockIds.map((b) => use.filter((w) => w.block === b).map((w) => w.steps[i]?.rps).filter((v): v is number => v !== undefined));
+    const stepRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.steps[i]?.rps ? (t.steps[i]?.rps ?? NaN) / r.steps[i]!.rps : null));
+    return {
+      connections: st[0]?.connections ?? 0,
+      rps: estimate(stepGroups, o, [...key, 'step', i, 'rps'], ABSOLUTE_METHOD),
+      relativeRps: stepRatio && stepRatio.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
+      latency: stepCount === 1 ? latencyOf(merged) : latencyOf(mergeHistograms(st.map((s) => decodeHistogram(s.histogram)))),
+      clientBoundWindows: st.filter((s) => s.clientBound).length,
+    };
+  });
+  const reached = headline?.halfWidth ?? null;
+  return {
+    scenario,
+    target,
+    reference: o.reference,
+    blocks: blockIds.length,
+    windows: { ok: ok.length, failed: mine.length - ok.length, excludedSteal, clientBound: ok.filter((w) => w.clientBound).length },
+    rps,
+    relativeRps,
+    cpuPerRequestUs,
+    relativeCpu,
+    variance: { betweenBlocks: vc.between, withinBlocks: vc.within },
+    precision: { target: o.precision, reached, met: reached !== null && reached <= o.precision },
+    noise: { label: noiseLabel(windowCov, excludedSteal, meanSteal), windowCov, meanSteal, maxSteal: steal.length ? Math.max(...steal) : 0 },
+    latency: latencyOf(merged),
+    histogram: encodeHistogram(merged),
+    errors: total((w) => w.errors),
+    timeouts: total((w) => w.timeouts),
+    non2xx: total((w) => w.non2xx),
+    unexpected: total((w) => w.unexpected),
+    requests: total((w) => w.requests),
+    peakRssBytes: Math.max(0, ...ok.map((w) => w.resources.serverPeakRssBytes)),
+    serverCpus,
+    steps,
+  };
+  void blocks;
+}
+
+/** Two intervals are apart when they do not overlap and their points differ by more than the practical band. */
+export function separated(a: Estimate, b: Estimate, band: number): boolean {
+  const lo = (e: Estimate) => e.ci95?.[0] ?? e.point;
+  const hi = (e: Estimate) => e.ci95?.[1] ?? e.point;
+  const [top, bottom] = a.point >= b.point ? [a, b] : [b, a];
+  if (Math.abs(top.point / bottom.point - 1) <= band) return false;
+  return lo(top) > hi(bottom);
+}
+
+export const RANKING_METHOD = 'by relative throughput; a new place starts when a target\'s 95% interval is apart from every target of the place above and differs by more than the practical band';
+
+/** Places within a scenario: ties are overlapping intervals or differences inside the practical band. */
+export function rankScenario(scenario: string, summaries: readonly PairSummary[], band: number): Ranking {
+  const entries = summaries
+    .filter((s) => s.scenario === scenario && s.windows.ok > 0)
+    .map((s) => ({ name: s.target, e: s.relativeRps ?? ({ point: 1, ci95: [1, 1], halfWidth: 0, n: 0, method: 'reference' } satisfies Estimate) }))
+    .sort((a, b) => b.e.point - a.e.point);
+  const places: Ranking['places'] = [];
+  let current: typeof entries = [];
+  const flush = () => {
+    if (current.length) places.push({ place: places.length + 1, targets: current.map((c) => c.name), relativeRps: current.map((c) => c.e.point) });
+  };
+  for (const x of entries) {
+    if (current.length && current.every((c) => separated(c.e, x.e, band))) {
+      flush();
+      current = [];
+    }
+    current.push(x);
+  }
+  flush();
+  return { scenario, places, method: RANKING_METHOD };
+}

@@ -1,0 +1,53 @@
+/**
+ * Every default and threshold of the measuring design, in one place. The SDK, the CLI (help,
+ * flag defaults, README table) and the reports import them from here; nothing restates a number.
+ */
+export const DEFAULTS = {
+  /** Target of the relative figures (throughput and CPU per request) when present in the suite. */
+  reference: 'node-http',
+  /** Measured seconds of one window (one target, one round). */
+  windowSec: 1,
+  /** Settle seconds before each window of a stepped load (new connection count); single-step loads use 0. */
+  stepSettleSec: 0.25,
+  /** Block warm-up: 1-s windows until per-second req/s changes by less than `tolerance`, within [minSec, maxSec]. */
+  warmup: { minSec: 2, maxSec: 6, tolerance: 0.05 },
+  /** Rounds per block: the dimensioning phase chooses within [min, max]. */
+  rounds: { min: 5, max: 20 },
+  /** Blocks (fresh server processes) per scenario. */
+  blocks: { min: 2, max: 12 },
+  /** Stop when every relative figure's 95% interval half-width is under this fraction. */
+  precision: 0.02,
+  /** Wall-clock budget of a run, seconds (the default suite fits 20 minutes on 2 cores). */
+  budgetSec: 18 * 60,
+  /** A window whose CPU steal exceeds this share is kept in the raw data but left out of estimates. */
+  stealThreshold: 0.1,
+  /** A pair is labelled `noisy` when its windows' req/s varies more than this (CoV within blocks). */
+  noisyWindowCov: 0.1,
+  /** A pair is labelled `disturbed` when windows were left out for steal or mean steal exceeds this. */
+  disturbedSteal: 0.05,
+  /** Differences smaller than this fraction are ties in rankings and no change in `compare`. */
+  practicalBand: 0.01,
+  /** Bootstrap resamples per interval. */
+  bootstrapResamples: 2000,
+  /** Confidence level of every interval. */
+  confidence: 0.95,
+  /** A loader core (or the loader process, per thread it can use) busier than this is the bottleneck. */
+  clientBoundBusy: 0.9,
+  /** Default concurrency when a scenario names none. */
+  connections: 50,
+  /** Seconds without a response before a request counts as a timeout. */
+  timeoutSec: 10,
+  /** Cold starts measured for the startup cost figure. */
+  startups: 5,
+  /** `compare`: a change beyond this percentage whose interval excludes zero is a regression. */
+  compareThresholdPct: 5,
+} as const;
+
+/** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */
+export const QUICK = {
+  windowSec: 0.3,
+  stepSettleSec: 0.1,
+  warmup: { minSec: 0.5, maxSec: 0.5, tolerance: 1 },
+  rounds: { min: 2, max: 2 },
+  blocks: { min: 1, max: 1 },
+} as const;

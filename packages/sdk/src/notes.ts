@@ -1,0 +1,74 @@
+import { DEFAULTS } from './defaults.js';
+import type { StopRecord } from './result-schema.js';
+
+const pct = (x: number, digits = 0) => `${(x * 100).toFixed(digits)}%`;
+
+/**
+ * Every warning or remark a reader may see about a figure, as a variant that carries its own
+ * threshold and sentence (as hyperfine's `warnings.rs` does). The SDK decides which apply; the CLI
+ * and the reports only render `noteText` — no sentence or threshold is written twice.
+ */
+export type Note =
+  | { kind: 'client-bound'; windows: number; of: number; busiest: number }
+  | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold?: number }
+  | { kind: 'not-pinned'; reason: string }
+  | { kind: 'driver-choice'; driver: string; reason: string }
+  | { kind: 'precision-not-met'; reached: number; target: number; reason: string }
+  | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance?: number }
+  | { kind: 'failed-windows'; windows: number; of: number }
+  | { kind: 'relative-figures'; reference: string }
+  | { kind: 'noise-labels'; stealThreshold?: number }
+  | { kind: 'stop-reason'; reason: StopRecord['reason']; blocks: number }
+  | { kind: 'stopped'; scenario: string; reason: StopRecord['reason']; blocks: number; rounds: number; worst: number | null; target: number }
+  | { kind: 'single-block'; scenario: string }
+  | { kind: 'interrupted' }
+  | { kind: 'regression-rule'; thresholdPct: number; band?: number }
+  | { kind: 'incomparable'; fields: string[] }
+  | { kind: 'forced-comparison'; fields: string[] };
+
+/** The sentence for a note, with the figures that raised it. */
+export function noteText(n: Note): string {
+  switch (n.kind) {
+    case 'client-bound':
+      return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${pct(n.busiest)}, over ${pct(DEFAULTS.clientBoundBusy)}): that req/s is the load generator's ceiling, not the server's`;
+    case 'steal':
+      return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold ?? DEFAULTS.stealThreshold)} and were left out of the estimates (kept in the raw data)`;
+    case 'not-pinned':
+      return `server and load generator were not pinned to separate cores (${n.reason}): they competed for the same CPUs`;
+    case 'driver-choice':
+      return `driver ${n.driver}: ${n.reason}`;
+    case 'precision-not-met':
+      return `precision ±${pct(n.reached, 1)} reached, target ±${pct(n.target, 1)} (${n.reason})`;
+    case 'warmup-not-steady':
+      return `${n.target}: warm-up reached its maximum without steady req/s (within ±${pct(n.tolerance ?? DEFAULTS.warmup.tolerance)}) in ${n.blocks} of ${n.of} blocks`;
+    case 'failed-windows':
+      return `${n.windows} of ${n.of} windows failed (see the raw windows for each failure)`;
+    case 'relative-figures':
+      return `relative figures are ratios to ${n.reference} measured side by side in this run: every round measures each target once for a short window, in a seeded random order, so drift of the host hits all of them alike and cancels in the ratio; they hold for this machine and run (use \`benchsuite compare\` across runs)`;
+    case 'noise-labels':
+      return `noise: quiet = window-to-window req/s varied by at most ${pct(DEFAULTS.noisyWindowCov)} (CoV within blocks) with little steal; noisy = it varied more; disturbed = windows were left out for CPU steal over ${pct(n.stealThreshold ?? DEFAULTS.stealThreshold)}, or steal averaged over ${pct(DEFAULTS.disturbedSteal)}`;
+    case 'stop-reason':
+      return n.reason === 'precision' ? 'every headline figure reached the precision target'
+        : n.reason === 'budget' ? 'the time budget ran out'
+          : n.reason === 'max-blocks' ? `the maximum of ${n.blocks} blocks was reached`
+            : n.reason === 'interrupted' ? 'the run was interrupted'
+              : 'no target could be measured';
+    case 'stopped':
+      return `${n.scenario}: stopped after ${n.blocks} block${n.blocks === 1 ? '' : 's'} (${n.rounds} rounds): ${noteText({ kind: 'stop-reason', reason: n.reason, blocks: n.blocks })}` +
+        (n.worst === null ? '' : ` (worst ±${pct(n.worst, 1)}, target ±${pct(n.target, 1)})`);
+    case 'single-block':
+      return `${n.scenario}: one block (one server process per target) was run, so its intervals leave out the variation between server processes`;
+    case 'interrupted':
+      return 'the run was interrupted: windows that did not run are absent (`benchsuite run --resume DIR` continues it)';
+    case 'regression-rule': {
+      const t = n.thresholdPct / 100;
+      return `the change is head ÷ base of each pair's headline figure (throughput relative to the reference; the reference's own median req/s), with a 95% bootstrap interval over rounds; ` +
+        `a regression is a change whose interval lies wholly below ${+(1 - t).toFixed(4)} (a drop of more than ${+n.thresholdPct.toFixed(2)}% that the noise cannot explain), an improvement one wholly above ${+(1 + t).toFixed(4)}; ` +
+        `changes within ±${pct(n.band ?? DEFAULTS.practicalBand, 1)} count as no change`;
+    }
+    case 'incomparable':
+      return `the two results were measured on environments that differ in ${n.fields.join(', ')}: a change would measure the machine, not the code (--force compares them anyway)`;
+    case 'forced-comparison':
+      return `compared although the environments differ in ${n.fields.join(', ')}: the changes may measure the machine, not the code`;
+  }
+}

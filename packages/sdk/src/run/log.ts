@@ -1,0 +1,100 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { BenchsuiteConfigError } from '../errors.js';
+import { blockSchema, costsSchema, designSchema, verifyOutcomeSchema, windowSchema, type BlockRecord, type Costs, type DesignRecord, type VerifyOutcome, type WindowRecord } from '../result-schema.js';
+
+export const WINDOWS_FILE = 'windows.jsonl';
+export const PLAN_FILE = 'run.json';
+
+/** What a resumed run must reproduce: written once when a run starts. */
+export const runPlanSchema = z.strictObject({
+  suite: z.string(),
+  seed: z.number().int(),
+  design: designSchema,
+  driver: z.string(),
+  scenarios: z.array(z.string()),
+  targets: z.array(z.string()),
+  startedAt: z.iso.datetime(),
+});
+export type RunPlan = z.infer<typeof runPlanSchema>;
+
+const lineSchema = z.discriminatedUnion('record', [
+  z.strictObject({ record: z.literal('window'), window: windowSchema }),
+  z.strictObject({ record: z.literal('block'), block: blockSchema }),
+  z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
+  z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
+]);
+type Line = z.infer<typeof lineSchema>;
+
+/** Everything a run appended before it stopped. */
+export interface RunLog {
+  windows: WindowRecord[];
+  blocks: BlockRecord[];
+  verify: VerifyOutcome[];
+  costs: Map<string, Costs>;
+}
+
+/**
+ * The run's append-only log: every window, block, verify outcome and cost figure is written as it
+ * finishes, so an interrupted run loses nothing and `resume` replays it instead of measuring again.
+ */
+export class RunJournal {
+  private readonly file: string | undefined;
+  constructor(readonly dir: string | undefined) {
+    if (dir) mkdirSync(dir, { recursive: true });
+    this.file = dir ? join(dir, WINDOWS_FILE) : undefined;
+  }
+  private append(line: Line): void {
+    if (this.file) appendFileSync(this.file, JSON.stringify(line) + '\n');
+  }
+  window(window: WindowRecord): void {
+    this.append({ record: 'window', window });
+  }
+  block(block: BlockRecord): void {
+    this.append({ record: 'block', block });
+  }
+  verify(outcome: VerifyOutcome): void {
+    this.append({ record: 'verify', outcome });
+  }
+  costs(target: string, costs: Costs): void {
+    this.append({ record: 'costs', target, costs });
+  }
+  writePlan(plan: RunPlan): void {
+    if (this.dir) writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify(plan, null, 2) + '\n');
+  }
+}
+
+/** Read the plan of the run in `dir` (to resume it), with a clear error when there is none. */
+export function readPlan(dir: string): RunPlan {
+  const file = join(dir, PLAN_FILE);
+  if (!existsSync(file)) throw new BenchsuiteConfigError(`resume: ${dir} holds no run to resume (no ${PLAN_FILE})`);
+  const parsed = runPlanSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
+  return parsed.data;
+}
+
+/** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
+export function readLog(dir: string): RunLog {
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map() };
+  const file = join(dir, WINDOWS_FILE);
+  if (!existsSync(file)) return log;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((text, i) => {
+    if (!text.trim()) return;
+    let line: Line;
+    try {
+      line = lineSchema.parse(JSON.parse(text));
+    } catch (err) {
+      if (i >= lines.length - 2) return; // the last line, cut short by the kill
+      throw new BenchsuiteConfigError(`resume: ${file}:${i + 1} is not a record this version wrote: ${(err as Error).message.split('\n')[0]}`);
+    }
+    if (line.record === 'window') log.windows.push(line.window);
+    else if (line.record === 'block') log.blocks.push(line.block);
+    else if (line.record === 'verify') log.verify.push(line.outcome);
+    else log.costs.set(line.target, line.costs);
+  });
+  return log;
+}
+
+export type { DesignRecord };

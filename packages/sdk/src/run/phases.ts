@@ -1,0 +1,162 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pinning } from '../environment.js';
+import type { SuiteEvent } from '../options.js';
+import { processTree, pssBytes, readAllStats } from '../proc.js';
+import type { Costs, TargetInfo, VerifyOutcome } from '../result-schema.js';
+import { scenarioRequests, type RequestSpec, type Scenario } from '../scenario.js';
+import { targetSupports, TargetUnavailableError, type Target } from '../target.js';
+import { send, verifyScenario } from '../verify.js';
+import type { RunJournal } from './log.js';
+import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
+
+export interface PhaseContext {
+  pinning: Pinning;
+  signal: AbortSignal;
+  emit: (e: SuiteEvent) => void;
+  commands: Map<string, readonly string[]>;
+  journal: RunJournal;
+}
+
+const lastLines = (text: string, n: number) => text.trimEnd().split('\n').slice(-n).join('\n');
+
+async function preparedRequests(scenario: Scenario, baseUrl: string): Promise<RequestSpec[]> {
+  const requests = scenarioRequests(scenario);
+  if (!scenario.prepare) return requests;
+  const patch = await scenario.prepare({ baseUrl, requests });
+  return requests.map((r) => ({ ...r, headers: { ...r.headers, ...patch.headers } }));
+}
+
+/** Run a target's setup hook (build, venv…). Unavailable targets resolve with a reason instead of throwing. */
+export async function setupTarget(target: Target, log: (m: string) => void, signal: AbortSignal = new AbortController().signal): Promise<{ status: 'ok'; command?: string[]; version?: string } | { status: 'skipped' | 'failed'; reason: string }> {
+  if (target.kind !== 'process' || !target.setup) return { status: 'ok' };
+  try {
+    const r = (await target.setup({ log, signal })) ?? {};
+    return { status: 'ok', ...r };
+  } catch (err) {
+    if (err instanceof TargetUnavailableError) return { status: 'skipped', reason: err.message };
+    return { status: 'failed', reason: `setup failed: ${(err as Error).message}` };
+  }
+}
+
+/** Set up every target; unavailable ones are reported with their reason, never silently dropped. */
+export async function setupPhase(targets: readonly Target[], ctx: PhaseContext): Promise<Map<string, TargetInfo>> {
+  const infos = new Map<string, TargetInfo>();
+  for (const t of targets) {
+    const info: TargetInfo = {
+      name: t.name,
+      kind: t.kind,
+      status: 'ok',
+      metadata: t.metadata,
+      ...(t.version ? { version: t.version } : {}),
+      ...(t.language ? { language: t.language } : {}),
+      ...(t.framework ? { framework: t.framework } : {}),
+      ...(t.kind === 'process' ? { command: t.command } : { url: t.url }),
+    };
+    if (t.kind === 'process' && t.setup && !ctx.signal.aborted) {
+      ctx.emit({ type: 'setup', target: t.name, message: 'setting up' });
+      const r = await setupTarget(t, (m) => ctx.emit({ type: 'setup', target: t.name, message: m }), ctx.signal);
+      if (r.status === 'ok') {
+        if (r.command) {
+          ctx.commands.set(t.name, r.command);
+          info.command = r.command;
+        }
+        if (r.version) info.version = r.version;
+      } else {
+        info.status = r.status;
+        info.reason = r.reason;
+        ctx.emit({ type: 'target-skipped', target: t.name, reason: r.reason });
+      }
+    }
+    infos.set(t.name, info);
+  }
+  return infos;
+}
+
+/** Send each scenario once to each target (one fresh server per target) and check the answer, before any load. */
+export async function verifyPhase(scenarios: readonly Scenario[], targets: readonly Target[], ctx: PhaseContext, done: readonly VerifyOutcome[]): Promise<VerifyOutcome[]> {
+  const out: VerifyOutcome[] = [];
+  for (const t of targets) {
+    if (ctx.signal.aborted) break;
+    const previous = done.filter((v) => v.target === t.name);
+    const todo = scenarios.filter((s) => targetSupports(t, s) && !previous.some((v) => v.scenario === s.name));
+    out.push(...previous.filter((v) => scenarios.some((s) => s.name === v.scenario)));
+    if (!todo.length) continue;
+    // One server per target for all its scenarios: each sends a request or two, far below any
+    // stateful limit (the rate-limit window allows 50), and blocks get fresh servers anyway.
+    let started: StartedTarget | undefined;
+    let startError: string | undefined;
+    let startTail: string | undefined;
+    try {
+      started = await runtimeOf(t).start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(t.name) });
+    } catch (err) {
+      startError = `could not verify: ${(err as Error).message}`;
+      startTail = err instanceof PhaseError ? err.tail : undefined;
+    }
+    try {
+      for (const s of todo) {
+        let outcome: VerifyOutcome;
+        if (!started) outcome = { scenario: s.name, target: t.name, ok: false, reason: startError ?? 'could not start', ...(startTail ? { diff: lastLines(startTail, 20) } : {}) };
+        else {
+          try {
+            outcome = await verifyScenario(started.baseUrl, s, await preparedRequests(s, started.baseUrl), t.name);
+          } catch (err) {
+            outcome = { scenario: s.name, target: t.name, ok: false, reason: `could not verify: ${(err as Error).message}` };
+          }
+        }
+        out.push(outcome);
+        ctx.journal.verify(outcome);
+        ctx.emit({ type: 'verify', outcome });
+      }
+    } finally {
+      await started?.stop();
+    }
+  }
+  return out;
+}
+
+/** Cost figures of a process target: startup median over cold starts, idle memory of the tree, artifact. */
+export async function measureCosts(target: Target, scenario: Scenario | undefined, ctx: PhaseContext, startups: number): Promise<Costs | undefined> {
+  if (target.kind !== 'process') return undefined;
+  const samples: number[] = [];
+  let idleRss = 0;
+  let idlePss: number | null = null;
+  let processCount = 0;
+  const runtime = runtimeOf(target);
+  for (let i = 0; i < startups; i++) {
+    ctx.emit({ type: 'costs', target: target.name, message: `cold start ${i + 1}/${startups}` });
+    const started = await runtime.start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(target.name), healthPollMs: 2, forceHealthz: true });
+    try {
+      samples.push(started.startupMs ?? 0);
+      if (i === startups - 1 && started.pid !== undefined) {
+        // A short warm-up: the scenario's request (or /healthz) 200 times, then let it settle.
+        const requests = scenario ? await preparedRequests(scenario, started.baseUrl) : [{ method: 'GET' as const, path: '/healthz', headers: {} }];
+        for (let k = 0; k < 200; k++) await send(started.baseUrl, requests[k % requests.length]!).catch(() => undefined);
+        await sleep(500);
+        const tree = processTree(started.pid, readAllStats());
+        idleRss = tree.reduce((a, p) => a + p.rssBytes, 0);
+        idlePss = pssBytes(tree.map((p) => p.pid));
+        processCount = tree.length;
+      }
+    } finally {
+      await started.stop();
+    }
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  let artifact: Costs['artifact'] = null;
+  if (target.artifact) {
+    try {
+      artifact = await target.artifact();
+    } catch (err) {
+      ctx.emit({ type: 'log', level: 'warn', message: `${target.name}: artifact size unavailable: ${(err as Error).message}` });
+    }
+  }
+  return {
+    startupMs: { median, samples, method: `spawn → first 200 on /healthz (polled every 2 ms), median of ${startups} cold starts, server pinned, ${target.unsetEnv.join(', ') || 'nothing'} unset` },
+    idleRssBytes: idleRss,
+    idlePssBytes: idlePss,
+    processCount,
+    peakRssBytes: null,
+    artifact,
+  };
+}

@@ -1,0 +1,138 @@
+import { pinPrefix, type Pinning } from '../environment.js';
+import { ProcessStartError, startProcess, type ExitInfo, type RunningProcess } from '../process.js';
+import type { ProcessTarget, ServiceSpec, Target } from '../target.js';
+
+/** A failure with the phase it happened in, the server's output tail and how it exited. */
+export class PhaseError extends Error {
+  constructor(
+    readonly phase: 'setup' | 'start' | 'ready' | 'prepare' | 'warmup' | 'load' | 'crash' | 'interrupted',
+    message: string,
+    readonly tail?: string,
+    readonly exit?: ExitInfo,
+  ) {
+    super(message);
+  }
+}
+
+/** A started target: where to send load, which pid to sample, and how to stop it. */
+export interface StartedTarget {
+  baseUrl: string;
+  /** The server's pid, when this runner started it (its process tree is sampled). */
+  pid: number | undefined;
+  /** Spawn → ready, ms. */
+  startupMs: number | undefined;
+  /** Resolves when the server exits (a crash, unless we stopped it). */
+  exited: Promise<ExitInfo> | undefined;
+  exitInfo(): ExitInfo | undefined;
+  tail(): string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  pinning: Pinning;
+  signal: AbortSignal;
+  /** The command the target's setup produced (e.g. a virtualenv's python), when it replaced the declared one. */
+  command?: readonly string[] | undefined;
+  healthPollMs?: number;
+  /** Start with `/healthz` readiness whatever the target declares (startup-time measurement). */
+  forceHealthz?: boolean;
+  /** Extra environment for the server (e.g. a profiler hook). */
+  env?: Record<string, string>;
+  /** Replace the command (e.g. to insert a profiler). */
+  wrapCommand?: (command: readonly string[]) => readonly string[];
+}
+
+/** One small handle per target kind: the run loop never asks which kind it holds. */
+export interface TargetRuntime {
+  readonly target: Target;
+  start(o: StartOptions): Promise<StartedTarget>;
+}
+
+/** Replace `${services.<name>.url}` in a target's environment. */
+export function substituteServices(env: Record<string, string>, services: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    out[k] = v.replace(/\$\{services\.([a-z0-9._-]+)\.url\}/g, (_, name: string) => {
+      const url = services[name];
+      if (url === undefined) throw new PhaseError('start', `env ${k} refers to unknown service "${name}"`);
+      return url;
+    });
+  }
+  return out;
+}
+
+function processRuntime(target: ProcessTarget): TargetRuntime {
+  return {
+    target,
+    async start(o) {
+      const services: RunningProcess[] = [];
+      const urls: Record<string, string> = {};
+      const stopServices = () => Promise.all(services.map((s) => s.stop(2000)));
+      try {
+        for (const [name, svc] of Object.entries(target.services) as Array<[string, ServiceSpec]>) {
+          try {
+            const s = await startProcess({ ...svc, unsetEnv: ['NODE_EXTRA_CA_CERTS'], pin: pinPrefix(o.pinning, o.pinning.loaderCpus), signal: o.signal });
+            services.push(s);
+            urls[name] = s.url;
+          } catch (err) {
+            if (err instanceof ProcessStartError) throw new PhaseError('start', `service ${name}: ${err.message}`, err.tail);
+            throw err;
+          }
+        }
+        const command = o.command ?? target.command;
+        let server: RunningProcess;
+        try {
+          server = await startProcess({
+            command: o.wrapCommand ? o.wrapCommand(command) : command,
+            cwd: target.cwd,
+            env: {
+              ...substituteServices(target.env, urls),
+              // The cores the server is pinned to: multi-worker servers size their pool from it.
+              ...(o.pinning.enabled ? { BENCHSUITE_SERVER_CPUS: o.pinning.serverCpus.join(',') } : {}),
+              ...o.env,
+            },
+            unsetEnv: target.unsetEnv,
+            ready: o.forceHealthz ? { type: 'healthz', path: '/healthz' } : target.ready,
+            readyTimeoutMs: target.readyTimeoutMs,
+            pin: pinPrefix(o.pinning, o.pinning.serverCpus),
+            signal: o.signal,
+            healthPollMs: o.healthPollMs,
+          });
+        } catch (err) {
+          if (err instanceof ProcessStartError) throw new PhaseError(err.phase, err.message, err.tail, err.exit);
+          throw err;
+        }
+        return {
+          baseUrl: server.url,
+          pid: server.pid,
+          startupMs: server.readyMs,
+          exited: server.exited,
+          exitInfo: () => server.exitInfo(),
+          tail: () => server.tail(),
+          async stop() {
+            await server.stop();
+            await stopServices();
+          },
+        };
+      } catch (err) {
+        await stopServices();
+        throw err;
+      }
+    },
+  };
+}
+
+function urlRuntime(target: Extract<Target, { kind: 'url' }>): TargetRuntime {
+  const baseUrl = target.url.replace(/\/$/, '');
+  return {
+    target,
+    async start() {
+      return { baseUrl, pid: undefined, startupMs: undefined, exited: undefined, exitInfo: () => undefined, tail: () => undefined, stop: async () => undefined };
+    },
+  };
+}
+
+/** The runtime handle of a target. */
+export function runtimeOf(target: Target): TargetRuntime {
+  return target.kind === 'process' ? processRuntime(target) : urlRuntime(target);
+}

@@ -1,0 +1,342 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULTS } from '../defaults.js';
+import { resolveDriver } from '../drivers/index.js';
+import { captureEnvironment, decidePinning, pinSelf } from '../environment.js';
+import { BenchsuiteConfigError } from '../errors.js';
+import type { Design, SuiteEvent, RunSuiteOptions } from '../options.js';
+import {
+  RESULT_SCHEMA_VERSION,
+  resultSchema,
+  type BenchResult,
+  type BlockRecord,
+  type DesignRecord,
+  type PairSummary,
+  type StopRecord,
+  type WindowRecord,
+} from '../result-schema.js';
+import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
+import { targetSupports, type Target } from '../target.js';
+import { validateSuite } from '../validate.js';
+import { median } from '../analysis/bootstrap.js';
+import { optimalRounds, varianceComponents } from '../analysis/components.js';
+import { decideStop, scenarioBudget } from '../analysis/stopping.js';
+import { RATIO_METHOD, estimate, rankScenario, summarizePair, WindowIndex, ratioGroups, type EstimatorOptions } from '../analysis/summarize.js';
+import { runBlock, type BlockContext } from './block.js';
+import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
+import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
+import { runtimeOf } from './runtime.js';
+
+/** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */
+export function resolveReference(design: Pick<Design, 'reference'>, targets: readonly Pick<Target, 'name'>[]): string {
+  if (design.reference) return design.reference;
+  return targets.some((t) => t.name === DEFAULTS.reference) ? DEFAULTS.reference : targets[0]!.name;
+}
+
+/** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference). */
+function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {
+  const index = new WindowIndex(windows);
+  const measured = names.filter((n) => windows.some((w) => w.scenario === scenario && w.target === n && w.status === 'ok'));
+  const hasRef = measured.includes(o.reference);
+  const out: Array<number | null> = [];
+  for (const name of measured) {
+    if (hasRef && name === o.reference) continue;
+    if (hasRef) {
+      out.push(estimate(ratioGroups(windows, scenario, name, o.reference, index), o, [scenario, name, 'ratio'], RATIO_METHOD).halfWidth);
+    } else {
+      const mine = windows.filter((w) => w.scenario === scenario && w.target === name && w.status === 'ok' && w.excluded === null);
+      const blocks = [...new Set(mine.map((w) => w.block))];
+      out.push(estimate(blocks.map((b) => mine.filter((w) => w.block === b).map((w) => (w.status === 'ok' ? w.rps : 0))), o, [scenario, name, 'rps'], RATIO_METHOD).halfWidth);
+    }
+  }
+  return out;
+}
+
+/** Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum, fitted to the budget. */
+function planRounds(design: Design, scenario: string, names: readonly string[], reference: string, windows: readonly WindowRecord[], blocks: readonly BlockRecord[], budgetLeftSec: number): { rounds: number; blockSec: number } {
+  const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
+  if (!mine.length) return { rounds: design.rounds.min, blockSec: 0 };
+  const roundSec = median(mine.map((b) => b.roundsWallSec / b.rounds));
+  const fixedSec = median(mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec)));
+  let rounds = design.rounds.min;
+  if (mine.length >= design.blocks.min) {
+    // Components of the noisiest target's log-ratio decide the split between blocks and rounds.
+    let worst = { between: null as number | null, within: null as number | null };
+    let worstTotal = -1;
+    for (const name of names) {
+      if (name === reference) continue;
+      const vc = varianceComponents(ratioGroups(windows, scenario, name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
+      const total = (vc.between ?? 0) ** 2 + (vc.within ?? 0) ** 2;
+      if (total > worstTotal) ((worst = vc), (worstTotal = total));
+    }
+    rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
+  }
+  const fit = Math.floor((budgetLeftSec - fixedSec) / Math.max(roundSec, 1e-3));
+  rounds = Math.max(design.rounds.min, Math.min(rounds, fit));
+  return { rounds, blockSec: fixedSec + rounds * roundSec };
+}
+
+/** Drop a line a kill cut short at the end of the windows file, so appending continues on a clean line. */
+function repairLog(dir: string): void {
+  const file = join(dir, WINDOWS_FILE);
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, 'utf8');
+  if (!text || text.endsWith('\n')) return;
+  writeFileSync(file, text.slice(0, text.lastIndexOf('\n') + 1));
+}
+
+/**
+ * Run scenarios × targets in rounds of short paired windows and return one validated result.
+ * For each scenario, blocks of fresh server processes (one per target, pinned apart from the load
+ * generator) are warmed up until steady; then every round measures every target once, in a seeded
+ * random order. Figures are medians of per-round ratios to a reference with two-level bootstrap
+ * intervals; blocks are added until every interval is within the precision target or the budget is
+ * spent. Never prints: progress goes to `onEvent`. Invalid definitions throw `BenchsuiteConfigError`
+ * before anything starts.
+ *
+ * @example
+ * const result = await runSuite({ scenarios: [baseline], targets: [mine, theirs], design: { precision: 0.02 } });
+ */
+export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
+  const { opts, scenarios, targets } = validateSuite(input);
+  const emit = (e: SuiteEvent) => opts.onEvent?.(e);
+  const signal = opts.signal ?? new AbortController().signal;
+  const startedAt = new Date();
+  const wall0 = performance.now();
+
+  // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map() };
+  let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  let designIn: Design = opts.design;
+  if (opts.resume) {
+    if (!opts.outDir) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
+    const plan = readPlan(opts.outDir);
+    const missing = [...plan.scenarios.filter((n) => !scenarios.some((s) => s.name === n)).map((n) => `scenario "${n}"`), ...plan.targets.filter((n) => !targets.some((t) => t.name === n)).map((n) => `target "${n}"`)];
+    if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
+    seed = plan.seed;
+    designIn = plan.design;
+    repairLog(opts.outDir);
+    log = readLog(opts.outDir);
+  }
+  const reference = resolveReference(designIn, targets);
+  const design: DesignRecord & Design = { ...designIn, reference, confidence: DEFAULTS.confidence, clientBoundBusy: DEFAULTS.clientBoundBusy };
+  const resumedSec = log.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
+  const elapsed = () => resumedSec + (performance.now() - wall0) / 1000;
+
+  const needsRate = scenarios.some((s) => s.load.rate !== undefined && !s.verifyOnly);
+  const choice = await resolveDriver(opts.driver, { capRate: needsRate }).catch((err: Error) => {
+    throw new BenchsuiteConfigError(`driver: ${err.message}`);
+  });
+  const driver = choice.driver;
+  emit({ type: 'driver', name: driver.name, reason: choice.reason });
+  const pinning = decidePinning(opts.pinning);
+  const unpin = pinSelf(pinning);
+  if (!pinning.enabled) emit({ type: 'log', level: 'warn', message: `not pinned: ${pinning.reason}` });
+  const journal = new RunJournal(opts.outDir);
+  if (!opts.resume) {
+    journal.writePlan({ suite: opts.suite, seed, design, driver: driver.name, scenarios: scenarios.map((s) => s.name), targets: targets.map((t) => t.name), startedAt: startedAt.toISOString() });
+  }
+  const commands = new Map<string, readonly string[]>();
+  const phase: PhaseContext = { pinning, signal, emit, commands, journal };
+
+  try {
+    const infos = await setupPhase(targets, phase);
+    const usable = targets.filter((t) => infos.get(t.name)!.status === 'ok');
+    const verify = opts.verify ? await verifyPhase(scenarios, usable, phase, log.verify) : [];
+    const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === t.name && v.ok);
+
+    if (opts.costs && !signal.aborted) {
+      const startups = typeof opts.costs === 'object' ? opts.costs.startups : DEFAULTS.startups;
+      for (const t of usable) {
+        if (signal.aborted) break;
+        const logged = log.costs.get(t.name);
+        if (logged) {
+          infos.get(t.name)!.costs = logged;
+          continue;
+        }
+        try {
+          const scenario = scenarios.find((s) => targetSupports(t, s) && !s.verifyOnly && verified(s, t));
+          const costs = await measureCosts(t, scenario, phase, startups);
+          if (costs) {
+            infos.get(t.name)!.costs = costs;
+            journal.costs(t.name, costs);
+          }
+        } catch (err) {
+          emit({ type: 'log', level: 'warn', message: `${t.name}: cost figures failed: ${(err as Error).message}` });
+        }
+      }
+    }
+
+    // Rounds of paired windows, scenario by scenario, in blocks of fresh processes.
+    const windows: WindowRecord[] = [...log.windows];
+    const blocks: BlockRecord[] = [];
+    const stops: StopRecord[] = [];
+    let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
+    let loadSec = 0;
+    const est: EstimatorOptions = { reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed };
+    const ctx: BlockContext = {
+      driver,
+      pinning,
+      signal,
+      clientBoundBusy: design.clientBoundBusy,
+      design,
+      seed,
+      journal,
+      emit,
+      elapsed,
+      commands,
+      nextIndex: () => index++,
+      addLoad: (sec) => (loadSec += sec),
+    };
+    const loadScenarios = scenarios.filter((s) => !s.verifyOnly);
+    const stepSettle = DEFAULTS.stepSettleSec;
+    const perRound = (s: Scenario) => {
+      const steps = connectionSteps(s.load).length;
+      const n = usable.filter((t) => targetSupports(t, s) && verified(s, t)).length;
+      return n * steps * ((s.load.duration ?? design.windowSec) + (s.load.warmup ?? (steps > 1 ? stepSettle : 0)));
+    };
+    const weights = loadScenarios.map(perRound);
+    for (const [si, scenario] of loadScenarios.entries()) {
+      const members = usable.filter((t) => targetSupports(t, scenario) && verified(scenario, t));
+      const names = members.map((t) => t.name);
+      if (!members.length) {
+        stops.push({ scenario: scenario.name, blocks: 0, rounds: 0, reason: 'no-targets', worstHalfWidth: null });
+        continue;
+      }
+      if (signal.aborted) {
+        stops.push({ scenario: scenario.name, blocks: 0, rounds: 0, reason: 'interrupted', worstHalfWidth: null });
+        continue;
+      }
+      const budgetEnd = elapsed() + scenarioBudget(design.budgetSec - elapsed(), weights, si);
+      const runtimes = members.map(runtimeOf);
+      let stop: StopRecord['reason'] | undefined;
+      let worst: number | null = null;
+      let b = 0;
+      while (!stop) {
+        b++;
+        const loggedBlock = log.blocks.find((x) => x.scenario === scenario.name && x.block === b);
+        const loggedWindows = log.windows.filter((w) => w.scenario === scenario.name && w.block === b);
+        const plan = planRounds(design, scenario.name, names, reference, windows, blocks, budgetEnd - elapsed());
+        if (loggedBlock || loggedWindows.length) {
+          // Replayed from the log of the interrupted run: nothing that finished runs again.
+          blocks.push(
+            loggedBlock ?? {
+              scenario: scenario.name,
+              block: b,
+              startedAt: loggedWindows[0]!.startedAt,
+              wallSec: 0,
+              roundsWallSec: 0,
+              plannedRounds: 0,
+              rounds: Math.max(...loggedWindows.map((w) => w.round)),
+              extraRounds: 0,
+              complete: false,
+              targets: names.map((n) => ({ target: n, status: 'ok' as const, warmupRps: [], steady: false })),
+            },
+          );
+        } else {
+          const { record, windows: ws } = await runBlock(ctx, scenario, runtimes, b, plan.rounds, budgetEnd, stepSettle);
+          blocks.push(record);
+          windows.push(...ws);
+          if (signal.aborted) {
+            stop = 'interrupted';
+            break;
+          }
+        }
+        const halfWidths = headlineHalfWidths(scenario.name, names, windows, est);
+        worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
+        if (worst === Infinity) worst = null;
+        const next = planRounds(design, scenario.name, names, reference, windows, blocks, budgetEnd - elapsed());
+        const done = blocks.filter((x) => x.scenario === scenario.name).length;
+        const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec }, design);
+        emit({ type: 'precision', scenario: scenario.name, blocks: done, rounds: windows.filter((w) => w.scenario === scenario.name && w.target === names[0]).length, worstHalfWidth: worst, target: design.precision, decision });
+        if (decision !== 'continue') stop = decision;
+      }
+      const mine = blocks.filter((x) => x.scenario === scenario.name);
+      stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
+    }
+
+    // Figures: every (scenario, target) pair that has windows.
+    const windowIndex = new WindowIndex(windows);
+    const summaries: PairSummary[] = [];
+    for (const s of loadScenarios) {
+      for (const t of usable) {
+        if (!windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
+        summaries.push(summarizePair(s.name, t.name, windows, blocks, est, pinning.serverCpus, windowIndex));
+      }
+    }
+    const rankings = loadScenarios.map((s) => rankScenario(s.name, summaries, design.practicalBand)).filter((r) => r.places.length > 0);
+    for (const info of infos.values()) {
+      if (!info.costs) continue;
+      const peaks = windows.filter((w) => w.status === 'ok' && w.target === info.name).map((w) => (w.status === 'ok' ? w.resources.serverPeakRssBytes : 0));
+      info.costs.peakRssBytes = peaks.length ? Math.max(...peaks) : null;
+    }
+    const okWindows = windows.filter((w) => w.status === 'ok');
+    const steal = okWindows.map((w) => (w.status === 'ok' ? (w.resources.cpuSteal ?? 0) : 0));
+    const halfWidths = summaries.map((s) => s.precision.reached).filter((h): h is number => h !== null);
+    const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0);
+    const wallSec = (performance.now() - wall0) / 1000 + resumedSec;
+    const firstScenario = loadScenarios[0] ?? scenarios[0]!;
+    const result: BenchResult = {
+      schemaVersion: RESULT_SCHEMA_VERSION,
+      suite: opts.suite,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      interrupted: signal.aborted,
+      resumed: opts.resume,
+      seed,
+      design,
+      environment: captureEnvironment({
+        driver: {
+          name: driver.name,
+          version: await driver.version(),
+          flags: driver.flags({ connections: connectionSteps(firstScenario.load)[0]!, durationSec: firstScenario.load.duration ?? design.windowSec, warmupSec: firstScenario.load.warmup ?? 0, timeoutSec: firstScenario.load.timeout, rate: firstScenario.load.rate }),
+          ...(driver.note ? { ceilingNote: driver.note } : {}),
+          reason: choice.reason,
+        },
+        pinning: { enabled: pinning.enabled, tool: pinning.tool, serverCpus: pinning.serverCpus, loaderCpus: pinning.loaderCpus, ...(pinning.reason ? { reason: pinning.reason } : {}) },
+        serverEnv: {
+          unset: [...new Set(targets.flatMap((t) => (t.kind === 'process' ? t.unsetEnv : [])))],
+          set: { PORT: '0 (any free port) unless a target sets it', ...(pinning.enabled ? { BENCHSUITE_SERVER_CPUS: pinning.serverCpus.join(',') } : {}) },
+        },
+      }),
+      scenarios: scenarios.map((s) => ({
+        name: s.name,
+        ...(s.description ? { description: s.description } : {}),
+        ...(s.group ? { group: s.group } : {}),
+        requests: scenarioRequests(s),
+        expect: { status: Array.isArray(s.expect.status) ? s.expect.status : [s.expect.status] },
+        load: {
+          connections: connectionSteps(s.load),
+          warmupSec: s.load.warmup ?? (connectionSteps(s.load).length > 1 ? stepSettle : 0),
+          durationSec: s.load.duration ?? design.windowSec,
+          ...(s.load.rate ? { rate: s.load.rate } : {}),
+          timeoutSec: s.load.timeout,
+        },
+      })),
+      targets: [...infos.values()],
+      verify,
+      blocks,
+      windows,
+      summaries,
+      rankings,
+      stops,
+      runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
+      overall: {
+        pairs: summaries.length,
+        precisionMet: summaries.filter((s) => s.precision.met).length,
+        medianHalfWidth: halfWidths.length ? median(halfWidths) : null,
+        worstHalfWidth: halfWidths.length ? Math.max(...halfWidths) : null,
+        windows: windows.length,
+        excludedSteal: okWindows.filter((w) => w.status === 'ok' && w.excluded === 'steal').length,
+        meanSteal: steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0,
+        maxSteal: steal.length ? Math.max(...steal) : 0,
+        overhead: loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null,
+      },
+    };
+    const checked = resultSchema.safeParse(result);
+    if (!checked.success) throw new Error(`internal error: result does not match its schema: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return checked.data;
+  } finally {
+    unpin();
+  }
+}

@@ -1,0 +1,155 @@
+import type { Driver } from '../driver.js';
+import { pinPrefix, type Pinning } from '../environment.js';
+import { describeExit } from '../process.js';
+import { encodeHistogram, latencyOf, mergeHistograms, type Histogram } from '../histogram.js';
+import type { OkWindow, StepResult } from '../result-schema.js';
+import { isClientBound, TreeSampler, type WindowResources } from '../sampler.js';
+import type { RequestSpec, Scenario } from '../scenario.js';
+import { PhaseError, type StartedTarget } from './runtime.js';
+
+/** What one window needs besides the target: the driver, pinning and the window's timing. */
+export interface WindowContext {
+  driver: Driver;
+  pinning: Pinning;
+  signal: AbortSignal;
+  clientBoundBusy: number;
+}
+
+export interface WindowSpec {
+  scenario: Scenario;
+  requests: readonly RequestSpec[];
+  /** Connection steps measured one after the other (one for a fixed load). */
+  steps: readonly number[];
+  windowSec: number;
+  /** Seconds of load before each step's measurement, never recorded. */
+  settleSec: number;
+}
+
+/** The measured part of a window, before its place in the run (block, round…) is added. */
+export type WindowFigures = Pick<OkWindow, 'durationSec' | 'rps' | 'requests' | 'statusCounts' | 'errors' | 'timeouts' | 'non2xx' | 'unexpected' | 'latency' | 'histogram' | 'resources' | 'clientBound' | 'cpuPerRequestUs' | 'steps'>;
+
+const emptyResources = (): WindowResources => ({ serverCpuSeconds: 0, serverPeakRssBytes: 0, serverProcesses: 0, loaderCpuSeconds: 0, loaderCoreBusy: 0, loaderBusiestCore: 0, loaderThreadBusy: 0, cpuSteal: 0, samples: 0 });
+
+/** A loader that aborts when the server dies, so a crash ends the window at once instead of at its timeout. */
+function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; crashed: () => string | undefined; dispose: () => void } {
+  const ac = new AbortController();
+  let crashed: string | undefined;
+  let live = true;
+  const onAbort = () => ac.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  void target.exited?.then((e) => {
+    if (!live) return;
+    crashed = `server exited during the window (${describeExit(e)})`;
+    ac.abort();
+  });
+  return { signal: ac.signal, crashed: () => crashed, dispose: () => ((live = false), signal.removeEventListener('abort', onAbort)) };
+}
+
+/**
+ * Load one target for one window: each connection step in turn (settle, then measure), sampling
+ * the server's process tree and the loader's CPU at the measured edges. Throws `PhaseError`.
+ */
+export async function measureWindow(ctx: WindowContext, target: StartedTarget, spec: WindowSpec): Promise<WindowFigures> {
+  const load = spec.scenario.load;
+  const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
+  const sampler = new TreeSampler(target.pid, ctx.pinning.loaderCpus, ctx.pinning.serverCpus, ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length));
+  const watch = crashWatch(target, ctx.signal);
+  const steps: StepResult[] = [];
+  const histograms: Histogram[] = [];
+  try {
+    for (const connections of spec.steps) {
+      let resources: WindowResources | undefined;
+      const res = await ctx.driver
+        .run({
+          baseUrl: target.baseUrl,
+          requests: spec.requests,
+          connections,
+          warmupSec: spec.settleSec,
+          durationSec: spec.windowSec,
+          rate: load.rate,
+          timeoutSec: load.timeout,
+          expectStatus,
+          pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
+          signal: watch.signal,
+          onMeasureStart: (pid) => sampler.windowStart(pid),
+          onMeasureEnd: () => {
+            resources = sampler.windowEnd();
+          },
+        })
+        .catch((err: Error) => {
+          const crash = watch.crashed();
+          if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
+          if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
+          throw new PhaseError('load', err.message);
+        });
+      const crash = watch.crashed();
+      if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
+      if (res.requests === 0) {
+        throw new PhaseError('load', `no response in the measured window at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
+      }
+      const r = resources ?? emptyResources();
+      const rps = res.durationSec > 0 ? res.requests / res.durationSec : 0;
+      histograms.push(res.histogram);
+      steps.push({
+        connections,
+        durationSec: res.durationSec,
+        rps,
+        requests: res.requests,
+        statusCounts: res.statusCounts,
+        errors: res.errors,
+        timeouts: res.timeouts,
+        non2xx: res.non2xx,
+        unexpected: res.unexpected,
+        latency: latencyOf(res.histogram),
+        histogram: encodeHistogram(res.histogram),
+        resources: r,
+        clientBound: isClientBound(r, ctx.clientBoundBusy),
+        rpsPerCpuSecond: r.serverCpuSeconds > 0 ? res.requests / r.serverCpuSeconds : null,
+      });
+    }
+  } finally {
+    watch.dispose();
+    sampler.stop();
+  }
+  return combineSteps(steps, histograms, target.pid !== undefined);
+}
+
+/** A window's figures from its steps: sums, duration-weighted shares, the merged histogram. */
+export function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServer: boolean): WindowFigures {
+  const only = steps.length === 1 ? steps[0]! : undefined;
+  const merged = only ? undefined : mergeHistograms(histograms);
+  const sum = (f: (s: StepResult) => number) => steps.reduce((a, s) => a + f(s), 0);
+  const max = (f: (s: StepResult) => number) => Math.max(...steps.map(f));
+  const durationSec = sum((s) => s.durationSec);
+  const requests = sum((s) => s.requests);
+  const weighted = (f: (s: StepResult) => number) => (durationSec > 0 ? sum((s) => f(s) * s.durationSec) / durationSec : 0);
+  const statusCounts: Record<string, number> = {};
+  for (const s of steps) for (const [k, v] of Object.entries(s.statusCounts)) statusCounts[k] = (statusCounts[k] ?? 0) + v;
+  const cpu = sum((s) => s.resources.serverCpuSeconds);
+  return {
+    durationSec,
+    rps: durationSec > 0 ? requests / durationSec : 0,
+    requests,
+    statusCounts,
+    errors: sum((s) => s.errors),
+    timeouts: sum((s) => s.timeouts),
+    non2xx: sum((s) => s.non2xx),
+    unexpected: sum((s) => s.unexpected),
+    latency: only ? only.latency : latencyOf(merged!),
+    histogram: only ? only.histogram : encodeHistogram(merged!),
+    resources: {
+      serverCpuSeconds: cpu,
+      serverPeakRssBytes: max((s) => s.resources.serverPeakRssBytes),
+      serverProcesses: max((s) => s.resources.serverProcesses),
+      loaderCpuSeconds: sum((s) => s.resources.loaderCpuSeconds),
+      loaderCoreBusy: weighted((s) => s.resources.loaderCoreBusy),
+      loaderBusiestCore: max((s) => s.resources.loaderBusiestCore),
+      loaderThreadBusy: max((s) => s.resources.loaderThreadBusy),
+      cpuSteal: weighted((s) => s.resources.cpuSteal ?? 0),
+      samples: sum((s) => s.resources.samples),
+    },
+    clientBound: steps.some((s) => s.clientBound),
+    cpuPerRequestUs: sampledServer && requests > 0 && cpu > 0 ? (cpu / requests) * 1e6 : null,
+    steps,
+  };
+}

@@ -1,0 +1,54 @@
+import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
+import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
+import { parseScenario, type Scenario } from './scenario.js';
+import { parseTarget, type Target } from './target.js';
+
+/** Validate every definition up front, listing every problem at once: nothing starts when one is invalid. */
+export function validateSuite(input: RunSuiteOptions) {
+  const errors: string[] = [];
+  const collect = (err: unknown) => errors.push(...((err as BenchsuiteConfigError).issues ?? [(err as Error).message]));
+  let opts: ReturnType<typeof suiteOptionsSchema.parse> | undefined;
+  try {
+    opts = parseOrThrow(suiteOptionsSchema, input, '');
+  } catch (err) {
+    collect(err);
+  }
+  const scenarios: Scenario[] = [];
+  const targets: Target[] = [];
+  const list = (v: unknown) => (Array.isArray(v) ? v : []);
+  list((input as { scenarios?: unknown }).scenarios).forEach((s, i) => {
+    try {
+      scenarios.push(parseScenario(s, `scenarios[${i}]`));
+    } catch (err) {
+      collect(err);
+    }
+  });
+  list((input as { targets?: unknown }).targets).forEach((t, i) => {
+    try {
+      targets.push(parseTarget(t, `targets[${i}]`));
+    } catch (err) {
+      collect(err);
+    }
+  });
+  const dup = (names: string[], what: string) => {
+    const seen = new Set<string>();
+    names.forEach((n, i) => {
+      if (seen.has(n)) errors.push(`${what}[${i}].name: duplicate name "${n}"`);
+      seen.add(n);
+    });
+  };
+  dup(scenarios.map((s) => s.name), 'scenarios');
+  dup(targets.map((t) => t.name), 'targets');
+  const ref = opts?.design.reference;
+  if (ref !== undefined && targets.length && !targets.some((t) => t.name === ref)) {
+    errors.push(`design.reference: "${ref}" is not a target of this suite; expected one of: ${targets.map((t) => t.name).join(', ')}`);
+  }
+  if (errors.length || !opts) throw new BenchsuiteConfigError(errors.join('\n'), errors);
+  const o = opts.overrides;
+  for (const s of scenarios) {
+    if (o.duration !== undefined) s.load.duration = o.duration;
+    if (o.warmup !== undefined) s.load.warmup = o.warmup;
+    if (o.connections !== undefined) s.load.connections = o.connections;
+  }
+  return { opts, scenarios, targets };
+}
