@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { drivers, runSuite, startProcess, sampleStats, cpuTimes, welchTTest } from '../dist/index.js';
+import { drivers, runSuite, startProcess, cpuTimes, median, changeEstimate, isClientBound, decidePinning } from '../dist/index.js';
 import { TreeSampler } from '../dist/sampler.js';
 
 const { values: args } = parseArgs({
@@ -20,8 +20,10 @@ const { values: args } = parseArgs({
 const rounds = Number(args.rounds);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
-const SERVER = [0];
-const LOADER = [1];
+const pinning = decidePinning('auto');
+if (!pinning.enabled) throw new Error(`cannot pin server and loader apart: ${pinning.reason}`);
+const SERVER = pinning.serverCpus;
+const LOADER = pinning.loaderCpus;
 const pin = (cpus) => ['taskset', '-c', cpus.join(',')];
 const log = (m) => process.stderr.write(m + '\n');
 const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
@@ -44,8 +46,7 @@ function rawWrk() {
 }
 
 async function viaDriver(name) {
-  const sampler = new TreeSampler(srv.pid, LOADER, 100, SERVER);
-  sampler.begin();
+  const sampler = new TreeSampler(srv.pid, LOADER, SERVER, 1);
   let res;
   const out = await drivers[name].run({
     baseUrl: srv.url, requests: request, connections, warmupSec: 1, durationSec: duration, timeoutSec: 10, expectStatus: [200], pin: pin(LOADER),
@@ -68,19 +69,21 @@ for (let i = 1; i <= rounds; i++) {
 }
 
 console.log(`\n## Drivers against node:http (server cpu ${SERVER}, loader cpu ${LOADER}, ${connections} connections, ${rounds} × ${duration} s, interleaved)\n`);
-console.log('| loader | mean req/s | CoV | loader CPU (of one core) | loader core busy | server CPU | hypervisor steal |');
+console.log('| loader | median req/s | CoV | loader CPU (of one core) | loader core busy | server CPU | hypervisor steal |');
 console.log('|---|---|---|---|---|---|---|');
 for (const [k, v] of Object.entries(rows)) {
   if (!v.length) continue;
-  const s = sampleStats(v.map((x) => x.rps));
+  const xs = v.map((x) => x.rps);
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const cov = xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) / m : null;
   const avg = (f) => (v.every((x) => f(x) !== null && f(x) !== undefined) ? v.reduce((a, x) => a + f(x), 0) / v.length : null);
-  console.log(`| ${k} | ${Math.round(s.mean)} | ${pct(s.cov)} | ${pct(avg((x) => x.loaderCpu))} | ${pct(avg((x) => x.busy))} | ${pct(avg((x) => x.serverCpu))} | ${pct(avg((x) => x.steal))} |`);
+  console.log(`| ${k} | ${Math.round(median(xs))} | ${pct(cov)} | ${pct(avg((x) => x.loaderCpu))} | ${pct(avg((x) => x.busy))} | ${pct(avg((x) => x.serverCpu))} | ${pct(avg((x) => x.steal))} |`);
 }
 if (hasWrk) {
-  const raw = sampleStats(rows['raw wrk'].map((x) => x.rps)).mean;
-  const drv = sampleStats(rows['wrk driver'].map((x) => x.rps)).mean;
-  const w = welchTTest(rows['wrk driver'].map((x) => x.rps), rows['raw wrk'].map((x) => x.rps));
-  console.log(`\nwrk driver ÷ raw wrk: ${(drv / raw).toFixed(3)} (${((drv / raw - 1) * 100).toFixed(1)}%); Welch's t-test p = ${w.p === null ? '–' : w.p.toFixed(3)} (${w.p !== null && w.p < 0.05 ? 'significantly different' : 'not significantly different at this noise'})`);
+  // Paired per round (both measured back to back), as the suite's own estimator does.
+  const ratios = rows['wrk driver'].map((x, i) => x.rps / rows['raw wrk'][i].rps);
+  const ch = changeEstimate([rows['raw wrk'].map((x) => x.rps)], [rows['wrk driver'].map((x) => x.rps)], { resamples: 2000, confidence: 0.95, seed: 1 });
+  console.log(`\nwrk driver ÷ raw wrk: median of per-round ratios ${median(ratios).toFixed(3)}; ratio of medians ${ch.ratio.toFixed(3)}, 95% bootstrap interval ${ch.ci95 ? `[${ch.ci95[0].toFixed(3)}, ${ch.ci95[1].toFixed(3)}]` : '–'}`);
 }
 
 // Client-bound sweep: autocannon at offered rates up to unlimited.
@@ -88,15 +91,14 @@ console.log('\n## autocannon client-bound flag by offered rate\n');
 console.log('| offered rate | measured req/s | loader core busy | hypervisor steal | clientBound |');
 console.log('|---|---|---|---|---|');
 for (const rate of [5_000, 20_000, 40_000, undefined]) {
-  const sampler = new TreeSampler(srv.pid, LOADER, 100, SERVER);
-  sampler.begin();
+  const sampler = new TreeSampler(srv.pid, LOADER, SERVER, 1);
   let res;
   const out = await drivers.autocannon.run({
     baseUrl: srv.url, requests: request, connections, warmupSec: 0.5, durationSec: Math.min(duration, 3), rate, timeoutSec: 10, expectStatus: [200], pin: pin(LOADER),
     onMeasureStart: (pid) => sampler.windowStart(pid), onMeasureEnd: () => (res = sampler.windowEnd()),
   });
   sampler.stop();
-  console.log(`| ${rate ?? 'unlimited'} | ${Math.round(out.requests / out.durationSec)} | ${pct(res.loaderCoreBusy)} | ${pct(res.cpuSteal)} | ${res.loaderCoreBusy > 0.9} |`);
+  console.log(`| ${rate ?? 'unlimited'} | ${Math.round(out.requests / out.durationSec)} | ${pct(res.loaderBusiestCore)} | ${pct(res.cpuSteal)} | ${isClientBound(res)} |`);
 }
 await srv.stop();
 
@@ -107,18 +109,15 @@ if (args.result) {
   result = JSON.parse(readFileSync(args.result, 'utf8'));
   log(`overhead from ${args.result}`);
 } else {
-  log('no --result given: measuring a small suite here (3 scenarios × 1 target × 2 trials)');
-  const scenarios = ['a', 'b', 'c'].map((n) => ({ name: n, request: { path: '/ping' }, expect: { status: 200 }, load: { connections, warmup: 1, duration: 4 } }));
-  result = await runSuite({ scenarios, targets: [{ kind: 'process', name: 'node-http', command: [process.execPath, server] }], trials: 2 });
+  log('no --result given: measuring a small suite here (3 scenarios × 2 targets, 2 blocks × 5 rounds)');
+  const scenarios = ['a', 'b', 'c'].map((n) => ({ name: n, request: { path: '/ping' }, expect: { status: 200 }, load: { connections } }));
+  const targets = ['node-http', 'node-http-2'].map((name) => ({ kind: 'process', name, command: [process.execPath, server] }));
+  result = await runSuite({ scenarios, targets, design: { reference: 'node-http', rounds: { min: 5, max: 5 }, blocks: { min: 2, max: 2 } } });
 }
-const wall = (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000;
-const ok = result.trials.filter((t) => t.status === 'ok');
-const measured = ok.reduce((a, t) => a + t.durationSec, 0);
-const scen = new Map(result.scenarios.map((s) => [s.name, s]));
-const loadWindows = ok.reduce((a, t) => a + t.durationSec + t.steps.length * scen.get(t.scenario).load.warmupSec, 0);
-console.log(`suite ${result.suite}: ${ok.length} trials, wall ${wall.toFixed(0)} s, load windows (warm-up + measured) ${loadWindows.toFixed(0)} s, measured only ${measured.toFixed(0)} s`);
-console.log(`overhead = wall ÷ load windows = ${(wall / loadWindows).toFixed(3)}; wall ÷ measured-only windows = ${(wall / measured).toFixed(3)}`);
-console.log(`this script's own peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+const r = result.runner;
+console.log(`suite ${result.suite}: ${result.overall.windows} windows, wall ${r.wallSec.toFixed(0)} s, under load (warm-up + settle + measured) ${r.loadSec.toFixed(0)} s, measured only ${r.measuredSec.toFixed(0)} s`);
+console.log(`overhead = wall ÷ time under load = ${(r.wallSec / r.loadSec).toFixed(3)}; wall ÷ measured-only windows = ${(r.wallSec / r.measuredSec).toFixed(3)}`);
+console.log(`runner peak RSS: ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MiB; this script's own: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
 try {
   console.log(`machine: ${execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' }).trim()}, ${result.environment.cores} cores`);
 } catch {}

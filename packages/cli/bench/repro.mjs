@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Reproducibility of benchsuite's own figures (a benchmark script, not a test): run the same suite
+// twice with different seeds, one run after the other, and print for every (scenario, target) pair
+// each run's relative figures (throughput and server CPU per request, both ÷ the reference) with
+// their 95% intervals, whether the intervals overlap, the difference, and the share of pairs whose
+// two figures differ by less than 3%.
+//
+// Usage: npm run bench:repro -- [--seeds 11,12] [--out DIR] [--from a.json,b.json] [-- <benchsuite run flags>]
+//   e.g. npm run bench:repro -- -- --scenario baseline,json-post --target node-http,fastify
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values: args, positionals } = parseArgs({
+  options: { seeds: { type: 'string', default: '11,12' }, out: { type: 'string' }, from: { type: 'string' }, within: { type: 'string', default: '0.03' } },
+  allowPositionals: true,
+});
+const within = Number(args.within);
+const cli = fileURLToPath(new URL('../bin/benchsuite.js', import.meta.url));
+const log = (m) => process.stderr.write(m + '\n');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+
+let files;
+if (args.from) files = args.from.split(',').map((f) => resolve(f));
+else {
+  const seeds = args.seeds.split(',').map(Number);
+  if (seeds.length !== 2 || seeds.some((s) => !Number.isInteger(s))) throw new Error('--seeds: expected two whole numbers, e.g. 11,12');
+  const out = resolve(args.out ?? join('benchsuite-results', `repro-${stamp}`));
+  mkdirSync(out, { recursive: true });
+  files = [];
+  for (const seed of seeds) {
+    const dir = join(out, `seed-${seed}`);
+    log(`bench:repro: run with seed ${seed} → ${dir}`);
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [cli, 'run', '--seed', String(seed), '--out', dir, ...positionals], { stdio: ['ignore', 'ignore', 'inherit'] });
+    log(`bench:repro: seed ${seed} finished in ${((Date.now() - t0) / 60000).toFixed(1)} min (exit ${r.status})`);
+    if (r.status !== 0 && r.status !== 1) process.exit(r.status ?? 1);
+    files.push(join(dir, 'results.json'));
+  }
+}
+const [a, b] = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+const f3 = (x) => (x === null || x === undefined ? '–' : x.toFixed(3));
+const pct = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${(x * 100).toFixed(d)}%`);
+const ci = (e) => (e?.ci95 ? `[${f3(e.ci95[0])}, ${f3(e.ci95[1])}]` : '');
+const overlap = (x, y) => (x?.ci95 && y?.ci95 ? x.ci95[0] <= y.ci95[1] && y.ci95[0] <= x.ci95[1] : null);
+
+function compareFigure(key) {
+  const rows = [];
+  for (const sa of a.summaries) {
+    const sb = b.summaries.find((s) => s.scenario === sa.scenario && s.target === sa.target);
+    const x = sa[key];
+    const y = sb?.[key];
+    if (!x || !y) continue;
+    const diff = y.point / x.point - 1;
+    rows.push({ scenario: sa.scenario, target: sa.target, x, y, diff, overlap: overlap(x, y) });
+  }
+  return rows;
+}
+
+const print = (title, rows) => {
+  console.log(`\n## ${title}\n`);
+  console.log('| scenario | target | run 1 | run 2 | intervals overlap | difference |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.scenario} | ${r.target} | ${f3(r.x.point)} ${ci(r.x)} | ${f3(r.y.point)} ${ci(r.y)} | ${r.overlap === null ? '–' : r.overlap ? 'yes' : 'no'} | ${r.diff >= 0 ? '+' : ''}${pct(r.diff)} |`);
+  const agree = rows.filter((r) => Math.abs(r.diff) < within).length;
+  const over = rows.filter((r) => r.overlap).length;
+  console.log(`\n${title}: ${agree} of ${rows.length} pairs within ${pct(within, 0)} (${pct(rows.length ? agree / rows.length : null)}); intervals overlap in ${over} of ${rows.length}; median |difference| ${pct(median(rows.map((r) => Math.abs(r.diff))))}, worst ${pct(Math.max(...rows.map((r) => Math.abs(r.diff))))}`);
+  return { agree, n: rows.length };
+};
+function median(xs) {
+  const s = [...xs].sort((p, q) => p - q);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
+}
+
+console.log(`# bench:repro — ${a.suite}, reference ${a.design.reference}`);
+console.log(`\n| run | seed | wall | windows | steal mean / worst | excluded for steal | median / worst half-width | precision met | stops |`);
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const [i, r] of [a, b].entries()) {
+  const stops = Object.entries(r.stops.reduce((m, s) => ((m[s.reason] = (m[s.reason] ?? 0) + 1), m), {})).map(([k, v]) => `${k} ${v}`).join(', ');
+  console.log(`| ${i + 1} | ${r.seed} | ${(r.runner.wallSec / 60).toFixed(1)} min | ${r.overall.windows} | ${pct(r.overall.meanSteal)} / ${pct(r.overall.maxSteal)} | ${r.overall.excludedSteal} | ±${pct(r.overall.medianHalfWidth)} / ±${pct(r.overall.worstHalfWidth)} | ${r.overall.precisionMet}/${r.overall.pairs} | ${stops} |`);
+}
+const t = print('Throughput relative to the reference', compareFigure('relativeRps'));
+const c = print('Server CPU per request relative to the reference', compareFigure('relativeCpu'));
+console.log(`\nAgreement within ${pct(within, 0)}: throughput ${t.agree}/${t.n}, CPU per request ${c.agree}/${c.n}. Files: ${files.join(', ')}`);
