@@ -33,6 +33,10 @@ export const DEFAULTS = {
   confidence: 0.95,
   /** A loader core (or the loader process, per thread it can use) busier than this is the bottleneck. */
   clientBoundBusy: 0.9,
+  /** A helper service (e.g. the gateway's stub backend) whose process is busier than this per thread is the bottleneck. */
+  backendBoundBusy: 0.9,
+  /** A server whose process tree used less than this share of its cores, with the loader not saturated, waits rather than computes. */
+  serverSaturatedShare: 0.7,
   /** Default concurrency when a scenario names none. */
   connections: 50,
   /** Seconds without a response before a request counts as a timeout. */

@@ -10,6 +10,8 @@ const pct = (x: number, digits = 0) => `${(x * 100).toFixed(digits)}%`;
  */
 export type Note =
   | { kind: 'client-bound'; windows: number; of: number; busiest: number }
+  | { kind: 'backend-bound'; windows: number; of: number; busiest: number }
+  | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold?: number }
   | { kind: 'not-pinned'; reason: string }
   | { kind: 'driver-choice'; driver: string; reason: string }
@@ -31,6 +33,10 @@ export function noteText(n: Note): string {
   switch (n.kind) {
     case 'client-bound':
       return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${pct(n.busiest)}, over ${pct(DEFAULTS.clientBoundBusy)}): that req/s is the load generator's ceiling, not the server's`;
+    case 'backend-bound':
+      return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(DEFAULTS.backendBoundBusy)}): that req/s is the backend's limit, not the server's`;
+    case 'server-not-saturated':
+      return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(DEFAULTS.serverSaturatedShare)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
     case 'steal':
       return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold ?? DEFAULTS.stealThreshold)} and were left out of the estimates (kept in the raw data)`;
     case 'not-pinned':

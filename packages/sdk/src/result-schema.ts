@@ -51,6 +51,12 @@ export const resourceSchema = z.strictObject({
   loaderThreadBusy: nonneg,
   /** Share (0..1) of the server's and loader's cores' time taken by the hypervisor (steal) in the window. */
   cpuSteal: nonneg.optional(),
+  /** Server tree CPU seconds ÷ (window seconds × server cores): 1 = every server core busy. */
+  serverCoreShare: nonneg,
+  /** CPU seconds of the target's helper services (e.g. a stub backend) in the window. */
+  serviceCpuSeconds: nonneg,
+  /** The busiest helper service's CPU seconds ÷ window seconds (one thread: 1 = saturated). */
+  serviceBusy: nonneg,
   samples: int,
 });
 
@@ -66,6 +72,10 @@ export const stepResultSchema = z.strictObject({
   resources: resourceSchema,
   /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. */
   clientBound: z.boolean(),
+  /** A helper service (the backend) was saturated: RPS here is the backend's limit. */
+  backendBound: z.boolean(),
+  /** The server's cores were far from busy while the loader was not saturated: the figure is bounded by waiting. */
+  serverNotSaturated: z.boolean(),
   /** RPS per server CPU-second (null when the server used no measurable CPU). */
   rpsPerCpuSecond: num.nullable(),
 });
@@ -107,6 +117,8 @@ export const okWindowSchema = z.strictObject({
   histogram: z.string(),
   resources: resourceSchema,
   clientBound: z.boolean(),
+  backendBound: z.boolean(),
+  serverNotSaturated: z.boolean(),
   /** Server CPU time (user+sys of the process tree) per response, µs; null without a server pid or responses. */
   cpuPerRequestUs: num.nullable(),
   /** One entry per connection step (a single entry for a fixed load). */
@@ -185,6 +197,8 @@ export const stepSummarySchema = z.strictObject({
   /** Percentiles of the histogram merged over windows (never averages of percentiles). */
   latency: latencySchema,
   clientBoundWindows: int,
+  backendBoundWindows: int,
+  serverNotSaturatedWindows: int,
 });
 
 export const pairSummarySchema = z.strictObject({
@@ -193,13 +207,15 @@ export const pairSummarySchema = z.strictObject({
   /** The reference target of the relative figures. */
   reference: z.string(),
   blocks: int,
-  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int }),
+  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int, backendBound: int, serverNotSaturated: int }),
   /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
   rps: estimateSchema,
   /** Median of the per-round ratio rps / reference rps; null for the reference itself. */
   relativeRps: estimateSchema.nullable(),
   /** Server CPU time per response, µs. */
   cpuPerRequestUs: estimateSchema.nullable(),
+  /** Median req/s ÷ the backend's own ceiling (scenarios that declare a backend). */
+  backendShare: num.nullable(),
   /** Median of the per-round ratio of CPU per request to the reference's. */
   relativeCpu: estimateSchema.nullable(),
   variance: varianceComponentsSchema,
@@ -238,6 +254,19 @@ export const rankingSchema = z.strictObject({
   method: z.string(),
 });
 export type Ranking = z.infer<typeof rankingSchema>;
+
+/** A backend's own ceiling: the helper service loaded directly with the work one scenario request causes. */
+export const ceilingSchema = z.strictObject({
+  scenario: z.string(),
+  service: z.string(),
+  /** The target whose service definition was started. */
+  from: z.string(),
+  connections: z.number().int().positive(),
+  rps: estimateSchema,
+  /** The loader was saturated while measuring it: the ceiling is at least this. */
+  clientBound: z.boolean(),
+});
+export type Ceiling = z.infer<typeof ceilingSchema>;
 
 /** Why a scenario stopped adding blocks. */
 export const stopSchema = z.strictObject({
@@ -369,6 +398,8 @@ export const resultSchema = z.strictObject({
   summaries: z.array(pairSummarySchema),
   rankings: z.array(rankingSchema),
   stops: z.array(stopSchema),
+  /** Backends' own ceilings (scenarios that declare a backend). */
+  ceilings: z.array(ceilingSchema),
   /** The runner itself: its peak RSS and where the wall time went. */
   runner: z.strictObject({
     peakRssBytes: int,

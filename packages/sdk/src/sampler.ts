@@ -11,7 +11,18 @@ export interface WindowResources {
   loaderThreadBusy: number;
   /** Share of the server's and loader's cores' time the hypervisor took (steal). */
   cpuSteal: number;
+  serverCoreShare: number;
+  serviceCpuSeconds: number;
+  serviceBusy: number;
   samples: number;
+}
+
+/** What a window's resources say about its bottleneck, beside client-bound. Thresholds live in `DEFAULTS`. */
+export function bottlenecks(r: WindowResources, o: { sampledServer: boolean; clientBound: boolean }): { backendBound: boolean; serverNotSaturated: boolean } {
+  return {
+    backendBound: r.serviceBusy > DEFAULTS.backendBoundBusy,
+    serverNotSaturated: o.sampledServer && !o.clientBound && r.serverCoreShare < DEFAULTS.serverSaturatedShare,
+  };
 }
 
 /**
@@ -27,6 +38,8 @@ export function isClientBound(r: Pick<WindowResources, 'loaderBusiestCore' | 'lo
 interface Snapshot {
   at: number;
   serverTicks: Map<number, number>;
+  /** Per helper service: its tree's ticks by pid. */
+  serviceTicks: Array<Map<number, number>>;
   loaderTicks: number | undefined;
   /** The runner's reaped-children CPU (cutime + cstime): where a loader's CPU goes once it exited. */
   reapedTicks: number;
@@ -61,6 +74,7 @@ export class TreeSampler {
     private readonly loaderCpus: number[],
     private readonly serverCpus: number[] = [],
     private readonly loaderThreads = 1,
+    private readonly servicePids: readonly number[] = [],
     private readonly intervalMs = 100,
   ) {}
 
@@ -75,11 +89,12 @@ export class TreeSampler {
   }
 
   private snapshot(): Snapshot {
-    const serverTicks = new Map<number, number>();
-    if (this.serverPid !== undefined) for (const p of processTree(this.serverPid, readAllStats())) serverTicks.set(p.pid, p.cpuTicks);
+    const all = readAllStats();
+    const ticksOf = (root: number) => new Map(processTree(root, all).map((p) => [p.pid, p.cpuTicks] as const));
     return {
       at: performance.now(),
-      serverTicks,
+      serverTicks: this.serverPid !== undefined ? ticksOf(this.serverPid) : new Map(),
+      serviceTicks: this.servicePids.map(ticksOf),
       loaderTicks: readStat(this.loaderPid)?.cpuTicks,
       reapedTicks: reapedChildTicks(),
       cores: cpuTimesByCpu([...this.serverCpus, ...this.loaderCpus]),
@@ -105,8 +120,13 @@ export class TreeSampler {
     const end = this.snapshot();
     const start = this.start ?? end;
     this.start = undefined;
-    let serverTicks = 0;
-    for (const [pid, t] of end.serverTicks) serverTicks += t - (start.serverTicks.get(pid) ?? 0);
+    const delta = (a: Map<number, number> | undefined, b: Map<number, number> | undefined) => {
+      let sum = 0;
+      for (const [pid, t] of b ?? []) sum += t - (a?.get(pid) ?? 0);
+      return Math.max(0, sum);
+    };
+    const serverTicks = delta(start.serverTicks, end.serverTicks);
+    const serviceTicks = end.serviceTicks.map((m, i) => delta(start.serviceTicks[i], m));
     const hz = ticksPerSecond();
     const wallSec = (end.at - start.at) / 1000;
     // A loader that already exited (wrk stops at the window's end) was reaped by us: its whole CPU
@@ -120,8 +140,9 @@ export class TreeSampler {
     const loaderSum = loaderCores.reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
     const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
     const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
+    const serverCpuSeconds = serverTicks / hz;
     return {
-      serverCpuSeconds: Math.max(0, serverTicks) / hz,
+      serverCpuSeconds,
       serverPeakRssBytes: this.peak,
       serverProcesses: this.procs,
       loaderCpuSeconds,
@@ -130,6 +151,9 @@ export class TreeSampler {
       loaderBusiestCore: loaderCores.length ? Math.max(...loaderCores.map(busy)) : threadBusy,
       loaderThreadBusy: threadBusy,
       cpuSteal: sumAll.total > 0 ? sumAll.steal / sumAll.total : 0,
+      serverCoreShare: wallSec > 0 ? serverCpuSeconds / wallSec / Math.max(1, this.serverCpus.length) : 0,
+      serviceCpuSeconds: serviceTicks.reduce((a, t) => a + t, 0) / hz,
+      serviceBusy: wallSec > 0 && serviceTicks.length ? Math.max(...serviceTicks) / hz / wallSec : 0,
       samples: this.samples,
     };
   }

@@ -71,6 +71,12 @@ export const scenarioSchema = z
     load: loadProfileSchema.default(loadProfileSchema.parse({})),
     /** Runs once per trial against the fresh server before warm-up (e.g. learn an ETag). */
     prepare: fnSchema<(ctx: PrepareContext) => Promise<PreparePatch> | PreparePatch>().optional(),
+    /**
+     * The backend behind the targets (a helper service they declare, e.g. a stub LLM), and the
+     * request that makes it do the work one scenario request causes. Its own ceiling is measured
+     * once per run by loading it directly, and each target's throughput is reported as a share of it.
+     */
+    backend: z.strictObject({ service: z.string(), request: requestSpecSchema }).optional(),
     /** Verify-only scenarios are checked by parity/verify but never put under load. */
     verifyOnly: z.boolean().default(false),
   })

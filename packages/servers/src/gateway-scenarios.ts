@@ -33,6 +33,16 @@ const messagesScenario = <const N extends string>(name: N, chars: number, latenc
     request: { method: 'POST', path: '/v1/messages', headers: authed, body: gatewayMessagesBody(chars) },
     expect: { status: 200, headers: { 'content-type': json } },
     load,
+    // The same work straight at the stub: its own ceiling tells whether the backend is the limit.
+    backend: {
+      service: 'backend',
+      request: {
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: gatewayModelId, max_tokens: 256, messages: [{ role: 'user', content: gatewayMessageText(chars) }] }),
+      },
+    },
   });
 
 export const gatewayHealthz = defineScenario({

@@ -84,7 +84,7 @@ function withinCov(groups: Grouped): number | null {
 }
 
 /** The summary of one (scenario, target) pair from its windows. */
-export function summarizePair(scenario: string, target: string, windows: readonly WindowRecord[], blocks: readonly BlockRecord[], o: EstimatorOptions, serverCpus: number[], index = new WindowIndex(windows)): PairSummary {
+export function summarizePair(scenario: string, target: string, windows: readonly WindowRecord[], blocks: readonly BlockRecord[], o: EstimatorOptions, serverCpus: number[], index = new WindowIndex(windows), ceilingRps?: number): PairSummary {
   const mine = windows.filter((w) => w.scenario === scenario && w.target === target);
   const ok = mine.filter((w): w is OkWindow => w.status === 'ok');
   const use = ok.filter((w) => w.excluded === null);
@@ -122,6 +122,8 @@ export function summarizePair(scenario: string, target: string, windows: readonl
       relativeRps: stepRatio && stepRatio.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
       latency: stepCount === 1 ? latencyOf(merged) : latencyOf(mergeHistograms(st.map((s) => decodeHistogram(s.histogram)))),
       clientBoundWindows: st.filter((s) => s.clientBound).length,
+      backendBoundWindows: st.filter((s) => s.backendBound).length,
+      serverNotSaturatedWindows: st.filter((s) => s.serverNotSaturated).length,
     };
   });
   const reached = headline?.halfWidth ?? null;
@@ -130,10 +132,11 @@ export function summarizePair(scenario: string, target: string, windows: readonl
     target,
     reference: o.reference,
     blocks: blockIds.length,
-    windows: { ok: ok.length, failed: mine.length - ok.length, excludedSteal, clientBound: ok.filter((w) => w.clientBound).length },
+    windows: { ok: ok.length, failed: mine.length - ok.length, excludedSteal, clientBound: ok.filter((w) => w.clientBound).length, backendBound: ok.filter((w) => w.backendBound).length, serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length },
     rps,
     relativeRps,
     cpuPerRequestUs,
+    backendShare: ceilingRps && ceilingRps > 0 ? rps.point / ceilingRps : null,
     relativeCpu,
     variance: { betweenBlocks: vc.between, withinBlocks: vc.within },
     precision: { target: o.precision, reached, met: reached !== null && reached <= o.precision },

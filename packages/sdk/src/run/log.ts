@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BenchsuiteConfigError } from '../errors.js';
-import { blockSchema, costsSchema, designSchema, verifyOutcomeSchema, windowSchema, type BlockRecord, type Costs, type DesignRecord, type VerifyOutcome, type WindowRecord } from '../result-schema.js';
+import { blockSchema, ceilingSchema, costsSchema, designSchema, verifyOutcomeSchema, windowSchema, type BlockRecord, type Ceiling, type Costs, type DesignRecord, type VerifyOutcome, type WindowRecord } from '../result-schema.js';
 
 export const WINDOWS_FILE = 'windows.jsonl';
 export const PLAN_FILE = 'run.json';
@@ -24,6 +24,7 @@ const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('block'), block: blockSchema }),
   z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
+  z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
 ]);
 type Line = z.infer<typeof lineSchema>;
 
@@ -33,6 +34,7 @@ export interface RunLog {
   blocks: BlockRecord[];
   verify: VerifyOutcome[];
   costs: Map<string, Costs>;
+  ceilings: Ceiling[];
 }
 
 /**
@@ -60,6 +62,9 @@ export class RunJournal {
   costs(target: string, costs: Costs): void {
     this.append({ record: 'costs', target, costs });
   }
+  ceiling(ceiling: Ceiling): void {
+    this.append({ record: 'ceiling', ceiling });
+  }
   writePlan(plan: RunPlan): void {
     if (this.dir) writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify(plan, null, 2) + '\n');
   }
@@ -76,7 +81,7 @@ export function readPlan(dir: string): RunPlan {
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
 export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map() };
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [] };
   const file = join(dir, WINDOWS_FILE);
   if (!existsSync(file)) return log;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -92,6 +97,7 @@ export function readLog(dir: string): RunLog {
     if (line.record === 'window') log.windows.push(line.window);
     else if (line.record === 'block') log.blocks.push(line.block);
     else if (line.record === 'verify') log.verify.push(line.outcome);
+    else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
     else log.costs.set(line.target, line.costs);
   });
   return log;

@@ -21,6 +21,8 @@ export interface StartedTarget {
   pid: number | undefined;
   /** Spawn → ready, ms. */
   startupMs: number | undefined;
+  /** Pids of the target's helper services (sampled for the backend-bound flag). */
+  servicePids: number[];
   /** Resolves when the server exits (a crash, unless we stopped it). */
   exited: Promise<ExitInfo> | undefined;
   exitInfo(): ExitInfo | undefined;
@@ -106,6 +108,7 @@ function processRuntime(target: ProcessTarget): TargetRuntime {
           baseUrl: server.url,
           pid: server.pid,
           startupMs: server.readyMs,
+          servicePids: services.map((s) => s.pid),
           exited: server.exited,
           exitInfo: () => server.exitInfo(),
           tail: () => server.tail(),
@@ -127,7 +130,7 @@ function urlRuntime(target: Extract<Target, { kind: 'url' }>): TargetRuntime {
   return {
     target,
     async start() {
-      return { baseUrl, pid: undefined, startupMs: undefined, exited: undefined, exitInfo: () => undefined, tail: () => undefined, stop: async () => undefined };
+      return { baseUrl, pid: undefined, startupMs: undefined, servicePids: [], exited: undefined, exitInfo: () => undefined, tail: () => undefined, stop: async () => undefined };
     },
   };
 }

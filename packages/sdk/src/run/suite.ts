@@ -10,6 +10,7 @@ import {
   resultSchema,
   type BenchResult,
   type BlockRecord,
+  type Ceiling,
   type DesignRecord,
   type PairSummary,
   type StopRecord,
@@ -26,6 +27,7 @@ import { runBlock, type BlockContext } from './block.js';
 import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { runtimeOf } from './runtime.js';
+import { measureCeiling } from './ceiling.js';
 
 /** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */
 export function resolveReference(design: Pick<Design, 'reference'>, targets: readonly Pick<Target, 'name'>[]): string {
@@ -105,7 +107,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   const wall0 = performance.now();
 
   // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map() };
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [] };
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
@@ -171,6 +173,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     const windows: WindowRecord[] = [...log.windows];
     const blocks: BlockRecord[] = [];
     const stops: StopRecord[] = [];
+    const ceilings: Ceiling[] = [...log.ceilings];
     let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
     let loadSec = 0;
     const est: EstimatorOptions = { reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed };
@@ -206,6 +209,18 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       if (signal.aborted) {
         stops.push({ scenario: scenario.name, blocks: 0, rounds: 0, reason: 'interrupted', worstHalfWidth: null });
         continue;
+      }
+      if (scenario.backend && !ceilings.some((c) => c.scenario === scenario.name)) {
+        try {
+          emit({ type: 'log', level: 'info', message: `${scenario.name}: measuring the backend's own ceiling (service ${scenario.backend.service} loaded directly)` });
+          const c = await measureCeiling(scenario, members, { driver, pinning, signal, windowSec: design.windowSec, est });
+          if (c) {
+            ceilings.push(c);
+            journal.ceiling(c);
+          }
+        } catch (err) {
+          emit({ type: 'log', level: 'warn', message: `${scenario.name}: backend ceiling not measured: ${(err as Error).message}` });
+        }
       }
       const budgetEnd = elapsed() + scenarioBudget(design.budgetSec - elapsed(), weights, si);
       const runtimes = members.map(runtimeOf);
@@ -261,7 +276,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     for (const s of loadScenarios) {
       for (const t of usable) {
         if (!windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
-        summaries.push(summarizePair(s.name, t.name, windows, blocks, est, pinning.serverCpus, windowIndex));
+        summaries.push(summarizePair(s.name, t.name, windows, blocks, est, pinning.serverCpus, windowIndex, ceilings.find((c) => c.scenario === s.name)?.rps.point));
       }
     }
     const rankings = loadScenarios.map((s) => rankScenario(s.name, summaries, design.practicalBand)).filter((r) => r.places.length > 0);
@@ -320,6 +335,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       summaries,
       rankings,
       stops,
+      ceilings,
       runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
       overall: {
         pairs: summaries.length,

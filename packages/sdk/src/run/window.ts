@@ -3,7 +3,7 @@ import { pinPrefix, type Pinning } from '../environment.js';
 import { describeExit } from '../process.js';
 import { encodeHistogram, latencyOf, mergeHistograms, type Histogram } from '../histogram.js';
 import type { OkWindow, StepResult } from '../result-schema.js';
-import { isClientBound, TreeSampler, type WindowResources } from '../sampler.js';
+import { bottlenecks, isClientBound, TreeSampler, type WindowResources } from '../sampler.js';
 import type { RequestSpec, Scenario } from '../scenario.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 
@@ -26,9 +26,9 @@ export interface WindowSpec {
 }
 
 /** The measured part of a window, before its place in the run (block, round…) is added. */
-export type WindowFigures = Pick<OkWindow, 'durationSec' | 'rps' | 'requests' | 'statusCounts' | 'errors' | 'timeouts' | 'non2xx' | 'unexpected' | 'latency' | 'histogram' | 'resources' | 'clientBound' | 'cpuPerRequestUs' | 'steps'>;
+export type WindowFigures = Pick<OkWindow, 'durationSec' | 'rps' | 'requests' | 'statusCounts' | 'errors' | 'timeouts' | 'non2xx' | 'unexpected' | 'latency' | 'histogram' | 'resources' | 'clientBound' | 'backendBound' | 'serverNotSaturated' | 'cpuPerRequestUs' | 'steps'>;
 
-const emptyResources = (): WindowResources => ({ serverCpuSeconds: 0, serverPeakRssBytes: 0, serverProcesses: 0, loaderCpuSeconds: 0, loaderCoreBusy: 0, loaderBusiestCore: 0, loaderThreadBusy: 0, cpuSteal: 0, samples: 0 });
+const emptyResources = (): WindowResources => ({ serverCpuSeconds: 0, serverPeakRssBytes: 0, serverProcesses: 0, loaderCpuSeconds: 0, loaderCoreBusy: 0, loaderBusiestCore: 0, loaderThreadBusy: 0, cpuSteal: 0, serverCoreShare: 0, serviceCpuSeconds: 0, serviceBusy: 0, samples: 0 });
 
 /** A loader that aborts when the server dies, so a crash ends the window at once instead of at its timeout. */
 function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; crashed: () => string | undefined; dispose: () => void } {
@@ -52,7 +52,7 @@ function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: Abort
 export async function measureWindow(ctx: WindowContext, target: StartedTarget, spec: WindowSpec): Promise<WindowFigures> {
   const load = spec.scenario.load;
   const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
-  const sampler = new TreeSampler(target.pid, ctx.pinning.loaderCpus, ctx.pinning.serverCpus, ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length));
+  const sampler = new TreeSampler(target.pid, ctx.pinning.loaderCpus, ctx.pinning.serverCpus, ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length), target.servicePids);
   const watch = crashWatch(target, ctx.signal);
   const steps: StepResult[] = [];
   const histograms: Histogram[] = [];
@@ -104,6 +104,7 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
         histogram: encodeHistogram(res.histogram),
         resources: r,
         clientBound: isClientBound(r, ctx.clientBoundBusy),
+        ...bottlenecks(r, { sampledServer: target.pid !== undefined, clientBound: isClientBound(r, ctx.clientBoundBusy) }),
         rpsPerCpuSecond: r.serverCpuSeconds > 0 ? res.requests / r.serverCpuSeconds : null,
       });
     }
@@ -146,9 +147,14 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
       loaderBusiestCore: max((s) => s.resources.loaderBusiestCore),
       loaderThreadBusy: max((s) => s.resources.loaderThreadBusy),
       cpuSteal: weighted((s) => s.resources.cpuSteal ?? 0),
+      serverCoreShare: weighted((s) => s.resources.serverCoreShare),
+      serviceCpuSeconds: sum((s) => s.resources.serviceCpuSeconds),
+      serviceBusy: max((s) => s.resources.serviceBusy),
       samples: sum((s) => s.resources.samples),
     },
     clientBound: steps.some((s) => s.clientBound),
+    backendBound: steps.some((s) => s.backendBound),
+    serverNotSaturated: steps.some((s) => s.serverNotSaturated),
     cpuPerRequestUs: sampledServer && requests > 0 && cpu > 0 ? (cpu / requests) * 1e6 : null,
     steps,
   };
