@@ -12,6 +12,7 @@ export type SuiteEvent =
   | { type: 'target-skipped'; target: string; reason: string }
   | { type: 'verify'; outcome: VerifyOutcome }
   | { type: 'costs'; target: string; message: string }
+  | { type: 'profile'; scenario: string; target: string; status: 'start' | 'ok' | 'unavailable' | 'failed'; message?: string }
   | { type: 'driver'; name: string; reason: string }
   | { type: 'block-start'; scenario: string; block: number; targets: string[]; elapsedSec: number; budgetSec: number }
   | { type: 'warmup'; scenario: string; block: number; target: string; second: number; rps: number; steady: boolean }
@@ -81,6 +82,8 @@ export const suiteOptionsSchema = z.strictObject({
   pinning: pinningOptionSchema.default('auto'),
   /** Send each scenario's request once to each target and check it before any load. */
   verify: z.boolean().default(true),
+  /** After each scenario's blocks, profile every target for one extra window (never in the estimates). */
+  profile: z.boolean().default(false),
   /** Measure cost figures per process target (startup median of N cold starts, idle memory, artifact). */
   costs: z.union([z.boolean(), z.strictObject({ startups: z.number().int().positive() })]).default(false),
   signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'expected an AbortSignal').optional(),
@@ -102,6 +105,8 @@ export interface RunSuiteOptions {
   pinning?: 'auto' | false | { server: number[]; loader: number[] };
   verify?: boolean;
   costs?: boolean | { startups: number };
+  /** One extra profiled window per (scenario, target): top functions, time by package, collapsed stacks. */
+  profile?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: SuiteEvent) => void;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { profileSummarySchema } from './profile/schema.js';
 
 /**
  * The result document: the single source of truth for what a run produced.
@@ -268,6 +269,24 @@ export const ceilingSchema = z.strictObject({
 });
 export type Ceiling = z.infer<typeof ceilingSchema>;
 
+/**
+ * One profiled window per (scenario, target) under `--profile`: a fresh server, warmed up, then an
+ * unprofiled, a profiled and an unprofiled window; the profiled one is never in `windows`.
+ */
+export const profileRecordSchema = z.strictObject({
+  scenario: z.string(),
+  target: z.string(),
+  status: z.enum(['ok', 'unavailable', 'failed']),
+  reason: z.string().optional(),
+  profiler: z.string(),
+  /** req/s of the profiled window and the median of the two unprofiled ones around it (same process). */
+  rps: z.strictObject({ profiled: nonneg, unprofiled: nonneg }).optional(),
+  /** Profiled ÷ unprofiled req/s: what the profiler cost (1 = nothing). */
+  costRatio: num.nullable().optional(),
+  summary: profileSummarySchema.optional(),
+});
+export type ProfileRecord = z.infer<typeof profileRecordSchema>;
+
 /** Why a scenario stopped adding blocks. */
 export const stopSchema = z.strictObject({
   scenario: z.string(),
@@ -398,6 +417,8 @@ export const resultSchema = z.strictObject({
   summaries: z.array(pairSummarySchema),
   rankings: z.array(rankingSchema),
   stops: z.array(stopSchema),
+  /** CPU profiles under `--profile` (never part of any estimate). */
+  profiles: z.array(profileRecordSchema),
   /** Backends' own ceilings (scenarios that declare a backend). */
   ceilings: z.array(ceilingSchema),
   /** The runner itself: its peak RSS and where the wall time went. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseOrThrow } from './errors.js';
+import { targetProfileSchema } from './profile/profiler.js';
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a kebab-case name ([a-z0-9._-])');
 const fnSchema = <T>() => z.custom<T>((v) => typeof v === 'function', 'expected a function');
@@ -68,6 +69,8 @@ export const processTargetSchema = z.strictObject({
   setup: fnSchema<(ctx: SetupContext) => Promise<SetupResult | void> | SetupResult | void>().optional(),
   /** Size of what would be deployed, and how it was counted (for cost figures). */
   artifact: fnSchema<() => Promise<{ bytes: number; method: string }>>().optional(),
+  /** How `--profile` profiles it: a built-in profiler (`auto` by its command) or its own, and which paths are its own code. */
+  profile: targetProfileSchema.optional(),
 });
 
 export const urlTargetSchema = z.strictObject({

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BenchsuiteConfigError } from '../errors.js';
-import { blockSchema, ceilingSchema, costsSchema, designSchema, verifyOutcomeSchema, windowSchema, type BlockRecord, type Ceiling, type Costs, type DesignRecord, type VerifyOutcome, type WindowRecord } from '../result-schema.js';
+import { blockSchema, ceilingSchema, costsSchema, designSchema, profileRecordSchema, verifyOutcomeSchema, windowSchema, type BlockRecord, type Ceiling, type Costs, type DesignRecord, type ProfileRecord, type VerifyOutcome, type WindowRecord } from '../result-schema.js';
 
 export const WINDOWS_FILE = 'windows.jsonl';
 export const PLAN_FILE = 'run.json';
@@ -25,6 +25,7 @@ const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
   z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
+  z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
 ]);
 type Line = z.infer<typeof lineSchema>;
 
@@ -35,6 +36,7 @@ export interface RunLog {
   verify: VerifyOutcome[];
   costs: Map<string, Costs>;
   ceilings: Ceiling[];
+  profiles: ProfileRecord[];
 }
 
 /**
@@ -65,6 +67,9 @@ export class RunJournal {
   ceiling(ceiling: Ceiling): void {
     this.append({ record: 'ceiling', ceiling });
   }
+  profile(profile: ProfileRecord): void {
+    this.append({ record: 'profile', profile });
+  }
   writePlan(plan: RunPlan): void {
     if (this.dir) writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify(plan, null, 2) + '\n');
   }
@@ -81,7 +86,7 @@ export function readPlan(dir: string): RunPlan {
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
 export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [] };
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [] };
   const file = join(dir, WINDOWS_FILE);
   if (!existsSync(file)) return log;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -98,6 +103,7 @@ export function readLog(dir: string): RunLog {
     else if (line.record === 'block') log.blocks.push(line.block);
     else if (line.record === 'verify') log.verify.push(line.outcome);
     else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
+    else if (line.record === 'profile') log.profiles.push(line.profile);
     else log.costs.set(line.target, line.costs);
   });
   return log;

@@ -21,6 +21,8 @@ export interface StartedTarget {
   pid: number | undefined;
   /** Spawn → ready, ms. */
   startupMs: number | undefined;
+  /** The environment the server was started with (a profiler finds its hand-off folder there). */
+  env?: Readonly<Record<string, string>>;
   /** Pids of the target's helper services (sampled for the backend-bound flag). */
   servicePids: number[];
   /** Resolves when the server exits (a crash, unless we stopped it). */
@@ -38,10 +40,8 @@ export interface StartOptions {
   healthPollMs?: number;
   /** Start with `/healthz` readiness whatever the target declares (startup-time measurement). */
   forceHealthz?: boolean;
-  /** Extra environment for the server (e.g. a profiler hook). */
-  env?: Record<string, string>;
-  /** Replace the command (e.g. to insert a profiler). */
-  wrapCommand?: (command: readonly string[]) => readonly string[];
+  /** Change the server's command and environment before it starts (a profiler's hook). */
+  prepare?: (command: readonly string[], env: Readonly<Record<string, string>>) => { command: readonly string[]; env: Record<string, string> };
 }
 
 /** One small handle per target kind: the run loop never asks which kind it holds. */
@@ -81,18 +81,21 @@ function processRuntime(target: ProcessTarget): TargetRuntime {
             throw err;
           }
         }
-        const command = o.command ?? target.command;
+        const base = {
+          command: o.command ?? target.command,
+          env: {
+            ...substituteServices(target.env, urls),
+            // The cores the server is pinned to: multi-worker servers size their pool from it.
+            ...(o.pinning.enabled ? { BENCHSUITE_SERVER_CPUS: o.pinning.serverCpus.join(',') } : {}),
+          },
+        };
+        const { command, env } = o.prepare ? o.prepare(base.command, base.env) : base;
         let server: RunningProcess;
         try {
           server = await startProcess({
-            command: o.wrapCommand ? o.wrapCommand(command) : command,
+            command,
             cwd: target.cwd,
-            env: {
-              ...substituteServices(target.env, urls),
-              // The cores the server is pinned to: multi-worker servers size their pool from it.
-              ...(o.pinning.enabled ? { BENCHSUITE_SERVER_CPUS: o.pinning.serverCpus.join(',') } : {}),
-              ...o.env,
-            },
+            env,
             unsetEnv: target.unsetEnv,
             ready: o.forceHealthz ? { type: 'healthz', path: '/healthz' } : target.ready,
             readyTimeoutMs: target.readyTimeoutMs,
@@ -108,6 +111,7 @@ function processRuntime(target: ProcessTarget): TargetRuntime {
           baseUrl: server.url,
           pid: server.pid,
           startupMs: server.readyMs,
+          env,
           servicePids: services.map((s) => s.pid),
           exited: server.exited,
           exitInfo: () => server.exitInfo(),

@@ -11,6 +11,7 @@ import {
   type BenchResult,
   type BlockRecord,
   type Ceiling,
+  type ProfileRecord,
   type DesignRecord,
   type PairSummary,
   type StopRecord,
@@ -28,6 +29,7 @@ import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.
 import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { runtimeOf } from './runtime.js';
 import { measureCeiling } from './ceiling.js';
+import { profileTarget } from './profile.js';
 
 /** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */
 export function resolveReference(design: Pick<Design, 'reference'>, targets: readonly Pick<Target, 'name'>[]): string {
@@ -107,7 +109,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   const wall0 = performance.now();
 
   // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [] };
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [] };
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
@@ -174,6 +176,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     const blocks: BlockRecord[] = [];
     const stops: StopRecord[] = [];
     const ceilings: Ceiling[] = [...log.ceilings];
+    const profiles: ProfileRecord[] = [...log.profiles];
     let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
     let loadSec = 0;
     const est: EstimatorOptions = { reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed };
@@ -266,6 +269,17 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         emit({ type: 'precision', scenario: scenario.name, blocks: done, rounds: windows.filter((w) => w.scenario === scenario.name && w.target === names[0]).length, worstHalfWidth: worst, target: design.precision, decision });
         if (decision !== 'continue') stop = decision;
       }
+      if (opts.profile && !signal.aborted) {
+        for (const t of members) {
+          if (signal.aborted || profiles.some((p) => p.scenario === scenario.name && p.target === t.name)) continue;
+          emit({ type: 'profile', scenario: scenario.name, target: t.name, status: 'start' });
+          const p = await profileTarget(ctx, scenario, t, opts.outDir, stepSettle);
+          emit({ type: 'profile', scenario: scenario.name, target: t.name, status: p.status, ...(p.reason ? { message: p.reason } : {}) });
+          if (signal.aborted && p.status === 'failed') break;
+          profiles.push(p);
+          journal.profile(p);
+        }
+      }
       const mine = blocks.filter((x) => x.scenario === scenario.name);
       stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
     }
@@ -335,6 +349,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       summaries,
       rankings,
       stops,
+      profiles,
       ceilings,
       runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
       overall: {
