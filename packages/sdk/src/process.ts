@@ -58,7 +58,7 @@ let outputDir: string | undefined;
 /** A fresh file for one process's stdout + stderr, in a folder removed when the runner exits. */
 function outputFile(): string {
   if (!outputDir) {
-    const dir = (outputDir = mkdtempSync(join(tmpdir(), 'benchsuite-output-')));
+    const dir = (outputDir = guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-output-'))));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   return join(outputDir, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
@@ -91,15 +91,18 @@ function readTail(file: string): string {
 const REAPER_SCRIPT = `
 trap '' INT TERM HUP
 groups=" "
+dirs=()
 while read -r op id; do
   case "$op" in
     add) groups="$groups$id " ;;
     del) groups="\${groups/ $id / }" ;;
+    dir) dirs+=("$id") ;;
   esac
 done
 for g in $groups; do kill -TERM -- "-$g" 2>/dev/null; done
 sleep 1
 for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
+for d in "\${dirs[@]}"; do rm -rf -- "$d"; done
 `;
 
 let reaper: ChildProcess | undefined;
@@ -123,6 +126,16 @@ export function guardProcessGroup(child: ChildProcess): void {
   if (pid === undefined) return;
   reaperWrite(`add ${pid}`);
   child.once('exit', () => reaperWrite(`del ${pid}`));
+}
+
+/**
+ * A temporary folder that must not outlive the runner: removed on a normal exit, and by the
+ * reaper when the runner dies without one (SIGKILL). Returns the path.
+ */
+export function guardTempDir(dir: string): string {
+  if (dir.includes('\n')) throw new Error(`temporary folder name with a newline: ${JSON.stringify(dir)}`);
+  reaperWrite(`dir ${dir}`);
+  return dir;
 }
 
 /** Pid of the reaper process (for tests). */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHistogram } from '../histogram.js';
-import { guardProcessGroup } from '../process.js';
+import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 import type { RequestSpec } from '../scenario.js';
 
@@ -181,7 +181,7 @@ export const wrkDriver: Driver = {
   },
   async run(o) {
     if (o.rate) throw new Error('wrk cannot cap the request rate; use the autocannon driver for scenarios with load.rate');
-    const dir = mkdtempSync(join(tmpdir(), 'benchsuite-wrk-'));
+    const dir = guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-wrk-')));
     try {
       const script = join(dir, 'benchsuite.lua');
       writeFileSync(script, wrkScript(o.requests));
