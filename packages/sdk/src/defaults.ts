@@ -43,7 +43,7 @@ export const DEFAULTS = {
   timeoutSec: 10,
   /** Cold starts measured for the startup cost figure. */
   startups: 5,
-  /** `compare`: a change beyond this percentage whose interval excludes zero is a regression. */
+  /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */
   compareThresholdPct: 5,
 } as const;
 

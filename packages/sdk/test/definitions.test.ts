@@ -1,8 +1,27 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BenchsuiteConfigError, runSuite, validateSuite } from '../src/index.js';
-import { tiny } from './_helpers.js';
+import { BenchsuiteConfigError, DEFAULTS, resolveReference, runSuite, validateSuite, type TargetInput } from '../src/index.js';
+import { tiny, tinyServer } from './_helpers.js';
 
 const ok = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 } };
+
+/** The issues of the BenchsuiteConfigError that `f` throws (fails the test if it throws anything else). */
+function issuesOf(f: () => unknown): string[] {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(BenchsuiteConfigError);
+    return (err as BenchsuiteConfigError).issues;
+  }
+  return expect.unreachable('expected a BenchsuiteConfigError') as never;
+}
+
+/** A process target that leaves a marker file the moment its command starts. */
+function marking(marker: string): TargetInput {
+  return { kind: 'process', name: 'marking', command: ['sh', '-c', `touch '${marker}' && exec '${process.execPath}' '${tinyServer}'`] };
+}
 
 describe('definitions are validated before anything starts', () => {
   it('names the field of a bad scenario by its full path', () => {
@@ -11,31 +30,19 @@ describe('definitions are validated before anything starts', () => {
   });
 
   it('lists every bad field at once, each with its path', () => {
-    try {
-      validateSuite({
-        scenarios: [{ name: 'Bad Name', request: { path: 'no-slash' }, expect: { status: 200 } } as never],
-        targets: [{ kind: 'process', name: 't', command: [] } as never],
-        trials: 0,
-      });
-      expect.unreachable();
-    } catch (err) {
-      expect(err).toBeInstanceOf(BenchsuiteConfigError);
-      const issues = (err as BenchsuiteConfigError).issues;
-      expect(issues.some((i) => i.startsWith('trials: '))).toBe(true);
-    }
-    try {
-      validateSuite({ scenarios: [{ name: 'Bad Name', request: { path: 'no-slash' }, expect: { status: 200 } } as never], targets: [{ kind: 'process', name: 't', command: [] } as never] });
-      expect.unreachable();
-    } catch (err) {
-      const issues = (err as BenchsuiteConfigError).issues;
-      expect(issues).toEqual(
-        expect.arrayContaining([
-          expect.stringMatching(/^scenarios\[0\]\.name: expected a kebab-case name/),
-          expect.stringMatching(/^scenarios\[0\]\.request\.path: must start with "\/"/),
-          expect.stringMatching(/^targets\[0\]\.command: /),
-        ]),
-      );
-    }
+    const issues = issuesOf(() => validateSuite({ scenarios: [{ name: 'Bad Name', request: { path: 'no-slash' }, expect: { status: 200 } } as never], targets: [{ kind: 'process', name: 't', command: [] } as never] }));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^scenarios\[0\]\.name: expected a kebab-case name/),
+        expect.stringMatching(/^scenarios\[0\]\.request\.path: must start with "\/"/),
+        expect.stringMatching(/^targets\[0\]\.command: /),
+      ]),
+    );
+  });
+
+  it('rejects the options of the old trial-based design by name', () => {
+    const issues = issuesOf(() => validateSuite({ scenarios: [ok], targets: [tiny('t')], trials: 3 } as never));
+    expect(issues).toEqual([expect.stringMatching(/Unrecognized key: "trials"/)]);
   });
 
   it('requires exactly one of request / requests', () => {
@@ -52,8 +59,100 @@ describe('definitions are validated before anything starts', () => {
     expect(scenarios.map((s) => [s.load.duration, s.load.warmup])).toEqual([[3, 0.5], [3, 0.5]]);
     expect(scenarios[1]!.load.connections).toEqual([1, 2]);
   });
+});
 
-  it('runSuite rejects before starting any process', async () => {
+describe('the measuring design', () => {
+  it('defaults every field from DEFAULTS, and keeps what is given', () => {
+    const { opts } = validateSuite({ scenarios: [ok], targets: [tiny('t')] });
+    expect(opts.design).toEqual({
+      windowSec: DEFAULTS.windowSec,
+      warmup: DEFAULTS.warmup,
+      rounds: DEFAULTS.rounds,
+      blocks: DEFAULTS.blocks,
+      precision: DEFAULTS.precision,
+      budgetSec: DEFAULTS.budgetSec,
+      stealThreshold: DEFAULTS.stealThreshold,
+      practicalBand: DEFAULTS.practicalBand,
+      bootstrapResamples: DEFAULTS.bootstrapResamples,
+    });
+    const given = validateSuite({ scenarios: [ok], targets: [tiny('t'), tiny('u')], design: { reference: 'u', rounds: { min: 3 }, warmup: { maxSec: 8 }, precision: 0.05 } }).opts.design;
+    expect(given.reference).toBe('u');
+    expect(given.rounds).toEqual({ min: 3, max: DEFAULTS.rounds.max });
+    expect(given.warmup).toEqual({ ...DEFAULTS.warmup, maxSec: 8 });
+    expect(given.precision).toBe(0.05);
+    expect(given.blocks).toEqual(DEFAULTS.blocks);
+  });
+
+  it('lists every design problem at once: unknown keys, a reference that is not a target, inverted ranges', () => {
+    const issues = issuesOf(() =>
+      validateSuite({
+        scenarios: [ok],
+        targets: [tiny('a'), tiny('b')],
+        design: { reference: 'node-http', rounds: { min: 5, max: 2 }, blocks: { min: 0 }, warmup: { minSec: 3, maxSec: 1 }, precision: 2, windowsec: 1 } as never,
+      }),
+    );
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^design: Unrecognized key: "windowsec"/),
+        expect.stringMatching(/^design\.rounds: max must be ≥ min/),
+        expect.stringMatching(/^design\.blocks\.min: /),
+        expect.stringMatching(/^design\.warmup: maxSec must be ≥ minSec/),
+        expect.stringMatching(/^design\.precision: /),
+        'design.reference: "node-http" is not a target of this suite; expected one of: a, b',
+      ]),
+    );
+    expect(issues).toHaveLength(6);
+  });
+
+  it('the reference: the one given, else node-http when it is a target, else the first target', () => {
+    const t = (...names: string[]) => names.map((name) => ({ name }));
+    expect(resolveReference({ reference: 'b' }, t('a', 'b'))).toBe('b');
+    expect(resolveReference({}, t('a', 'node-http'))).toBe('node-http');
+    expect(resolveReference({}, t('a', 'b'))).toBe('a');
+  });
+});
+
+describe('runSuite rejects before starting any process', () => {
+  it('a bad scenario field', async () => {
     await expect(runSuite({ scenarios: [{ ...ok, load: { duration: -1 } } as never], targets: [tiny('t')] })).rejects.toThrowError(/scenarios\[0\]\.load\.duration/);
+  });
+
+  it('bad design options: every problem in one error, and the target command never ran', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'bs-marker-')), 'started');
+    const err = await runSuite({
+      scenarios: [ok],
+      targets: [marking(marker)],
+      design: { reference: 'other', rounds: { min: 3, max: 1 }, bogus: true } as never,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BenchsuiteConfigError);
+    expect((err as BenchsuiteConfigError).issues).toEqual([
+      'design.rounds: max must be ≥ min',
+      'design: Unrecognized key: "bogus"',
+      'design.reference: "other" is not a target of this suite; expected one of: marking',
+    ]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('the marker does appear when the same target is valid and started (the check above can fail)', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'bs-marker-')), 'started');
+    // A verify-only scenario: the target is started once and sent one request, no load.
+    const r = await runSuite({ scenarios: [{ ...ok, verifyOnly: true, expect: { status: 200, json: { ok: true } } }], targets: [marking(marker)], driver: 'autocannon' });
+    expect(existsSync(marker)).toBe(true);
+    expect(r.verify).toEqual([{ scenario: 'ping', target: 'marking', ok: true }]);
+    expect(r.windows).toEqual([]);
+  });
+
+  it('an unknown driver', async () => {
+    await expect(runSuite({ scenarios: [ok], targets: [tiny('t')], driver: 'gatling' })).rejects.toThrowError(BenchsuiteConfigError);
+    await expect(runSuite({ scenarios: [ok], targets: [tiny('t')], driver: 'gatling' })).rejects.toThrowError(/driver: unknown driver "gatling"; expected one of: auto, wrk, autocannon/);
+  });
+
+  it('resume without a folder, or from a folder that holds no run, names what is missing', async () => {
+    await expect(runSuite({ scenarios: [ok], targets: [tiny('t')], resume: true })).rejects.toThrowError(/resume: needs outDir/);
+    const empty = mkdtempSync(join(tmpdir(), 'bs-no-run-'));
+    const err = await runSuite({ scenarios: [ok], targets: [tiny('t')], resume: true, outDir: empty }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BenchsuiteConfigError);
+    expect((err as Error).message).toContain(empty);
+    expect((err as Error).message).toMatch(/holds no run to resume/);
   });
 });

@@ -1,53 +1,120 @@
-import { spawn } from 'node:child_process';
+// runSuite end to end against real servers on real sockets. Loads the machine: run this file
+// under the shared lock (`flock /tmp/bs-load.lock npx vitest run packages/sdk/test/suite.test.ts`).
+// Every run is tiny (windows of 0.25–1 s, two rounds, one block); nothing here asserts a duration.
 import { describe, expect, it } from 'vitest';
-import { decodeHistogram, runSuite, seededShuffle, type OkTrial, type Trial } from '../src/index.js';
-import { hasWrk, quickLoad, tiny } from './_helpers.js';
+import { decodeHistogram, resultSchema, runSuite, type BenchResult, type DesignOptions, type OkWindow, type WindowRecord } from '../src/index.js';
+import { hasWrk, tiny } from './_helpers.js';
 
-const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: quickLoad };
-const okTrials = (ts: Trial[]) => ts.filter((t): t is OkTrial => t.status === 'ok');
+const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: { connections: 10 } };
+const tinyDesign = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.4 } } satisfies DesignOptions;
+const okWindows = (ws: readonly WindowRecord[]) => ws.filter((w): w is OkWindow => w.status === 'ok');
 const wrkHere = hasWrk();
+
+/** The shape every result must have, whatever was measured: blocks, rounds and windows line up. */
+function expectConsistentShape(r: BenchResult): void {
+  expect(resultSchema.safeParse(r).success).toBe(true);
+  expect(r.windows.map((w) => w.index)).toEqual(r.windows.map((_, i) => i));
+  for (const b of r.blocks) {
+    const mine = r.windows.filter((w) => w.scenario === b.scenario && w.block === b.block);
+    expect(b.rounds).toBe(b.plannedRounds + b.extraRounds);
+    // Every round measures every target of the block once, in positions 0..n-1, in index order.
+    for (let round = 1; round <= b.rounds; round++) {
+      const ws = mine.filter((w) => w.round === round);
+      expect(ws.map((w) => w.target).sort()).toEqual(b.targets.filter((t) => t.status === 'ok').map((t) => t.target).sort());
+      expect(ws.map((w) => w.position)).toEqual(ws.map((_, i) => i));
+    }
+    // Extra rounds replace rounds that lost a window to steal, never more.
+    const lost = new Set(okWindows(mine).filter((w) => w.excluded === 'steal').map((w) => w.round)).size;
+    expect(b.extraRounds).toBeLessThanOrEqual(lost);
+  }
+  for (const w of okWindows(r.windows)) expect(w.excluded === 'steal').toBe((w.resources.cpuSteal ?? 0) > r.design.stealThreshold);
+  expect(r.overall.windows).toBe(r.windows.length);
+}
 
 describe.each([
   ['autocannon', true],
-  ['wrk', wrkHere || process.env.CI === 'true'],
+  ['wrk', wrkHere],
 ] as const)('runSuite end to end with the %s driver', (driver, runnable) => {
-  it.runIf(runnable)('measures a real server on a real socket and summarizes every trial', async () => {
-    const r = await runSuite({ scenarios: [ping], targets: [tiny('tiny')], trials: 2, driver, seed: 7 });
+  it.skipIf(!runnable)(`measures two real servers in rounds of paired windows and summarizes them against the reference${runnable ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`, async () => {
+    const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref' }, driver, seed: 7 });
+    expect(r.schemaVersion).toBe(2);
     expect(r.environment.driver.name).toBe(driver);
-    expect(r.trials).toHaveLength(2);
-    for (const t of okTrials(r.trials)) {
-      expect(t.requests).toBeGreaterThan(100);
-      expect(t.statusCounts).toEqual({ '200': t.requests });
-      expect(t.errors + t.timeouts + t.unexpected).toBe(0);
-      expect(t.latency.count).toBe(t.requests);
-      expect(t.resources.serverCpuSeconds).toBeGreaterThan(0);
-      expect(t.resources.serverPeakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
-      expect(t.resources.loaderCpuSeconds).toBeGreaterThan(0);
+    expect(r.environment.driver.reason).toMatch(/--driver/);
+    expect(r.seed).toBe(7);
+    expect(r.resumed).toBe(false);
+    expect(r.interrupted).toBe(false);
+    expect(r.design).toMatchObject({ reference: 'ref', windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } });
+    expect(r.verify).toEqual([
+      { scenario: 'ping', target: 'ref', ok: true },
+      { scenario: 'ping', target: 'other', ok: true },
+    ]);
+    expectConsistentShape(r);
+
+    expect(r.blocks).toHaveLength(1);
+    const block = r.blocks[0]!;
+    expect(block).toMatchObject({ scenario: 'ping', block: 1, plannedRounds: 2, complete: true });
+    for (const t of block.targets) {
+      expect(t.status).toBe('ok');
+      expect(t.warmupRps.length).toBeGreaterThanOrEqual(1);
+      expect(t.startupMs).toBeGreaterThan(0);
     }
-    expect(okTrials(r.trials)).toHaveLength(2);
-    const s = r.summaries[0]!;
-    expect(s.rps.n).toBe(2);
-    expect(s.rps.mean).toBeCloseTo((s.rps.values[0]! + s.rps.values[1]!) / 2, 6);
-    expect(s.latency.count).toBe(okTrials(r.trials).reduce((a, t) => a + t.requests, 0)); // merged histogram, not averaged percentiles
-    expect(r.verify).toEqual([{ scenario: 'ping', target: 'tiny', ok: true }]);
+    expect(r.windows).toHaveLength(2 * block.rounds);
+    for (const w of r.windows) {
+      expect(w.status).toBe('ok');
+      if (w.status !== 'ok') continue;
+      expect(w.requests).toBeGreaterThan(0);
+      expect(w.statusCounts).toEqual({ '200': w.requests });
+      expect(w.errors + w.timeouts + w.unexpected).toBe(0);
+      expect(w.latency.count).toBe(w.requests);
+      expect(w.rps).toBeCloseTo(w.requests / w.durationSec, 6);
+      expect(w.resources.serverCpuSeconds).toBeGreaterThan(0);
+      expect(w.resources.serverPeakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
+      expect(w.cpuPerRequestUs).toBeGreaterThan(0);
+      expect(w.cpuPerRequestUs).toBeCloseTo((w.resources.serverCpuSeconds / w.requests) * 1e6, 6);
+      expect(w.steps).toHaveLength(1);
+    }
+
+    expect(r.summaries.map((s) => s.target)).toEqual(['ref', 'other']);
+    const [ref, other] = r.summaries as [BenchResult['summaries'][number], BenchResult['summaries'][number]];
+    const usable = (t: string) => okWindows(r.windows).filter((w) => w.target === t && w.excluded === null);
+    expect(ref.relativeRps).toBeNull();
+    expect(ref.rps.point).toBeGreaterThan(0);
+    expect(ref.rps.n).toBe(usable('ref').length);
+    expect(other.relativeRps).not.toBeNull();
+    expect(other.relativeRps!.point).toBeGreaterThan(0);
+    expect(other.relativeRps!.n).toBe(usable('other').filter((w) => usable('ref').some((x) => x.block === w.block && x.round === w.round)).length);
+    expect(other.relativeCpu!.point).toBeGreaterThan(0);
+    expect(other.precision.target).toBe(r.design.precision);
+    expect(other.precision.reached).toBe(other.relativeRps!.halfWidth);
+    for (const s of r.summaries) {
+      expect(s.reference).toBe('ref');
+      expect(s.cpuPerRequestUs!.point).toBeGreaterThan(0);
+      // Latency comes from the histograms merged over windows, never from averaged percentiles.
+      expect(s.latency.count).toBe(usable(s.target).reduce((a, w) => a + w.requests, 0));
+      expect(s.requests).toBe(s.latency.count);
+    }
+    expect(r.rankings).toHaveLength(1);
+    expect(r.rankings[0]!.places.flatMap((p) => p.targets).sort()).toEqual(['other', 'ref']);
+    expect(r.stops).toEqual([expect.objectContaining({ scenario: 'ping', blocks: 1, rounds: block.rounds })]);
+    expect(['precision', 'max-blocks']).toContain(r.stops[0]!.reason);
   });
-  if (!runnable) it.skip('needs wrk on PATH (apt-get install wrk; .ci/run installs it)', () => undefined);
 });
 
 describe('latency resolution', () => {
   it('records microseconds: p50 within 10% of a server-side fixed 20 ms delay, values not whole ms', async () => {
     const r = await runSuite({
-      scenarios: [{ ...ping, load: { connections: 5, warmup: 0.3, duration: 1.5 } }],
+      scenarios: [{ ...ping, load: { connections: 5 } }],
       targets: [tiny('delayed', { DELAY_MS: '20' })],
-      trials: 1,
+      design: { ...tinyDesign, windowSec: 1, rounds: { min: 1, max: 1 } },
       driver: 'autocannon',
+      verify: false,
     });
-    const t = okTrials(r.trials)[0]!;
-    expect(t.latency.p50).toBeGreaterThan(20_000 * 0.9);
-    expect(t.latency.p50).toBeLessThan(20_000 * 1.1);
-    const h = decodeHistogram(t.histogram);
+    const w = okWindows(r.windows)[0]!;
+    expect(w.latency.p50).toBeGreaterThan(20_000 * 0.9);
+    expect(w.latency.p50).toBeLessThan(20_000 * 1.1);
+    const h = decodeHistogram(w.histogram);
     const values = new Set<number>();
-    for (let v = t.latency.min; v <= t.latency.max; v += 1) if (h.getCountAtValue(v) > 0) values.add(h.lowestEquivalentValue(v));
+    for (let v = w.latency.min; v <= w.latency.max; v += 1) if (h.getCountAtValue(v) > 0) values.add(h.lowestEquivalentValue(v));
     expect([...values].some((v) => v % 1000 !== 0)).toBe(true);
   });
 });
@@ -55,117 +122,16 @@ describe('latency resolution', () => {
 describe('warm-up', () => {
   // The server answers in 100 ms during its first 1.2 s of life, then at once.
   const slowStart = { SLOW_UNTIL_MS: '1200', SLOW_DELAY_MS: '100' };
-  it('is excluded from every statistic', async () => {
-    const r = await runSuite({ scenarios: [{ ...ping, load: { connections: 5, warmup: 1.6, duration: 0.6 } }], targets: [tiny('slow-start', slowStart)], trials: 1, driver: 'autocannon' });
-    const t = okTrials(r.trials)[0]!;
-    expect(t.latency.p99).toBeLessThan(50_000);
+  const scenario = { ...ping, load: { connections: 5 } };
+  const design = { ...tinyDesign, windowSec: 0.5, rounds: { min: 1, max: 1 } };
+  it('is kept out of every statistic, and recorded per block as its per-second req/s', async () => {
+    const r = await runSuite({ scenarios: [scenario], targets: [tiny('slow-start', slowStart)], design: { ...design, warmup: { minSec: 2, maxSec: 2, tolerance: 0.05 } }, driver: 'autocannon', verify: false });
+    expect(okWindows(r.windows)[0]!.latency.p99).toBeLessThan(50_000);
+    expect(r.blocks[0]!.targets[0]!.warmupRps).toHaveLength(2);
   });
   it('without it, the slow start shows up (the check above can fail)', async () => {
-    const r = await runSuite({ scenarios: [{ ...ping, load: { connections: 5, warmup: 0, duration: 0.6 } }], targets: [tiny('slow-start', slowStart)], trials: 1, driver: 'autocannon' });
-    expect(okTrials(r.trials)[0]!.latency.p99).toBeGreaterThan(95_000);
-  });
-});
-
-describe('interleaving', () => {
-  const scenarios = [ping, { ...ping, name: 'ping-b' }];
-  const targets = [tiny('a'), tiny('b')];
-  const fast = { duration: 0.2, warmup: 0 };
-  it('runs trials of all pairs in a seeded random order, reproducible from the seed', async () => {
-    const r1 = await runSuite({ scenarios, targets, trials: 2, driver: 'autocannon', seed: 42, overrides: fast, verify: false });
-    const r2 = await runSuite({ scenarios, targets, trials: 2, driver: 'autocannon', seed: 42, overrides: fast, verify: false });
-    const order = (r: typeof r1) => r.trials.map((t) => `${t.scenario}/${t.target}`);
-    expect(order(r1)).toEqual(order(r2));
-    expect(r1.trials.map((t) => t.order)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    const pairs = ['ping/a', 'ping/b', 'ping-b/a', 'ping-b/b'];
-    expect(order(r1)).toEqual(seededShuffle(pairs.flatMap((p) => [p, p]), 42));
-    // Not grouped by pair: some pair's trials are not adjacent.
-    expect(pairs.some((p) => Math.abs(order(r1).indexOf(p) - order(r1).lastIndexOf(p)) > 1)).toBe(true);
-    // Trial numbers follow the order in which each pair's trials ran.
-    for (const p of pairs) expect(r1.trials.filter((t) => `${t.scenario}/${t.target}` === p).map((t) => t.trial)).toEqual([1, 2]);
-  });
-  it('another seed gives another order', () => {
-    const items = Array.from({ length: 12 }, (_, i) => i);
-    expect(seededShuffle(items, 1)).not.toEqual(seededShuffle(items, 2));
-    expect([...seededShuffle(items, 1)].sort((a, b) => a - b)).toEqual(items);
-  });
-});
-
-describe('client-bound flag', () => {
-  /** Burn the loader's core (cpu 1) so the load generator cannot keep up. */
-  function burnCore(cpu: number) {
-    return spawn('taskset', ['-c', String(cpu), process.execPath, '-e', 'const end = Date.now() + 30000; while (Date.now() < end) {}'], { stdio: 'ignore' });
-  }
-  it('is set when the loader core is saturated', async () => {
-    const burner = burnCore(1);
-    try {
-      const r = await runSuite({ scenarios: [{ ...ping, load: { connections: 10, warmup: 0.2, duration: 1 } }], targets: [tiny('t')], trials: 1, driver: 'autocannon', pinning: { server: [0], loader: [1] } });
-      const t = okTrials(r.trials)[0]!;
-      expect(t.resources.loaderCoreBusy).toBeGreaterThan(0.9);
-      expect(t.clientBound).toBe(true);
-      expect(r.summaries[0]!.clientBoundTrials).toBe(1);
-    } finally {
-      burner.kill('SIGKILL');
-    }
-  });
-  it('is not set when the loader has headroom (a capped rate)', async () => {
-    const r = await runSuite({ scenarios: [{ ...ping, load: { connections: 2, warmup: 0.2, duration: 1, rate: 200 } }], targets: [tiny('t')], trials: 1, driver: 'autocannon', pinning: { server: [0], loader: [1] } });
-    const t = okTrials(r.trials)[0]!;
-    expect(t.resources.loaderCoreBusy).toBeLessThan(0.9);
-    expect(t.clientBound).toBe(false);
-  });
-});
-
-describe('failures are recorded, and the suite goes on', () => {
-  it('a server that crashes mid-trial is a failed trial with its output tail', async () => {
-    const r = await runSuite({
-      scenarios: [{ ...ping, load: { connections: 5, warmup: 0.2, duration: 2 } }],
-      targets: [tiny('crashy', { CRASH_AFTER_MS: '700' }), tiny('fine')],
-      trials: 1,
-      driver: 'autocannon',
-      seed: 3,
-    });
-    const crashed = r.trials.find((t) => t.target === 'crashy')!;
-    expect(crashed.status).toBe('failed');
-    if (crashed.status !== 'failed') return;
-    expect(crashed.failure.phase).toBe('crash');
-    expect(crashed.failure.exitCode).toBe(3);
-    expect(crashed.failure.stderrTail).toContain('listening on');
-    expect(r.trials.find((t) => t.target === 'fine')!.status).toBe('ok');
-  });
-  it('a server that never becomes ready fails verify with the reason and is not loaded', async () => {
-    const r = await runSuite({ scenarios: [ping], targets: [tiny('mute', { NEVER_READY: '1' }, { readyTimeoutMs: 800 })], trials: 1, driver: 'autocannon' });
-    expect(r.verify[0]).toMatchObject({ ok: false, reason: expect.stringMatching(/not ready after 800 ms/) });
-    expect(r.trials).toHaveLength(0);
-  });
-  it('a server that never becomes ready (verify off) is a failed trial in phase ready', async () => {
-    const r = await runSuite({ scenarios: [ping], targets: [tiny('mute', { NEVER_READY: '1' }, { readyTimeoutMs: 800 })], trials: 1, driver: 'autocannon', verify: false });
-    expect(r.trials[0]).toMatchObject({ status: 'failed', failure: { phase: 'ready' } });
-  });
-  it('a window without a single response is a failed trial, not a zero figure', async () => {
-    const r = await runSuite({ scenarios: [ping], targets: [{ kind: 'url', name: 'gone', url: 'http://127.0.0.1:1' }], trials: 1, driver: 'autocannon', verify: false });
-    expect(r.trials[0]).toMatchObject({ status: 'failed', failure: { phase: 'load', message: expect.stringMatching(/no response in the measured window/) } });
-  });
-    it('a command that does not exist is a failed start, not an exception', async () => {
-    const r = await runSuite({ scenarios: [ping], targets: [{ kind: 'process', name: 'nope', command: ['/nonexistent/server'] }], trials: 1, driver: 'autocannon', verify: false });
-    expect(r.trials[0]).toMatchObject({ status: 'failed', failure: { phase: 'start' } });
-  });
-});
-
-describe('verify step', () => {
-  it('keeps a target that answers differently out of the load, with a readable diff', async () => {
-    const r = await runSuite({
-      scenarios: [{ ...ping, expect: { status: 200, json: { ok: false } } }],
-      targets: [tiny('liar')],
-      trials: 1,
-      driver: 'autocannon',
-    });
-    expect(r.trials).toHaveLength(0);
-    expect(r.verify[0]!.ok).toBe(false);
-    expect(r.verify[0]!.diff).toContain('- expected {"ok":false}');
-    expect(r.verify[0]!.diff).toContain('+ received {"ok":true}');
-  });
-  it('checks the status', async () => {
-    const r = await runSuite({ scenarios: [{ ...ping, request: { path: '/missing' } }], targets: [tiny('t')], trials: 1, driver: 'autocannon' });
-    expect(r.verify[0]!.reason).toMatch(/status: expected 200, got 404/);
+    const r = await runSuite({ scenarios: [scenario], targets: [tiny('slow-start', slowStart)], design: { ...design, warmup: { minSec: 0, maxSec: 0 } }, driver: 'autocannon', verify: false });
+    expect(okWindows(r.windows)[0]!.latency.p99).toBeGreaterThan(95_000);
+    expect(r.blocks[0]!.targets[0]!.warmupRps).toEqual([]);
   });
 });

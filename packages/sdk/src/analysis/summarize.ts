@@ -84,7 +84,18 @@ function withinCov(groups: Grouped): number | null {
 }
 
 /** The summary of one (scenario, target) pair from its windows. */
-export function summarizePair(scenario: string, target: string, windows: readonly WindowRecord[], blocks: readonly BlockRecord[], o: EstimatorOptions, serverCpus: number[], index = new WindowIndex(windows), ceilingRps?: number): PairSummary {
+export function summarizePair(
+  scenario: string,
+  target: string,
+  windows: readonly WindowRecord[],
+  blocks: readonly BlockRecord[],
+  o: EstimatorOptions,
+  serverCpus: number[],
+  index = new WindowIndex(windows),
+  ceilingRps?: number,
+  /** The scenario's connection steps, for a pair none of whose windows succeeded. */
+  connectionSteps?: readonly number[],
+): PairSummary {
   const mine = windows.filter((w) => w.scenario === scenario && w.target === target);
   const ok = mine.filter((w): w is OkWindow => w.status === 'ok');
   const use = ok.filter((w) => w.excluded === null);
@@ -111,13 +122,13 @@ export function summarizePair(scenario: string, target: string, windows: readonl
   const windowCov = withinCov(rpsGroups);
   const merged = mergeHistograms(use.map((w) => decodeHistogram(w.histogram)));
   const total = (f: (w: OkWindow) => number) => use.reduce((a, w) => a + f(w), 0);
-  const stepCount = use[0]?.steps.length ?? ok[0]?.steps.length ?? 1;
+  const stepCount = use[0]?.steps.length ?? ok[0]?.steps.length ?? connectionSteps?.length ?? 1;
   const steps = Array.from({ length: stepCount }, (_, i) => {
     const st = use.map((w) => w.steps[i]).filter((s) => s !== undefined);
     const stepGroups = blockIds.map((b) => use.filter((w) => w.block === b).map((w) => w.steps[i]?.rps).filter((v): v is number => v !== undefined));
     const stepRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.steps[i]?.rps ? (t.steps[i]?.rps ?? NaN) / r.steps[i]!.rps : null));
     return {
-      connections: st[0]?.connections ?? 0,
+      connections: st[0]?.connections ?? connectionSteps?.[i] ?? 1,
       rps: estimate(stepGroups, o, [...key, 'step', i, 'rps'], ABSOLUTE_METHOD),
       relativeRps: stepRatio && stepRatio.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
       latency: stepCount === 1 ? latencyOf(merged) : latencyOf(mergeHistograms(st.map((s) => decodeHistogram(s.histogram)))),

@@ -1,7 +1,7 @@
 /**
  * Preloaded into a Node server by the `node` profiler (`node --import <this file> server.js`).
  * Inert unless `BENCHSUITE_PROFILE_DIR` is set. Then, in that folder, keyed by this pid:
- * - on load it writes `<pid>.ready`, so the runner knows SIGUSR2 is handled here (without this
+ * - on load it writes `<pid>.ready` (holding its start time, as pids are reused), so the runner knows SIGUSR2 is handled here (without this
  *   hook SIGUSR2's default action would end the server);
  * - the first SIGUSR2 starts V8's sampling profiler through an in-process inspector session (no
  *   port is opened) at the interval in `<pid>.request` and writes `<pid>.started`;
@@ -12,6 +12,7 @@
 import { Session } from 'node:inspector';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processStartTime } from './_proc-start.js';
 
 const dir = process.env.BENCHSUITE_PROFILE_DIR;
 if (dir) {
@@ -56,5 +57,6 @@ if (dir) {
     busy = true;
     (session ? stop() : start()).catch(fail).finally(() => (busy = false));
   });
-  writeFileSync(file('ready'), '');
+  writeFileSync(file('ready'), processStartTime(process.pid));
 }
+

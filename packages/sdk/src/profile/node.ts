@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -7,6 +7,7 @@ import { PROFILE_DEFAULTS } from './defaults.js';
 import type { PreparedCommand, Profiler, ProfileSession, ProfileStartOptions } from './profiler.js';
 import { cpuProfileToCollapsed, type CpuProfile } from './v8.js';
 import { waitForFile } from './_wait.js';
+import { processStartTime } from './_proc-start.js';
 
 /** Folder where the hook and the runner hand files to each other (set by `prepareCommand`). */
 export const NODE_PROFILE_DIR_ENV = 'BENCHSUITE_PROFILE_DIR';
@@ -21,6 +22,16 @@ export function nodeHookPath(): string {
   const built = fileURLToPath(new URL('../../dist/profile/_node-hook.js', import.meta.url));
   if (existsSync(built)) return built;
   throw new Error(`the Node profiling hook is not built: neither ${here} nor ${built} exists (build @benchsuite/sdk)`);
+}
+
+let handOffDir: string | undefined;
+/** One hand-off folder per runner (files in it are keyed by pid), removed when the runner exits. */
+function sharedHandOffDir(): string {
+  if (!handOffDir) {
+    const dir = (handOffDir = mkdtempSync(join(tmpdir(), 'benchsuite-profile-')));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return handOffDir;
 }
 
 /** Is this argv[0] a Node binary (`node`, `nodejs`, or this process's own `process.execPath`)? */
@@ -64,7 +75,7 @@ export const nodeProfiler = {
   },
   prepareCommand(command: readonly string[], env: Readonly<Record<string, string>>): PreparedCommand {
     if (!isNodeCommand(command)) return { command: [...command], env: { ...env } };
-    const dir = env[NODE_PROFILE_DIR_ENV] ?? mkdtempSync(join(tmpdir(), 'benchsuite-profile-'));
+    const dir = env[NODE_PROFILE_DIR_ENV] ?? sharedHandOffDir();
     return {
       command: [command[0]!, '--import', pathToFileURL(nodeHookPath()).href, ...command.slice(1)],
       env: { ...env, [NODE_PROFILE_DIR_ENV]: dir },
@@ -74,8 +85,9 @@ export const nodeProfiler = {
     const dir = options.env?.[NODE_PROFILE_DIR_ENV] ?? environOf(pid)[NODE_PROFILE_DIR_ENV];
     if (!dir) throw new Error(`process ${pid} was not started through nodeProfiler.prepareCommand (no ${NODE_PROFILE_DIR_ENV})`);
     const file = (ext: string) => join(dir, `${pid}.${ext}`);
-    if (!existsSync(file('ready'))) {
-      throw new Error(`the profiling hook is not loaded in process ${pid} (no ${file('ready')}); SIGUSR2 is not sent, since it would end the process`);
+    const ready = existsSync(file('ready')) ? readFileSync(file('ready'), 'utf8') : undefined;
+    if (ready === undefined || (ready !== '' && ready !== processStartTime(pid))) {
+      throw new Error(`the profiling hook is not loaded in process ${pid} (no current ${file('ready')}); SIGUSR2 is not sent, since it would end the process`);
     }
     const intervalUs = options.intervalUs ?? PROFILE_DEFAULTS.nodeIntervalUs;
     await Promise.all(['started', 'cpuprofile', 'error'].map((e) => rm(file(e), { force: true })));

@@ -41,10 +41,10 @@ export function perfScriptToCollapsed(text: string, options: PerfScriptOptions =
   let frames: string[] | undefined;
   const flush = () => {
     if (frames) {
-      const rootFirst = frames.reverse();
-      if (options.includeComm && comm !== undefined) rootFirst.unshift(`[${comm}]`);
       // A sample perf could not unwind at all still took CPU: keep it as an unknown frame.
-      addStack(stacks, rootFirst.length > 0 ? rootFirst : ['[unknown]'], 1);
+      const rootFirst = frames.length > 0 ? frames.reverse() : ['[unknown] ([unknown])'];
+      if (options.includeComm && comm !== undefined) rootFirst.unshift(`[${comm}]`);
+      addStack(stacks, rootFirst, 1);
       samples++;
     }
     frames = undefined;

@@ -61,26 +61,22 @@ export function cpuProfileToCollapsed(profile: CpuProfile, options: CpuProfileTo
     byId.set(node.id, node);
     for (const c of node.children ?? []) parent.set(c, node.id);
   }
-  const paths = new Map<number, string[]>();
+  const names = new Map<number, string>();
+  const nameOf = (node: CpuProfileNode) => {
+    let n = names.get(node.id);
+    if (n === undefined) names.set(node.id, (n = v8FrameName(node.callFrame)));
+    return n;
+  };
+  /** Frames from the root to `id`, walked up iteratively (deep recursion in the profiled code must not overflow ours). */
   const pathOf = (id: number): string[] => {
-    const known = paths.get(id);
-    if (known) return known;
-    // Walk up iteratively: deep recursion in the profiled code must not overflow our stack.
-    const chain: CpuProfileNode[] = [];
-    for (let cur: number | undefined = id; cur !== undefined && !paths.has(cur); cur = parent.get(cur)) {
+    const frames: string[] = [];
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const node = byId.get(cur);
       if (!node) break;
-      chain.push(node);
+      const isRoot = !parent.has(cur) && node.callFrame.functionName === '(root)' && !node.callFrame.url;
+      if (!isRoot) frames.push(nameOf(node));
     }
-    const top = chain.length > 0 ? parent.get(chain[chain.length - 1]!.id) : undefined;
-    let path = top !== undefined ? (paths.get(top) ?? []) : [];
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const node = chain[i]!;
-      const isRoot = node.callFrame.functionName === '(root)' && !node.callFrame.url && !parent.has(node.id);
-      path = isRoot ? path : [...path, v8FrameName(node.callFrame)];
-      paths.set(node.id, path);
-    }
-    return paths.get(id) ?? [];
+    return frames.reverse();
   };
 
   const weights = new Map<number, number>();

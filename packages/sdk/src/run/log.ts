@@ -16,6 +16,14 @@ export const runPlanSchema = z.strictObject({
   scenarios: z.array(z.string()),
   targets: z.array(z.string()),
   startedAt: z.iso.datetime(),
+  /** The rest of what the run was asked, so a resumed run asks the same. */
+  options: z.strictObject({
+    overrides: z.record(z.string(), z.unknown()),
+    verify: z.boolean(),
+    costs: z.union([z.boolean(), z.strictObject({ startups: z.number().int().positive() })]),
+    profile: z.boolean(),
+    pinning: z.unknown(),
+  }),
 });
 export type RunPlan = z.infer<typeof runPlanSchema>;
 

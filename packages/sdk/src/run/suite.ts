@@ -138,7 +138,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   if (!pinning.enabled) emit({ type: 'log', level: 'warn', message: `not pinned: ${pinning.reason}` });
   const journal = new RunJournal(opts.outDir);
   if (!opts.resume) {
-    journal.writePlan({ suite: opts.suite, seed, design, driver: driver.name, scenarios: scenarios.map((s) => s.name), targets: targets.map((t) => t.name), startedAt: startedAt.toISOString() });
+    journal.writePlan({ suite: opts.suite, seed, design, driver: driver.name, scenarios: scenarios.map((s) => s.name), targets: targets.map((t) => t.name), startedAt: startedAt.toISOString(), options: { overrides: opts.overrides, verify: opts.verify, costs: opts.costs, profile: opts.profile, pinning: opts.pinning } });
   }
   const commands = new Map<string, readonly string[]>();
   const phase: PhaseContext = { pinning, signal, emit, commands, journal };
@@ -264,10 +264,15 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
         if (worst === Infinity) worst = null;
         const next = planRounds(design, scenario.name, names, reference, windows, blocks, budgetEnd - elapsed());
-        const done = blocks.filter((x) => x.scenario === scenario.name).length;
+        // A block cut short by an interruption keeps its windows but does not count towards the
+        // minimum or maximum of blocks: a resumed run still completes as many as planned.
+        const done = blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
         const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec }, design);
         emit({ type: 'precision', scenario: scenario.name, blocks: done, rounds: windows.filter((w) => w.scenario === scenario.name && w.target === names[0]).length, worstHalfWidth: worst, target: design.precision, decision });
-        if (decision !== 'continue') stop = decision;
+        // Every block the interrupted run logged is replayed, whatever the rule says now (its
+        // clock differs): a resumed result holds every window exactly once.
+        const logged = log.windows.some((w) => w.scenario === scenario.name && w.block === b + 1) || log.blocks.some((x) => x.scenario === scenario.name && x.block === b + 1);
+        if (decision !== 'continue' && !logged) stop = decision;
       }
       if (opts.profile && !signal.aborted) {
         for (const t of members) {
@@ -290,7 +295,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     for (const s of loadScenarios) {
       for (const t of usable) {
         if (!windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
-        summaries.push(summarizePair(s.name, t.name, windows, blocks, est, pinning.serverCpus, windowIndex, ceilings.find((c) => c.scenario === s.name)?.rps.point));
+        summaries.push(summarizePair(s.name, t.name, windows, blocks, est, pinning.serverCpus, windowIndex, ceilings.find((c) => c.scenario === s.name)?.rps.point, connectionSteps(s.load)));
       }
     }
     const rankings = loadScenarios.map((s) => rankScenario(s.name, summaries, design.practicalBand)).filter((r) => r.places.length > 0);
