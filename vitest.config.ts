@@ -8,5 +8,7 @@ export default defineConfig({
   test: {
     projects: ['packages/sdk', 'packages/servers', 'packages/report', 'packages/cli'],
     fileParallelism: false,
+    // After the summary, why tests were skipped (a missing chromium, wrk or python3-venv).
+    reporters: ['default', './scripts/vitest-skip-reasons.ts'],
   },
 });

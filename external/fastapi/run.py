@@ -60,9 +60,11 @@ def main() -> int:
     sys.path.insert(0, str(HERE))
     # Fail fast on bad configuration, in this process, with a readable message.
     from gateway.contract import Config
+    from gateway.upstream import client_from_env
 
     try:
         Config()
+        client_from_env()
     except ValueError as err:
         print(f"fastapi-gateway: {err}", file=sys.stderr)
         return 2

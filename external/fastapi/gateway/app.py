@@ -4,7 +4,9 @@ Middleware chain, outermost first (pure ASGI middleware, Starlette's documented 
 write fast middleware): request log -> metrics -> tracing -> error mapper; then FastAPI's
 router, where auth is a dependency of the /v1 APIRouter so it only runs for matched
 /v1/* routes (the same point in the chain as Fastify's scoped hook and Hummingbird's
-group middleware). Upstream calls go through one httpx.AsyncClient per worker process.
+group middleware). Upstream calls go through one client per worker process, chosen by
+UPSTREAM_CLIENT (see upstream.py): httpx with a pool sized to the load (default), httpx at its
+default limits, or aiohttp.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
 from opentelemetry import trace
@@ -27,8 +28,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import contract as c
+from . import upstream as u
 
 CONFIG = c.Config()
+UPSTREAM_CLIENT = u.client_from_env()
 MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 
 
@@ -172,15 +175,17 @@ class ErrorMapperMiddleware:
 
 
 def create_app(config: c.Config = CONFIG) -> FastAPI:
-    http: dict[str, httpx.AsyncClient] = {}
+    http: dict[str, u.Upstream] = {}
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        # One keep-alive pool per worker, as large as the load's connections (UPSTREAM_POOL_SIZE).
-        limits = httpx.Limits(max_connections=config.pool_size, max_keepalive_connections=config.pool_size, keepalive_expiry=30)
-        async with httpx.AsyncClient(base_url=config.backend_url, limits=limits, timeout=config.timeout_s) as client:
-            http["client"] = client
+        # One keep-alive pool per worker (UPSTREAM_POOL_SIZE, unless the client runs at its defaults).
+        client = u.open_upstream(UPSTREAM_CLIENT, config)
+        http["client"] = client
+        try:
             yield
+        finally:
+            await client.aclose()
 
     app = FastAPI(lifespan=lifespan, openapi_url=None, docs_url=None, redoc_url=None, redirect_slashes=False)
 
@@ -258,28 +263,22 @@ def create_app(config: c.Config = CONFIG) -> FastAPI:
     return app
 
 
-async def forward(client: httpx.AsyncClient, req: c.MessagesRequest) -> Response:
-    upstream_req = client.build_request(
-        "POST",
-        c.UPSTREAM_PATH,
-        content=c.dumps(c.to_openai_request(req)),
-        headers={"content-type": "application/json", "accept": "text/event-stream" if req.stream else "application/json"},
-    )
+async def forward(client: u.Upstream, req: c.MessagesRequest) -> Response:
     try:
-        upstream = await client.send(upstream_req, stream=True)
-    except httpx.HTTPError:
+        upstream = await client.send(c.dumps(c.to_openai_request(req)), req.stream)
+    except u.UpstreamFailed:
         raise c.gateway_error("upstreamUnreachable") from None
-    if not 200 <= upstream.status_code < 300:
-        await upstream.aclose()
-        raise c.gateway_error("upstreamStatus", status=upstream.status_code)
+    if not 200 <= upstream.status < 300:
+        await upstream.close()
+        raise c.gateway_error("upstreamStatus", status=upstream.status)
 
     if not req.stream:
         try:
-            payload: Any = c.loads(await upstream.aread())
-        except (httpx.HTTPError, ValueError):
+            payload: Any = c.loads(await upstream.read())
+        except (u.UpstreamFailed, ValueError):
             raise c.gateway_error("upstreamInvalid") from None
         finally:
-            await upstream.aclose()
+            await upstream.close()
         message = c.from_openai_response(payload, req.model)
         if message is None:
             raise c.gateway_error("upstreamInvalid")
@@ -288,21 +287,20 @@ async def forward(client: httpx.AsyncClient, req: c.MessagesRequest) -> Response
     async def events() -> AsyncIterator[bytes]:
         translator = c.StreamTranslator(req.model)
         try:
-            async for text in upstream.aiter_text():
+            async for text in upstream.text_chunks():
                 out = translator.push(text)
                 if out:
                     yield out.encode("utf-8")
             if not translator.done:
                 yield translator.interrupted().encode("utf-8")
-        except httpx.HTTPError:
+        except u.UpstreamFailed:
             if not translator.done:
                 yield translator.interrupted().encode("utf-8")
         finally:
             # Runs on normal end and when Starlette cancels the stream because the client went
             # away: closing an unfinished response closes its connection, aborting the backend call.
-            await upstream.aclose()
+            await upstream.close()
 
     return StreamingResponse(events(), media_type=c.SSE_TYPE, headers={"cache-control": c.C["headers"]["sseCacheControl"]})
-
 
 app = create_app()

@@ -1,89 +1,149 @@
-import type { SuiteEvent } from '@benchsuite/sdk';
+import { DEFAULTS, noteText, type SuiteEvent } from '@benchsuite/sdk';
+import { formatPercent, formatSeconds } from './_values.js';
 
-/** Steal above this share of the cores' time is worth a sentence. */
-export const STEAL_NOTE = 0.05;
+export interface ProgressOptions {
+  write: (text: string) => void;
+  /** A terminal gets one live line redrawn in place; a pipe or file gets plain lines. */
+  tty: boolean;
+  /** Terminal width for the live line. */
+  columns?: number;
+  /** Seconds on a monotonic clock; injected by tests. */
+  now?: () => number;
+}
 
-const fmtDur = (s: number) => {
-  s = Math.max(0, Math.round(s));
-  const m = Math.floor(s / 60);
-  return m ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+/** Elapsed time in whole seconds: `7s`, `3m05s`. */
+const clockText = (sec: number) => {
+  const s = Math.max(0, Math.floor(sec));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+};
+const rate = (rps: number) => (rps >= 1000 ? `${(rps / 1000).toFixed(1)}k` : rps.toFixed(0));
+const CLEAR = '\r\u001b[2K';
+
+const DECISION: Record<Extract<SuiteEvent, { type: 'precision' }>['decision'], string> = {
+  continue: 'continue',
+  precision: 'stop: precision reached',
+  budget: 'stop: budget spent',
+  'max-blocks': 'stop: maximum blocks reached',
 };
 
 /**
- * Renders suite events on stderr: a live one-line bar (current pair, trial, ETA) on a TTY,
- * plain lines when piped. Never touches stdout, which `--json` keeps for the result.
+ * Renders suite events on stderr: on a terminal a live line (scenario, block, round, target,
+ * req/s, elapsed of the budget) with lasting lines for decisions and problems; piped, one plain
+ * line per event worth keeping. Never touches stdout, which `--json` keeps for the result.
  */
-export function createProgress(stream: NodeJS.WriteStream = process.stderr): { onEvent: (e: SuiteEvent) => void; done: () => void } {
-  const tty = Boolean(stream.isTTY) && !process.env.CI;
+export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent) => void; done: () => void } {
+  const now = opts.now ?? (() => performance.now() / 1000);
+  const tty = opts.tty;
   let live = '';
-  let current: Extract<SuiteEvent, { type: 'trial-start' }> | undefined;
-  let phase = '';
-  let started = 0;
+  let clock: { elapsedSec: number; budgetSec: number; at: number } | undefined;
+  let status = '';
   let ticker: NodeJS.Timeout | undefined;
-  const clear = () => {
-    if (tty && live) stream.write('\r\u001b[2K');
-    live = '';
-  };
-  const line = (text: string) => {
-    clear();
-    stream.write(text + '\n');
-    draw();
+
+  const elapsedText = () => {
+    if (!clock) return '';
+    const elapsed = clock.elapsedSec + (tty ? now() - clock.at : 0);
+    return `${clockText(elapsed)} of ${formatSeconds(clock.budgetSec)}`;
   };
   const draw = () => {
-    if (!tty || !current) return;
-    const width = Math.max(40, (stream.columns ?? 100) - 1);
-    const frac = current.total ? current.index / current.total : 0;
-    const barLen = 20;
-    const filled = Math.round(frac * barLen);
-    const elapsed = (performance.now() - started) / 1000;
-    const eta = current.etaSec === null ? '' : ` ETA ${fmtDur(current.etaSec - elapsed)}`;
-    const text = `[${'█'.repeat(filled)}${'░'.repeat(barLen - filled)}] ${current.index + 1}/${current.total} ${current.scenario} × ${current.target} #${current.trial} ${phase}${eta}`;
+    if (!tty || !status) return;
+    const width = Math.max(40, (opts.columns ?? 100) - 1);
+    const text = `${status}${clock ? ` · ${elapsedText()}` : ''}`;
     live = text.slice(0, width);
-    stream.write('\r\u001b[2K' + live);
+    opts.write(CLEAR + live);
   };
+  const line = (text: string) => {
+    if (tty && live) opts.write(CLEAR);
+    live = '';
+    opts.write(`${text}\n`);
+    draw();
+  };
+  const setStatus = (text: string, plain?: string) => {
+    status = text;
+    if (tty) draw();
+    else if (plain !== undefined) line(plain);
+  };
+  const tick = (elapsedSec: number, budgetSec: number) => {
+    clock = { elapsedSec, budgetSec, at: now() };
+    if (tty && !ticker) {
+      ticker = setInterval(draw, 1000);
+      ticker.unref();
+    }
+  };
+
   const onEvent = (e: SuiteEvent) => {
     switch (e.type) {
       case 'log':
         line(`${e.level === 'warn' ? 'warning: ' : ''}${e.message}`);
         break;
+      case 'driver':
+        line(noteText({ kind: 'driver-choice', driver: e.name, reason: e.reason }));
+        break;
       case 'setup':
-        line(`setup ${e.target}: ${e.message}`);
+        setStatus(`setup ${e.target}: ${e.message}`, `setup ${e.target}: ${e.message}`);
         break;
       case 'target-skipped':
         line(`skipped ${e.target}: ${e.reason}`);
         break;
       case 'verify':
-        if (e.outcome.ok) {
-          if (!tty) line(`verify ${e.outcome.scenario} × ${e.outcome.target}: ok`);
-        } else line(`verify ${e.outcome.scenario} × ${e.outcome.target}: FAILED, not benchmarked\n${(e.outcome.diff ?? e.outcome.reason ?? '').replace(/^/gm, '    ')}`);
+        if (e.outcome.ok) setStatus(`verify ${e.outcome.scenario} × ${e.outcome.target}: ok`, `verify ${e.outcome.scenario} × ${e.outcome.target}: ok`);
+        else line(`verify ${e.outcome.scenario} × ${e.outcome.target}: FAILED, not benchmarked\n${(e.outcome.diff ?? e.outcome.reason ?? '').replace(/^/gm, '    ')}`);
         break;
       case 'costs':
-        if (!tty) line(`costs ${e.target}: ${e.message}`);
-        else {
-          live = `costs ${e.target}: ${e.message}`;
-          stream.write('\r\u001b[2K' + live);
+        setStatus(`costs ${e.target}: ${e.message}`, `costs ${e.target}: ${e.message}`);
+        break;
+      case 'profile':
+        if (e.status === 'start') setStatus(`profile ${e.scenario} × ${e.target}`, `profile ${e.scenario} × ${e.target}`);
+        else if (e.status !== 'ok' || !tty) line(`profile ${e.scenario} × ${e.target}: ${e.status}${e.message ? ` (${e.message})` : ''}`);
+        break;
+      case 'block-start':
+        tick(e.elapsedSec, e.budgetSec);
+        setStatus(`${e.scenario} · block ${e.block} · starting ${e.targets.join(', ')}`, `${e.scenario}: block ${e.block} (${e.targets.join(', ')}) at ${elapsedText()}`);
+        break;
+      case 'warmup': {
+        const what = `${e.scenario} · block ${e.block} · warm-up ${e.target} ${e.second}s ${rate(e.rps)} req/s${e.steady ? ' steady' : ''}`;
+        setStatus(what, e.steady ? `  warm-up ${e.target}: steady after ${e.second}s at ${rate(e.rps)} req/s` : undefined);
+        break;
+      }
+      case 'window': {
+        tick(e.elapsedSec, e.budgetSec);
+        const w = e.window;
+        const where = `${w.scenario} · block ${w.block} · round ${w.round}`;
+        if (w.status === 'failed') {
+          const tail = w.failure.stderrTail ? `\n${w.failure.stderrTail.split('\n').slice(-5).join('\n').replace(/^/gm, '    | ')}` : '';
+          line(`  FAILED ${w.scenario} × ${w.target}, block ${w.block} round ${w.round} (${w.failure.phase}): ${w.failure.message}${tail}`);
+          break;
         }
+        const steal = w.resources.cpuSteal ?? 0;
+        const marks = [
+          w.excluded === 'steal' ? `steal ${formatPercent(steal)}: left out` : steal > DEFAULTS.disturbedSteal ? `steal ${formatPercent(steal)}` : '',
+          w.clientBound ? 'client-bound' : '',
+        ].filter(Boolean);
+        const mark = marks.length ? ` [${marks.join(', ')}]` : '';
+        setStatus(`${where} · ${w.target} ${rate(w.rps)} req/s${mark}`, `  block ${w.block} round ${w.round} ${w.target}: ${rate(w.rps)} req/s${mark} (${elapsedText()})`);
         break;
-      case 'trial-start':
-        current = e;
-        phase = 'starting';
-        started = performance.now();
-        ticker ??= setInterval(draw, 500);
-        ticker.unref();
-        if (!tty) line(`trial ${e.index + 1}/${e.total}: ${e.scenario} × ${e.target} #${e.trial}${e.etaSec !== null ? ` (ETA ${fmtDur(e.etaSec)})` : ''}`);
-        draw();
+      }
+      case 'block-end': {
+        const b = e.block;
+        const unsteady = b.targets.filter((t) => t.status === 'ok' && !t.steady).map((t) => t.target);
+        const failed = b.targets.filter((t) => t.status === 'failed').map((t) => `${t.target} (${t.failure?.message ?? 'failed'})`);
+        const parts = [
+          `${b.rounds} round${b.rounds === 1 ? '' : 's'}${b.extraRounds ? ` (${b.extraRounds} extra for CPU steal)` : ''}`,
+          unsteady.length ? `warm-up ended at its maximum, not steady: ${unsteady.join(', ')}` : '',
+          failed.length ? `failed: ${failed.join(', ')}` : '',
+          b.complete ? '' : 'incomplete',
+        ].filter(Boolean);
+        line(`${b.scenario}: block ${b.block} done in ${formatSeconds(b.wallSec)}, ${parts.join('; ')}`);
         break;
-      case 'trial-phase':
-        phase = e.phase === 'measure' ? `${e.connections} conn` : e.phase;
-        draw();
+      }
+      case 'precision': {
+        const worst = e.worstHalfWidth === null ? 'no interval yet' : `worst ±${(e.worstHalfWidth * 100).toFixed(1)}%`;
+        line(`${e.scenario}: ${worst} (target ±${formatPercent(e.target)}) after ${e.blocks} block${e.blocks === 1 ? '' : 's'}, ${e.rounds} round${e.rounds === 1 ? '' : 's'} → ${DECISION[e.decision]}`);
         break;
-      case 'trial-end': {
-        const t = e.trial;
-        if (t.status === 'failed') line(`  FAILED ${t.scenario} × ${t.target} #${t.trial} (${t.failure.phase}): ${t.failure.message}${t.failure.stderrTail ? `\n${t.failure.stderrTail.split('\n').slice(-5).join('\n').replace(/^/gm, '    | ')}` : ''}`);
-        else if (t.clientBound) line(`  note: ${t.scenario} × ${t.target} #${t.trial} is client-bound (loader core ${(t.resources.loaderCoreBusy * 100).toFixed(0)}% busy): its ${Math.round(t.rps)} req/s is the load generator's ceiling, not the server's`);
-        else if (!tty) line(`  ${Math.round(t.rps)} req/s, p99 ${(t.latency.p99 / 1000).toFixed(3)} ms`);
-        if (t.status === 'ok' && (t.resources.cpuSteal ?? 0) > STEAL_NOTE) line(`  note: the hypervisor took ${((t.resources.cpuSteal ?? 0) * 100).toFixed(0)}% of the measured cores' time during ${t.scenario} × ${t.target} #${t.trial} (CPU steal): that figure is disturbed by the host`);
-        break;
+      }
+      default: {
+        // A new kind of event fails the build here until it is rendered.
+        const unhandled: never = e;
+        void unhandled;
       }
     }
   };
@@ -91,7 +151,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): { o
     onEvent,
     done: () => {
       clearInterval(ticker);
-      clear();
+      if (tty && live) opts.write(CLEAR);
+      live = '';
     },
   };
 }

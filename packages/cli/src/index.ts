@@ -1,3 +1,2 @@
 export { main } from './main.js';
-export { runCommand } from './commands/run.js';
-export { summaryText } from './_summary.js';
+export { runCommand, runFlags } from './commands/run.js';

@@ -1,77 +1,91 @@
 import { readFileSync } from 'node:fs';
-import { renderUsage, runCommand as runCitty, type ArgsDef, type CommandDef } from 'citty';
-import { EXIT, reportError, UsageError } from './_errors.js';
-import { runCommand } from './commands/run.js';
-import { setupCommand } from './commands/setup.js';
-import { listCommand } from './commands/list.js';
+import { type Command, parseArgs, renderHelp, wantsHelp } from './_cli.js';
+import { errorExit, EXIT } from './_errors.js';
+import { type CommandIO, processIO, useColor } from './_io.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** Commands by name; lazily loaded where they pull in heavier modules. */
-const commands: Record<string, () => Promise<CommandDef<ArgsDef>>> = {
-  run: async () => runCommand as unknown as CommandDef<ArgsDef>,
-  report: async () => (await import('./commands/report.js')).reportCommand as unknown as CommandDef<ArgsDef>,
-  compare: async () => (await import('./commands/compare.js')).compareCommand as unknown as CommandDef<ArgsDef>,
-  setup: async () => setupCommand as unknown as CommandDef<ArgsDef>,
-  list: async () => listCommand as unknown as CommandDef<ArgsDef>,
+/** Commands by name, loaded on use: `report` and `compare` pull in the report renderers. */
+export const commands: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./commands/run.js')).runCommand as unknown as Command,
+  report: async () => (await import('./commands/report.js')).reportCommand as unknown as Command,
+  compare: async () => (await import('./commands/compare.js')).compareCommand as unknown as Command,
+  setup: async () => (await import('./commands/setup.js')).setupCommand as unknown as Command,
+  list: async () => (await import('./commands/list.js')).listCommand as unknown as Command,
 };
 
-const USAGE = `benchsuite ${version} — measure HTTP frameworks and LLM gateways side by side
-
-Usage: benchsuite <command> [options]
-
-Commands:
-  run       run a suite (default: contract A × five Node servers × 3 trials)
-  report    render results.json as markdown or self-contained HTML
-  compare   compare two results; exit 1 on a significant regression
-  setup     prepare targets ahead of a run (e.g. \`benchsuite setup fastapi\`)
-  list      list suites, scenarios and targets
-
-Run \`benchsuite <command> --help\` for its options.`;
-
-/** Reject flags a command does not define: a typo must not silently change what is measured. */
-async function checkFlags(cmd: CommandDef<ArgsDef>, raw: string[]): Promise<void> {
-  const defs = (typeof cmd.args === 'function' ? await cmd.args() : await cmd.args) ?? {};
-  const known = new Set<string>(['help', 'h']);
-  for (const [name, def] of Object.entries(defs)) {
-    known.add(name);
-    for (const a of ['alias' in def ? (def.alias ?? []) : []].flat()) known.add(a);
+/** `benchsuite --help`: the commands and their one-line summaries, from the command definitions. */
+export async function usage(color: boolean): Promise<string> {
+  const bold = (s: string) => (color ? `\u001b[1m${s}\u001b[22m` : s);
+  const rows: string[] = [];
+  for (const [name, load] of Object.entries(commands)) {
+    let summary: string;
+    try {
+      summary = (await load()).summary;
+    } catch (err) {
+      summary = `(cannot load: ${(err as Error).message.split('\n')[0]})`;
+    }
+    rows.push(`  ${bold(name.padEnd(9))} ${summary}`);
   }
-  for (const tok of raw) {
-    if (tok === '--') break;
-    const m = /^--?([^=]+)/.exec(tok);
-    if (!m || /^-\d/.test(tok)) continue;
-    const name = m[1]!.replace(/^no-/, '');
-    if (!known.has(name)) throw new UsageError(`unknown option ${tok.split('=')[0]}; see \`benchsuite ${String((await cmd.meta as { name?: string })?.name ?? '')} --help\``);
-  }
+  return [
+    `${bold('benchsuite')} ${version} — measure HTTP frameworks and LLM gateways side by side`,
+    '',
+    bold('Usage:'),
+    '  benchsuite <command> [options]',
+    '',
+    bold('Commands:'),
+    ...rows,
+    '',
+    'Run `benchsuite <command> --help` for its options, examples and exit codes.',
+    '',
+    bold('Exit codes:'),
+    '  0    done',
+    '  1    failures (run, setup) or a regression (compare)',
+    '  2    bad usage or config',
+    '  130  interrupted',
+    '',
+  ].join('\n');
+}
+
+let piped = false;
+/** `benchsuite run --help | head`: the reader left; stop quietly instead of throwing EPIPE. */
+function quietOnClosedPipe(): void {
+  if (piped) return;
+  piped = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw err;
+  });
 }
 
 /** The CLI entry point: returns the exit code (0 done, 1 failures/regression, 2 bad usage, 130 interrupted). */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: readonly string[], io: CommandIO = processIO): Promise<number> {
+  if (io === processIO) quietOnClosedPipe();
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stderr.write(USAGE + '\n');
-    return name ? EXIT.ok : EXIT.usage;
-  }
-  if (name === '--version' || name === '-v') {
-    process.stdout.write(version + '\n');
-    return EXIT.ok;
-  }
-  const load = commands[name];
-  if (!load) {
-    process.stderr.write(`benchsuite: unknown command "${name}"; expected one of: ${Object.keys(commands).join(', ')}\n`);
-    return EXIT.usage;
-  }
   try {
-    const cmd = await load();
-    if (rest.includes('--help') || rest.includes('-h')) {
-      process.stderr.write((await renderUsage(cmd)) + '\n');
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      // Asked for: stdout, exit 0. Not asked for (no command): stderr, exit 2.
+      const asked = name !== undefined;
+      (asked ? io.stdout : io.stderr)(await usage(useColor(asked ? io.stdoutTTY : io.stderrTTY, io.env)));
+      return asked ? EXIT.ok : EXIT.usage;
+    }
+    if (name === '--version' || name === '-v' || name === '-V') {
+      io.stdout(`${version}\n`);
       return EXIT.ok;
     }
-    await checkFlags(cmd, rest);
-    const { result } = await runCitty(cmd, { rawArgs: rest });
-    return typeof result === 'number' ? result : ((process.exitCode as number | undefined) ?? EXIT.ok);
+    const load = commands[name];
+    if (!load) {
+      const hint = name.startsWith('-') ? '; options go after the command, e.g. `benchsuite run --quick`' : `; expected one of: ${Object.keys(commands).join(', ')}`;
+      io.stderr(`benchsuite: unknown command "${name}"${hint}\n`);
+      return EXIT.usage;
+    }
+    const command = await load();
+    if (wantsHelp(rest)) {
+      io.stdout(renderHelp(command, { color: useColor(io.stdoutTTY, io.env), ...(io.stdoutTTY && process.stdout.columns ? { width: process.stdout.columns } : {}) }));
+      return EXIT.ok;
+    }
+    return await command.run(parseArgs(command, rest), io);
   } catch (err) {
-    return reportError(err);
+    return errorExit(err, io);
   }
 }

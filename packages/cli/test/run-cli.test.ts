@@ -1,21 +1,16 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Real runs of `benchsuite run` against the tiny test server, with tiny designs (see the fixture
+// config). They put load on the machine: run this file under `flock /tmp/bs-load.lock`.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { BIN, binary, fixture, scratch, STACK } from './_helpers.js';
 
-const bin = fileURLToPath(new URL('../bin/benchsuite.js', import.meta.url));
-const config = fileURLToPath(new URL('./fixtures/benchsuite.config.ts', import.meta.url));
+const config = fixture('benchsuite.config.ts');
 const schemaFile = fileURLToPath(new URL('../../sdk/schema/result.schema.json', import.meta.url));
-const scratch = () => mkdtempSync(join(tmpdir(), 'benchsuite-cli-'));
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function pidsWith(marker: string): number[] {
   return readdirSync('/proc')
@@ -57,65 +52,102 @@ async function until(cond: () => boolean, ms: number): Promise<boolean> {
   }
   return cond();
 }
+const windowLines = (dir: string) =>
+  readFileSync(join(dir, 'windows.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { record: string; window?: { block: number; round: number; target: string; scenario: string } })
+    .filter((l) => l.record === 'window')
+    .map((l) => l.window!);
+
+/** Start a run in the background; resolves its exit code. */
+function start(args: string[], env: Record<string, string> = {}) {
+  const runner = spawn(process.execPath, [BIN, 'run', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  runner.stderr.on('data', (c) => (stderr += c));
+  const exited = new Promise<number | null>((r) => runner.once('exit', (code) => r(code)));
+  return { runner, exited, stderr: () => stderr };
+}
 
 describe('benchsuite run --json', () => {
-  it('prints only the result on stdout, and it validates against the shipped JSON Schema', () => {
+  it('prints only the result on stdout, it validates against the shipped JSON Schema, and the header came first', () => {
     const out = scratch();
-    const r = cli(['run', '--config', config, '--suite', 'tiny', '--trials', '2', '--json', '--out', out, '--driver', 'autocannon']);
+    const r = binary(['run', '--config', config, '-s', 'tiny', '--json', '-o', out, '--driver', 'autocannon', '--seed', '7']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const doc = JSON.parse(r.stdout);
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')));
     expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
-    expect(doc.trials).toHaveLength(2);
+    expect(doc).toMatchObject({ schemaVersion: 2, suite: 'tiny', seed: 7, design: { rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } } });
+    expect(doc.windows.filter((w: { status: string }) => w.status === 'ok')).toHaveLength(2);
     // The schema is strict enough to fail: a document missing a field does not validate.
     delete doc.environment.cpuModel;
     expect(validate(doc)).toBe(false);
-    // Progress and the summary went to stderr, and the files were written.
-    expect(r.stderr).toMatch(/overall: /);
-    for (const f of ['results.json', 'report.md', 'report.html', 'trials.jsonl']) expect(existsSync(join(out, f)), f).toBe(true);
+    // Header, then the driver and why, then progress; the summary from the report package; the files.
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe('benchsuite run: suite tiny, 1 scenario × 1 target, reference tiny');
+    expect(r.stderr).toMatch(/\ndriver autocannon: chosen with --driver/);
+    expect(r.stderr).toMatch(/\nping: block 1 \(tiny\) at \d+s of 1m\n/);
+    expect(r.stderr).toMatch(/\n {2}block 1 round 2 tiny: [\d.]+k? req\/s/);
+    expect(r.stderr).toMatch(/\nping: .* after 1 block, 2 rounds → stop: maximum blocks reached\n/);
+    for (const f of ['results.json', 'report.md', 'report.html', 'windows.jsonl', 'run.json']) expect(existsSync(join(out, f)), f).toBe(true);
+    expect(r.stderr).toContain(`results: ${join(out, 'results.json')}`);
   });
 });
 
-describe('exit codes', () => {
-  it('2 for bad usage, naming what is wrong, without a stack trace', () => {
-    for (const [args, msg] of [
-      [['run', '--trials', 'zero'], /--trials: expected a whole number/],
-      [['run', '--target', 'nginx'], /--target: unknown "nginx"; expected one of: node-http/],
-      [['run', '--driver', 'k6'], /--driver: expected auto, autocannon or wrk/],
-      [['run', '--trails', '3'], /unknown option --trails/],
-      [['frobnicate'], /unknown command "frobnicate"/],
-      [['run', '--config', '/nonexistent.config.ts'], /does not exist/],
-    ] as const) {
-      const r = cli([...args]);
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(msg);
-      expect(r.stderr).not.toMatch(/\n\s+at /);
-    }
+describe('exit codes of a run', () => {
+  it('1 when a server fails, with the failure explained', () => {
+    const r = binary(['run', '--config', config, '-s', 'broken', '--no-verify', '-o', scratch(), '--driver', 'autocannon']);
+    expect(r.stderr).toMatch(/FAILED ping × crashy, block 1 round \d \(crash\): server exited .*\(exit code 3\)/);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.code, r.stderr).toBe(1);
   });
-  it('1 when trials failed, with the failure explained', () => {
-    const r = cli(['run', '--config', config, '--suite', 'broken', '--trials', '1', '--no-verify', '--out', scratch(), '--driver', 'autocannon']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/FAILED ping × crashy #1 \(crash\): server exited during the trial \(exit code 3\)/);
+});
+
+describe('interrupting and resuming', () => {
+  it('SIGINT stops after the current window, writes the result (exit 130) and says how to resume; --resume finishes it with every window once', async () => {
+    const out = scratch();
+    const run = start(['--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '--no-verify', '--rounds', '20', '--seed', '11']);
+    try {
+      expect(await until(() => existsSync(join(out, 'windows.jsonl')) && windowLines(out).length >= 2, 60_000), run.stderr()).toBe(true);
+      run.runner.kill('SIGINT');
+      expect(await run.exited, run.stderr()).toBe(130);
+    } finally {
+      run.runner.kill('SIGKILL');
+    }
+    expect(run.stderr()).toContain('SIGINT: stopping after the current window');
+    expect(run.stderr()).toContain(`interrupted: \`benchsuite run --resume ${out}\` continues it`);
+    const partial = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(partial.interrupted).toBe(true);
+    expect(partial.windows.length).toBe(windowLines(out).length);
+    expect(partial.windows.length).toBeLessThan(20);
+
+    const resumed = binary(['run', '--config', config, '--resume', out]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`benchsuite run: resuming suite tiny in ${out}`);
+    const done = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(done).toMatchObject({ interrupted: false, resumed: true, seed: 11 });
+    // Every window once: nothing that finished ran again, and each (block, round, target) appears once.
+    type W = { block: number; round: number; target: string; startedAt: string };
+    const keys = done.windows.map((w: W) => `${w.block}/${w.round}/${w.target}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const finished = new Set(done.windows.map((w: W) => `${w.startedAt}/${w.target}`));
+    for (const w of partial.windows as W[]) expect(finished.has(`${w.startedAt}/${w.target}`), `${w.block}/${w.round} ran again or was lost`).toBe(true);
+    expect(done.windows.length).toBeGreaterThanOrEqual(20);
+    const again = binary(['run', '--resume', out, '--config', config]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('finished; there is nothing to resume');
   });
 });
 
 describe('no server outlives the runner', () => {
   for (const signal of ['SIGINT', 'SIGKILL'] as const) {
-    it(`after ${signal} of the runner, the server and its child are gone${signal === 'SIGINT' ? ', and finished trials are kept' : ''}`, async () => {
+    it(`after ${signal} of the runner, the server and its child are gone`, async () => {
       const marker = `bs-orphan-${randomUUID()}`;
       const out = scratch();
-      const runner = spawn(process.execPath, [bin, 'run', '--config', config, '--suite', 'orphans', '--out', out, '--driver', 'autocannon', '--no-verify'], {
-        env: { ...process.env, BENCHSUITE_TEST_MARKER: marker },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      runner.stderr.on('data', (c) => (stderr += c));
-      const exited = new Promise<number | null>((r) => runner.once('exit', (code) => r(code)));
+      const run = start(['--config', config, '-s', 'orphans', '-o', out, '--driver', 'autocannon', '--no-verify', '--rounds', '40'], { BENCHSUITE_TEST_MARKER: marker });
       try {
-        // Wait for the first trial to be recorded, then for the second trial's server (and its child).
-        expect(await until(() => existsSync(join(out, 'trials.jsonl')), 30_000), stderr).toBe(true);
         let server = 0;
         let child = 0;
         expect(
@@ -123,23 +155,16 @@ describe('no server outlives the runner', () => {
             server = pidsWith(marker).find((p) => childrenOf(p).length > 0) ?? 0;
             child = server ? (childrenOf(server)[0] ?? 0) : 0;
             return server > 0 && child > 0;
-          }, 15_000),
-          stderr,
+          }, 30_000),
+          run.stderr(),
         ).toBe(true);
-        runner.kill(signal);
-        const code = await exited;
+        run.runner.kill(signal);
+        const code = await run.exited;
         expect(await until(() => !alive(server) && !alive(child), 5000), `server ${server} or child ${child} survived ${signal}`).toBe(true);
         expect(pidsWith(marker).filter(alive)).toEqual([]);
-        if (signal === 'SIGINT') {
-          expect(code).toBe(130);
-          const kept = readFileSync(join(out, 'trials.jsonl'), 'utf8').trim().split('\n');
-          const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
-          expect(result.interrupted).toBe(true);
-          expect(result.trials.length).toBe(kept.length);
-          expect(result.trials.length).toBeGreaterThanOrEqual(1);
-        }
+        if (signal === 'SIGINT') expect(code).toBe(130);
       } finally {
-        runner.kill('SIGKILL');
+        run.runner.kill('SIGKILL');
       }
     });
   }

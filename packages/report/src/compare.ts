@@ -1,73 +1,114 @@
-import type { BenchResult, PairSummary, Verdict } from '@benchsuite/sdk';
-import { DASH, escapeMarkdown as md, fmtDate, fmtMs, fmtRps, fmtSignedPct } from './format.js';
-import { cpuList } from './model.js';
-import { welchDifference } from '@benchsuite/sdk';
+import {
+  CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, noteText, subSeed,
+  type BenchResult, type Change, type NoiseLabel,
+} from '@benchsuite/sdk';
+import { DASH, cpuList, escapeMarkdown as md, fmtDate, fmtMs, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './format.js';
+import { markdownTable } from './markdown.js';
+import { noteSentence, sentence } from './model.js';
+import type { Column } from './tables.js';
 
 export interface CompareOptions {
-  /** Smallest change, in percent, that counts as a regression or an improvement; default 5. */
-  threshold?: number;
-}
-
-/** How one figure moved from base to head. */
-export interface MetricChange {
-  metric: 'rps' | 'p99';
-  /** Mean over trials (RPS, or p99 in µs). */
-  base: number;
-  head: number;
-  /** head − base, with the 95% Welch CI of that difference (null with fewer than 2 trials on a side). */
-  diff: number;
-  ci95: [number, number] | null;
-  /** The same as a percentage of base. */
-  changePct: number;
-  ci95Pct: [number, number] | null;
-  /** The CI excludes 0. */
-  significant: boolean;
-  /** Lower RPS or higher p99 is worse. */
-  direction: 'better' | 'worse' | 'same';
-  /** Significant, worse, and by more than the threshold. */
-  regression: boolean;
-  /** Significant, better, and by more than the threshold. */
-  improvement: boolean;
-}
-
-export type PairChangeStatus =
-  | 'regression' | 'improvement' | 'within-threshold' | 'no-significant-change' | 'insufficient' | 'only-in-base' | 'only-in-head';
-
-export interface PairComparison {
-  scenario: string;
-  target: string;
-  status: PairChangeStatus;
-  rps: MetricChange | null;
-  p99: MetricChange | null;
-  baseVerdict: Verdict | null;
-  headVerdict: Verdict | null;
-  baseOkTrials: number;
-  headOkTrials: number;
+  /** Percent: a regression is a drop whose whole 95% interval lies beyond it; default `DEFAULTS.compareThresholdPct`. */
+  thresholdPct?: number;
+  /** Compare even when the environments differ in a field that changes the numbers. */
+  force?: boolean;
 }
 
 export interface EnvironmentDifference {
   field: string;
   base: string;
   head: string;
-  /** Differences that make the numbers incomparable (CPU, core count, driver, pinning). */
+  /** The numbers would measure the machine, not the change (CPU model, arch, cores, driver, pinning, reference). */
   blocking: boolean;
 }
 
-export interface CompareResult {
-  threshold: number;
-  base: { suite: string; startedAt: string; commit: string | null };
-  head: { suite: string; startedAt: string; commit: string | null };
-  environment: { comparable: boolean; differences: EnvironmentDifference[] };
-  pairs: PairComparison[];
-  counts: Record<PairChangeStatus, number>;
-  /** At least one significant regression beyond the threshold: a CI gate should fail. */
-  regressed: boolean;
+/**
+ * What happened to a pair's headline figure; see `classifyChange` for the rule.
+ * `slower`/`faster`: the interval excludes no change but does not lie wholly beyond the threshold.
+ */
+export type ChangeStatus = 'regression' | 'improvement' | 'slower' | 'faster' | 'no-change' | 'insufficient' | 'only-in-base' | 'only-in-head';
+
+export interface PairChange {
+  scenario: string;
+  target: string;
+  /** `relative`: throughput ÷ the reference, measured side by side in each run; `absolute`: the reference's own req/s. */
+  figure: 'relative' | 'absolute' | null;
+  /** The headline figure in each run (median of its per-round samples). */
+  base: number | null;
+  head: number | null;
+  /** head ÷ base with its 95% interval (rounds as samples, blocks and rounds resampled in each run). */
+  change: Change | null;
+  status: ChangeStatus;
+  /** Rounds (relative) or windows (absolute) behind each side. */
+  samples: { base: number; head: number };
+  /** Informative, not gated: p99 of the merged histograms and server CPU per request. */
+  p99Us: { base: number | null; head: number | null };
+  cpuPerRequestUs: { base: number | null; head: number | null };
+  headNoise: NoiseLabel | null;
 }
 
+export interface RunRef {
+  suite: string;
+  startedAt: string;
+  commit: string | null;
+  seed: number;
+  reference: string;
+}
+
+/** The environments differ in a field that changes the numbers, and the comparison was not forced (exit 2). */
+export interface Incomparable {
+  status: 'incomparable';
+  base: RunRef;
+  head: RunRef;
+  /** The blocking fields, named. */
+  fields: string[];
+  differences: EnvironmentDifference[];
+  message: string;
+}
+
+export interface Comparison {
+  status: 'compared';
+  base: RunRef;
+  head: RunRef;
+  thresholdPct: number;
+  band: number;
+  /** Compared although a blocking field differs. */
+  forced: boolean;
+  differences: EnvironmentDifference[];
+  pairs: PairChange[];
+  counts: Record<ChangeStatus, number>;
+  /** At least one regression: a CI gate should fail (exit 1). */
+  regressed: boolean;
+  /** The regression rule in words, with this comparison's threshold. */
+  rule: string;
+  method: string;
+}
+
+export type CompareOutcome = Comparison | Incomparable;
+
 /**
- * Environment differences between two runs. CPU model, architecture, core count, driver and pinning
- * are blocking (the numbers would measure the machine, not the change); the rest is informative.
+ * THE regression rule, in one place. With t = thresholdPct / 100 and the 95% interval [lo, hi] of
+ * head ÷ base of a pair's headline figure:
+ * - `regression`  when hi < 1 − t (the whole interval is a drop of more than the threshold);
+ * - `improvement` when lo > 1 + t;
+ * - `no-change`   when the ratio is within the practical band (|ratio − 1| ≤ band), or the interval contains 1;
+ * - `slower` / `faster` when the interval lies below / above 1 but not wholly beyond the threshold;
+ * - `insufficient` without an interval (too few rounds).
+ * A drop that is certain but may be smaller than the threshold (interval reaching above 1 − t) is `slower`: it does not fail the gate.
  */
+export function classifyChange(change: Change | null, thresholdPct: number, band: number = DEFAULTS.practicalBand): ChangeStatus {
+  if (!change?.ci95) return 'insufficient';
+  const t = thresholdPct / 100;
+  const [lo, hi] = change.ci95;
+  if (hi < 1 - t) return 'regression';
+  if (lo > 1 + t) return 'improvement';
+  if (Math.abs(change.ratio - 1) <= band) return 'no-change';
+  if (hi < 1) return 'slower';
+  if (lo > 1) return 'faster';
+  return 'no-change';
+}
+
+/** Differences between the two runs' environments and designs; `blocking` ones make the numbers incomparable. */
 export function environmentDifferences(base: BenchResult, head: BenchResult): EnvironmentDifference[] {
   const a = base.environment;
   const b = head.environment;
@@ -75,151 +116,153 @@ export function environmentDifferences(base: BenchResult, head: BenchResult): En
   const check = (field: string, x: string, y: string, blocking: boolean) => {
     if (x !== y) out.push({ field, base: x, head: y, blocking });
   };
-  const pin = (p: BenchResult['environment']['pinning']) =>
-    p.enabled ? `${p.tool ?? 'on'} server ${cpuList(p.serverCpus)} / loader ${cpuList(p.loaderCpus)}` : 'off';
+  const pin = (p: BenchResult['environment']['pinning']) => (p.enabled ? `${p.tool ?? 'on'} server ${cpuList(p.serverCpus)} / loader ${cpuList(p.loaderCpus)}` : 'off');
   check('CPU model', a.cpuModel, b.cpuModel, true);
   check('architecture', a.arch, b.arch, true);
   check('cores', String(a.cores), String(b.cores), true);
   check('driver', a.driver.name, b.driver.name, true);
   check('pinning', pin(a.pinning), pin(b.pinning), true);
+  check('reference', base.design.reference, head.design.reference, true);
   check('driver version', a.driver.version, b.driver.version, false);
   check('driver flags', a.driver.flags.join(' '), b.driver.flags.join(' '), false);
   check('node', a.node, b.node, false);
   check('kernel', a.kernel, b.kernel, false);
   check('memory', String(a.memoryBytes), String(b.memoryBytes), false);
-  check('trials per pair', String(base.trialsPerPair), String(head.trialsPerPair), false);
+  check('window', `${base.design.windowSec} s`, `${head.design.windowSec} s`, false);
+  check('precision target', String(base.design.precision), String(head.design.precision), false);
   for (const s of base.scenarios) {
     const t = head.scenarios.find((x) => x.name === s.name);
     if (!t) continue;
-    const load = (l: typeof s.load) => `${l.connections.join('→')} connections, ${l.warmupSec} s warmup, ${l.durationSec} s${l.rate ? `, ${l.rate} req/s` : ''}`;
+    const load = (l: typeof s.load) => `${l.connections.join('→')} connections, ${l.durationSec} s windows${l.rate ? `, ${l.rate} req/s` : ''}`;
     check(`load of ${s.name}`, load(s.load), load(t.load), false);
   }
   return out;
 }
 
-function change(metric: 'rps' | 'p99', b: PairSummary, h: PairSummary, threshold: number): MetricChange {
-  const bs = metric === 'rps' ? b.rps : b.p99;
-  const hs = metric === 'rps' ? h.rps : h.p99;
-  const bv = bs.values.length ? bs.values : [bs.mean];
-  const hv = hs.values.length ? hs.values : [hs.mean];
-  const w = welchDifference(bv, hv);
-  const baseMean = bs.mean;
-  const pct = (x: number) => (baseMean !== 0 ? (x / baseMean) * 100 : 0);
-  const changePct = pct(w.diff);
-  const sign = metric === 'rps' ? 1 : -1; // positive = better
-  const goodness = sign * w.diff;
-  const direction = !w.significant || goodness === 0 ? 'same' : goodness > 0 ? 'better' : 'worse';
-  const beyond = Math.abs(changePct) > threshold;
+const runRef = (r: BenchResult): RunRef => ({ suite: r.suite, startedAt: r.startedAt, commit: r.environment.git?.commit ?? null, seed: r.seed, reference: r.design.reference });
+
+function pairChange(base: BenchResult, head: BenchResult, scenario: string, target: string, thresholdPct: number, band: number): PairChange {
+  const bs = base.summaries.find((s) => s.scenario === scenario && s.target === target && s.windows.ok > 0);
+  const hs = head.summaries.find((s) => s.scenario === scenario && s.target === target && s.windows.ok > 0);
+  const info = {
+    scenario, target,
+    p99Us: { base: bs?.latency.p99 ?? null, head: hs?.latency.p99 ?? null },
+    cpuPerRequestUs: { base: bs?.cpuPerRequestUs?.point ?? null, head: hs?.cpuPerRequestUs?.point ?? null },
+    headNoise: hs?.noise.label ?? null,
+  };
+  if (!bs || !hs) return { ...info, figure: null, base: null, head: null, change: null, status: bs ? 'only-in-base' : 'only-in-head', samples: { base: 0, head: 0 } };
+  const b = headlineGroups(base, scenario, target);
+  const h = headlineGroups(head, scenario, target);
+  const nb = b.groups.flat();
+  const nh = h.groups.flat();
+  const change = changeEstimate(b.groups, h.groups, {
+    resamples: head.design.bootstrapResamples, confidence: head.design.confidence,
+    seed: subSeed(head.seed, 'compare', base.seed, scenario, target),
+  });
   return {
-    metric, base: baseMean, head: hs.mean, diff: w.diff, ci95: w.ci,
-    changePct, ci95Pct: w.ci ? [pct(w.ci[0]), pct(w.ci[1])] : null,
-    significant: w.significant, direction,
-    regression: direction === 'worse' && beyond,
-    improvement: direction === 'better' && beyond,
+    ...info, figure: h.kind,
+    base: nb.length ? median(nb) : null, head: nh.length ? median(nh) : null,
+    change, status: classifyChange(change, thresholdPct, band), samples: { base: nb.length, head: nh.length },
   };
 }
 
 /**
- * Per (scenario, target): the change in mean RPS and mean p99 from `base` to `head`, each with a 95%
- * Welch confidence interval over per-trial values. A change is significant when its interval
- * excludes 0, and a regression when it is also worse than `threshold` percent. Pure; the caller
- * decides what to do with `environment.comparable` and `regressed`.
- * @example const cmp = compareResults(base, head, { threshold: 5 }); process.exitCode = cmp.regressed ? 1 : 0;
+ * Compare two runs pair by pair with the SDK's estimator (`changeEstimate` over `headlineGroups`):
+ * the change of each (scenario, target)'s headline figure — throughput relative to the reference,
+ * or the reference's own median req/s — with its 95% interval, classified by `classifyChange`.
+ * Refuses (`status: 'incomparable'`) when CPU model, arch, cores, driver, pinning or reference
+ * differ, unless `force`. Pure; `compareExitCode` maps the outcome to the CLI's exit code.
+ * @example const out = compareResults(base, head, { thresholdPct: 5 }); process.exitCode = compareExitCode(out);
  */
-export function compareResults(base: BenchResult, head: BenchResult, options: CompareOptions = {}): CompareResult {
-  const threshold = options.threshold ?? 5;
+export function compareResults(base: BenchResult, head: BenchResult, options: CompareOptions = {}): CompareOutcome {
+  const thresholdPct = options.thresholdPct ?? DEFAULTS.compareThresholdPct;
+  const band = head.design.practicalBand;
   const differences = environmentDifferences(base, head);
+  const fields = differences.filter((d) => d.blocking).map((d) => d.field);
+  if (fields.length && !options.force) {
+    return { status: 'incomparable', base: runRef(base), head: runRef(head), fields, differences, message: noteText({ kind: 'incomparable', fields }) };
+  }
   const keys: { scenario: string; target: string }[] = [];
   for (const s of [...base.summaries, ...head.summaries]) {
-    if (!keys.some((k) => k.scenario === s.scenario && k.target === s.target)) keys.push({ scenario: s.scenario, target: s.target });
+    if (s.windows.ok > 0 && !keys.some((k) => k.scenario === s.scenario && k.target === s.target)) keys.push({ scenario: s.scenario, target: s.target });
   }
-  const pairs = keys.map(({ scenario, target }): PairComparison => {
-    const b = base.summaries.find((s) => s.scenario === scenario && s.target === target && s.okTrials > 0);
-    const h = head.summaries.find((s) => s.scenario === scenario && s.target === target && s.okTrials > 0);
-    const common = {
-      scenario, target, baseVerdict: b?.verdict ?? null, headVerdict: h?.verdict ?? null,
-      baseOkTrials: b?.okTrials ?? 0, headOkTrials: h?.okTrials ?? 0,
-    };
-    if (!b || !h) return { ...common, status: b ? 'only-in-base' : 'only-in-head', rps: null, p99: null };
-    const rps = change('rps', b, h, threshold);
-    const p99 = change('p99', b, h, threshold);
-    const status: PairChangeStatus =
-      b.okTrials < 2 || h.okTrials < 2 ? 'insufficient'
-        : rps.regression || p99.regression ? 'regression'
-          : rps.improvement || p99.improvement ? 'improvement'
-            : rps.significant || p99.significant ? 'within-threshold'
-              : 'no-significant-change';
-    return { ...common, status, rps, p99 };
-  });
-  const counts: Record<PairChangeStatus, number> = {
-    'regression': 0, 'improvement': 0, 'within-threshold': 0, 'no-significant-change': 0, 'insufficient': 0, 'only-in-base': 0, 'only-in-head': 0,
+  const pairs = keys.map((k) => pairChange(base, head, k.scenario, k.target, thresholdPct, band));
+  const counts: Record<ChangeStatus, number> = {
+    'regression': 0, 'improvement': 0, 'slower': 0, 'faster': 0, 'no-change': 0, 'insufficient': 0, 'only-in-base': 0, 'only-in-head': 0,
   };
   for (const p of pairs) counts[p.status]++;
-  const who = (r: BenchResult) => ({ suite: r.suite, startedAt: r.startedAt, commit: r.environment.git?.commit ?? null });
   return {
-    threshold,
-    base: who(base),
-    head: who(head),
-    environment: { comparable: !differences.some((d) => d.blocking), differences },
-    pairs,
-    counts,
-    regressed: counts.regression > 0,
+    status: 'compared', base: runRef(base), head: runRef(head), thresholdPct, band, forced: fields.length > 0,
+    differences, pairs, counts, regressed: counts.regression > 0,
+    rule: noteText({ kind: 'regression-rule', thresholdPct, band }), method: CHANGE_METHOD,
   };
 }
 
-const STATUS_LABEL: Record<PairChangeStatus, string> = {
+/** The exit code of `benchsuite compare`: 2 incomparable (not forced), 1 a regression, 0 otherwise. */
+export function compareExitCode(outcome: CompareOutcome): 0 | 1 | 2 {
+  return outcome.status === 'incomparable' ? 2 : outcome.regressed ? 1 : 0;
+}
+
+export const CHANGE_LABEL: Record<ChangeStatus, string> = {
   'regression': '❌ regression',
   'improvement': '✅ improvement',
-  'within-threshold': '≈ within threshold',
-  'no-significant-change': '· no significant change',
-  'insufficient': '? fewer than 2 trials',
+  'slower': '↓ slower, within the threshold',
+  'faster': '↑ faster, within the threshold',
+  'no-change': '· no change',
+  'insufficient': '? too few rounds for an interval',
   'only-in-base': '— only in base',
   'only-in-head': '— only in head',
 };
 
-const STATUS_ORDER: PairChangeStatus[] = ['regression', 'improvement', 'within-threshold', 'no-significant-change', 'insufficient', 'only-in-base', 'only-in-head'];
+const ORDER: ChangeStatus[] = ['regression', 'slower', 'improvement', 'faster', 'no-change', 'insufficient', 'only-in-base', 'only-in-head'];
 
-function deltaCell(c: MetricChange | null): string {
-  if (!c) return DASH;
-  const ci = c.ci95Pct ? ` [${fmtSignedPct(c.ci95Pct[0])}, ${fmtSignedPct(c.ci95Pct[1])}]` : '';
-  const text = `${fmtSignedPct(c.changePct)}${ci}`;
-  return c.significant ? `**${text}**` : text;
+/** The comparison table, specified once (Markdown here; JSON carries the same fields). */
+export function compareColumns(c: Comparison): Column<PairChange>[] {
+  const fig = (p: PairChange, x: number | null) => (x === null ? DASH : p.figure === 'relative' ? fmtRatio(x) : fmtRps(x));
+  const arrow = (a: string, b: string) => `${a} → ${b}`;
+  return [
+    { id: 'scenario', label: 'Scenario', align: 'left', text: (p) => p.scenario },
+    { id: 'target', label: 'Target', align: 'left', text: (p) => p.target },
+    { id: 'figure', label: 'Figure', align: 'left', text: (p) => (p.figure === 'relative' ? `req/s ÷ ${c.head.reference}` : p.figure === 'absolute' ? 'req/s (median)' : DASH) },
+    { id: 'values', label: 'Base → head', align: 'right', numeric: true, text: (p) => arrow(fig(p, p.base), fig(p, p.head)) },
+    {
+      id: 'change', label: 'Change (95% interval)', align: 'right', numeric: true,
+      text: (p) => (p.change ? `${fmtSignedPct((p.change.ratio - 1) * 100)}${p.change.ci95 ? ` [${fmtSignedPct((p.change.ci95[0] - 1) * 100)}, ${fmtSignedPct((p.change.ci95[1] - 1) * 100)}]` : ''}` : DASH),
+      tone: (p) => (p.status === 'regression' ? 'bad' : p.status === 'slower' ? 'warn' : null),
+    },
+    { id: 'p99', label: 'p99 base → head', align: 'right', text: (p) => arrow(fmtMs(p.p99Us.base), fmtMs(p.p99Us.head)) },
+    { id: 'cpu', label: 'CPU µs/req base → head', align: 'right', text: (p) => arrow(fmtUs(p.cpuPerRequestUs.base), fmtUs(p.cpuPerRequestUs.head)) },
+    { id: 'result', label: 'Result', align: 'left', text: (p) => CHANGE_LABEL[p.status] + (p.headNoise && p.headNoise !== 'quiet' ? ` (head ${p.headNoise})` : '') },
+  ];
 }
 
 /**
  * A comparison as Markdown fit for a pull-request comment: the gate's outcome first, environment
- * differences, then one row per (scenario, target), regressions first.
+ * differences, one row per (scenario, target) with regressions first, then the rule and method.
  */
-export function renderCompareMarkdown(cmp: CompareResult): string {
-  const n = cmp.counts.regression;
-  const title = n
-    ? `❌ ${n} significant regression${n === 1 ? '' : 's'} beyond ${cmp.threshold}%`
-    : `✅ no significant regression beyond ${cmp.threshold}%`;
-  const ref = (r: CompareResult['base']) => `${md(r.suite)}${r.commit ? ` @ ${md(r.commit.slice(0, 12))}` : ''} (${fmtDate(r.startedAt)})`;
-  const out = [`## benchsuite compare: ${title}`, '', `Base: ${ref(cmp.base)} · Head: ${ref(cmp.head)}`, ''];
-  if (cmp.counts.improvement) out.push(`${cmp.counts.improvement} significant improvement${cmp.counts.improvement === 1 ? '' : 's'} beyond ${cmp.threshold}%.`, '');
-  if (cmp.environment.differences.length) {
-    out.push(cmp.environment.comparable ? '**Environment differences** (not blocking):' : '**⚠ Environments differ in ways that change the numbers** (compared with --force):', '');
-    for (const d of cmp.environment.differences) out.push(`- ${md(d.field)}: ${md(d.base)} → ${md(d.head)}${d.blocking ? ' **(blocking)**' : ''}`);
-    out.push('');
+export function renderCompareMarkdown(outcome: CompareOutcome): string {
+  const ref = (r: RunRef) => `${md(r.suite)}${r.commit ? ` @ ${md(r.commit.slice(0, 12))}` : ''} (${fmtDate(r.startedAt)})`;
+  const diffs = (ds: EnvironmentDifference[]) => ds.map((d) => `- ${md(d.field)}: ${md(d.base)} → ${md(d.head)}${d.blocking ? ' **(blocking)**' : ''}`);
+  if (outcome.status === 'incomparable') {
+    return [
+      '## benchsuite compare: refused', '', `Base: ${ref(outcome.base)} · Head: ${ref(outcome.head)}`, '',
+      `⚠ ${md(sentence(outcome.message))}`, '', ...diffs(outcome.differences), '',
+    ].join('\n');
   }
-  const rows = [...cmp.pairs].sort((a, b) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status));
-  out.push(
-    '| Scenario | Target | RPS base → head | Δ RPS [95% CI] | p99 (mean of trials) base → head | Δ p99 [95% CI] | Result |',
-    '|---|---|---:|---:|---:|---:|---|',
-    ...rows.map((p) => `| ${[
-      md(p.scenario), md(p.target),
-      p.rps ? `${fmtRps(p.rps.base)} → ${fmtRps(p.rps.head)}` : DASH, deltaCell(p.rps),
-      p.p99 ? `${fmtMs(p.p99.base)} → ${fmtMs(p.p99.head)}` : DASH, deltaCell(p.p99),
-      STATUS_LABEL[p.status] + (p.headVerdict === 'noisy' || p.headVerdict === 'unreliable' ? ` (head ${p.headVerdict})` : ''),
-    ].join(' | ')} |`),
-    '',
-    `<sub>Δ is head − base as a percentage of base, with the 95% confidence interval of a Welch two-sample test over per-trial means (RPS) and per-trial p99; **bold** when the interval excludes 0. A regression is significant and worse than ${cmp.threshold}%.</sub>`,
-  );
+  const c = outcome;
+  const n = c.counts.regression;
+  const title = n ? `❌ ${n} regression${n === 1 ? '' : 's'} beyond ${c.thresholdPct}%` : `✅ no regression beyond ${c.thresholdPct}%`;
+  const out = [`## benchsuite compare: ${title}`, '', `Base: ${ref(c.base)} · Head: ${ref(c.head)}`, ''];
+  if (c.forced) out.push(`> ⚠ ${md(noteSentence({ kind: 'forced-comparison', fields: c.differences.filter((d) => d.blocking).map((d) => d.field) }))}`, '');
+  if (c.counts.improvement) out.push(`${c.counts.improvement} improvement${c.counts.improvement === 1 ? '' : 's'} beyond ${c.thresholdPct}%.`, '');
+  if (c.differences.length) out.push(c.forced ? '**Environment differences:**' : '**Environment differences** (not blocking):', '', ...diffs(c.differences), '');
+  const rows = [...c.pairs].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status));
+  out.push(...markdownTable({ columns: compareColumns(c), rows }), '');
+  out.push(`<sub>${md(sentence(c.rule))} Method: ${md(c.method)}.</sub>`);
   return out.join('\n') + '\n';
 }
 
-/** A comparison as JSON (the `CompareResult` structure, pretty-printed). */
-export function renderCompareJson(cmp: CompareResult): string {
-  return JSON.stringify(cmp, null, 2) + '\n';
+/** A comparison as JSON (the `CompareOutcome` structure, pretty-printed). */
+export function renderCompareJson(outcome: CompareOutcome): string {
+  return JSON.stringify(outcome, null, 2) + '\n';
 }

@@ -1,13 +1,39 @@
-/** Number and text formatting shared by the Markdown and HTML renderers. */
+import type { Estimate } from '@benchsuite/sdk';
+
+/** Number and text formatting shared by every renderer (Markdown, HTML, terminal). */
 
 const nf0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const nf1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 export const DASH = '—';
 
-/** Requests per second, grouped: `61,384`. */
+/** Narrow no-break space: the SI digit-group separator, so `[60 100, 62 000]` cannot be misread as four numbers. */
+const GROUP = '\u202f';
+
+/** Requests per second, digits grouped by a narrow space: `61 384`. */
 export function fmtRps(x: number | null | undefined): string {
-  return x == null || !Number.isFinite(x) ? DASH : nf0.format(x);
+  return x == null || !Number.isFinite(x) ? DASH : nf0.format(x).replace(/,/g, GROUP);
+}
+
+/** A ratio to the reference: `0.758`. */
+export function fmtRatio(x: number | null | undefined): string {
+  return x == null || !Number.isFinite(x) ? DASH : x.toFixed(3);
+}
+
+/** Microseconds with three significant figures or more: `12.3`, `4.56`, `148`. */
+export function fmtUs(x: number | null | undefined): string {
+  if (x == null || !Number.isFinite(x)) return DASH;
+  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+
+/** A figure with its 95% interval: `0.758 [0.733, 0.779]`; the point alone when there is no interval. */
+export function fmtEstimate(e: Estimate | null | undefined, f: (x: number) => string): string {
+  if (!e) return DASH;
+  return e.ci95 ? `${f(e.point)} [${f(e.ci95[0])}, ${f(e.ci95[1])}]` : f(e.point);
+}
+
+/** A relative half-width: 0.0142 → `±1.4%`. */
+export function fmtHalfWidth(h: number | null | undefined): string {
+  return h == null || !Number.isFinite(h) ? DASH : `±${(h * 100).toFixed(1)}%`;
 }
 
 /** A latency held in µs shown in ms with µs precision: `1.234 ms`. */
@@ -38,12 +64,8 @@ export function fmtBytes(bytes: number | null | undefined): string {
   return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
 }
 
-export function fmtSeconds(s: number | null | undefined): string {
-  return s == null || !Number.isFinite(s) ? DASH : `${nf1.format(s)} s`;
-}
-
 export function fmtInt(x: number | null | undefined): string {
-  return x == null || !Number.isFinite(x) ? DASH : nf0.format(x);
+  return x == null || !Number.isFinite(x) ? DASH : nf0.format(x).replace(/,/g, GROUP);
 }
 
 /** Wall time as `1 h 02 min`, `4 min 07 s` or `12.3 s`. */
@@ -62,10 +84,24 @@ export function fmtDate(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** Half-width of a 95% CI as `± 1,234` for RPS. */
-export function ciHalf(ci: readonly [number, number] | null | undefined): number | null {
-  return ci ? (ci[1] - ci[0]) / 2 : null;
+/** `[2,3,4,5,7]` → `2-5,7`. */
+export function cpuList(cpus: readonly number[]): string {
+  if (cpus.length === 0) return 'none';
+  const sorted = [...cpus].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let start = sorted[0]!;
+  let prev = start;
+  for (const c of [...sorted.slice(1), Number.NaN]) {
+    if (c === prev + 1) { prev = c; continue; }
+    parts.push(start === prev ? String(start) : `${start}-${prev}`);
+    start = c;
+    prev = c;
+  }
+  return parts.join(',');
 }
+
+/** `s` unless n is 1. */
+export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** A metadata value as text: strings as they are, everything else as compact JSON. */
 export function valueText(v: unknown): string {

@@ -1,15 +1,24 @@
 /**
- * @benchsuite/report — pure functions from a result document to text: Markdown and
- * self-contained HTML reports, base/head comparisons and github-action-benchmark entries.
- * Nothing here reads or writes files or prints; the CLI does that.
+ * @benchsuite/report — pure functions from a result document to text: Markdown, self-contained
+ * HTML, a terminal summary, github-action-benchmark entries and base/head comparisons, behind one
+ * formats registry. Nothing here reads or writes files or prints; the CLI does that.
  */
-export { renderMarkdown } from './markdown.js';
-export { renderHtml } from './html.js';
-export { buildModel, pickReference, type ReportOptions, type ReportModel, type ScenarioView, type PairRow, type MissingRow, type MissingKind, type NoisyPair, type PlaceView } from './model.js';
 export {
-  compareResults, renderCompareMarkdown, renderCompareJson, environmentDifferences,
-  type CompareOptions, type CompareResult, type PairComparison, type PairChangeStatus, type MetricChange, type EnvironmentDifference,
+  formats, compareFormats, formatNames, compareFormatNames, isFormatName, isCompareFormatName,
+  type Format, type FormatName, type CompareFormatName, type RenderOptions, type CompareInput,
+} from './formats.js';
+export { renderMarkdown, markdownTable } from './markdown.js';
+export { renderHtml } from './html.js';
+export { renderTerminal, terminalTable, type TerminalOptions } from './terminal.js';
+export {
+  buildModel, failureText, pinningText, driverText, loadText, MISSING_LABEL,
+  type ReportOptions, type ReportModel, type ScenarioView, type PairRow, type StepRow, type PlaceRow, type MissingRow, type MissingKind, type Fact, type FailureView,
+} from './model.js';
+export { headlineColumns, stepColumns, rankingColumns, costColumns, targetTable, machineFacts, type Column, type Table, type Tone, type Align } from './tables.js';
+export { withReference, UnknownReferenceError } from './reference.js';
+export {
+  compareResults, classifyChange, compareExitCode, environmentDifferences, renderCompareMarkdown, renderCompareJson, compareColumns, CHANGE_LABEL,
+  type CompareOptions, type CompareOutcome, type Comparison, type Incomparable, type PairChange, type ChangeStatus, type EnvironmentDifference, type RunRef,
 } from './compare.js';
-export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions } from './github-action-benchmark.js';
-export { welchDifference, type WelchDifference } from '@benchsuite/sdk';
+export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
 export { escapeHtml, escapeMarkdown } from './format.js';

@@ -1,26 +1,64 @@
-import type { BenchResult, FailedTrial, PairSummary, TargetInfo, Verdict } from '@benchsuite/sdk';
+import {
+  DEFAULTS, noteText,
+  type BenchResult, type Estimate, type FailedWindow, type Note, type OkWindow, type PairSummary, type StopRecord, type TargetInfo,
+} from '@benchsuite/sdk';
+import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtPct, plural } from './format.js';
+import { withReference } from './reference.js';
 
-/** Options shared by `renderMarkdown` and `renderHtml`. */
+/** Options of the result renderers (Markdown, HTML, terminal). */
 export interface ReportOptions {
-  /** Target whose RPS is 100% in the rankings; default `node-http` when present, else the first target. */
-  reference?: string;
   /** Document title; default `benchsuite — <suite>`. */
   title?: string;
+  /**
+   * Re-estimate the relative figures against another target of the run (from the raw windows, with
+   * the run's own estimator and seed); default: the run's reference (`design.reference`).
+   */
+  reference?: string;
 }
 
 export type ScenarioInfo = BenchResult['scenarios'][number];
+export type Failure = FailedWindow['failure'];
+export type StepSummary = PairSummary['steps'][number];
 
-/** A target measured in a scenario (at least one ok trial). */
+/** A failure with where it happened (`block 2, round 3` or `block 2, start`). */
+export interface FailureView {
+  where: string;
+  failure: Failure;
+}
+
+/** A target measured in a scenario (at least one usable window). */
 export interface PairRow {
   target: string;
   summary: PairSummary;
-  /** Mean RPS as a fraction of the reference's in this scenario (1 = same). */
-  ofReference: number | null;
-  /** Trials of this pair that failed, shown beside the figures so a partial result is visible. */
-  failures: FailedTrial[];
+  isReference: boolean;
+  /** Place in the scenario's ranking; null when unranked. */
+  place: number | null;
+  /** The place is shared (overlapping intervals or a difference inside the practical band). */
+  tie: boolean;
+  failures: FailureView[];
+  /** Warnings about this pair's figures, rendered with `noteText`. */
+  notes: Note[];
 }
 
-export type MissingKind = 'skipped' | 'setup-failed' | 'verify-failed' | 'crashed' | 'not-run';
+/** One connection step of a stepped load for one target. */
+export interface StepRow {
+  target: string;
+  isReference: boolean;
+  step: StepSummary;
+}
+
+/** One line of a ranking: a target in a place. */
+export interface PlaceRow {
+  place: number;
+  tie: boolean;
+  target: string;
+  isReference: boolean;
+  /** Throughput relative to the reference (null for the reference itself, which is 1 by definition). */
+  relative: Estimate | null;
+  rps: Estimate | null;
+}
+
+export type MissingKind = 'skipped' | 'setup-failed' | 'verify-failed' | 'failed' | 'not-run';
 
 /** A target with no figures in a scenario, and why: never silently absent. */
 export interface MissingRow {
@@ -31,209 +69,265 @@ export interface MissingRow {
   detail?: string;
 }
 
-export interface PlaceView {
-  place: number;
-  tie: boolean;
-  entries: { target: string; meanRps: number; ofReference: number | null }[];
-}
-
 export interface ScenarioView {
   info: ScenarioInfo;
-  places: PlaceView[];
-  rankingMethod: string | null;
   rows: PairRow[];
+  /** Per-step rows (target-major); empty unless the load has more than one connection step. */
+  steps: StepRow[];
+  places: PlaceRow[];
+  rankingMethod: string | null;
   missing: MissingRow[];
-  /** More than one connection step: the report shows a row per step. */
-  stepped: boolean;
+  stop: StopRecord | null;
+  /** Scenario-level notes (single block). */
+  notes: Note[];
 }
 
-export interface NoisyPair {
-  scenario: string;
-  target: string;
-  verdict: Verdict;
-  okTrials: number;
-  covRps: number | null;
-  covP99: number | null;
+/** A labelled fact of the run header; a list renders as one line per item. */
+export interface Fact {
+  label: string;
+  text: string | string[];
 }
 
 export interface ReportModel {
   result: BenchResult;
   title: string;
-  reference: string | null;
+  reference: string;
+  /** The run at a glance: design, driver, pinning, steal, precision, stops, overhead, runner. */
+  facts: Fact[];
+  /** Run-level warnings (interrupted, not pinned, steal, warm-up). */
+  notes: Note[];
+  /** Remarks every reader needs (relative figures are side-by-side ratios; noise labels). */
+  remarks: Note[];
   scenarios: ScenarioView[];
-  noisy: NoisyPair[];
-  /** Pairs whose verdict is noisy or unreliable, and how many pairs there are. */
-  noisyCount: number;
-  unreliableCount: number;
-  pairCount: number;
-  wallSec: number;
   targetsWithCosts: TargetInfo[];
   metadataKeys: string[];
+  wallSec: number;
 }
 
 export const MISSING_LABEL: Record<MissingKind, string> = {
   'skipped': 'skipped',
   'setup-failed': 'setup failed',
   'verify-failed': 'failed verify',
-  'crashed': 'crashed',
+  'failed': 'failed',
   'not-run': 'not run',
 };
 
-/** The target that is 100%: explicit choice, else `node-http`, else the first target with figures. */
-export function pickReference(result: BenchResult, wanted?: string): string | null {
-  const names = result.targets.map((t) => t.name);
-  if (wanted && names.includes(wanted)) return wanted;
-  if (names.includes('node-http')) return 'node-http';
-  const measured = result.summaries.find((s) => s.okTrials > 0)?.target;
-  return measured ?? names[0] ?? null;
-}
-
-function failureText(f: FailedTrial['failure']): string {
+/** A failure in one line: `crash: server exited (signal SIGKILL)`. */
+export function failureText(f: Failure): string {
   const how = f.signal ? `signal ${f.signal}` : f.exitCode != null ? `exit code ${f.exitCode}` : null;
   return `${f.phase}: ${f.message}${how && !f.message.includes(how) ? ` (${how})` : ''}`;
 }
 
+export function pinningText(p: BenchResult['environment']['pinning']): string {
+  if (!p.enabled) return noteText({ kind: 'not-pinned', reason: p.reason ?? 'no reason recorded' });
+  return `${p.tool ?? 'on'}: server CPUs ${cpuList(p.serverCpus)}, loader CPUs ${cpuList(p.loaderCpus)}`;
+}
+
+/** The driver, why it was chosen, and its ceiling on this machine when known. */
+export function driverText(d: BenchResult['environment']['driver']): string {
+  const name = `${d.name} ${d.version}${d.flags.length ? ` (${d.flags.join(' ')})` : ''}`;
+  return noteText({ kind: 'driver-choice', driver: name, reason: d.reason }) + (d.ceilingNote ? `; ${d.ceilingNote}` : '');
+}
+
+/** `50 connections, 1 s windows` / `10 → 50 → 200 connections, 1 s windows, one per step (0.25 s settle)` */
+export function loadText(info: ScenarioInfo): string {
+  const l = info.load;
+  const conns = l.connections.length ? l.connections.join(' → ') : '?';
+  const stepped = l.connections.length > 1;
+  return `${conns} connection${l.connections.length === 1 && l.connections[0] === 1 ? '' : 's'}, ${l.durationSec} s windows` +
+    `${stepped ? `, one per step${l.warmupSec ? ` (${l.warmupSec} s settle)` : ''}` : ''}${l.rate ? `, ${l.rate} req/s target rate` : ''}`;
+}
+
+/** Where a failed window sits in the design. */
+const windowWhere = (w: { block: number; round: number }) => `block ${w.block}, round ${w.round}`;
+
+function failuresOf(result: BenchResult, scenario: string, target: string): FailureView[] {
+  const out: FailureView[] = [];
+  for (const b of result.blocks) {
+    if (b.scenario !== scenario) continue;
+    for (const t of b.targets) if (t.target === target && t.status === 'failed' && t.failure) out.push({ where: `block ${b.block}, start`, failure: t.failure });
+  }
+  for (const w of result.windows) {
+    if (w.scenario === scenario && w.target === target && w.status === 'failed') out.push({ where: windowWhere(w), failure: w.failure });
+  }
+  return out;
+}
+
 /** Why a (scenario, target) pair has no figures. */
-function missingFor(result: BenchResult, scenario: string, target: TargetInfo, summary: PairSummary | undefined): MissingRow {
+function missingFor(result: BenchResult, scenario: string, target: TargetInfo, failures: FailureView[]): MissingRow {
   if (target.status === 'skipped') return { target: target.name, kind: 'skipped', reason: target.reason ?? 'skipped (no reason given)' };
   if (target.status === 'failed') return { target: target.name, kind: 'setup-failed', reason: target.reason ?? 'setup failed (no reason given)' };
   const verify = result.verify.find((v) => v.scenario === scenario && v.target === target.name && !v.ok);
-  if (verify) {
-    return { target: target.name, kind: 'verify-failed', reason: verify.reason ?? 'the response did not match the scenario', ...(verify.diff ? { detail: verify.diff } : {}) };
-  }
-  const failed = result.trials.filter((t): t is FailedTrial => t.scenario === scenario && t.target === target.name && t.status === 'failed');
-  const first = failed[0];
+  if (verify) return { target: target.name, kind: 'verify-failed', reason: verify.reason ?? 'the response did not match the scenario', ...(verify.diff ? { detail: verify.diff } : {}) };
+  const first = failures[0];
   if (first) {
-    const n = summary?.trials ?? failed.length;
     return {
-      target: target.name, kind: 'crashed',
-      reason: `${failed.length === n ? (n === 1 ? 'the only' : `all ${n}`) : `${failed.length} of ${n}`} trial${n === 1 ? '' : 's'} failed — ${failureText(first.failure)}`,
+      target: target.name, kind: 'failed',
+      reason: `${plural(failures.length, 'failure')}, no usable window — first (${first.where}): ${failureText(first.failure)}`,
       ...(first.failure.stderrTail ? { detail: first.failure.stderrTail } : {}),
     };
   }
-  return { target: target.name, kind: 'not-run', reason: result.interrupted ? 'not run: the run was interrupted before this pair' : 'no trials recorded for this pair' };
+  const excluded = result.windows.filter((w) => w.scenario === scenario && w.target === target.name && w.status === 'ok').length;
+  if (excluded) return { target: target.name, kind: 'failed', reason: `all ${plural(excluded, 'window')} were left out for CPU steal` };
+  return { target: target.name, kind: 'not-run', reason: result.interrupted ? 'not run: the run was interrupted before this pair' : 'no window was recorded for this pair' };
 }
 
-export { failureText };
+function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null): Note[] {
+  const notes: Note[] = [];
+  const mine = (f: (w: OkWindow) => boolean) => result.windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === s.scenario && w.target === s.target && f(w));
+  if (s.windows.clientBound > 0) {
+    const busiest = Math.max(0, ...mine((w) => w.clientBound).map((w) => w.resources.loaderBusiestCore));
+    notes.push({ kind: 'client-bound', windows: s.windows.clientBound, of: s.windows.ok, busiest });
+  }
+  if (s.windows.backendBound > 0) {
+    const busiest = Math.max(0, ...mine((w) => w.backendBound).map((w) => w.resources.serviceBusy));
+    notes.push({ kind: 'backend-bound', windows: s.windows.backendBound, of: s.windows.ok, busiest });
+  }
+  if (s.windows.serverNotSaturated > 0) {
+    const shares = mine((w) => w.serverNotSaturated).map((w) => w.resources.serverCoreShare);
+    const share = shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : 0;
+    notes.push({ kind: 'server-not-saturated', windows: s.windows.serverNotSaturated, of: s.windows.ok, share, cores: Math.max(1, s.serverCpus.length) });
+  }
+  if (!s.precision.met && s.precision.reached !== null) {
+    notes.push({
+      kind: 'precision-not-met', reached: s.precision.reached, target: s.precision.target,
+      reason: noteText({ kind: 'stop-reason', reason: stop?.reason ?? 'budget', blocks: stop?.blocks ?? s.blocks }),
+    });
+  }
+  if (s.windows.failed > 0) notes.push({ kind: 'failed-windows', windows: s.windows.failed, of: s.windows.ok + s.windows.failed });
+  const warm = result.blocks.filter((b) => b.scenario === s.scenario).flatMap((b) => b.targets.filter((t) => t.target === s.target && t.status === 'ok'));
+  const unsteady = warm.filter((t) => !t.steady).length;
+  if (unsteady) notes.push({ kind: 'warmup-not-steady', target: s.target, blocks: unsteady, of: warm.length, tolerance: result.design.warmup.tolerance });
+  return notes;
+}
 
-/** Everything both renderers show, computed once. Pure. */
-export function buildModel(result: BenchResult, options: ReportOptions = {}): ReportModel {
-  const reference = pickReference(result, options.reference);
-  const scenarioNames = [...result.scenarios.map((s) => s.name)];
+function designFacts(r: BenchResult, wallSec: number): Fact[] {
+  const d = r.design;
+  const o = r.overall;
+  const env = r.environment;
+  const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
+  const failed = r.windows.filter((w) => w.status === 'failed').length;
+  return [
+    { label: 'Date', text: `${fmtDate(r.startedAt)} → ${fmtDate(r.finishedAt)} (${fmtDuration(wallSec)})${r.resumed ? ', resumed after an interruption' : ''}` },
+    { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
+    {
+      label: 'Design',
+      text: `${d.windowSec} s windows; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
+        `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: d.warmup.minSec, max: d.warmup.maxSec })} s per block until per-second req/s is within ±${fmtPct(d.warmup.tolerance, 0)}`,
+    },
+    {
+      label: 'Precision target',
+      text: `95% interval half-width ≤ ${fmtHalfWidth(d.precision)} for every headline figure, within a budget of ${fmtDuration(d.budgetSec)}; ` +
+        `ties inside ±${fmtPct(d.practicalBand)}; ${d.bootstrapResamples} bootstrap resamples`,
+    },
+    { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
+    { label: 'Driver', text: driverText(env.driver) },
+    { label: 'Pinning', text: pinningText(env.pinning) },
+    {
+      label: 'CPU steal',
+      text: noteText({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: d.stealThreshold }) +
+        (o.excludedSteal ? `; ${plural(r.blocks.reduce((a, b) => a + b.extraRounds, 0), 'extra round')} replaced them` : ''),
+    },
+    {
+      label: 'Precision reached',
+      text: `${o.precisionMet} of ${plural(o.pairs, 'pair')} met ${fmtHalfWidth(d.precision)}; half-width median ${fmtHalfWidth(o.medianHalfWidth)}, worst ${fmtHalfWidth(o.worstHalfWidth)}`,
+    },
+    {
+      label: 'Stopped',
+      text: r.stops.length
+        ? r.stops.map((s) => noteText(stopNote(s, d.precision)))
+        : DASH,
+    },
+    { label: 'Windows', text: `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed` },
+    {
+      label: 'Time',
+      text: `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load, ${fmtDuration(r.runner.measuredSec)} measured; ` +
+        `overhead ${o.overhead == null ? DASH : `${o.overhead.toFixed(2)}×`} (wall time ÷ time under load)`,
+    },
+    { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
+  ];
+}
+
+/** Everything the renderers show, computed once from the result. Pure. */
+export function buildModel(input: BenchResult, options: ReportOptions = {}): ReportModel {
+  const result = options.reference && options.reference !== input.design.reference ? withReference(input, options.reference) : input;
+  const reference = result.design.reference;
+  const scenarioNames = result.scenarios.map((s) => s.name);
   for (const s of result.summaries) if (!scenarioNames.includes(s.scenario)) scenarioNames.push(s.scenario);
 
   const scenarios = scenarioNames.map((name): ScenarioView => {
     const info: ScenarioInfo = result.scenarios.find((s) => s.name === name) ?? {
       name, requests: [], expect: { status: [] }, load: { connections: [], warmupSec: 0, durationSec: 0, timeoutSec: 0 },
     };
-    const summaries = result.summaries.filter((s) => s.scenario === name);
-    const refMean = summaries.find((s) => s.target === reference && s.okTrials > 0)?.rps.mean ?? null;
-    const ofRef = (mean: number) => (refMean && refMean > 0 ? mean / refMean : null);
+    const stop = result.stops.find((s) => s.scenario === name) ?? null;
     const ranking = result.rankings.find((r) => r.scenario === name);
-    const places: PlaceView[] = (ranking?.places ?? []).map((p) => ({
-      place: p.place,
-      tie: p.targets.length > 1,
-      entries: p.targets.map((t, i) => {
-        const meanRps = p.meanRps[i] ?? summaries.find((s) => s.target === t)?.rps.mean ?? 0;
-        return { target: t, meanRps, ofReference: ofRef(meanRps) };
-      }),
-    }));
-    const rankOrder = places.flatMap((p) => p.entries.map((e) => e.target));
-    const measured = summaries
-      .filter((s) => s.okTrials > 0)
-      .sort((a, b) => {
-        const ia = rankOrder.indexOf(a.target);
-        const ib = rankOrder.indexOf(b.target);
-        if (ia !== -1 && ib !== -1) return ia - ib;
-        if (ia !== -1 || ib !== -1) return ia === -1 ? 1 : -1;
-        return b.rps.mean - a.rps.mean;
-      });
-    const rows = measured.map((summary): PairRow => ({
-      target: summary.target,
-      summary,
-      ofReference: ofRef(summary.rps.mean),
-      failures: result.trials.filter((t): t is FailedTrial => t.scenario === name && t.target === summary.target && t.status === 'failed'),
+    const summaries = result.summaries.filter((s) => s.scenario === name && s.windows.ok - s.windows.excludedSteal > 0);
+    const placeOf = (t: string) => ranking?.places.find((p) => p.targets.includes(t)) ?? null;
+    const order = ranking?.places.flatMap((p) => p.targets) ?? [];
+    const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : Number.MAX_SAFE_INTEGER);
+    const measured = [...summaries].sort((a, b) => rank(a.target) - rank(b.target) || b.rps.point - a.rps.point);
+    const rows = measured.map((summary): PairRow => {
+      const p = placeOf(summary.target);
+      return {
+        target: summary.target, summary, isReference: summary.target === reference,
+        place: p?.place ?? null, tie: (p?.targets.length ?? 0) > 1,
+        failures: failuresOf(result, name, summary.target),
+        notes: pairNotes(result, summary, stop),
+      };
+    });
+    const stepped = info.load.connections.length > 1 || rows.some((r) => r.summary.steps.length > 1);
+    const steps = stepped ? rows.flatMap((r) => r.summary.steps.map((step) => ({ target: r.target, isReference: r.isReference, step }))) : [];
+    const places = (ranking?.places ?? []).flatMap((p) => p.targets.map((t): PlaceRow => {
+      const s = summaries.find((x) => x.target === t);
+      return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
     }));
     const measuredNames = new Set(rows.map((r) => r.target));
-    const missing = result.targets
-      .filter((t) => !measuredNames.has(t.name))
-      .map((t) => missingFor(result, name, t, summaries.find((s) => s.target === t.name)));
-    const stepped = info.load.connections.length > 1 || summaries.some((s) => s.steps.length > 1);
-    return { info, places, rankingMethod: ranking?.method ?? null, rows, missing, stepped };
+    const missing = result.targets.filter((t) => !measuredNames.has(t.name)).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
+    const notes: Note[] = rows.length && Math.max(...rows.map((r) => r.summary.blocks)) === 1 ? [{ kind: 'single-block', scenario: name }] : [];
+    return { info, rows, steps, places, rankingMethod: ranking?.method ?? null, missing, stop, notes };
   });
 
-  const noisy: NoisyPair[] = result.summaries
-    .filter((s) => s.verdict === 'noisy' || s.verdict === 'unreliable')
-    .map((s) => ({ scenario: s.scenario, target: s.target, verdict: s.verdict, okTrials: s.okTrials, covRps: s.rps.cov, covP99: s.p99.cov }));
+  const o = result.overall;
+  const notes: Note[] = [];
+  if (result.interrupted) notes.push({ kind: 'interrupted' });
+  if (!result.environment.pinning.enabled) notes.push({ kind: 'not-pinned', reason: result.environment.pinning.reason ?? 'no reason recorded' });
+  if (o.excludedSteal > 0 || o.meanSteal > DEFAULTS.disturbedSteal) {
+    notes.push({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: result.design.stealThreshold });
+  }
 
   const metadataKeys: string[] = [];
   for (const t of result.targets) for (const k of Object.keys(t.metadata)) if (!metadataKeys.includes(k)) metadataKeys.push(k);
+  const wallSec = Math.max(0, (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000);
 
   return {
     result,
     title: options.title ?? `benchsuite — ${result.suite}`,
     reference,
+    facts: designFacts(result, wallSec),
+    notes,
+    remarks: [{ kind: 'relative-figures', reference }, { kind: 'noise-labels', stealThreshold: result.design.stealThreshold }],
     scenarios,
-    noisy,
-    noisyCount: result.summaries.filter((s) => s.verdict === 'noisy').length,
-    unreliableCount: result.summaries.filter((s) => s.verdict === 'unreliable').length,
-    pairCount: result.summaries.length,
-    wallSec: Math.max(0, (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000),
     targetsWithCosts: result.targets.filter((t) => t.costs),
     metadataKeys,
+    wallSec,
   };
 }
 
-/** What the overall verdict means, in words. */
-export const OVERALL_MEANING: Record<BenchResult['verdict']['overall'], string> = {
-  clean: 'every pair repeated within 3% (CoV of RPS and of p99): differences of a few percent are real',
-  acceptable: 'every pair repeated within 5% (CoV of RPS and of p99): treat differences under ~5% with care',
-  noisy: 'some pairs varied 5–10% between trials (CoV of RPS or p99): small differences there are not meaningful',
-  unreliable: 'some pairs varied more than 10% between trials (CoV of RPS or p99): their figures should not be trusted',
-  insufficient: 'some pairs have fewer than 2 successful trials: no spread could be measured',
-};
+/** Notes whose sentence starts with a scenario or target name: never capitalised, never prefixed with the name again. */
+const NAMED: ReadonlySet<Note['kind']> = new Set(['stopped', 'single-block', 'warmup-not-steady']);
 
-/** Why a client-bound figure is not the server's (one sentence, no label). */
-export const CLIENT_BOUND_NOTE =
-  'The load generator\'s core was saturated during the trial, so the RPS shown is the load generator\'s ceiling, not the server\'s; the server may be faster than measured.';
+/** The note names the scenario or target it is about. */
+export const namesItsSubject = (n: Note) => NAMED.has(n.kind);
 
-/** Pinning in one line. */
-/** Host noise in words: mean and worst CPU steal (hypervisor) over ok trials, when recorded. */
-export function hostNoiseText(result: BenchResult): string | null {
-  const steals = result.trials.flatMap((t) => (t.status === 'ok' && t.resources.cpuSteal !== undefined ? [t.resources.cpuSteal] : []));
-  if (!steals.length) return null;
-  const mean = steals.reduce((a, b) => a + b, 0) / steals.length;
-  const worst = Math.max(...steals);
-  const over = steals.filter((x) => x > 0.05).length;
-  return `CPU steal (time the hypervisor took from the measured cores): mean ${(mean * 100).toFixed(1)}%, worst ${(worst * 100).toFixed(1)}%` +
-    (over ? `; over 5% in ${over} of ${steals.length} trials, so those figures are disturbed by the host` : '; quiet host');
+/** Text as a sentence in running text: capital first letter, final period (`noteText` is lower-case for embedding). */
+export const sentence = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? '' : '.') : s);
+
+/** A note as a sentence; one that starts with a name keeps its case. */
+export function noteSentence(n: Note): string {
+  const t = noteText(n);
+  return namesItsSubject(n) ? t + (/[.!?]$/.test(t) ? '' : '.') : sentence(t);
 }
 
-export function pinningText(p: BenchResult['environment']['pinning']): string {
-  if (!p.enabled) return `off${p.reason ? ` (${p.reason})` : ''}`;
-  return `${p.tool ?? 'on'}: server CPUs ${cpuList(p.serverCpus)}, loader CPUs ${cpuList(p.loaderCpus)}`;
-}
-
-/** `[2,3,4,5,7]` → `2-5,7`. */
-export function cpuList(cpus: readonly number[]): string {
-  if (cpus.length === 0) return 'none';
-  const sorted = [...cpus].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let start = sorted[0]!;
-  let prev = start;
-  for (const c of [...sorted.slice(1), Number.NaN]) {
-    if (c === prev + 1) { prev = c; continue; }
-    parts.push(start === prev ? String(start) : `${start}-${prev}`);
-    start = c;
-    prev = c;
-  }
-  return parts.join(',');
-}
-
-/** `warmup 3 s + 10 s measured at 64 connections` */
-export function loadText(info: ScenarioInfo): string {
-  const l = info.load;
-  const conns = l.connections.length ? l.connections.join(' → ') : '?';
-  const each = l.connections.length > 1 ? ' per step' : '';
-  return `warmup ${l.warmupSec} s + ${l.durationSec} s measured${each} at ${conns} connection${l.connections.length === 1 && l.connections[0] === 1 ? '' : 's'}${l.rate ? `, ${l.rate} req/s target rate` : ''}`;
-}
+/** Why a scenario stopped, as a note. */
+export const stopNote = (s: StopRecord, precision: number): Note =>
+  ({ kind: 'stopped', scenario: s.scenario, reason: s.reason, blocks: s.blocks, rounds: s.rounds, worst: s.worstHalfWidth, target: precision });

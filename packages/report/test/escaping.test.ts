@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults, escapeHtml, escapeMarkdown, renderCompareMarkdown, renderHtml, renderMarkdown } from '../src/index.js';
+import { compareResults, escapeHtml, escapeMarkdown, renderCompareMarkdown, renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
 import { HOSTILE_NAME, hostileFixture, loadFixture } from './helpers.js';
 
 const RAW_MARKUP = [/<script/i, /<img/i, /<iframe/i, /<svg onload/i, /<b onclick/i, /<\/pre><script/i, /<\/details><script/i];
@@ -15,6 +15,7 @@ describe('escaping of strings from the result', () => {
     for (const re of RAW_MARKUP) expect(md).not.toMatch(re);
     expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;"\'&amp;');
     expect(md).toContain('&lt;svg onload=alert(8)&gt; not found');
+    expect(md).toContain('&lt;b onclick="alert(9)"&gt;auto&lt;/b&gt;');
   });
 
   it('leaves no raw markup in the HTML report: the only script is the report\'s own', () => {
@@ -29,6 +30,12 @@ describe('escaping of strings from the result', () => {
     const md = renderCompareMarkdown(compareResults(hostileFixture(), hostileFixture()));
     expect(md).not.toMatch(/<script/);
     expect(md).toContain('&lt;script&gt;');
+  });
+
+  it('prints hostile strings to a terminal as the text they are', () => {
+    const text = renderTerminal(hostileFixture());
+    expect(text).toContain(HOSTILE_NAME);
+    expect(text).toContain('<svg onload=alert(8)> not found');
   });
 
   it('renders the fixture without hostile strings unchanged in meaning', () => {

@@ -1,28 +1,44 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeHistogram, resultSchema } from '@benchsuite/sdk';
+import { loadFixture, resummarize } from './helpers.js';
 
 describe('the test fixture', () => {
   const raw = JSON.parse(readFileSync(new URL('./fixtures/result.json', import.meta.url), 'utf8'));
 
-  it('is a valid result document', () => {
+  it('is a valid v2 result document', () => {
     expect(() => resultSchema.parse(raw)).not.toThrow();
+    expect(raw.schemaVersion).toBe(2);
   });
 
-  it('covers what the report must show: stepped load, skipped, failed verify, crash, client-bound, noisy pair, costs', () => {
-    const r = resultSchema.parse(raw);
+  it('covers what the reports must show', () => {
+    const r = loadFixture();
+    const ok = r.windows.filter((w) => w.status === 'ok');
     expect(r.summaries.some((s) => s.steps.length > 1)).toBe(true);
     expect(r.targets.find((t) => t.status === 'skipped')?.reason).toBe('swift not found on PATH');
     expect(r.verify.some((v) => !v.ok)).toBe(true);
-    expect(r.trials.some((t) => t.status === 'failed' && t.failure.phase === 'crash')).toBe(true);
-    expect(r.trials.some((t) => t.status === 'ok' && t.clientBound)).toBe(true);
-    expect(r.summaries.some((s) => s.verdict === 'noisy')).toBe(true);
+    expect(r.windows.some((w) => w.status === 'failed' && w.failure.phase === 'crash')).toBe(true);
+    expect(ok.some((w) => w.clientBound)).toBe(true);
+    expect(ok.some((w) => w.serverNotSaturated)).toBe(true);
+    expect(ok.filter((w) => w.excluded === 'steal')).toHaveLength(1);
+    expect(r.blocks.some((b) => b.extraRounds === 1)).toBe(true);
+    expect(r.blocks.some((b) => b.targets.some((t) => !t.steady))).toBe(true);
     expect(r.targets.some((t) => t.costs)).toBe(true);
     expect(r.rankings.some((k) => k.places.some((p) => p.targets.length > 1))).toBe(true);
+    expect(r.stops.map((s) => s.reason).sort()).toEqual(['budget', 'max-blocks', 'precision']);
+    expect(r.summaries.some((s) => s.precision.met)).toBe(true);
+    expect(r.summaries.some((s) => !s.precision.met)).toBe(true);
+  });
+
+  it('holds exactly the summaries and rankings the SDK computes from its windows', () => {
+    const r = loadFixture();
+    const again = resummarize(loadFixture());
+    expect(again.summaries).toEqual(r.summaries);
+    expect(again.rankings).toEqual(r.rankings);
   });
 
   it('has histograms that decode to the stored latency counts', () => {
-    const r = resultSchema.parse(raw);
+    const r = loadFixture();
     for (const s of r.summaries) expect(decodeHistogram(s.histogram).totalCount).toBe(s.latency.count);
   });
 });

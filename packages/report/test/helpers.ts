@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resultSchema, type BenchResult, type SampleStats } from '@benchsuite/sdk';
+import { rankScenario, resultSchema, summarizePair, WindowIndex, type BenchResult, type EstimatorOptions } from '@benchsuite/sdk';
 
 const FIXTURE = new URL('./fixtures/result.json', import.meta.url);
 
@@ -8,28 +8,33 @@ export function loadFixture(): BenchResult {
   return resultSchema.parse(JSON.parse(readFileSync(FIXTURE, 'utf8')));
 }
 
-/** Sample stats recomputed from values (CI with the t quantile for the given n, hand-tabulated). */
-const T975: Record<number, number> = { 1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571 };
-export function statsOf(values: number[]): SampleStats {
-  const n = values.length;
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { n, mean, sd: null, cov: null, ci95: null, values };
-  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
-  const half = (T975[n - 1] ?? 2) * sd / Math.sqrt(n);
-  return { n, mean, sd, cov: sd / mean, ci95: [mean - half, mean + half], values };
+/** The run's estimator options, as the SDK used them for the fixture. */
+export function estimatorOptions(r: BenchResult): EstimatorOptions {
+  const d = r.design;
+  return { reference: d.reference, precision: d.precision, practicalBand: d.practicalBand, bootstrapResamples: d.bootstrapResamples, confidence: d.confidence, seed: r.seed };
 }
 
-/** Replace the per-trial RPS (or p99) of one pair. */
-export function setPair(r: BenchResult, scenario: string, target: string, metric: 'rps' | 'p99', values: number[]): BenchResult {
-  const s = r.summaries.find((x) => x.scenario === scenario && x.target === target);
-  if (!s) throw new Error(`no pair ${scenario}/${target}`);
-  s[metric] = statsOf(values);
+/** Summaries and rankings recomputed from the windows with the SDK's estimators. */
+export function resummarize(r: BenchResult): BenchResult {
+  const index = new WindowIndex(r.windows);
+  r.summaries = r.summaries.map((s) => summarizePair(s.scenario, s.target, r.windows, r.blocks, estimatorOptions(r), s.serverCpus, index));
+  r.rankings = r.rankings.map((k) => rankScenario(k.scenario, r.summaries, r.design.practicalBand));
   return r;
+}
+
+/** Multiply one pair's measured req/s (window and steps) by `factor`, as if the code had changed; summaries follow. */
+export function scalePair(r: BenchResult, scenario: string, target: string, factor: number): BenchResult {
+  for (const w of r.windows) {
+    if (w.status !== 'ok' || w.scenario !== scenario || w.target !== target) continue;
+    w.rps *= factor;
+    for (const s of w.steps) s.rps *= factor;
+  }
+  return resummarize(r);
 }
 
 export const HOSTILE_NAME = `<script>alert(1)</script>"'&`;
 
-/** The fixture with a target renamed to markup, and markup in metadata, errors and stderr. */
+/** The fixture with a target renamed to markup, and markup in metadata, failures, verify and the skip reason. */
 export function hostileFixture(): BenchResult {
   const r = loadFixture();
   const from = 'express';
@@ -40,11 +45,12 @@ export function hostileFixture(): BenchResult {
     t.metadata['<img src=x onerror=alert(2)>'] = `"quoted" & <b onclick="alert(3)">bold</b>`;
   }
   for (const s of r.summaries) s.target = ren(s.target);
-  for (const t of r.trials) {
-    t.target = ren(t.target);
-    if (t.status === 'failed') {
-      t.failure.message = `<script>alert(4)</script> & "crash"`;
-      t.failure.stderrTail = `</pre><script>alert(5)</script>\n'single' & "double"`;
+  for (const b of r.blocks) for (const t of b.targets) t.target = ren(t.target);
+  for (const w of r.windows) {
+    w.target = ren(w.target);
+    if (w.status === 'failed') {
+      w.failure.message = `<script>alert(4)</script> & "crash"`;
+      w.failure.stderrTail = `</pre><script>alert(5)</script>\n'single' & "double"`;
     }
   }
   for (const v of r.verify) {
@@ -54,5 +60,6 @@ export function hostileFixture(): BenchResult {
   for (const k of r.rankings) for (const p of k.places) p.targets = p.targets.map(ren);
   const hb = r.targets.find((t) => t.status === 'skipped')!;
   hb.reason = `<svg onload=alert(8)> not found`;
+  r.environment.driver.reason = '<b onclick="alert(9)">auto</b>';
   return resultSchema.parse(r);
 }

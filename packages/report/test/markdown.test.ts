@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../src/index.js';
-import { loadFixture } from './helpers.js';
+import type { Estimate } from '@benchsuite/sdk';
+import { UnknownReferenceError, headlineColumns, buildModel, renderMarkdown } from '../src/index.js';
+import { loadFixture, resummarize } from './helpers.js';
 
 /** The Markdown split at `## ` headings, keyed by heading text. */
 function sections(md: string): Record<string, string> {
@@ -9,264 +10,135 @@ function sections(md: string): Record<string, string> {
   return out;
 }
 
+/** Cells of the table row whose first cells are `first`. */
+function row(section: string, ...first: string[]): string[] {
+  const line = section.split('\n').find((l) => l.startsWith(`| ${first.join(' | ')} |`));
+  if (!line) throw new Error(`no row ${first.join(' | ')}`);
+  return line.slice(2, -2).split(' | ');
+}
+
+// Hand formatting, independent of the report's formatters: 3 decimals for ratios, digits grouped by U+202F.
+const r3 = (e: Estimate) => `${e.point.toFixed(3)} [${e.ci95![0].toFixed(3)}, ${e.ci95![1].toFixed(3)}]`;
+const group = (x: number) => String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
+const rps = (e: Estimate) => `${group(e.point)} [${group(e.ci95![0])}, ${group(e.ci95![1])}]`;
+const r1 = (e: Estimate) => `${e.point.toFixed(1)} [${e.ci95![0].toFixed(1)}, ${e.ci95![1].toFixed(1)}]`;
+
 describe('renderMarkdown', () => {
-  const md = renderMarkdown(loadFixture());
+  const r = loadFixture();
+  const md = renderMarkdown(r);
   const s = sections(md);
+  const pair = (scenario: string, target: string) => r.summaries.find((x) => x.scenario === scenario && x.target === target)!;
 
-  it('opens with the run header: dates, trials, durations, driver, pinning, verdict and overhead', () => {
-    expect(s['benchsuite — frameworks']).toMatchInlineSnapshot(`
-      "# benchsuite — frameworks
-
-      **Verdict: unreliable** — some pairs varied more than 10% between trials (CoV of RPS or p99): their figures should not be trusted. 1 of 8 pairs noisy, 1 unreliable (see [Noise](#noise)).
-
-      | Run |  |
-      |---|---|
-      | Date | 2025-03-14 09:00:00 UTC → 2025-03-14 09:07:34 UTC (7 min 35 s) |
-      | Suite | frameworks (seed 1337) |
-      | Trials | 3 per (scenario, target) pair, interleaved in seeded order |
-      | Durations | plaintext: warmup 3 s + 10 s measured at 64 connections<br>json-validate: warmup 3 s + 10 s measured at 64 connections<br>plaintext-steps: warmup 2 s + 5 s measured per step at 16 → 64 → 256 connections |
-      | Driver | autocannon 8.0.0 with --connections 64 --pipelining 1 --workers 2 --timeout 10<br>measured ceiling ≈ 190k req/s against a static stub on the loader cores |
-      | Pinning | taskset: server CPUs 2-5, loader CPUs 6-7 |
-      | Pair verdicts | 2 excellent, 4 acceptable, 1 noisy, 1 unreliable |
-      | Overhead | 1.68× (wall time ÷ time under load) |
-      | Host noise | not recorded |
-      | Runner peak RSS | — |
-      | Reference | node-http (= 100%) |"
-    `);
+  it('says first that relative figures are ratios measured side by side in one run, and warns about the steal', () => {
+    const head = s['benchsuite — framework']!;
+    expect(head.indexOf('> ⚠ CPU steal by the hypervisor averaged 1.4% (worst window 18.0%); 1 of 120 windows were over 10%')).toBeGreaterThan(0);
+    expect(head).toContain('**Relative figures are ratios to node-http measured side by side in this run: every round measures each target once');
   });
 
-  it('ranks each scenario with ties sharing a place and RPS as % of the reference', () => {
-    expect(s['Rankings']).toMatchInlineSnapshot(`
-      "## Rankings
-
-      Places by mean RPS; targets not significantly different share a place (ties). "% of node-http" compares mean RPS.
-
-      ### plaintext
-
-      | Place | Target | Mean RPS | % of node-http |
-      |---|---|---:|---:|
-      | 1 (tie) | node-http | 61,384 | 100.0% |
-      | 1 (tie) | fastify | 61,336 | 99.9% |
-      | 2 | express | 18,534 | 30.2% |
-
-      <sub>Method: Welch's t-test, Holm-corrected over all pairs, alpha 0.05; dense places</sub>
-
-      Not ranked: hummingbird (skipped: swift not found on PATH).
-
-      ### json-validate
-
-      | Place | Target | Mean RPS | % of node-http |
-      |---|---|---:|---:|
-      | 1 | fastify | 41,768 | 133.7% |
-      | 2 | node-http | 31,230 | 100.0% |
-
-      <sub>Method: Welch's t-test, Holm-corrected over all pairs, alpha 0.05; dense places</sub>
-
-      Not ranked: express (failed verify: invalid body {"age":"x"} answered 500, expected 400); hummingbird (skipped: swift not found on PATH).
-
-      ### plaintext-steps
-
-      | Place | Target | Mean RPS | % of node-http |
-      |---|---|---:|---:|
-      | 1 (tie) | node-http | 53,537 | 100.0% |
-      | 1 (tie) | fastify | 52,560 | 98.2% |
-      | 2 | express | 16,728 | 31.2% |
-
-      <sub>Method: Welch's t-test, Holm-corrected over all pairs, alpha 0.05; dense places</sub>
-
-      Not ranked: hummingbird (skipped: swift not found on PATH)."
-    `);
+  it('states the design, driver and why, pinning, steal, precision reached, why each scenario stopped, overhead and runner RSS', () => {
+    const facts = Object.fromEntries(s['benchsuite — framework']!.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Run |  |')).map((l) => {
+      const [k, ...v] = l.slice(2, -2).split(' | ');
+      return [k, v.join(' | ')];
+    }));
+    expect(facts['Design']).toBe('1 s windows; 5–20 rounds per block, every target once per round in a seeded random order; 2–3 blocks (fresh server processes) per scenario; warm-up 2–6 s per block until per-second req/s is within ±5%');
+    expect(facts['Precision target']).toBe('95% interval half-width ≤ ±2.0% for every headline figure, within a budget of 18 min 00 s; ties inside ±1.0%; 2000 bootstrap resamples');
+    expect(facts['Reference']).toBe('node-http (relative figures are ratios to it)');
+    expect(facts['Driver']).toBe('driver wrk 4.1.0 (-t1 -c50 --latency): auto: wrk is installed and has the higher ceiling; wrk tops out near 176k req/s on one loader core here, above every target');
+    expect(facts['Pinning']).toBe('taskset: server CPUs 0, loader CPUs 1');
+    expect(facts['CPU steal']).toMatch(/; 1 of 120 windows were over 10% and were left out of the estimates \(kept in the raw data\); 1 extra round replaced them$/);
+    expect(facts['Precision reached']).toBe(`${r.overall.precisionMet} of 8 pairs met ±2.0%; half-width median ±${(r.overall.medianHalfWidth! * 100).toFixed(1)}%, worst ±${(r.overall.worstHalfWidth! * 100).toFixed(1)}%`);
+    expect(facts['Stopped']!.split('<br>')).toEqual([
+      expect.stringMatching(/^baseline: stopped after 2 blocks \(17 rounds\): every headline figure reached the precision target \(worst ±1\.\d%, target ±2\.0%\)$/),
+      expect.stringMatching(/^json-post: stopped after 2 blocks \(12 rounds\): the time budget ran out/),
+      expect.stringMatching(/^concurrency-ramp: stopped after 3 blocks \(15 rounds\): the maximum of 3 blocks was reached/),
+    ]);
+    expect(facts['Windows']).toBe('120 measured, 1 left out for CPU steal, 1 failed');
+    expect(facts['Time']).toMatch(/overhead 1\.04× \(wall time ÷ time under load\)$/);
+    expect(facts['Runner peak RSS']).toBe('83.0 MiB');
   });
 
-  it('shows a table per scenario, the client-bound trial explained, and skipped targets with their reason', () => {
-    expect(s['Scenario: plaintext']).toMatchInlineSnapshot(`
-      "## Scenario: plaintext
-
-      GET /plaintext → 13-byte text/plain
-
-      Requests: GET /plaintext. Expected status: 200. Load: warmup 3 s + 10 s measured at 64 connections.
-
-      | Target | RPS (mean ± 95% CI) | SD | CoV | p50 | p90 | p99 | p99.9 | Errors | Non-2xx | Server CPU | RPS / CPU-s | Peak RSS | Verdict |
-      |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
-      | node-http ⚠ client-bound (1/3) | 61,384 ± 4,117 | 1,657 | 2.7% | 0.983 ms | 1.564 ms | 2.721 ms | 7.839 ms | 0 | 0 | 9.5 s | 64,607 | 63.1 MiB | acceptable |
-      | fastify | 61,336 ± 1,102 | 444 | 0.7% | 1.003 ms | 1.581 ms | 2.613 ms | 7.699 ms | 0 | 0 | 9.5 s | 64,623 | 77.4 MiB | acceptable |
-      | express | 18,534 ± 786 | 316 | 1.7% | 3.451 ms | 5.447 ms | 9.151 ms | 24.575 ms | 0 | 0 | 9.8 s | 18,912 | 95.4 MiB | acceptable |
-
-      <sub>Latency percentiles from the histogram merged over trials. Errors include timeouts. Server CPU: CPU seconds of the server process tree per trial.</sub>
-
-      ⚠ **Client-bound:** The load generator's core was saturated during the trial, so the RPS shown is the load generator's ceiling, not the server's; the server may be faster than measured. Affected: node-http (1 of 3 trials).
-
-      **Not measured in this scenario:**
-
-      - **hummingbird** — skipped: swift not found on PATH"
-    `);
+  it('ranks each scenario by relative throughput, ties sharing a place', () => {
+    const ramp = s['Rankings']!.split('### concurrency-ramp')[1]!;
+    expect(row(ramp, '1 (tie)', 'node-http')).toEqual(['1 (tie)', 'node-http', '1 (reference)', rps(pair('concurrency-ramp', 'node-http').rps)]);
+    expect(row(ramp, '1 (tie)', 'fastify')[2]).toBe(r3(pair('concurrency-ramp', 'fastify').relativeRps!));
+    expect(row(ramp, '2', 'express')).toHaveLength(4);
+    expect(s['Rankings']).not.toMatch(/### baseline[^#]*\(tie\)/);
   });
 
-  it('shows a failed verify with its reason and diff instead of dropping the target', () => {
-    expect(s['Scenario: json-validate']).toMatchInlineSnapshot(`
-      "## Scenario: json-validate
-
-      POST /users with a JSON body validated against a schema
-
-      Requests: POST /users. Expected status: 201. Load: warmup 3 s + 10 s measured at 64 connections.
-
-      | Target | RPS (mean ± 95% CI) | SD | CoV | p50 | p90 | p99 | p99.9 | Errors | Non-2xx | Server CPU | RPS / CPU-s | Peak RSS | Verdict |
-      |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
-      | fastify | 41,768 ± 4,894 | 1,970 | 4.7% | 1.386 ms | 2.213 ms | 3.689 ms | 10.823 ms | 3 | 0 | 9.7 s | 43,125 | 75.7 MiB | noisy |
-      | node-http | 31,230 ± 388 | 156 | 0.5% | 1.909 ms | 3.025 ms | 5.455 ms | 16.135 ms | 0 | 0 | 9.4 s | 33,089 | 62.7 MiB | unreliable |
-
-      <sub>Latency percentiles from the histogram merged over trials. Errors include timeouts. Server CPU: CPU seconds of the server process tree per trial.</sub>
-
-      **Not measured in this scenario:**
-
-      - **express** — failed verify: invalid body {"age":"x"} answered 500, expected 400
-
-      <details><summary>verify diff</summary>
-
-      <pre>- status: 400
-      + status: 500
-      - body: {&quot;error&quot;:&quot;invalid_body&quot;,&quot;field&quot;:&quot;age&quot;}
-      + body: &lt;!DOCTYPE html&gt;&lt;title&gt;Error&lt;/title&gt;</pre>
-
-      </details>
-
-      - **hummingbird** — skipped: swift not found on PATH"
-    `);
+  it('shows every headline column of a pair, each figure with its interval', () => {
+    const p = pair('baseline', 'fastify');
+    expect(row(s['Scenario: baseline']!, '2', 'fastify')).toEqual([
+      '2', 'fastify', r3(p.relativeRps!), rps(p.rps), r1(p.cpuPerRequestUs!), r3(p.relativeCpu!),
+      `${(p.latency.p50 / 1000).toFixed(3)} ms`, `${(p.latency.p99 / 1000).toFixed(3)} ms`, `${(p.latency.p999 / 1000).toFixed(3)} ms`,
+      `±${(p.precision.reached! * 100).toFixed(1)}% ✓`, `⚠ disturbed, steal ${(p.noise.meanSteal * 100).toFixed(1)}%`, '16 / 1', '0', '0 / 0', '2',
+      `${(p.peakRssBytes / 2 ** 20).toFixed(1)} MiB`,
+    ]);
+    expect(p.relativeRps!.point).toBeGreaterThan(0.7);
+    expect(p.relativeRps!.point).toBeLessThan(0.8);
+    expect(row(s['Scenario: baseline']!, '1', 'node-http').slice(2, 6)).toEqual(['1 (reference)', rps(pair('baseline', 'node-http').rps), r1(pair('baseline', 'node-http').cpuPerRequestUs!), '1 (reference)']);
   });
 
-  it('shows a row per step for a stepped load and the crashed trial with its last output', () => {
-    expect(s['Scenario: plaintext-steps']).toMatchInlineSnapshot(`
-      "## Scenario: plaintext-steps
-
-      GET /plaintext at 16, 64 and 256 connections
-
-      Requests: GET /plaintext. Expected status: 200. Load: warmup 2 s + 5 s measured per step at 16 → 64 → 256 connections.
-
-      | Target | RPS (mean ± 95% CI) | SD | CoV | p50 | p90 | p99 | p99.9 | Errors | Non-2xx | Server CPU | RPS / CPU-s | Peak RSS | Verdict |
-      |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
-      | node-http | 53,537 ± 280 | 113 | 0.2% | 1.133 ms | 5.175 ms | 8.679 ms | 20.895 ms | 0 | 0 | 14.3 s | 56,284 | 82.3 MiB | excellent |
-      | fastify | 52,560 ± 792 | 319 | 0.6% | 1.152 ms | 5.423 ms | 9.007 ms | 27.247 ms | 0 | 0 | 14.3 s | 55,023 | 100.5 MiB | excellent |
-      | express ⚠ 1/3 trials failed | 16,728 ± 1,842 | 205 | 1.2% | 3.681 ms | 17.327 ms | 29.007 ms | 78.399 ms | 0 | 0 | 14.7 s | 17,070 | 123.9 MiB | acceptable |
-
-      <sub>Latency percentiles from the histogram merged over trials. Errors include timeouts. Server CPU: CPU seconds of the server process tree per trial.</sub>
-
-      ### plaintext-steps: per step
-
-      | Target | Connections | RPS (mean ± 95% CI) | CoV | p50 | p90 | p99 | p99.9 | Client-bound trials |
-      |---|---:|---:|---:|---:|---:|---:|---:|---:|
-      | node-http | 16 | 40,518 ± 440 | 0.4% | 0.371 ms | 0.593 ms | 0.976 ms | 2.673 ms | 0 |
-      | node-http | 64 | 60,926 ± 1,321 | 0.9% | 0.987 ms | 1.551 ms | 2.471 ms | 6.991 ms | 0 |
-      | node-http | 256 | 59,167 ± 1,641 | 1.1% | 4.159 ms | 6.615 ms | 10.703 ms | 29.663 ms | 0 |
-      | fastify | 16 | 40,170 ± 559 | 0.6% | 0.381 ms | 0.601 ms | 0.986 ms | 2.609 ms | 0 |
-      | fastify | 64 | 60,098 ± 1,209 | 0.8% | 1.007 ms | 1.600 ms | 2.567 ms | 7.563 ms | 0 |
-      | fastify | 256 | 57,413 ± 812 | 0.6% | 4.375 ms | 6.951 ms | 11.703 ms | 35.967 ms | 0 |
-      | express | 16 | 14,931 ± 1,129 | 0.8% | 0.991 ms | 1.561 ms | 2.713 ms | 8.559 ms | 0 |
-      | express | 64 | 18,050 ± 4,661 | 2.9% | 3.459 ms | 5.523 ms | 8.943 ms | 26.719 ms | 0 |
-      | express | 256 | 17,204 ± 260 | 0.2% | 14.207 ms | 22.527 ms | 36.895 ms | 110.719 ms | 0 |
-
-      - ⚠ **express**, trial 3 failed — crash: server exited during load (signal SIGKILL)
-
-      <details><summary>last output of express</summary>
-
-      <pre>&lt;--- Last few GCs ---&gt;
-      [4242:0x5d1c] 5123 ms: Mark-Compact 2047.1 (2081.3) -&gt; 2046.8 (2082.0) MB
-      FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory</pre>
-
-      </details>
-
-      **Not measured in this scenario:**
-
-      - **hummingbird** — skipped: swift not found on PATH"
-    `);
+  it('takes its header from the one column specification', () => {
+    const labels = headlineColumns(buildModel(r)).map((c) => c.label);
+    expect(labels).toEqual([
+      'Place', 'Target', 'Throughput ÷ node-http', 'req/s (median)', 'CPU µs/req', 'CPU ÷ node-http', 'p50', 'p99', 'p99.9',
+      'Precision (target ±2.0%)', 'Noise', 'Windows used / excluded', 'Bound windows', 'Errors / unexpected', 'Blocks', 'Peak RSS',
+    ]);
+    expect(s['Scenario: baseline']).toContain(`| ${labels.join(' | ')} |`);
   });
 
-  it('lists every noisy or unreliable pair with CoV of RPS and of p99', () => {
-    expect(s['Noise']).toMatchInlineSnapshot(`
-      "## Noise
+  it('explains each pair\'s warnings: client-bound, warm-up, precision not met with why the scenario stopped, failures, waiting', () => {
+    expect(s['Scenario: baseline']).toContain("- ⚠ **node-http**: Client-bound in 1 of 17 windows (busiest loader core 97%, over 90%): that req/s is the load generator's ceiling, not the server's.");
+    expect(s['Scenario: baseline']).toContain('- ⚠ express: warm-up reached its maximum without steady req/s (within ±5%) in 1 of 2 blocks.');
+    expect(s['Scenario: json-post']).toMatch(/- ⚠ \*\*fastify\*\*: Precision ±\d\.\d% reached, target ±2\.0% \(the time budget ran out\)\./);
+    expect(s['Scenario: json-post']).toMatch(/\| ⚠ ±\d\.\d% ✗ \|/);
+    expect(s['Scenario: concurrency-ramp']).toContain('- ⚠ **express**: 1 of 15 windows failed (see the raw windows for each failure).');
+    expect(s['Scenario: concurrency-ramp']).toContain('- ⚠ **node-http**: Server not saturated in 1 of 15 windows (its process tree used 42% of its 1 core, under 70%');
+    expect(s['Scenario: concurrency-ramp']).toContain('- ⚠ **express**, block 2, round 3 failed — crash: server exited during load (signal SIGKILL)');
+    expect(s['Scenario: concurrency-ramp']).toContain('<pre>&lt;--- Last few GCs ---&gt;');
+  });
 
-      Pairs whose trial-to-trial variation (CoV) of RPS or p99 exceeds 5%: differences involving them are uncertain.
+  it('shows a row per step for the stepped load', () => {
+    const steps = s['Scenario: concurrency-ramp']!.split('### concurrency-ramp: per step')[1]!;
+    const rows = steps.split('\n').filter((l) => /^\| (node-http|fastify|express) \|/.test(l));
+    expect(rows.map((l) => l.split(' | ').slice(0, 2).join(' '))).toEqual([
+      '| node-http 10', '| node-http 50', '| node-http 200', '| fastify 10', '| fastify 50', '| fastify 200', '| express 10', '| express 50', '| express 200',
+    ]);
+    expect(row(steps, 'fastify', '50')[2]).toBe(r3(pair('concurrency-ramp', 'fastify').steps[1]!.relativeRps!));
+    expect(row(steps, 'node-http', '10').at(-1)).toBe('⚠ 1 waiting');
+  });
 
-      | Scenario | Target | Verdict | Ok trials | CoV of RPS | CoV of p99 |
-      |---|---|---|---:|---:|---:|
-      | json-validate | node-http | unreliable | 3 | 0.5% | 17.1% |
-      | json-validate | fastify | noisy | 3 | 4.7% | 7.1% |"
-    `);
+  it('names every target it could not measure, and why', () => {
+    expect(s['Scenario: baseline']).toContain('- **hummingbird** — skipped: swift not found on PATH');
+    expect(s['Scenario: json-post']).toContain('- **express** — failed verify: invalid body {"name":1} answered 500, expected 422');
+    expect(s['Scenario: json-post']).toContain('<details><summary>verify diff</summary>');
+    expect(s['Rankings']).toContain('Not ranked: express (failed verify: invalid body {"name":1} answered 500, expected 422); hummingbird (skipped: swift not found on PATH).');
+  });
+
+  it('re-estimates the relative figures against another reference from the raw windows', () => {
+    const other = sections(renderMarkdown(loadFixture(), { reference: 'fastify' }));
+    expect(other['benchsuite — framework']).toContain('| Reference | fastify (relative figures are ratios to it) |');
+    const nodeVsFastify = Number(row(other['Scenario: baseline']!, '1', 'node-http')[2]!.split(' ')[0]);
+    expect(nodeVsFastify).toBeCloseTo(1 / pair('baseline', 'fastify').relativeRps!.point, 1);
+    expect(row(other['Scenario: baseline']!, '2', 'fastify')[2]).toBe('1 (reference)');
+    expect(() => renderMarkdown(loadFixture(), { reference: 'hummingbird' })).toThrow(UnknownReferenceError);
+  });
+
+  it('warns when the run was interrupted, not pinned, or a scenario ran a single block', () => {
+    const r1 = loadFixture();
+    r1.interrupted = true;
+    r1.environment.pinning = { enabled: false, tool: null, serverCpus: [], loaderCpus: [], reason: 'taskset not found' };
+    r1.windows = r1.windows.filter((w) => !(w.scenario === 'baseline' && w.block === 2));
+    const out = sections(renderMarkdown(resummarize(r1)));
+    expect(out['benchsuite — framework']).toContain('> ⚠ The run was interrupted: windows that did not run are absent (\\`benchsuite run --resume DIR\\` continues it).');
+    expect(out['benchsuite — framework']).toContain('> ⚠ Server and load generator were not pinned to separate cores (taskset not found): they competed for the same CPUs.');
+    expect(out['Scenario: baseline']).toContain('- ⚠ baseline: one block (one server process per target) was run, so its intervals leave out the variation between server processes.');
+    expect(out['Scenario: json-post']).not.toContain('one block');
   });
 
   it('shows costs and the environment with every target side by side', () => {
-    expect(s['Costs']).toMatchInlineSnapshot(`
-      "## Costs
-
-      | Target | Startup (median) | Idle RSS | Idle PSS | Processes | Peak RSS under load | Artifact size |
-      |---|---:|---:|---:|---:|---:|---:|
-      | node-http | 41.2 ms (n=5) | 45.6 MiB | 42.1 MiB | 1 | 74.6 MiB | — |
-      | fastify | 118.4 ms (n=5) | 59.5 MiB | — | 1 | 92.4 MiB | 4.6 MiB |
-
-      <sub>Methods — node-http startup: spawn → first 200 on /health, 5 cold starts; fastify startup: spawn → first 200 on /health, 5 cold starts; fastify artifact: du -sb of the production node\\_modules closure.</sub>"
-    `);
-    expect(s['Environment']).toMatchInlineSnapshot(`
-      "## Environment
-
-      | Machine |  |
-      |---|---|
-      | OS | Debian GNU/Linux 12 (bookworm) (kernel 6.1.0-31-amd64, x64) |
-      | CPU | AMD EPYC 7763 64-Core Processor, 8 cores |
-      | Memory | 32.0 GiB |
-      | Host | bench-01 |
-      | Load average at start | 0.12 / 0.08 / 0.02 |
-      | Runtimes | Node v20.18.1, Python 3.11.2 |
-      | benchsuite | 0.1.0 @ 3f9c2a1d8e7b |
-      | Server environment | unset: NODE\\_OPTIONS, UV\\_THREADPOOL\\_SIZE; set: NODE\\_ENV=production |
-
-      ### Targets
-
-      |  | node-http | fastify | express | hummingbird |
-      |---|---|---|---|---|
-      | Status | ok | ok | ok | skipped: swift not found on PATH |
-      | Version | 20.18.1 | 5.2.1 | 4.21.2 | — |
-      | Language | JavaScript | JavaScript | JavaScript | Swift |
-      | Framework | node:http | fastify | express | hummingbird |
-      | Kind | process | process | process | process |
-      | Command / URL | node packages/servers/dist/node-http.js | node packages/servers/dist/fastify.js | node packages/servers/dist/express.js | — |
-      | runtime | node 20.18.1 | node 20.18.1 | node 20.18.1 | — |
-      | cluster | false | false | false | — |
-      | jsonSerializer | JSON.stringify | fast-json-stringify | JSON.stringify | — |
-      | validation | hand-written | ajv (schema) | hand-written | — |
-      | logging | off | off | off | — |
-      | etag | — | — | weak (default) | — |
-      | build | — | — | — | swift build -c release |"
-    `);
-  });
-
-  it('uses another reference target when asked', () => {
-    const other = renderMarkdown(loadFixture(), { reference: 'fastify' });
-    expect(other).toContain('| 1 (tie) | fastify | 61,336 | 100.0% |');
-    expect(other).toContain('| Reference | fastify (= 100%) |');
-  });
-
-  it('names a target whose every trial crashed, with the failure, instead of dropping it', () => {
-    const r = loadFixture();
-    r.summaries = r.summaries.filter((x) => !(x.scenario === 'plaintext-steps' && x.target === 'express'));
-    r.rankings = r.rankings.map((k) => ({ ...k, places: k.places.filter((p) => !(k.scenario === 'plaintext-steps' && p.targets.includes('express'))) }));
-    r.trials = r.trials.map((t) => (t.scenario === 'plaintext-steps' && t.target === 'express'
-      ? { ...t, status: 'failed' as const, failure: { phase: 'ready' as const, message: 'no answer on /health within 10 s', exitCode: 1 } }
-      : t));
-    const out = renderMarkdown(r);
-    expect(out).toContain('- **express** — crashed: all 3 trials failed — ready: no answer on /health within 10 s (exit code 1)');
-    expect(out).toContain('Not ranked: express (crashed: all 3 trials failed');
-  });
-
-  it('falls back to the first target as reference without node-http, and flags an interrupted run', () => {
-    const r = loadFixture();
-    r.targets = r.targets.filter((t) => t.name !== 'node-http');
-    r.summaries = r.summaries.filter((x) => x.target !== 'node-http');
-    r.interrupted = true;
-    const out = renderMarkdown(r);
-    expect(out).toContain('| Reference | fastify (= 100%) |');
-    expect(out).toContain('> **Interrupted:** the run was stopped early');
-  });
-
-  it('is deterministic', () => {
-    expect(renderMarkdown(loadFixture())).toBe(md);
+    expect(s['Costs']).toContain('| node-http | 41.2 ms (n=5) | 45.6 MiB | 42.1 MiB | 1 | 74.6 MiB | — |');
+    expect(s['Environment']).toContain('| Status | ok | ok | ok | skipped: swift not found on PATH |');
+    expect(s['Environment']).toContain('| etag | — | — | weak (default) | — |');
   });
 });

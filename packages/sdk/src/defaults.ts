@@ -49,9 +49,9 @@ export const DEFAULTS = {
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */
 export const QUICK = {
-  windowSec: 0.3,
-  stepSettleSec: 0.1,
-  warmup: { minSec: 0.5, maxSec: 0.5, tolerance: 1 },
+  windowSec: 0.2,
+  stepSettleSec: 0.25,
+  warmup: { minSec: 0.4, maxSec: 0.4, tolerance: 0.2 },
   rounds: { min: 2, max: 2 },
   blocks: { min: 1, max: 1 },
 } as const;

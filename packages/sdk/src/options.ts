@@ -24,7 +24,7 @@ export type SuiteEvent =
 export const loadOverridesSchema = z.strictObject({
   /** Measured seconds per window. */
   duration: z.number().positive().optional(),
-  /** Settle seconds before each window (stepped loads). */
+  /** Settle seconds before each window of a stepped load (fixed loads are warmed up per block). */
   warmup: z.number().nonnegative().optional(),
   connections: z.union([z.number().int().positive(), z.array(z.number().int().positive()).min(1)]).optional(),
 });

@@ -157,7 +157,7 @@ export const blockSchema = z.strictObject({
     z.strictObject({
       target: z.string(),
       status: z.enum(['ok', 'failed']),
-      /** Spawn to ready, ms. */
+      /** Spawn to ready, ms, with the block's servers starting together (cold starts one by one are in `targets[].costs`). */
       startupMs: nonneg.optional(),
       /** Per-second req/s of the warm-up windows, never used in any estimate. */
       warmupRps: z.array(nonneg),

@@ -47,8 +47,9 @@ export function validateSuite(input: RunSuiteOptions) {
   const o = opts.overrides;
   for (const s of scenarios) {
     if (o.duration !== undefined) s.load.duration = o.duration;
-    if (o.warmup !== undefined) s.load.warmup = o.warmup;
     if (o.connections !== undefined) s.load.connections = o.connections;
+    // Settling applies between the steps of a stepped load; a fixed load's block warm-up covers it.
+    if (o.warmup !== undefined && Array.isArray(s.load.connections) && s.load.connections.length > 1) s.load.warmup = o.warmup;
   }
   return { opts, scenarios, targets };
 }

@@ -4,7 +4,8 @@ export { contractAScenarios, contractAScenariosByName, learnEtag, type ContractA
 export { nodeTargets, contractATargets, installedVersion, serveScript, type NodeTargetName } from './node-targets.js';
 export { manifests as contractAManifests, nodeTargetNames } from './adapters/manifests.js';
 export { gatewayScenarios, gatewayMessageText, gatewayMessagesBody, gatewayApiKey, gatewayModelId } from './gateway-scenarios.js';
-export { gatewayTargets, fastifyGateway, fastapi1w, fastapiNw, fastapiWorkers, hummingbirdGateway, gatewayUpstreamPoolSize } from './gateway-targets.js';
+export { gatewayTargets, fastifyGateway, fastapi1w, fastapi1wHttpxDefaults, fastapi1wAiohttp, fastapiNw, fastapiWorkers, hummingbirdGateway, gatewayUpstreamPoolSize, gatewayServerCpus } from './gateway-targets.js';
+export { serverCpus, parseCpuList, SERVER_CPUS_ENV } from './server-cpus.js';
 export { stubBackendService, stubBackendMain, createStubBackend, type StubBackendOptions, type StubBackendStats } from './stub-backend/index.js';
 export { createFastifyGateway, type FastifyGatewayOptions } from './gateway/fastify-gateway.js';
 export { contractB, contractBPath, readGatewayConfig, type ContractB, type GatewayConfig } from './gateway/contract.js';

@@ -47,7 +47,7 @@ const nodeTarget = <const N extends NodeTargetName>(name: N, framework: string, 
   });
 
 /**
- * The five Node targets of Contract A, keyed by name (the keys are the valid names).
+ * The Node targets of Contract A, keyed by name (the keys are the valid names).
  * Each runs `node dist/serve.js <name>` as its own process.
  *
  * @example
@@ -58,6 +58,8 @@ export const nodeTargets = {
   express: nodeTarget('express', 'express', installedVersion('express')),
   fastify: nodeTarget('fastify', 'fastify', installedVersion('fastify')),
   hono: nodeTarget('hono', 'hono', installedVersion('hono')),
+  // A fairness variant of `hono` (its manifest names what differs), run next to it by default.
+  'hono-lean': nodeTarget('hono-lean', 'hono', installedVersion('hono')),
   koa: nodeTarget('koa', 'koa', installedVersion('koa')),
 } as const satisfies Record<NodeTargetName, unknown>;
 

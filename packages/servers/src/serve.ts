@@ -1,7 +1,7 @@
 /**
  * Runs one Contract A server as its own process:
  *
- *   node dist/serve.js <node-http|express|fastify|hono|koa>
+ *   node dist/serve.js <node-http|express|fastify|hono|hono-lean|koa>
  *
  * Listens on 127.0.0.1:$PORT (0 = any free port), prints `listening on http://127.0.0.1:<port>`
  * once ready and nothing per request (stdout may be a pipe nobody drains). SIGTERM/SIGINT: stop

@@ -3,9 +3,12 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { inject } from 'vitest';
+// The global setup declares ProvidedContext['fastapiUnavailable'].
+import type {} from './_gateway-global-setup.js';
 import { fastapiDir, fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { hummingbirdBinary, hummingbirdUnavailableReason } from '../src/gateway/hummingbird-build.js';
-import { contractB } from '../src/gateway/contract.js';
+import { contractB, contractBPath } from '../src/gateway/contract.js';
 
 /** Real child processes for the gateway tests: spawn on PORT=0, wait for the listening line, stop with SIGTERM. */
 
@@ -22,8 +25,11 @@ export interface RunningProcess {
   stop(): Promise<number>;
 }
 
-export const gatewayKinds = ['fastify-gateway', 'fastapi-1w', 'fastapi-2w', 'hummingbird'] as const;
+export const gatewayKinds = ['fastify-gateway', 'fastapi-1w', 'fastapi-2w', 'fastapi-1w-httpx-defaults', 'fastapi-1w-aiohttp', 'hummingbird'] as const;
 export type GatewayKind = (typeof gatewayKinds)[number];
+
+/** Why the FastAPI gateway cannot run here (from the global setup, which tried to build its venv), or null. */
+export const fastapiAbsent: string | null = inject('fastapiUnavailable') ?? null;
 
 /** Why the Hummingbird binary cannot be used here, or null. */
 export const hummingbirdAbsent = hummingbirdUnavailableReason();
@@ -95,6 +101,12 @@ export function startStub(env: Record<string, string> = {}): Promise<RunningProc
   return startProcess('stub-backend', [process.execPath, ...tsx, join(srcDir, 'stub-backend/main.ts')], env);
 }
 
+/** The FastAPI variants' UPSTREAM_CLIENT (the idiomatic kinds leave it unset, as their targets do). */
+const fastapiVariantEnv: Partial<Record<GatewayKind, Record<string, string>>> = {
+  'fastapi-1w-httpx-defaults': { UPSTREAM_CLIENT: 'httpx-default-limits' },
+  'fastapi-1w-aiohttp': { UPSTREAM_CLIENT: 'aiohttp' },
+};
+
 export function startGateway(kind: GatewayKind, backendUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
   const env = {
     BACKEND_URL: backendUrl,
@@ -108,7 +120,11 @@ export function startGateway(kind: GatewayKind, backendUrl: string, extraEnv: Re
       return startProcess(kind, [process.execPath, ...tsx, join(srcDir, 'gateway/main.ts')], env);
     case 'fastapi-1w':
     case 'fastapi-2w':
-      return startProcess(kind, [fastapiVenvPython(), join(fastapiDir, 'run.py')], { ...env, WORKERS: kind === 'fastapi-1w' ? '1' : '2' }, fastapiDir);
+    case 'fastapi-1w-httpx-defaults':
+    case 'fastapi-1w-aiohttp': {
+      const fastapi = { WORKERS: kind === 'fastapi-2w' ? '2' : '1', CONTRACT_B_PATH: contractBPath, ...fastapiVariantEnv[kind] };
+      return startProcess(kind, [fastapiVenvPython(), join(fastapiDir, 'run.py')], { ...env, ...fastapi }, fastapiDir);
+    }
     case 'hummingbird':
       return startProcess(kind, [hummingbirdBinary()], env);
   }

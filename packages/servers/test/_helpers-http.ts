@@ -41,6 +41,9 @@ export function send(baseUrl: string, req: TestRequest): Promise<ObservedRespons
   const url = new URL(baseUrl);
   const headers: Record<string, string | number> = { ...req.headers };
   if (req.body !== undefined && !req.chunked) headers['content-length'] = Buffer.byteLength(req.body);
+  // Node's client frames a written body as chunked only for methods it expects a body on; a GET
+  // body would otherwise go out unframed and read as a second, malformed request.
+  if (req.body !== undefined && req.chunked) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {
     const r = httpRequest(
       { host: url.hostname, port: url.port, method: req.method ?? 'GET', path: req.path, headers, agent: false },

@@ -18,7 +18,7 @@ export const contract = JSON.parse(readFileSync(new URL('../contract/contract-a.
 };
 
 /** node-http first: it is the reference the others are compared with. */
-export const serverNames = ['node-http', 'express', 'fastify', 'hono', 'koa'] as const;
+export const serverNames = ['node-http', 'express', 'fastify', 'hono', 'hono-lean', 'koa'] as const;
 export type ServerName = (typeof serverNames)[number];
 export const REFERENCE: ServerName = 'node-http';
 
@@ -83,7 +83,7 @@ function spawnServer(name: ServerName, env: Record<string, string>): Promise<Run
   });
 }
 
-/** Starts all five servers with the same environment, in parallel; if one fails, the others are stopped. */
+/** Starts all the servers with the same environment, in parallel; if one fails, the others are stopped. */
 export async function startServers(env: Record<string, string> = {}): Promise<Record<ServerName, RunningServer>> {
   const settled = await Promise.allSettled(serverNames.map((n) => startServer(n, env)));
   const started = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

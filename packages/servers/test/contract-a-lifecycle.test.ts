@@ -71,5 +71,5 @@ test('an unknown target name prints the usage and exits 2', async () => {
   child.stdout.resume();
   const [code] = (await once(child, 'exit')) as [number];
   expect(code).toBe(2);
-  expect(err).toContain('usage: node dist/serve.js <node-http|express|fastify|hono|koa>');
+  expect(err).toContain('usage: node dist/serve.js <node-http|express|fastify|hono|hono-lean|koa>');
 });

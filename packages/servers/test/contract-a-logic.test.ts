@@ -9,8 +9,10 @@ import { computeEtag, isNotModified } from '../src/contract/etag.js';
 import { acceptsGzip, acceptsJson, jsonRequestError } from '../src/contract/negotiation.js';
 import { cachedUser, createdUserBody, parseQuery, userWithQueryJson } from '../src/contract/payloads.js';
 import { createRateLimiter } from '../src/contract/rate-limit.js';
-import { matchRoute, notRouted } from '../src/contract/routing.js';
-import { validateUserBody } from '../src/contract/validation.js';
+import { clientErrorResponse } from '../src/contract/client-error.js';
+import { jsonDepth, jsonDepthError } from '../src/contract/json-depth.js';
+import { isMalformedPath, matchRoute, notRouted, pathnameOf, queryOf, unroutedRawPath } from '../src/contract/routing.js';
+import { requireObjectBody, validateUserBody } from '../src/contract/validation.js';
 import { contractAScenarios } from '../src/contract-a-scenarios.js';
 import { contractATargets, installedVersion, nodeTargets, serveScript } from '../src/node-targets.js';
 
@@ -170,9 +172,9 @@ describe('SDK definitions', () => {
     expect(byName['conditional-get']?.expect.status).toBe(304);
     expect(typeof byName['conditional-get']?.prepare).toBe('function');
   });
-  test('five process targets running dist/serve.js with the installed framework versions', () => {
-    expect(Object.keys(nodeTargets)).toEqual(['node-http', 'express', 'fastify', 'hono', 'koa']);
-    expect(contractATargets).toHaveLength(5);
+  test('the process targets running dist/serve.js with the installed framework versions', () => {
+    expect(Object.keys(nodeTargets)).toEqual(['node-http', 'express', 'fastify', 'hono', 'hono-lean', 'koa']);
+    expect(contractATargets).toHaveLength(6);
     for (const t of contractATargets) {
       const parsed = parseTarget(t);
       expect(parsed.kind).toBe('process');
@@ -183,4 +185,89 @@ describe('SDK definitions', () => {
     expect(nodeTargets.hono.version).toMatch(/^4\./);
     expect(nodeTargets['node-http'].version).toBe(process.versions.node);
   });
+  test('hono-lean is a named variant of hono whose manifest differs only in the body parser', () => {
+    const hono = nodeTargets.hono.metadata as Record<string, string>;
+    const lean = nodeTargets['hono-lean'].metadata as Record<string, string>;
+    expect(lean.variantOf).toBe('hono');
+    expect(lean.differs).toMatch(/body-size check/);
+    const changed = Object.keys(lean).filter((k) => lean[k] !== hono[k]).sort();
+    expect(changed).toEqual(['bodyParser', 'differs', 'variantOf']);
+    expect(nodeTargets['hono-lean'].version).toBe(nodeTargets.hono.version);
+  });
+});
+
+describe('JSON depth limit', () => {
+  const arrays = (n: number): unknown => JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`);
+  test.each([
+    ['a string', 'x', 0],
+    ['null', null, 0],
+    ['{}', {}, 1],
+    ['[]', [], 1],
+    ['{"a":[1]}', { a: [1] }, 2],
+    ['{"a":{"b":[]},"c":[[[]]]}', { a: { b: [] }, c: [[[]]] }, 4],
+    ['6 nested arrays', arrays(6), 6],
+  ])('depth of %s is %i', (_label, value, depth) => expect(jsonDepth(value, 128)).toBe(depth));
+  test('the walk stops one level past the cap, even 100,000 levels down (no recursion)', () => {
+    expect(jsonDepth(arrays(100_000), 128)).toBe(129);
+    expect(jsonDepth(arrays(128), 128)).toBe(128);
+  });
+  test('the contract limit is 128: 128 levels pass, 129 are a 400', () => {
+    expect(contractA.limits.jsonDepth).toBe(128);
+    expect(jsonDepthError({ x: arrays(127) })).toBeUndefined();
+    expect(jsonDepthError({ x: arrays(128) })).toEqual({ status: 400, body: { error: 'bad_request' } });
+  });
+  test('both body checks apply it, before validation (too deep and invalid is a 400, not a 422)', () => {
+    expect(requireObjectBody({ x: arrays(200) })?.status).toBe(400);
+    expect(validateUserBody({ x: arrays(200) })?.status).toBe(400);
+    expect(validateUserBody({ name: 'a', email: 'e', x: arrays(127) })).toBeUndefined();
+  });
+});
+
+describe('request-target paths', () => {
+  test.each([
+    ['/users/a?x=1', '/users/a', 'x=1'],
+    ['/ping#frag', '/ping', ''],
+    ['/users/a?x=1#y=2', '/users/a', 'x=1'],
+    ['http://127.0.0.1:8080/users/a?b=1', '/users/a', 'b=1'],
+    ['http://host', '/', ''],
+    ['*', '*', ''],
+  ])('%s → path %s, query %j', (url, path, query) => {
+    expect(pathnameOf(url)).toBe(path);
+    expect(queryOf(url)).toBe(query);
+  });
+  test.each([
+    ['/ping', false],
+    ['/users/a.b', false],
+    ['/users/...', false],
+    ['/users/.x', false],
+    ['/users/%C3%A9', false],
+    ['/users/..', true],
+    ['/users/.', true],
+    ['/./ping', true],
+    ['/x/../ping', true],
+    ['/users/%2E', true],
+    ['/users/.%2e', true],
+    ['/users/a\\b', true],
+    ['/users/%ZZ', true],
+    ['/users/%E0%A4', true],
+  ])('isMalformedPath(%j) → %s', (path, bad) => expect(isMalformedPath(path)).toBe(bad));
+  test.each([
+    ['/ping', undefined],
+    ['/users/%70', undefined],
+    ['/users/a.b', undefined],
+    ['/%70ing', 404],
+    ['/users%2Fa', 404],
+    ['/users/..', 400],
+    ['/%ZZ', 400],
+  ])('unroutedRawPath(%j) → %s', (path, status) => expect(unroutedRawPath(path)?.status).toBe(status));
+});
+
+describe('clientErrorResponse (Node\'s own answer to a request its parser rejects)', () => {
+  test.each([
+    ['HPE_INVALID_METHOD', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],
+    [undefined, 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],
+    ['HPE_HEADER_OVERFLOW', 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n'],
+    ['HPE_CHUNK_EXTENSIONS_OVERFLOW', 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n'],
+    ['ERR_HTTP_REQUEST_TIMEOUT', 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'],
+  ])('%s → %j', (code, bytes) => expect(clientErrorResponse(code)).toBe(bytes));
 });

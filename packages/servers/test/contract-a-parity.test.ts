@@ -1,5 +1,5 @@
 /**
- * Parity of the five Node servers of Contract A: every case is sent to all of them; node:http's
+ * Parity of the Node servers of Contract A: every case is sent to all of them; node:http's
  * answer must equal the contract's expectation and every other server's answer must equal
  * node:http's (status, compared headers, decoded body). Servers are the built `dist/serve.js`
  * run as child processes: run `npx tsc -p packages/servers` first.
@@ -111,6 +111,19 @@ const routingCases: Case[] = [
   { name: 'malformed %-escape in a parameter → 400', request: { path: '/users/a%E0%A4' }, expect: err(400, 'bad_request') },
   { name: 'malformed %-escape on an unknown path → 400 (before routing)', request: { path: '/nope%ZZ' }, expect: err(400, 'bad_request') },
   { name: 'malformed %-escape is checked before auth', request: { path: '/auth/users/%ZZ' }, expect: err(400, 'bad_request') },
+  { name: 'dot segment before a route → 400 (not resolved)', request: { path: '/x/../ping' }, expect: err(400, 'bad_request') },
+  { name: 'dot segment as the id → 400', request: { path: '/users/..' }, expect: err(400, 'bad_request') },
+  { name: 'escaped dot segment as the id → 400', request: { path: '/users/%2E' }, expect: err(400, 'bad_request') },
+  { name: 'backslash in the path → 400', request: { path: '/users/a\\b' }, expect: err(400, 'bad_request') },
+  { name: 'dot segment is checked before auth', request: { path: '/auth/users/.', headers: {} }, expect: err(400, 'bad_request') },
+  { name: 'dots inside a segment are plain characters', request: { path: '/users/a..b' }, expect: { status: 200, headers: json, json: { id: 'a..b', query: {} } } },
+  { name: 'an escaped letter never matches a route letter → 404', request: { path: '/%70ing' }, expect: err(404, 'not_found') },
+  { name: 'an escaped route segment → 404 before any body check', request: post('/%75sers', '', {}), expect: err(404, 'not_found') },
+  { name: 'empty id before auth → 404', request: { method: 'HEAD', path: '/auth/users/' }, expect: { status: 404, headers: json } },
+  { name: 'a #fragment is ignored', request: { path: '/users/a?x=1#y=2' }, expect: { status: 200, headers: json, json: { id: 'a', query: { x: '1' } } } },
+  { name: 'absolute-form request-target', request: { path: 'http://127.0.0.1/users/a?b=1' }, expect: { status: 200, headers: json, json: { id: 'a', query: { b: '1' } } } },
+  { name: 'DELETE with an empty JSON body → 405 (the body is not looked at)', request: { method: 'DELETE', path: '/ping', headers: { 'content-type': 'application/json' } }, expect: err(405, 'method_not_allowed', { ...json, allow: 'GET, HEAD' }) },
+  { name: 'OPTIONS with a body on a non-CORS route → 405', request: { method: 'OPTIONS', path: '/healthz', body: '0' }, expect: err(405, 'method_not_allowed', { ...json, allow: 'GET, HEAD' }) },
 ];
 
 const paramCases: Case[] = [
@@ -139,6 +152,21 @@ const authCases: Case[] = [
 ];
 
 const big = paddedPayload(ONE_MIB + 1);
+const MAX_DEPTH = (contract.limits as { jsonDepth?: number }).jsonDepth ?? 0;
+const nested = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+/**
+ * Bodies at the depth limit (accepted) and one level past it, and 5,000 levels past it (400).
+ * `wrap` puts the nested arrays one level under the body object, so they add `levels` to it.
+ */
+const depthCases = (path: string, wrap: (inner: string) => string, createdExtra: object, headers: Record<string, string> = { 'content-type': 'application/json' }): Case[] => [
+  {
+    name: `${path}: body nested exactly ${MAX_DEPTH} deep → accepted`,
+    request: post(path, wrap(nested(MAX_DEPTH - 1)), headers),
+    expect: { status: 201, headers: json, json: { ...createdExtra, ...(JSON.parse(wrap(nested(MAX_DEPTH - 1))) as object) } },
+  },
+  { name: `${path}: body nested ${MAX_DEPTH + 1} deep → 400`, request: post(path, wrap(nested(MAX_DEPTH)), headers), expect: err(400, 'bad_request') },
+  { name: `${path}: body nested 5,000 deep → 400 (no 5xx)`, request: post(path, wrap(nested(4_999)), headers), expect: err(400, 'bad_request') },
+];
 const bodyCases: Case[] = [
   { name: 'malformed JSON → 400', request: post('/users', '{"name":'), expect: err(400, 'bad_request') },
   { name: 'array body → 400', request: post('/users', '[1,2]'), expect: err(400, 'bad_request') },
@@ -177,6 +205,8 @@ const bodyCases: Case[] = [
   },
   { name: 'UTF-8 BOM skipped', request: post('/users', `\uFEFF${PAYLOAD}`), expect: { status: 201, headers: json, json: CREATED } },
   { name: 'duplicate keys: last wins', request: post('/users', '{"name":"a","name":"b"}'), expect: { status: 201, headers: json, json: { id: contract.createdId, name: 'b' } } },
+  ...depthCases('/users', (inner) => `{"x":${inner}}`, { id: contract.createdId }),
+  { name: 'array nested 5,000 deep → 400', request: post('/users', `${'['.repeat(5000)}${']'.repeat(5000)}`), expect: err(400, 'bad_request') },
   { name: '__proto__ key is plain data', request: post('/users', '{"__proto__":{"x":1},"name":"a"}'), expect: { status: 201, headers: json, text: '{"id":"u_bench","__proto__":{"x":1},"name":"a"}' } },
 ];
 
@@ -202,6 +232,9 @@ const pipelineCases: Case[] = [
   { name: 'rate-limited route validates too → 422', request: post('/rate-limited/users', '{"email":"e"}'), expect: err(422, 'validation_failed', json, { fields: ['name'] }) },
   { name: 'rate-limited route: wrong type → 415', request: post('/rate-limited/users', PAYLOAD, { 'content-type': 'text/plain' }), expect: err(415, 'unsupported_media_type') },
   { name: 'rate-limited route: malformed → 400', request: post('/rate-limited/users', '{'), expect: err(400, 'bad_request') },
+  ...depthCases('/auth/users', (inner) => `{"name":"a","email":"e","x":${inner}}`, { id: contract.createdId }, authJson),
+  { name: 'too deep and invalid → 400 (depth before validation)', request: post('/auth/users', `{"x":${nested(5000)}}`, authJson), expect: err(400, 'bad_request') },
+  ...depthCases('/rate-limited/users', (inner) => `{"name":"a","email":"e","x":${inner}}`, { id: contract.createdId }),
 ];
 
 const stackCases: Case[] = [
@@ -220,6 +253,9 @@ const stackCases: Case[] = [
   { name: 'wrong content type → 415', request: stackPost({ 'content-type': 'text/plain' }), expect: err(415, 'unsupported_media_type', stack(true)) },
   { name: 'too large → 413', request: stackPost({}, big), expect: err(413, 'payload_too_large', stack(true)) },
   { name: 'invalid → 422', request: stackPost({}, '{"name":"a"}'), expect: err(422, 'validation_failed', stack(true), { fields: ['email'] }) },
+  { name: 'body nested 5,000 deep → 400', request: stackPost({}, `{"name":"a","email":"e","x":${nested(4_999)}}`), expect: err(400, 'bad_request', stack(true)) },
+  { name: 'Accept-Encoding gzip;q=0, * → identity (explicit gzip wins)', request: stackPost({ 'accept-encoding': 'gzip;q=0, *' }), expect: { status: 201, headers: stack(false), json: CREATED } },
+  { name: 'Accept-Encoding *;q=0 → identity, no error', request: stackPost({ 'accept-encoding': '*;q=0' }), expect: { status: 201, headers: stack(false), json: CREATED } },
   {
     name: 'OPTIONS preflight → 204 with allow-methods/headers',
     request: { method: 'OPTIONS', path: '/stack/auth/users', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } },

@@ -5,10 +5,10 @@ import { parseScenario, parseTarget, TargetUnavailableError } from '@benchsuite/
 import { checkApiKey, contractB, parseBearer, StreamTranslator, validateMessagesRequest } from '../src/gateway/contract.js';
 import { createStubBackend, estimateTokens, latencyMs, stubBackendService } from '../src/stub-backend/index.js';
 import { gatewayMessageText, gatewayScenarios } from '../src/gateway-scenarios.js';
-import { fastapiWorkers, gatewayTargets } from '../src/gateway-targets.js';
+import { fastapi1w, fastapi1wAiohttp, fastapi1wHttpxDefaults, fastapiNw, fastapiWorkers, gatewayServerCpus, gatewayTargets } from '../src/gateway-targets.js';
 import { ensureFastapiVenv } from '../src/gateway/fastapi-venv.js';
 import { buildHummingbird, hummingbirdDir } from '../src/gateway/hummingbird-build.js';
-import { http, parseSse } from './_gateway-procs.js';
+import { fastapiAbsent, http, parseSse } from './_gateway-procs.js';
 
 describe('contract-b.json is mirrored by the Hummingbird gateway', () => {
   const swift = readFileSync(`${hummingbirdDir}Sources/Gateway/Contract.swift`, 'utf8');
@@ -139,7 +139,9 @@ describe('gateway scenarios and targets', () => {
 
   test('targets are valid, start the stub backend as a service and pass its URL as BACKEND_URL', () => {
     const parsed = gatewayTargets.map((t) => parseTarget(t));
-    expect(parsed.map((t) => t.name)).toEqual(['fastify-gateway', 'fastapi-1w', ...(fastapiWorkers > 1 ? [`fastapi-${fastapiWorkers}w`] : []), 'hummingbird']);
+    expect(parsed.map((t) => t.name)).toEqual([
+      'fastify-gateway', 'fastapi-1w', 'fastapi-1w-httpx-defaults', 'fastapi-1w-aiohttp', ...(fastapiWorkers > 1 ? [`fastapi-${fastapiWorkers}w`] : []), 'hummingbird',
+    ]);
     for (const t of parsed) {
       if (t.kind !== 'process') throw new Error('process targets expected');
       expect(t.supports).toEqual(['group:gateway']);
@@ -150,13 +152,53 @@ describe('gateway scenarios and targets', () => {
     }
   });
 
+  test('the FastAPI variants differ from fastapi-1w only in UPSTREAM_CLIENT and the upstream entries of their manifest', () => {
+    const upstreamKeys = ['upstreamClient', 'upstreamPoolSize', 'variantOf', 'differs'];
+    const rest = (m: Record<string, unknown>) => {
+      const { pieces, ...top } = m as { pieces: Record<string, string> } & Record<string, unknown>;
+      const { upstreamClient: _, ...otherPieces } = pieces;
+      return { ...Object.fromEntries(Object.entries(top).filter(([k]) => !upstreamKeys.includes(k))), pieces: otherPieces };
+    };
+    expect(fastapi1w.env).not.toHaveProperty('UPSTREAM_CLIENT');
+    expect(fastapi1w.metadata).not.toHaveProperty('variantOf');
+    for (const [variant, client] of [[fastapi1wHttpxDefaults, 'httpx-default-limits'], [fastapi1wAiohttp, 'aiohttp']] as const) {
+      const { UPSTREAM_CLIENT, ...env } = variant.env;
+      expect(UPSTREAM_CLIENT).toBe(client);
+      expect(env).toEqual(fastapi1w.env);
+      expect(variant.command).toEqual(fastapi1w.command);
+      expect(rest(variant.metadata)).toEqual(rest(fastapi1w.metadata));
+      expect(variant.metadata.variantOf).toBe('fastapi-1w');
+      expect(variant.metadata.pieces.upstreamClient).not.toBe(fastapi1w.metadata.pieces.upstreamClient);
+    }
+    expect(fastapi1wHttpxDefaults.metadata.differs).toMatch(/encode\/httpx#3215/);
+    expect(fastapi1wAiohttp.metadata.pieces.upstreamClient).toMatch(/^aiohttp/);
+  });
+
+  test('multi-worker FastAPI runs one worker per server core, and every gateway states its cores', () => {
+    expect(fastapiWorkers).toBe(gatewayServerCpus.length);
+    if (fastapiNw) expect(fastapiNw.env.WORKERS).toBe(String(gatewayServerCpus.length));
+    else expect(gatewayServerCpus).toHaveLength(1);
+    for (const t of gatewayTargets) {
+      expect(t.metadata.serverCpus, t.name).toEqual(gatewayServerCpus);
+      expect(typeof t.metadata.workers, t.name).toBe('number');
+    }
+  });
+
+  test.skipIf(fastapiAbsent !== null)(`a FastAPI target's artifact leaves out the other upstream library's packages${fastapiAbsent ? ` (skipped: ${fastapiAbsent})` : ''}`, async () => {
+    const [idiomatic, defaults, aiohttp] = await Promise.all([fastapi1w.artifact(), fastapi1wHttpxDefaults.artifact(), fastapi1wAiohttp.artifact()]);
+    expect(defaults.bytes).toBe(idiomatic.bytes); // same library, same deployable
+    expect(aiohttp.bytes).not.toBe(idiomatic.bytes);
+    expect(idiomatic.method).toMatch(/packages only aiohttp needs/);
+    expect(aiohttp.method).toMatch(/packages only httpx needs/);
+  });
+
   test('fastify-gateway artifact counts its files plus the production dependency closure', async () => {
     const a = await gatewayTargets[0].artifact();
     expect(a.bytes).toBeGreaterThan(1_000_000);
     expect(a.method).toMatch(/fastify, prom-client, undici, @opentelemetry\/api/);
   });
 
-  test('the FastAPI venv is reused once built (hash marker of requirements.txt)', async () => {
+  test.skipIf(fastapiAbsent !== null)(`the FastAPI venv is reused once built (hash marker of requirements.txt)${fastapiAbsent ? ` (skipped: ${fastapiAbsent})` : ''}`, async () => {
     const r = await ensureFastapiVenv();
     expect(r.created).toBe(false);
   });

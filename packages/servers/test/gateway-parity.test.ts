@@ -5,7 +5,7 @@ import { contractB, errorBody } from '../src/gateway/contract.js';
 import { fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { gatewayMessagesBody } from '../src/gateway-scenarios.js';
 import {
-  closedPort, compared, http, hummingbirdAbsent, normaliseIds, parseMetrics, parseSse, sampleKey, startGateway, startStub,
+  closedPort, compared, fastapiAbsent, http, hummingbirdAbsent, normaliseIds, parseMetrics, parseSse, sampleKey, startGateway, startStub,
   stubStats, type GatewayKind, type HttpRequestSpec, type HttpResult, type RunningProcess,
 } from './_gateway-procs.js';
 
@@ -333,9 +333,18 @@ function disconnectAfterFirstDelta(base: string): Promise<void> {
   });
 }
 
-describe('gateway parity: fastify-gateway = fastapi-1w = fastapi-2w', () => {
-  parityBattery(['fastify-gateway', 'fastapi-1w', 'fastapi-2w']);
+// The FastAPI variants (httpx at its default limits, aiohttp) must answer exactly like the idiomatic one.
+const fastapiKinds = ['fastapi-1w', 'fastapi-2w', 'fastapi-1w-httpx-defaults', 'fastapi-1w-aiohttp'] as const;
+describe.skipIf(fastapiAbsent !== null)(`gateway parity: fastify-gateway = ${fastapiKinds.join(' = ')}${fastapiAbsent ? ` (skipped: ${fastapiAbsent})` : ''}`, () => {
+  parityBattery(['fastify-gateway', ...fastapiKinds]);
 });
+
+if (fastapiAbsent !== null && hummingbirdAbsent !== null) {
+  // Nothing to compare with: the reference's own expected answers are still checked.
+  describe('gateway contract: fastify-gateway alone (FastAPI and Hummingbird unavailable)', () => {
+    parityBattery(['fastify-gateway']);
+  });
+}
 
 describe.skipIf(hummingbirdAbsent !== null)(`gateway parity: hummingbird = fastify-gateway${hummingbirdAbsent ? ` (skipped: ${hummingbirdAbsent})` : ''}`, () => {
   parityBattery(['fastify-gateway', 'hummingbird']);

@@ -1,68 +1,48 @@
-import { defineCommand } from 'citty';
-import { compareResults, renderCompareJson, renderCompareMarkdown, toGithubActionBenchmark } from '@benchsuite/report';
+import { DEFAULTS } from '@benchsuite/sdk';
+import { defineCommand } from '../_cli.js';
 import { EXIT, UsageError } from '../_errors.js';
-import { processIO, readResultFile, userErrorExit, type CommandIO } from './report.js';
+import { compareExitCode, compareFormatNames, compareFormats, compareResults, isCompareFormatName } from '../_formats.js';
+import { readResultFile } from '../_results.js';
+import { ValueError } from '../_values.js';
 
-export type CompareFormat = 'md' | 'json' | 'github-action-benchmark';
-
-export interface CompareCommandOptions {
-  base: string;
-  head: string;
-  /** Percent; default 5. */
-  threshold?: number | string;
-  format?: CompareFormat;
-  /** Compare even when CPU, core count, driver or pinning differ. */
-  force?: boolean;
-}
-
-function parseThreshold(t: number | string | undefined): number {
-  if (t === undefined || t === '') return 5;
-  const n = typeof t === 'number' ? t : Number(String(t).replace(/%$/, ''));
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--threshold must be a non-negative number of percent, got ${JSON.stringify(String(t))}`);
+const comparisonFormat = (raw: string) => {
+  if (!isCompareFormatName(raw)) throw new ValueError(`expected one of ${compareFormatNames.join(', ')}, got "${raw}"`);
+  return raw;
+};
+/** Percent: `5` or `5%`. */
+const percent = (raw: string) => {
+  const n = Number(raw.trim().replace(/%$/, ''));
+  if (!raw.trim() || !Number.isFinite(n) || n < 0) throw new ValueError(`expected a non-negative number of percent like 5 or 5%, got "${raw}"`);
   return n;
-}
+};
 
-/**
- * `benchsuite compare`: 0 without a significant regression beyond the threshold, 1 with one,
- * 2 for a user error or environments that differ in a way that matters (without --force).
- */
-export async function runCompare(opts: CompareCommandOptions, io: CommandIO = processIO): Promise<number> {
-  try {
-    const threshold = parseThreshold(opts.threshold);
-    const [base, head] = await Promise.all([readResultFile(opts.base), readResultFile(opts.head)]);
-    const cmp = compareResults(base, head, { threshold });
-    if (!cmp.environment.comparable && !opts.force) {
-      const what = cmp.environment.differences.filter((d) => d.blocking).map((d) => `${d.field} "${d.base}" vs "${d.head}"`).join('; ');
-      throw new UsageError(`refusing to compare: the environments differ (${what}); the numbers would measure the machine, not the change. Use --force to compare anyway.`);
-    }
-    const format = opts.format ?? 'md';
-    io.stdout(format === 'json' ? renderCompareJson(cmp)
-      : format === 'github-action-benchmark' ? JSON.stringify(toGithubActionBenchmark(head), null, 2) + '\n'
-        : renderCompareMarkdown(cmp));
-    return cmp.regressed ? EXIT.failed : EXIT.ok;
-  } catch (e) {
-    return userErrorExit(e, io);
-  }
-}
-
-/**
- * `benchsuite compare <base.json> <head.json> [--threshold 5] [--format md|json|github-action-benchmark] [--force]`.
- * `run` returns the exit code (and sets `process.exitCode`).
- */
+/** `benchsuite compare <base.json> <head.json>`: exit 1 on a significant regression beyond the threshold. */
 export const compareCommand = defineCommand({
-  meta: { name: 'compare', description: 'Compare two result documents: change in RPS and p99 with Welch 95% CIs; exit 1 on a significant regression' },
-  args: {
-    base: { type: 'positional', description: 'Result JSON of the baseline', required: true },
-    head: { type: 'positional', description: 'Result JSON of the change', required: true },
-    threshold: { type: 'string', default: '5', description: 'Regression threshold in percent', valueHint: 'PERCENT' },
-    format: { type: 'enum', options: ['md', 'json', 'github-action-benchmark'], default: 'md', description: 'Output format (github-action-benchmark emits the head\'s entries)' },
-    force: { type: 'boolean', default: false, description: 'Compare even if CPU model, core count, driver or pinning differ' },
+  name: 'compare',
+  summary: 'compare two results with the same estimator; exit 1 on a regression beyond the threshold',
+  positionals: [
+    { name: 'base.json', help: 'the result of the baseline', required: true },
+    { name: 'head.json', help: 'the result of the change', required: true },
+  ],
+  flags: {
+    threshold: { type: 'value', value: 'PCT', parse: percent, help: "a regression is a drop whose whole 95% interval lies beyond this many percent", default: `${DEFAULTS.compareThresholdPct}%` },
+    format: { type: 'value', value: 'FORMAT', parse: comparisonFormat, help: `output format: ${compareFormatNames.map((n) => `${n} (${compareFormats[n].description})`).join('; ')}`, default: 'md' },
+    force: { type: 'switch', help: 'compare even when CPU model, cores, driver, pinning or reference differ' },
   },
-  async run({ args }) {
-    const code = await runCompare({
-      base: args.base, head: args.head, threshold: args.threshold, format: args.format as CompareFormat, force: args.force,
-    });
-    process.exitCode = code;
-    return code;
+  examples: [
+    ['benchsuite compare main.json pr.json', 'a Markdown table for a pull-request comment'],
+    ['benchsuite compare main.json pr.json --threshold 3 --format json', 'the comparison as JSON'],
+  ],
+  exitCodes: [
+    [EXIT.ok, 'no regression beyond the threshold'],
+    [EXIT.failed, 'a regression beyond the threshold'],
+    [EXIT.usage, 'bad usage, an invalid file, or environments that cannot be compared (without --force)'],
+  ],
+  async run({ flags, positionals }, io) {
+    const [base, head] = await Promise.all([readResultFile(positionals[0]!), readResultFile(positionals[1]!)]);
+    const outcome = compareResults(base, head, { thresholdPct: flags.threshold ?? DEFAULTS.compareThresholdPct, force: Boolean(flags.force) });
+    if (outcome.status === 'incomparable') throw new UsageError(`refusing to compare: ${outcome.message}`);
+    io.stdout(compareFormats[flags.format ?? 'md'].render({ outcome, base, head }, {}));
+    return compareExitCode(outcome);
   },
 });

@@ -1,136 +1,426 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import { defineCommand } from 'citty';
-import { runSuite, stopAllProcesses, type BenchResult } from '@benchsuite/sdk';
-import { availableSuites, loadConfig, pick } from '../_config.js';
+import {
+  BenchsuiteConfigError,
+  DEFAULTS,
+  QUICK,
+  driverNames,
+  resolveDriver,
+  resolveReference,
+  runSuite,
+  stopAllProcesses,
+  validateSuite,
+  type BenchResult,
+  type BenchsuiteConfig,
+  type Design,
+  type DesignOptions,
+  type LoadOverrides,
+  type RunSuiteOptions,
+} from '@benchsuite/sdk';
+import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
+import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
+import { useColor, writeFileAtomic, type CommandIO } from '../_io.js';
 import { createProgress } from '../_progress.js';
-import { summaryText } from '../_summary.js';
+import {
+  formatPercent,
+  formatSeconds,
+  parseConnections,
+  parseDuration,
+  parseFraction,
+  parseInteger,
+  parseNames,
+  parseRange,
+  ValueError,
+} from '../_values.js';
 
-/** `--quick`: one trial, short windows — a smoke run, not a measurement to publish. */
-export const QUICK = { trials: 1, duration: 0.75, warmup: 0.25 } as const;
-
-const list = (v: unknown): string[] | undefined => {
-  if (v === undefined || v === '' || v === true) return undefined;
-  return (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+const text = (raw: string) => {
+  if (!raw.trim()) throw new ValueError('expected a value, got ""');
+  return raw;
 };
-function num(v: unknown, flag: string, opts: { int?: boolean; min?: number } = {}): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (v === '' || v === true || !Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || n < (opts.min ?? 0)) {
-    throw new UsageError(`${flag}: expected ${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` ≥ ${opts.min}` : ''}, got "${String(v)}"`);
-  }
-  return n;
+const driverName = (raw: string) => {
+  if (!(driverNames as readonly string[]).includes(raw)) throw new ValueError(`expected one of ${driverNames.join(', ')}, got "${raw}"`);
+  return raw;
+};
+const range = (r: { min: number; max: number }) => `${r.min},${r.max}`;
+const { stepSettleSec: QUICK_SETTLE, ...QUICK_DESIGN } = QUICK;
+const quickSummary = `${formatSeconds(QUICK.windowSec)} windows, ${QUICK.rounds.max} rounds, ${QUICK.blocks.max} block, ${formatSeconds(QUICK.warmup.maxSec)} warm-up`;
+
+/**
+ * The flags of `benchsuite run`: the one table the parser, `--help` and the README's flag table
+ * are generated from. Defaults come from the SDK's DEFAULTS, never restated.
+ */
+export const runFlags = {
+  suite: { type: 'value', short: 's', value: 'NAME', parse: text, help: 'suite to run: framework, gateway, or one from benchsuite.config.ts', default: `${DEFAULT_SUITE}, or the config's first suite` },
+  scenario: { type: 'value', value: 'A,B', parse: parseNames, repeatable: true, help: 'only these scenarios (names are checked)' },
+  target: { type: 'value', value: 'X,Y', parse: parseNames, repeatable: true, help: 'only these targets (names are checked)' },
+  connections: { type: 'value', short: 'c', value: 'N', parse: parseConnections, help: 'connections for every scenario, or a stepped list like 10,50,100', default: "each scenario's own" },
+  duration: { type: 'value', short: 'd', value: 'S', parse: (r: string) => parseDuration(r, { exclusive: true }), help: 'measured length of each window: 10s, 500ms, 1.5 (seconds)', default: formatSeconds(DEFAULTS.windowSec) },
+  warmup: { type: 'value', short: 'w', value: 'S', parse: (r: string) => parseDuration(r), help: 'settle time before each window of a stepped load (each block warms up until steady anyway)', default: formatSeconds(DEFAULTS.stepSettleSec) },
+  precision: { type: 'value', value: 'PCT', parse: (r: string) => parseFraction(r), help: "stop adding blocks once every relative figure's 95% interval is within ±PCT: 2% or 0.02", default: formatPercent(DEFAULTS.precision) },
+  budget: { type: 'value', value: 'TIME', parse: (r: string) => parseDuration(r, { exclusive: true }), help: 'wall-clock budget of the run: 20m, 90s; blocks stop being added when it is spent', default: formatSeconds(DEFAULTS.budgetSec) },
+  rounds: { type: 'value', value: 'MIN[,MAX]', parse: parseRange, help: 'rounds per block (each measures every target once, in a seeded random order)', default: range(DEFAULTS.rounds) },
+  blocks: { type: 'value', value: 'MIN[,MAX]', parse: parseRange, help: 'blocks per scenario (each starts fresh server processes)', default: range(DEFAULTS.blocks) },
+  reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
+  stealThreshold: { type: 'value', value: 'PCT', parse: (r: string) => parseFraction(r), help: 'a window with more CPU steal stays in the raw data but is left out of the estimates and replaced', default: formatPercent(DEFAULTS.stealThreshold) },
+  driver: { type: 'value', value: 'NAME', parse: driverName, help: `load generator: ${driverNames.join(', ')}; auto picks the available one with the highest ceiling`, default: 'auto' },
+  seed: { type: 'value', value: 'N', parse: (r: string) => parseInteger(r), help: 'seed of the round order and the bootstrap (recorded in the result)', default: 'random' },
+  out: { type: 'value', short: 'o', value: 'DIR', parse: text, help: 'output folder', default: 'benchsuite-results/<timestamp>_<suite>' },
+  resume: { type: 'value', value: 'DIR', parse: text, help: 'continue the interrupted run in DIR with its seed, plan and design; nothing finished runs again' },
+  config: { type: 'value', value: 'FILE', parse: text, help: 'config file', default: './benchsuite.config.ts, .mts, .js or .mjs' },
+  profile: { type: 'switch', help: 'after each scenario, profile every target for one extra window (never in the estimates): top functions, time by package, collapsed stacks' },
+  quick: { type: 'switch', help: `smoke run that checks the plumbing, not a figure to publish: ${quickSummary}` },
+  dryRun: { type: 'switch', short: 'n', help: 'print the plan (scenarios, targets, reference, design, budget, driver) and exit without starting anything' },
+  json: { type: 'switch', help: 'print only the result JSON on stdout; progress and summary stay on stderr' },
+  costs: { type: 'switch', help: `also measure startup (median of ${DEFAULTS.startups} cold starts), idle RSS/PSS of the process tree and artifact size`, default: 'on for gateway' },
+  verify: { type: 'switch', negatable: true, help: 'skip sending each scenario once to each target and checking the answer before any load' },
+  pin: { type: 'switch', negatable: true, help: 'skip pinning servers and load generator to separate cores (taskset)' },
+  trials: { type: 'removed', message: 'there are no trials any more: a run is rounds of short paired windows in blocks of fresh server processes; use --rounds MIN[,MAX], --blocks MIN[,MAX] or --precision PCT' },
+} as const;
+
+export type RunFlags = FlagValues<typeof runFlags>;
+
+/** Flags that a resumed run takes from its saved plan instead. */
+const FIXED_BY_PLAN = ['suite', 'scenario', 'target', 'connections', 'duration', 'warmup', 'precision', 'budget', 'rounds', 'blocks', 'reference', 'stealThreshold', 'driver', 'seed', 'out', 'quick', 'costs', 'verify', 'pin'] as const satisfies readonly (keyof RunFlags)[];
+
+/** What `--resume` reads from the run's `run.json` (written by the SDK when the run started). */
+interface SavedPlan {
+  suite: string;
+  scenarios: string[];
+  targets: string[];
+  driver: string;
+  seed: number;
+  /** The design as run (defaults filled in); the SDK reuses it. */
+  design?: Design;
+  /** Recorded by newer runs; absent ones fall back to the config's. */
+  overrides?: LoadOverrides;
+  pinning?: RunSuiteOptions['pinning'];
+  verify?: boolean;
+  costs?: RunSuiteOptions['costs'];
 }
 
-export const runArgs = {
-  suite: { type: 'string', description: 'suite to run: framework (default), gateway, or one from benchsuite.config.ts' },
-  scenario: { type: 'string', description: 'only these scenarios (comma list)' },
-  target: { type: 'string', description: 'only these targets (comma list)' },
-  trials: { type: 'string', description: 'trials per (scenario, target) pair [3]' },
-  duration: { type: 'string', description: 'measured seconds per window (each connection step)' },
-  warmup: { type: 'string', description: 'warm-up seconds before each window (never recorded)' },
-  connections: { type: 'string', description: 'connections, or a stepped list like 10,50,100' },
-  driver: { type: 'string', description: 'load generator: auto (default), autocannon, wrk' },
-  seed: { type: 'string', description: 'seed of the interleaved trial order' },
-  out: { type: 'string', description: 'output folder [benchsuite-results/<timestamp>]' },
-  config: { type: 'string', description: 'config file [benchsuite.config.ts in the working directory]' },
-  quick: { type: 'boolean', description: `smoke run: ${QUICK.trials} trial, ${QUICK.warmup}s warm-up, ${QUICK.duration}s windows` },
-  json: { type: 'boolean', description: 'print only the result JSON on stdout (everything else on stderr)' },
-  costs: { type: 'boolean', description: 'measure startup, idle memory and artifact size (default on for gateway)' },
-  verify: { type: 'boolean', default: true, description: 'check every scenario against every target before load (--no-verify to skip)' },
-  pin: { type: 'boolean', default: true, description: 'pin server and loader to different cores with taskset (--no-pin to disable)' },
-} as const;
+function readSavedPlan(dir: string): SavedPlan {
+  const file = join(dir, 'run.json');
+  if (!existsSync(dir)) throw new UsageError(`--resume: ${dir} does not exist`);
+  if (!existsSync(file)) throw new UsageError(`--resume: ${dir} holds no run to resume (no run.json; is it the folder a \`benchsuite run\` wrote?)`);
+  let plan: Partial<SavedPlan>;
+  try {
+    plan = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedPlan>;
+  } catch (err) {
+    throw new UsageError(`--resume: ${file} is not valid JSON (${(err as Error).message})`);
+  }
+  const names = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+  if (typeof plan !== 'object' || plan === null || typeof plan.suite !== 'string' || !names(plan.scenarios) || !names(plan.targets) || typeof plan.driver !== 'string') {
+    throw new UsageError(`--resume: ${file} is not a benchsuite run plan (expected suite, scenarios, targets, driver)`);
+  }
+  const results = join(dir, 'results.json');
+  if (existsSync(results)) {
+    try {
+      if ((JSON.parse(readFileSync(results, 'utf8')) as { interrupted?: boolean }).interrupted === false) throw new UsageError(`--resume: the run in ${dir} finished; there is nothing to resume`);
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      // An unreadable results.json was cut short by a kill: the run did not finish.
+    }
+  }
+  return plan as SavedPlan;
+}
 
 function timestamp(d = new Date()): string {
   return d.toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19);
 }
 
-async function writeOutputs(result: BenchResult, dir: string): Promise<string[]> {
-  mkdirSync(dir, { recursive: true });
-  const files = [join(dir, 'results.json')];
-  await writeFileAtomic(files[0]!, JSON.stringify(result, null, 2) + '\n');
+/** Design from the config, then `--quick`, then the flags; a single MIN keeps MAX at least MIN. */
+function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOptions {
+  const d: DesignOptions = { ...base, ...(flags.quick ? structuredClone(QUICK_DESIGN) : {}) };
+  const widen = (r: { min: number; max?: number }, prev: { max?: number } | undefined, def: { max: number }) => ({ min: r.min, max: r.max ?? Math.max(r.min, prev?.max ?? def.max) });
+  if (flags.rounds) d.rounds = widen(flags.rounds, d.rounds, DEFAULTS.rounds);
+  if (flags.blocks) d.blocks = widen(flags.blocks, d.blocks, DEFAULTS.blocks);
+  if (flags.precision !== undefined) d.precision = flags.precision;
+  if (flags.budget !== undefined) d.budgetSec = flags.budget;
+  if (flags.stealThreshold !== undefined) d.stealThreshold = flags.stealThreshold;
+  if (flags.reference !== undefined) d.reference = flags.reference;
+  return d;
+}
+
+const span = (r: { min: number; max: number }) => (r.min === r.max ? `${r.min}` : `${r.min}–${r.max}`);
+
+/** Flags whose values land in these option fields: the SDK's messages then name the flag the user typed. */
+const FIELD_FLAGS: Record<string, keyof RunFlags> = {
+  'design.reference': 'reference',
+  'design.precision': 'precision',
+  'design.budgetSec': 'budget',
+  'design.rounds': 'rounds',
+  'design.blocks': 'blocks',
+  'design.stealThreshold': 'stealThreshold',
+  'overrides.duration': 'duration',
+  'overrides.warmup': 'warmup',
+  'overrides.connections': 'connections',
+};
+function nameFlag(issue: string, flags: RunFlags): string {
+  for (const [field, flag] of Object.entries(FIELD_FLAGS)) {
+    if (flags[flag] !== undefined && (issue.startsWith(`${field}:`) || issue.startsWith(`${field}.`))) return `--${kebab(flag)}${issue.slice(issue.indexOf(':'))}`;
+  }
+  return issue;
+}
+
+/** One line per design choice, for the header and `--dry-run`. */
+export function describeDesign(design: Design, windowSec: number): string {
+  const w = design.warmup;
+  return [
+    `${formatSeconds(windowSec)} windows`,
+    `${span(design.rounds)} round${design.rounds.max === 1 ? '' : 's'} per block`,
+    `${span(design.blocks)} block${design.blocks.max === 1 ? '' : 's'} per scenario`,
+    `warm-up ${w.minSec === w.maxSec ? formatSeconds(w.minSec) : `${formatSeconds(w.minSec)}–${formatSeconds(w.maxSec)} until req/s is steady within ±${formatPercent(w.tolerance)}`}`,
+    `until ±${formatPercent(design.precision)} or the ${formatSeconds(design.budgetSec)} budget`,
+    `windows over ${formatPercent(design.stealThreshold)} CPU steal replaced`,
+  ].join(', ');
+}
+
+interface Prepared {
+  options: RunSuiteOptions & { outDir: string };
+  suite: string;
+  configFile: string | undefined;
+  design: Design;
+  reference: string;
+  /** A scenario caps the request rate: the driver must be able to. */
+  needsRate: boolean;
+  plan: SavedPlan | undefined;
+}
+
+/** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
+export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<Prepared> {
+  let plan: SavedPlan | undefined;
+  if (flags.resume !== undefined) {
+    const fixed = FIXED_BY_PLAN.filter((k) => flags[k] !== undefined).map((k) => `--${kebab(k)}`);
+    if (fixed.length) throw new UsageError(`--resume continues the run as it was planned; drop ${fixed.join(', ')}`);
+    plan = readSavedPlan(resolve(cwd, flags.resume));
+  }
+  const loaded = await loadConfig(flags.config, cwd);
+  const config: BenchsuiteConfig | undefined = loaded ? validateConfig(loaded.raw, loaded.file) : undefined;
+
+  const issues: string[] = [];
+  const { suites, defaultSuite } = availableSuites(config);
+  const suiteName = plan?.suite ?? flags.suite ?? defaultSuite;
+  const suite = suites[suiteName];
+  if (!suite) {
+    throw new UsageError(
+      plan
+        ? `--resume: the run was of suite "${suiteName}", which is neither built in nor in ${loaded ? loaded.file : 'a config here'}; pass --config FILE`
+        : `--suite: unknown "${suiteName}"${closest(suiteName, Object.keys(suites)) ? `; did you mean "${closest(suiteName, Object.keys(suites))}"?` : ''}; expected one of: ${Object.keys(suites).join(', ')}`,
+    );
+  }
+  const scenarios = pick(suite.scenarios, plan?.scenarios ?? flags.scenario, plan ? 'the run plan: scenario' : '--scenario', issues);
+  const targets = pick(suite.targets, plan?.targets ?? flags.target, plan ? 'the run plan: target' : '--target', issues);
+
+  // Flag and config values were checked against the driver registry already.
+  const driver = plan?.driver ?? flags.driver ?? config?.driver ?? 'auto';
+  const design = buildDesign(config?.design, flags);
+  const overrides: LoadOverrides = plan?.overrides ?? {
+    ...config?.overrides,
+    ...(flags.quick ? { warmup: QUICK_SETTLE, duration: QUICK.windowSec } : {}),
+    ...(flags.duration !== undefined ? { duration: flags.duration } : {}),
+    ...(flags.warmup !== undefined ? { warmup: flags.warmup } : {}),
+    ...(flags.connections !== undefined ? { connections: flags.connections } : {}),
+  };
+  const outDir = plan ? resolve(cwd, flags.resume!) : resolve(cwd, flags.out ?? join('benchsuite-results', `${timestamp()}_${suiteName}`));
+  if (!plan && (existsSync(join(outDir, 'run.json')) || existsSync(join(outDir, 'windows.jsonl')))) {
+    issues.push(`--out: ${outDir} already holds a run; \`benchsuite run --resume ${flags.out ?? outDir}\` continues it, or choose another folder`);
+  }
+  const seed = plan?.seed ?? flags.seed ?? config?.seed;
+  const options: Prepared['options'] = {
+    suite: suiteName,
+    scenarios,
+    targets,
+    design,
+    driver,
+    ...(seed !== undefined ? { seed } : {}),
+    overrides,
+    outDir,
+    resume: Boolean(plan),
+    pinning: plan?.pinning ?? (flags.pin === false ? false : (config?.pinning ?? 'auto')),
+    verify: plan?.verify ?? flags.verify ?? config?.verify ?? true,
+    profile: flags.profile ?? config?.profile ?? false,
+    costs: plan?.costs ?? flags.costs ?? config?.costs ?? suite.costs,
+  };
+  // The SDK's own validation of the final options (design ranges, reference among the targets…).
+  let checked: ReturnType<typeof validateSuite> | undefined;
   try {
-    const report = await import('@benchsuite/report');
-    await writeFileAtomic(join(dir, 'report.md'), report.renderMarkdown(result));
-    await writeFileAtomic(join(dir, 'report.html'), report.renderHtml(result));
-    files.push(join(dir, 'report.md'), join(dir, 'report.html'));
+    checked = validateSuite(options);
   } catch (err) {
-    process.stderr.write(`warning: reports not written: ${(err as Error).message}\n`);
+    if (!(err instanceof BenchsuiteConfigError)) throw err;
+    issues.push(...err.issues.map((i) => nameFlag(i, flags)));
+  }
+  if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
+  const resolved = plan?.design ?? checked.opts.design;
+  const needsRate = checked.scenarios.some((s) => s.load.rate !== undefined && !s.verifyOnly);
+  return { options, suite: suiteName, configFile: loaded?.file, design: resolved, reference: resolveReference(resolved, checked.targets), needsRate, plan };
+}
+
+/** Resolve the driver before anything is printed, so an unusable one is a usage error (exit 2). */
+async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
+  try {
+    const choice = await resolveDriver(p.options.driver ?? 'auto', { capRate: p.needsRate });
+    return { name: choice.driver.name, reason: choice.reason };
+  } catch (err) {
+    throw new UsageError(`driver: ${(err as Error).message}`);
+  }
+}
+
+function windowSec(p: Prepared): number {
+  return p.options.overrides?.duration ?? p.design.windowSec;
+}
+
+async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number> {
+  const driver = await chooseDriver(p);
+  const o = p.options;
+  const plan = {
+    suite: p.suite,
+    config: p.configFile ?? null,
+    resume: o.resume ?? false,
+    scenarios: o.scenarios.map((s) => s.name),
+    targets: o.targets.map((t) => t.name),
+    reference: p.reference,
+    design: p.design,
+    overrides: o.overrides ?? {},
+    driver,
+    seed: o.seed ?? null,
+    outDir: o.outDir,
+    pinning: o.pinning,
+    verify: o.verify,
+    costs: o.costs,
+  };
+  if (json) {
+    io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  io.stdout(
+    [
+      `suite      ${p.suite}${p.configFile ? ` (${p.configFile})` : ''}${plan.resume ? ', resuming the run in the output folder' : ''}`,
+      `scenarios  ${plan.scenarios.join(', ')}`,
+      `targets    ${plan.targets.join(', ')}`,
+      `reference  ${plan.reference}`,
+      `design     ${describeDesign(p.design, windowSec(p))}`,
+      `budget     ${formatSeconds(p.design.budgetSec)}`,
+      `driver     ${driver.name}: ${driver.reason}`,
+      `seed       ${plan.seed ?? 'random (recorded in the result)'}`,
+      `output     ${plan.outDir}`,
+      `options    pinning ${plan.pinning === false ? 'off' : typeof plan.pinning === 'object' ? 'custom' : 'auto'}, verify ${plan.verify ? 'on' : 'off'}, costs ${plan.costs ? 'on' : 'off'}`,
+      '',
+      'nothing was started (--dry-run)',
+      '',
+    ].join('\n'),
+  );
+  return EXIT.ok;
+}
+
+async function writeOutputs(result: BenchResult, dir: string, io: CommandIO): Promise<string[]> {
+  const file = join(dir, 'results.json');
+  await writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
+  const files = [file];
+  try {
+    const { formats, RUN_REPORTS } = await import('../_formats.js');
+    for (const name of RUN_REPORTS) {
+      const out = join(dir, `report.${formats[name].extension}`);
+      await writeFileAtomic(out, formats[name].render(result, {}));
+      files.push(out);
+    }
+  } catch (err) {
+    io.stderr(`warning: reports not written (${(err as Error).message}); \`benchsuite report ${file}\` renders them later\n`);
   }
   return files;
 }
 
-/** `benchsuite run`: parse flags, call `runSuite`, print. Exit 0 done, 1 some trials failed, 2 bad usage, 130 interrupted. */
-export const runCommand = defineCommand({
-  meta: { name: 'run', description: 'run a suite: scenarios × targets × trials, pinned, interleaved' },
-  args: runArgs,
-  async run({ args }) {
-    const loaded = await loadConfig(args.config);
-    const cfg = loaded?.config;
-    const { suites, defaultSuite } = availableSuites(cfg);
-    const suiteName = args.suite ?? defaultSuite;
-    const suite = suites[suiteName];
-    if (!suite) throw new UsageError(`--suite: unknown "${suiteName}"; expected one of: ${Object.keys(suites).join(', ')}`);
-    const scenarios = pick(suite.scenarios, list(args.scenario), '--scenario');
-    const targets = pick(suite.targets, list(args.target), '--target');
-    const driver = args.driver ?? cfg?.driver ?? 'auto';
-    if (typeof driver === 'string' && !['auto', 'autocannon', 'wrk'].includes(driver)) throw new UsageError(`--driver: expected auto, autocannon or wrk, got "${driver}"`);
-    const connections = list(args.connections)?.map((c) => num(c, '--connections', { int: true, min: 1 })!);
-    const overrides = {
-      ...(args.quick ? { duration: QUICK.duration, warmup: QUICK.warmup } : {}),
-      ...cfg?.overrides,
-      ...(args.duration !== undefined ? { duration: num(args.duration, '--duration', { min: 0.1 }) } : {}),
-      ...(args.warmup !== undefined ? { warmup: num(args.warmup, '--warmup') } : {}),
-      ...(connections ? { connections: connections.length === 1 ? connections[0]! : connections } : {}),
-    };
-    const trials = num(args.trials, '--trials', { int: true, min: 1 }) ?? (args.quick ? QUICK.trials : (cfg?.trials ?? 3));
-    const outDir = resolve(args.out ?? join('benchsuite-results', `${timestamp()}_${suiteName}`));
+async function summary(result: BenchResult, io: CommandIO): Promise<void> {
+  try {
+    const { renderTerminal } = await import('../_formats.js');
+    io.stderr(`${renderTerminal(result, { color: useColor(io.stderrTTY, io.env) })}\n`);
+  } catch (err) {
+    io.stderr(`warning: no summary (${(err as Error).message})\n`);
+  }
+}
 
-    const progress = createProgress();
-    const ac = new AbortController();
-    let interrupts = 0;
-    const onSignal = (sig: NodeJS.Signals) => {
-      interrupts++;
-      if (interrupts === 1) {
-        process.stderr.write(`\n${sig}: stopping after cleaning up the current trial; finished trials are kept (again to quit now)\n`);
-        ac.abort();
-      } else {
-        void stopAllProcesses(500).finally(() => process.exit(EXIT.interrupted));
-      }
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    let result: BenchResult;
-    try {
-      process.stderr.write(`benchsuite: suite ${suiteName}, ${scenarios.length} scenario(s) × ${targets.length} target(s) × ${trials} trial(s); finished trials go to ${join(outDir, 'trials.jsonl')}\n`);
-      result = await runSuite({
-        suite: suiteName,
-        scenarios,
-        targets,
-        trials,
-        driver: driver as never,
-        ...(args.seed !== undefined ? { seed: num(args.seed, '--seed', { int: true })! } : cfg?.seed !== undefined ? { seed: cfg.seed } : {}),
-        overrides,
-        outDir,
-        pinning: args.pin ? (cfg?.pinning ?? 'auto') : false,
-        verify: args.verify,
-        costs: args.costs ?? cfg?.costs ?? suite.costs,
-        signal: ac.signal,
-        onEvent: progress.onEvent,
-      });
-    } finally {
-      progress.done();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
-    const files = await writeOutputs(result, outDir);
-    process.stderr.write(summaryText(result) + '\n\n');
-    process.stderr.write(`results: ${files.join('\n         ')}\n`);
-    if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
-    if (result.interrupted) return EXIT.interrupted;
-    const failed = result.trials.some((t) => t.status === 'failed') || result.verify.some((v) => !v.ok) || result.targets.some((t) => t.status === 'failed');
-    return failed ? EXIT.failed : EXIT.ok;
-  },
+/** Exit 1 when any window, server start in a block, verification or target set-up failed. */
+export function runExitCode(result: BenchResult): number {
+  if (result.interrupted) return EXIT.interrupted;
+  const failed =
+    result.windows.some((w) => w.status === 'failed') ||
+    result.blocks.some((b) => b.targets.some((t) => t.status === 'failed')) ||
+    result.verify.some((v) => !v.ok) ||
+    result.targets.some((t) => t.status === 'failed');
+  return failed ? EXIT.failed : EXIT.ok;
+}
+
+async function run(flags: RunFlags, io: CommandIO): Promise<number> {
+  const p = await prepareRun(flags);
+  if (flags.dryRun) return dryRun(p, Boolean(flags.json), io);
+  await chooseDriver(p);
+  const o = p.options;
+  const resumeHint = `\`benchsuite run --resume ${o.outDir}\` continues it`;
+  io.stderr(
+    p.plan
+      ? `benchsuite run: resuming suite ${p.suite} in ${o.outDir} (same seed, plan and design)\n`
+      : `benchsuite run: suite ${p.suite}, ${o.scenarios.length} scenario${o.scenarios.length === 1 ? '' : 's'} × ${o.targets.length} target${o.targets.length === 1 ? '' : 's'}, reference ${p.reference}\n` +
+          `  design: ${describeDesign(p.design, windowSec(p))}\n` +
+          `  windows go to ${join(o.outDir, 'windows.jsonl')} (Ctrl-C stops after the current window; ${resumeHint})\n`,
+  );
+
+  const progress = createProgress({ write: io.stderr, tty: io.stderrTTY && !io.env.CI, columns: process.stderr.columns });
+  const ac = new AbortController();
+  let interrupts = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    interrupts++;
+    if (interrupts === 1) {
+      progress.onEvent({ type: 'log', level: 'info', message: `${sig}: stopping after the current window and writing the results so far (again to quit at once)` });
+      ac.abort();
+    } else void stopAllProcesses(500).finally(() => process.exit(EXIT.interrupted));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let result: BenchResult;
+  try {
+    result = await runSuite({ ...o, signal: ac.signal, onEvent: progress.onEvent });
+  } finally {
+    progress.done();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const files = await writeOutputs(result, o.outDir, io);
+  await summary(result, io);
+  io.stderr(`results: ${files.join('\n         ')}\n`);
+  if (result.interrupted) io.stderr(`interrupted: ${resumeHint}\n`);
+  if (flags.json) io.stdout(`${JSON.stringify(result)}\n`);
+  return runExitCode(result);
+}
+
+/** Where a stray word probably belongs: `run gateway` → `--suite gateway`. */
+function strayHint(arg: string): string {
+  if (arg in builtinSuites) return `did you mean --suite ${arg}?`;
+  for (const s of Object.values(builtinSuites)) {
+    if (s.scenarios.some((x) => x.name === arg)) return `did you mean --scenario ${arg}?`;
+    if (s.targets.some((x) => x.name === arg)) return `did you mean --target ${arg}?`;
+  }
+  return '`benchsuite run` takes options only (see `benchsuite run --help`)';
+}
+
+/** `benchsuite run`. */
+export const runCommand = defineCommand({
+  name: 'run',
+  summary: 'run a suite: rounds of short paired windows in blocks of fresh processes, until precise or out of budget',
+  flags: runFlags,
+  examples: [
+    ['benchsuite run --quick', `smoke run of the framework suite (${quickSummary})`],
+    ['benchsuite run -s gateway --costs', 'the LLM gateway suite, with startup and memory figures'],
+    ['benchsuite run --scenario baseline,json-post --target node-http,fastify --precision 1%', 'two scenarios, two targets, a tighter interval'],
+    ['benchsuite run --budget 5m -o results/today', 'stop adding blocks after five minutes; write to results/today'],
+    ['benchsuite run -n', 'show the plan and the driver that would be used, start nothing'],
+    ['benchsuite run --resume benchsuite-results/<folder>', 'continue an interrupted run'],
+  ],
+  exitCodes: [
+    [EXIT.ok, 'done'],
+    [EXIT.failed, 'some windows failed, a target failed to set up, or a target failed verify'],
+    [EXIT.usage, 'bad usage or config (every problem is listed, each naming its flag or field)'],
+    [EXIT.interrupted, 'interrupted: Ctrl-C stops after the current window and writes the results (--resume DIR continues); a second Ctrl-C quits at once'],
+  ],
+  strayHint,
+  run: (args, io) => run(args.flags, io),
 });

@@ -7,7 +7,7 @@ import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
 import { measureWindow, type WindowContext, type WindowSpec } from './window.js';
-import { warmUp } from './warmup.js';
+import { warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
   design: Design & { reference: string };
@@ -99,9 +99,10 @@ export async function runBlock(ctx: BlockContext, scenario: Scenario, runtimes: 
   let roundsT0 = 0;
   let roundsWallSec = 0;
   try {
-    // Start every target of the block; they then sit idle on the server cores until their turn.
-    for (const l of live) {
-      if (ctx.signal.aborted) break;
+    // Start every target of the block at once (their start-up is not what is measured here; the
+    // cost figures time cold starts one by one); they then sit idle on the server cores.
+    await Promise.all(live.map(async (l) => {
+      if (ctx.signal.aborted) return;
       try {
         l.started = await l.runtime.start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(l.name) });
         if (l.started.startupMs !== undefined) l.info.startupMs = l.started.startupMs;
@@ -115,7 +116,7 @@ export async function runBlock(ctx: BlockContext, scenario: Scenario, runtimes: 
       } catch (err) {
         fail(l, err);
       }
-    }
+    }));
     for (const l of live) {
       if (ctx.signal.aborted || l.info.status !== 'ok' || !l.started || !l.spec) continue;
       try {
@@ -124,7 +125,7 @@ export async function runBlock(ctx: BlockContext, scenario: Scenario, runtimes: 
         );
         l.info.warmupRps = w.rps;
         l.info.steady = w.steady;
-        ctx.addLoad(w.rps.length * Math.min(1, Math.max(ctx.design.warmup.maxSec, 0.1)));
+        ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);
       } catch (err) {
         fail(l, err);
       }

@@ -20,9 +20,9 @@ export function isSteady(rps: readonly number[], minWindows: number, tolerance: 
   return a > 0 && Math.abs(b / a - 1) <= tolerance;
 }
 
-/** Warm-up windows: at most 1 s each, so a steady state is noticed within a second. */
+/** Warm-up windows: at most 1 s each, so a steady state is noticed within a second, and at least two fit the maximum. */
 export function warmupWindows(w: Design['warmup']): { windowSec: number; min: number; max: number } {
-  const windowSec = Math.min(1, Math.max(w.maxSec, 0.1));
+  const windowSec = Math.min(1, Math.max(w.maxSec / 2, 0.1));
   const min = Math.ceil(w.minSec / windowSec - 1e-9);
   const max = Math.max(min, Math.floor(w.maxSec / windowSec + 1e-9));
   return { windowSec, min, max };

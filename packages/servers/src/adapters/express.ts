@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import compression from 'compression';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import {
   JSON_CONTENT_TYPE,
   acceptsGzip,
@@ -14,12 +14,13 @@ import {
   createRateLimiter,
   createdUserBody,
   errorCodeForStatus,
-  hasMalformedEscape,
+  isMalformedPath,
   healthBody,
   isAuthorized,
   isNotModified,
   jsonRequestError,
   notRouted,
+  pathnameOf,
   paths,
   pingBody,
   queryOf,
@@ -39,6 +40,11 @@ export const manifest = manifests.express;
 const fail = (res: Response, e: ContractError): void => {
   res.status(e.status).json(e.body);
 };
+/**
+ * The path as sent. `req.path` comes from parseurl, which falls back to `url.parse` for some
+ * targets (one with a `#`) and then turns `\` into `/`.
+ */
+const rawPath = (req: Request): string => pathnameOf(req.originalUrl);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const requireAuth: RequestHandler = (req, res, next) => {
@@ -102,6 +108,9 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
   // res.send answers 304 by itself when `req.fresh`, e.g. `If-None-Match: *` on any GET route;
   // the contract evaluates If-None-Match on the cached route only (shared isNotModified).
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
+
+  // The router takes `/users/..` or `/users/x\` as an id; the contract answers 400 (isMalformedPath).
+  app.param('id', (req, res, next) => (isMalformedPath(rawPath(req)) ? fail(res, contractError('bad_request')) : next()));
 
   app.get(paths.healthz, (_req, res) => void res.json(healthBody));
   app.get(paths.ping, (_req, res) => void res.json(pingBody));
@@ -169,8 +178,9 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
 
   app.use((req, res) => {
     // Express answers a bad escape in a route parameter with a 400 by itself; elsewhere it is ours.
-    if (hasMalformedEscape(req.path)) return fail(res, contractError('bad_request'));
-    const e = notRouted(req.path);
+    const path = rawPath(req);
+    if (isMalformedPath(path)) return fail(res, contractError('bad_request'));
+    const e = notRouted(path);
     if (e.allow) res.set('allow', e.allow);
     fail(res, e);
   });

@@ -1,11 +1,13 @@
 import type { Server } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
-import Fastify, { type FastifyReply, type FastifyRequest, type onRequestHookHandler, type onSendHookHandler } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type onRequestHookHandler, type onSendHookHandler, type preValidationHookHandler } from 'fastify';
 import {
   JSON_CONTENT_TYPE,
+  acceptsGzip,
   acceptsJson,
   ajvOptions,
+  answerClientError,
   authUserBody,
   cacheControl,
   cachedUser,
@@ -17,8 +19,11 @@ import {
   errorFromAjv,
   healthBody,
   isAuthorized,
+  isMalformedPath,
   isNotModified,
+  jsonDepthError,
   jsonRequestError,
+  matchRoute,
   notRouted,
   pathnameOf,
   paths,
@@ -28,6 +33,7 @@ import {
   unauthorizedHeaders,
   userWithQueryJson,
   type ContractAConfig,
+  unroutedRawPath,
   type ContractError,
 } from '../contract/index.js';
 import { manifests } from './manifests.js';
@@ -35,10 +41,11 @@ import { manifests } from './manifests.js';
 /** Fairness manifest of the Fastify target. */
 export const manifest = manifests.fastify;
 
-// find-my-way lets `:id` match an empty segment (`/users/`); handlers hand that to the 404 handler.
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
 const fail = (reply: FastifyReply, e: ContractError): FastifyReply => reply.code(e.status).send(e.body);
+/** Where `rewriteUrl` sends a path the contract does not route as sent: no route has it. */
+const UNROUTED_URL = '/-unrouted-';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const requireAuth: onRequestHookHandler = async (request, reply) => {
@@ -49,6 +56,15 @@ const requireAuth: onRequestHookHandler = async (request, reply) => {
 /** 415 from the headers, before Fastify reads the body (its own check misses charset, encoding and empty bodies). */
 const requireJson: onRequestHookHandler = async (request, reply) => {
   const e = jsonRequestError(request.headers['content-type'], request.headers['content-encoding']);
+  if (e) return fail(reply, e);
+};
+
+/**
+ * 400 for a body nested deeper than the contract allows, after Fastify's parser and before its
+ * Ajv (the shared check that `validateUserBody` makes in the other servers).
+ */
+const limitDepth: preValidationHookHandler = async (request, reply) => {
+  const e = jsonDepthError(request.body);
   if (e) return fail(reply, e);
 };
 
@@ -75,37 +91,55 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
     ajv: { customOptions: ajvOptions },
     // find-my-way answers 414 above 100 characters; the contract has no parameter limit.
     routerOptions: { maxParamLength: 16_384 },
+    // find-my-way decodes %-escapes before matching (`/%70ing` would find `/ping`), takes
+    // `/users/..` as an id and lets `:id` match an empty segment (`/users/`); such paths go to
+    // the not-found handler, which answers from `request.originalUrl` (the path as sent).
+    rewriteUrl: (req) => {
+      const url = req.url ?? '/';
+      const path = pathnameOf(url);
+      return unroutedRawPath(path) || (path.endsWith('/') && !matchRoute(path)) ? UNROUTED_URL : url;
+    },
     // Router-level errors (a malformed %-escape in the path → FST_ERR_BAD_URL) in the contract's format.
     frameworkErrors: (error, _request, reply) => fail(reply, contractError(errorCodeForStatus(error.statusCode ?? 500))),
+    // Requests Node's parser rejects (a body longer than its Content-Length…) get Node's own bare
+    // answer, as in the other servers, instead of Fastify's JSON one.
+    clientErrorHandler: answerClientError,
   });
 
+  const notFound = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const path = pathnameOf(request.originalUrl);
+    if (isMalformedPath(path)) return fail(reply, contractError('bad_request'));
+    const e = notRouted(path);
+    if (e.allow) reply.header('allow', e.allow);
+    return fail(reply, e);
+  };
+  /** Is this a method and path the contract routes (as sent)? */
+  const routed = (request: FastifyRequest): boolean =>
+    matchRoute(pathnameOf(request.originalUrl))?.route.methods.includes(request.method) ?? false;
   // Fastify's error format (statusCode/code/message) is replaced by the contract's.
-  app.setErrorHandler((error: { validation?: unknown; statusCode?: number }, _request, reply) => {
+  app.setErrorHandler((error: { validation?: unknown; statusCode?: number }, request, reply) => {
+    // Fastify parses a body even on its way to the not-found handler (`DELETE /ping` with an
+    // empty JSON body fails there) and to @fastify/cors's catch-all OPTIONS route; the contract
+    // decides 404/405 without looking at the body.
+    if (!routed(request)) return notFound(request, reply);
     if (Array.isArray(error.validation)) return fail(reply, errorFromAjv(error.validation));
     return fail(reply, contractError(errorCodeForStatus(error.statusCode ?? 500)));
   });
-  app.setNotFoundHandler((request, reply) => {
-    const e = notRouted(pathnameOf(request.url));
-    if (e.allow) reply.header('allow', e.allow);
-    return fail(reply, e);
-  });
+  app.setNotFoundHandler(notFound);
 
   app.get(paths.healthz, async () => healthBody);
   app.get(paths.ping, async () => pingBody);
   // The raw query, not request.query: the contract keeps first values and first-appearance order.
   app.get(paths.user, async (request: IdRequest, reply) => {
-    if (request.params.id === '') return reply.callNotFound();
     return reply.type(JSON_CONTENT_TYPE).send(userWithQueryJson(request.params.id, queryOf(request.url)));
   });
   app.get(paths.authUser, { onRequest: requireAuth }, async (request: IdRequest, reply) => {
-    if (request.params.id === '') return reply.callNotFound();
     return authUserBody(request.params.id);
   });
-  app.post(paths.createUser, { onRequest: requireJson, schema: objectSchema }, created);
-  app.post(paths.authCreateUser, { onRequest: [requireAuth, requireJson], schema: userSchema }, created);
+  app.post(paths.createUser, { onRequest: requireJson, preValidation: limitDepth, schema: objectSchema }, created);
+  app.post(paths.authCreateUser, { onRequest: [requireAuth, requireJson], preValidation: limitDepth, schema: userSchema }, created);
 
   app.get(paths.cachedUser, async (request: IdRequest, reply) => {
-    if (request.params.id === '') return reply.callNotFound();
     const { body, etag } = cachedUser(request.params.id);
     reply.headers({ etag, 'cache-control': cacheControl });
     if (isNotModified(request.headers['if-none-match'], etag)) return reply.code(304).send();
@@ -117,7 +151,7 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
     if (verdict.allowed) return;
     return fail(reply.header('retry-after', String(verdict.retryAfterSeconds)), contractError('too_many_requests'));
   };
-  app.post(paths.rateLimitedCreateUser, { onRequest: [rateLimit, requireJson], schema: userSchema }, created);
+  app.post(paths.rateLimitedCreateUser, { onRequest: [rateLimit, requireJson], preValidation: limitDepth, schema: userSchema }, created);
 
   // Production stack, in its own encapsulated context: the CORS and compression hooks run for
   // these routes only, not for every request of the server.
@@ -145,6 +179,11 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
       }, config.handlerTimeoutMs);
       reply.raw.once('close', () => clearTimeout(timer));
     };
+    // @fastify/compress negotiates on its own (`gzip;q=0, *` gets gzip); the contract's rule is
+    // acceptsGzip, so the header it reads is reduced to gzip-or-identity first, as in Express.
+    const gzipOnly: onRequestHookHandler = async (request) => {
+      request.headers['accept-encoding'] = acceptsGzip(request.headers['accept-encoding']) ? 'gzip' : 'identity';
+    };
     const negotiate: onRequestHookHandler = async (request, reply) => {
       if (!acceptsJson(request.headers.accept)) return fail(reply, contractError('not_acceptable'));
     };
@@ -166,7 +205,8 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
         config: routeConfig,
         // Route options replace the plugin's, defaults included (threshold 1024): all are given.
         compress: { threshold: contractA.compression.thresholdBytes, encodings: [contractA.compression.encoding] },
-        onRequest: [handlerTimeout, negotiate, requireAuth, requireJson],
+        onRequest: [gzipOnly, handlerTimeout, negotiate, requireAuth, requireJson],
+        preValidation: limitDepth,
         schema: userSchema,
       },
       async (request, reply) => {

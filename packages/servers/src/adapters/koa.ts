@@ -5,6 +5,7 @@ import Koa, { type Context, type Middleware } from 'koa';
 import compress from 'koa-compress';
 import {
   JSON_CONTENT_TYPE,
+  acceptsGzip,
   acceptsJson,
   authUserBody,
   cacheControl,
@@ -13,11 +14,12 @@ import {
   contractError,
   createRateLimiter,
   createdUserBody,
-  hasMalformedEscape,
+  isMalformedPath,
   healthBody,
   isAuthorized,
   isNotModified,
   notRouted,
+  pathnameOf,
   paths,
   pingBody,
   preflightHeaders,
@@ -45,6 +47,11 @@ function fail(ctx: Context, e: ContractError): void {
   ctx.status = e.status;
   ctx.body = e.body;
 }
+/**
+ * The path as sent. `ctx.path` comes from parseurl, which falls back to `url.parse` for some
+ * targets (one with a `#`) and then turns `\` into `/`.
+ */
+const rawPath = (ctx: Context): string => pathnameOf(ctx.originalUrl);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const requireAuth: Mw = async (ctx, next) => {
@@ -79,10 +86,14 @@ const created: Mw = (ctx) => {
 export async function createServer(config: ContractAConfig): Promise<Server> {
   const limiter = createRateLimiter({ max: config.rateLimitMax, windowMs: config.rateLimitWindowMs });
   const app = new Koa(); // Koa sends neither x-powered-by nor ETags by itself
+  // Koa logs every error to stderr by default (a client that breaks the connection mid-request
+  // included); the contract allows no output per request.
+  app.silent = true;
   const router = new Router<State>({ strict: true, sensitive: true }); // `/ping/` and `/PING` are 404s, as elsewhere
 
-  // @koa/router keeps a parameter with a bad %-escape undecoded; the contract answers 400.
-  router.param('id', (id, ctx, next) => (id.includes('%') && hasMalformedEscape(ctx.path) ? fail(ctx, contractError('bad_request')) : next()));
+  // @koa/router keeps a parameter with a bad %-escape undecoded and takes `..` or `x\` as an id;
+  // the contract answers 400 (isMalformedPath).
+  router.param('id', (_id, ctx, next) => (isMalformedPath(rawPath(ctx)) ? fail(ctx, contractError('bad_request')) : next()));
 
   router.get(paths.healthz, (ctx) => void (ctx.body = healthBody));
   router.get(paths.ping, (ctx) => void (ctx.body = pingBody));
@@ -131,6 +142,12 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
     ctx.set(preflightHeaders);
     ctx.status = 204;
   };
+  // koa-compress negotiates on its own (and throws on `*;q=0`, where nothing is acceptable); the
+  // contract's rule is acceptsGzip, so the header it reads is reduced to gzip-or-identity first.
+  const gzipOnly: Mw = (ctx, next) => {
+    ctx.request.headers['accept-encoding'] = acceptsGzip(ctx.get('accept-encoding')) ? 'gzip' : 'identity';
+    return next();
+  };
   const handlerTimeout: Mw = async (ctx, next) => {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), config.handlerTimeoutMs)));
@@ -152,6 +169,7 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
     paths.stackCreateUser,
     stackVary,
     stackCors,
+    gzipOnly,
     compress({ threshold: contractA.compression.thresholdBytes, br: false, deflate: false, zstd: false } as compress.CompressOptions),
     handlerTimeout,
     negotiate,
@@ -165,10 +183,19 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
     },
   );
 
+  // An unexpected exception gets the contract's JSON 500, not Koa's text/plain default.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch {
+      fail(ctx, contractError('internal_error'));
+    }
+  });
   app.use(router.routes());
   app.use((ctx) => {
-    if (hasMalformedEscape(ctx.path)) return fail(ctx, contractError('bad_request'));
-    const e = notRouted(ctx.path);
+    const path = rawPath(ctx);
+    if (isMalformedPath(path)) return fail(ctx, contractError('bad_request'));
+    const e = notRouted(path);
     if (e.allow) ctx.set('allow', e.allow);
     fail(ctx, e);
   });

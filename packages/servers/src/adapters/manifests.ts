@@ -1,7 +1,23 @@
 import type { FairnessManifest } from '../contract/adapter.js';
 
+/** The idiomatic Hono target's pieces; `hono-lean` starts from them. */
+const honoManifest = {
+  router: 'hono@4 default router (SmartRouter)',
+  server: '@hono/node-server@2',
+  bodyParser: 'hono validator("json") + hono bodyLimit (1 MiB)',
+  validation: 'ajv@8 (shared) inside hono validator',
+  compression: 'hono compress (CompressionStream, threshold 0, gzip only)',
+  cors: 'hono cors',
+  auth: 'shared isAuthorized',
+  etag: 'shared computeEtag / isNotModified',
+  rateLimit: 'shared fixed-window limiter',
+  negotiation: 'shared acceptsJson',
+  timeout: 'hono timeout (503 HTTPException)',
+  notFound: 'app.notFound + shared notRouted (404/405)',
+} as const satisfies FairnessManifest;
+
 /**
- * Fairness manifests of the five Node targets: which piece each one uses per concern. Kept in a
+ * Fairness manifests of the Node targets: which piece each one uses per concern. Kept in a
  * framework-free file so that `node-targets.ts` can read them without loading five frameworks;
  * each adapter re-exports its own entry as `manifest`.
  */
@@ -46,19 +62,16 @@ export const manifests = {
     timeout: 'onRequest hook with setTimeout',
     notFound: 'setNotFoundHandler + shared notRouted (404/405)',
   },
-  hono: {
-    router: 'hono@4 default router (SmartRouter)',
-    server: '@hono/node-server@2',
-    bodyParser: 'hono validator("json") + hono bodyLimit (1 MiB)',
-    validation: 'ajv@8 (shared) inside hono validator',
-    compression: 'hono compress (CompressionStream, threshold 0, gzip only)',
-    cors: 'hono cors',
-    auth: 'shared isAuthorized',
-    etag: 'shared computeEtag / isNotModified',
-    rateLimit: 'shared fixed-window limiter',
-    negotiation: 'shared acceptsJson',
-    timeout: 'hono timeout (503 HTTPException)',
-    notFound: 'app.notFound + shared notRouted (404/405)',
+  hono: honoManifest,
+  'hono-lean': {
+    ...honoManifest,
+    bodyParser:
+      "hono validator(\"json\") on @hono/node-server's direct body read; 1 MiB check from the node IncomingMessage " +
+      '(Content-Length; a chunked body is read capped into incoming.rawBody), no hono bodyLimit',
+    variantOf: 'hono',
+    differs:
+      'only the body-size check: hono bodyLimit reads c.req.raw.body, which makes @hono/node-server build a web-stream ' +
+      'Request and read every JSON body through it; this check never touches the web Request',
   },
   koa: {
     router: '@koa/router@15 (strict, sensitive)',

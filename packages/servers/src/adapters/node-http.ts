@@ -12,7 +12,7 @@ import {
   corsHeaders,
   createRateLimiter,
   createdUserBody,
-  hasMalformedEscape,
+  isMalformedPath,
   healthBody,
   isAuthorized,
   isNotModified,
@@ -70,10 +70,11 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const method = req.method ?? 'GET';
-    if (hasMalformedEscape(pathnameOf(url))) return sendError(res, contractError('bad_request'));
-    const match = matchRoute(pathnameOf(url));
+    const path = pathnameOf(url);
+    if (isMalformedPath(path)) return sendError(res, contractError('bad_request'));
+    const match = matchRoute(path);
     if (!match || !match.route.methods.includes(method)) {
-      const e = notRouted(pathnameOf(url));
+      const e = notRouted(path);
       return sendError(res, e, e.allow ? { allow: e.allow } : {});
     }
     let id = '';

@@ -46,7 +46,8 @@ export interface ContractA {
   payload: { name: string; email: string; role: string };
   createdId: string;
   contentType: string;
-  limits: { bodyBytes: number; handlerTimeoutMs: number; rateLimit: { max: number; windowMs: number } };
+  /** `jsonDepth`: deepest nesting of a JSON request body (the body itself is level 1); deeper → 400. */
+  limits: { bodyBytes: number; jsonDepth: number; handlerTimeoutMs: number; rateLimit: { max: number; windowMs: number } };
   env: { port: string; rateLimitMax: string; rateLimitWindowMs: string; handlerTimeoutMs: string; testHooks: string };
   testHooks: { enabledValue: string; delayHeader: string; delayRoute: string };
   validationSchema: Record<string, unknown>;

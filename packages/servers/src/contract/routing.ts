@@ -55,16 +55,65 @@ export function notRouted(pathname: string): RoutingError {
   return { ...contractError('method_not_allowed'), allow: match.route.methods.join(', ') };
 }
 
-/** Pathname of a raw request-target (`/a/b?x=1` → `/a/b`). */
+// `scheme://authority` of an absolute-form request-target (RFC 9112 §3.2.2).
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * Raw pathname of a request-target, still percent-encoded: `/a/b?x=1` → `/a/b`. The absolute
+ * form keeps only its path (`http://h/a?x` → `/a`, as the frameworks' URL parsers do), and a
+ * `#fragment`, which no client should send, is dropped.
+ */
 export function pathnameOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
+  let path = url;
+  if (path.charCodeAt(0) !== 47 /* / */) {
+    const m = ABSOLUTE_FORM.exec(path);
+    if (m) path = path.slice(m[0].length) || '/';
+  }
+  const end = path.search(/[?#]/);
+  return end < 0 ? path : path.slice(0, end);
 }
 
-/** Raw query of a request-target (`/a?x=1` → `x=1`, no `?` → empty). */
+/** Raw query of a request-target (`/a?x=1` → `x=1`, no `?` → empty), without a `#fragment`. */
 export function queryOf(url: string): string {
   const q = url.indexOf('?');
-  return q < 0 ? '' : url.slice(q + 1);
+  if (q < 0) return '';
+  const hash = url.indexOf('#', q);
+  return hash < 0 ? url.slice(q + 1) : url.slice(q + 1, hash);
+}
+
+// A `.` or `..` segment, its dots written plainly or as `%2E` (WHATWG URL treats both alike).
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
+
+/**
+ * True when a raw pathname is not one the contract routes, whatever the route table says: a
+ * malformed %-escape, a dot segment (`/a/../ping`, `/users/%2E`) or a backslash. Each is
+ * answered 400 `bad_request` before routing. RFC 3986 clients never send the last two, and
+ * URL parsers disagree on them: @hono/node-server resolves dot segments and refuses `\`, and
+ * the other routers take them literally.
+ *
+ * @example
+ * isMalformedPath('/users/..') // true
+ * isMalformedPath('/users/a.b') // false
+ */
+export function isMalformedPath(rawPathname: string): boolean {
+  if (rawPathname.includes('\\')) return true;
+  if (DOT_SEGMENT.test(rawPathname)) return true;
+  return hasMalformedEscape(rawPathname);
+}
+
+/**
+ * For routers that decode or normalize a path before matching it (find-my-way decodes
+ * %-escapes, so `/%70ing` would find `/ping`; @hono/node-server's WHATWG URL resolves dot
+ * segments): the contract's answer to give before the framework's router runs, else
+ * `undefined`. 400 for a malformed path (see `isMalformedPath`); 404 when the path has an
+ * escape and matches no route as sent, because an escaped character never matches a literal
+ * one of a route. Paths without `%`, `.` or `\` return at once.
+ */
+export function unroutedRawPath(rawPathname: string): ContractError | undefined {
+  if (!/[%.\\]/.test(rawPathname)) return undefined;
+  if (isMalformedPath(rawPathname)) return contractError('bad_request');
+  if (rawPathname.includes('%') && !matchRoute(rawPathname)) return contractError('not_found');
+  return undefined;
 }
 
 /**

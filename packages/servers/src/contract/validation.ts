@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { contractA } from './contract-a.js';
 import { contractError, validationError, type ContractError } from './errors.js';
+import { jsonDepthError } from './json-depth.js';
 
 /**
  * Ajv options every validator of the contract must use (Fastify's built-in Ajv gets them too):
@@ -34,16 +35,21 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Validates a parsed body against the contract schema (routes with the `validate` step).
+ * Validates a parsed body against the contract schema (routes with the `validate` step): 400 for
+ * a non-object or a body nested deeper than `limits.jsonDepth`, then Ajv's 422.
  *
  * @returns `undefined` when valid, else the 400 / 422 to send.
  */
 export function validateUserBody(body: unknown): ContractError | undefined {
-  if (!isJsonObject(body)) return contractError('bad_request');
+  const e = requireObjectBody(body);
+  if (e) return e;
   return validateUser(body) ? undefined : errorFromAjv(validateUser.errors ?? []);
 }
 
-/** For routes with `parse` but no `validate` (json-post): any JSON object is accepted. */
+/**
+ * For routes with `parse` but no `validate` (json-post): any JSON object is accepted, up to
+ * `limits.jsonDepth` levels of nesting (deeper → 400, see `jsonDepthError`).
+ */
 export function requireObjectBody(body: unknown): ContractError | undefined {
-  return isJsonObject(body) ? undefined : contractError('bad_request');
+  return isJsonObject(body) ? jsonDepthError(body) : contractError('bad_request');
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Contract B as data, plus the framework-free logic every Node piece shares: auth check,
@@ -8,7 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
  */
 
 /** Absolute path of `contract/contract-b.json` (the one copy of the contract). */
-export const contractBPath = new URL('../../contract/contract-b.json', import.meta.url).pathname;
+export const contractBPath = fileURLToPath(new URL('../../contract/contract-b.json', import.meta.url));
 
 interface ErrorSpec {
   status: number;

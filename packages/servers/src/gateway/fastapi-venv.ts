@@ -1,26 +1,58 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TargetUnavailableError } from '@benchsuite/sdk';
 
-/** `external/fastapi` in this checkout (the FastAPI gateway's app, launcher and requirements). */
-export const fastapiDir = fileURLToPath(new URL('../../../../external/fastapi/', import.meta.url));
+/**
+ * The FastAPI gateway's app, launcher and requirements as this package ships them: `dist/fastapi/`
+ * under the package root (the same path from src/ and dist/). The build copies them there from
+ * `external/fastapi` (scripts/copy-fastapi.mjs), so an installed package needs nothing outside itself.
+ */
+export const fastapiDir = fileURLToPath(new URL('../../dist/fastapi/', import.meta.url));
+
+/**
+ * Where benchsuite keeps what it builds outside the package (the package folder may be read-only,
+ * and a reinstall empties it): `$BENCHSUITE_CACHE_DIR`, else `$XDG_CACHE_HOME/benchsuite`, else
+ * `~/.cache/benchsuite`.
+ */
+export function benchsuiteCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.BENCHSUITE_CACHE_DIR) return env.BENCHSUITE_CACHE_DIR;
+  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(xdg, 'benchsuite');
+}
+
+/**
+ * The virtualenv for the requirements in `dir`: `<cache>/fastapi-venv-<first 12 hex of
+ * sha256(requirements.txt)>`. One folder per requirements set, so two checkouts or installed
+ * versions with different pins never rebuild each other's venv (or one in use); a Python version
+ * change rebuilds in place (the marker inside records it).
+ */
+export function fastapiVenvDir(dir = fastapiDir, env: NodeJS.ProcessEnv = process.env): string {
+  let key = 'no-requirements';
+  try {
+    key = createHash('sha256').update(readFileSync(join(dir, 'requirements.txt'))).digest('hex').slice(0, 12);
+  } catch {
+    // Not built yet: ensureFastapiVenv reports the missing requirements.txt itself.
+  }
+  return join(benchsuiteCacheDir(env), `fastapi-venv-${key}`);
+}
 
 export interface EnsureFastapiVenvOptions {
   /** Progress lines (pip output included). */
   log?: (line: string) => void;
   /** Python used to create the venv; default `python3`. */
   python?: string;
-  /** Folder holding `requirements.txt`; the venv goes to `<dir>/.venv`. Default `external/fastapi`. */
+  /** Folder holding `requirements.txt`; default {@link fastapiDir}. The venv goes to {@link fastapiVenvDir}. */
   dir?: string;
   signal?: AbortSignal;
 }
 
 export interface FastapiVenvResult {
-  /** The venv's interpreter, e.g. `external/fastapi/.venv/bin/python`. */
+  /** The venv's interpreter, e.g. `~/.cache/benchsuite/fastapi-venv-0123456789ab/bin/python`. */
   python: string;
   venvDir: string;
   /** False when an up-to-date venv was reused. */
@@ -32,14 +64,15 @@ const MARKER = '.benchsuite-requirements.sha256';
 
 /** Path of the venv interpreter for `dir` (whether or not it exists yet). */
 export function fastapiVenvPython(dir = fastapiDir): string {
-  return join(dir, '.venv', 'bin', 'python');
+  return join(fastapiVenvDir(dir), 'bin', 'python');
 }
 
 /**
- * Create `external/fastapi/.venv` (python3 -m venv + pip install -r requirements.txt) when it
- * is missing or `requirements.txt` changed since it was built (a hash marker records that);
- * otherwise reuse it. Safe to call concurrently: a lock directory serialises builders.
- * Throws `TargetUnavailableError` when python3 is missing.
+ * Create the venv ({@link fastapiVenvDir}: python3 -m venv + pip install -r requirements.txt) when
+ * it is missing or was built from other requirements or another Python (a hash marker records
+ * that); otherwise reuse it. Safe to call concurrently: a lock directory serialises builders.
+ * Throws `TargetUnavailableError` when python3 is missing or cannot create a virtualenv (Debian
+ * without python3-venv).
  *
  * @example
  * const { python } = await ensureFastapiVenv({ log: (l) => console.error(l) });
@@ -49,19 +82,29 @@ export async function ensureFastapiVenv(options: EnsureFastapiVenvOptions = {}):
   const dir = options.dir ?? fastapiDir;
   const log = options.log ?? (() => {});
   const python3 = options.python ?? 'python3';
-  const venvDir = join(dir, '.venv');
-  const python = fastapiVenvPython(dir);
+  const venvDir = fastapiVenvDir(dir);
+  const python = join(venvDir, 'bin', 'python');
 
   const pythonVersion = await run(python3, ['--version'], { log: () => {}, signal: options.signal }).catch((err: unknown) => {
     throw new TargetUnavailableError(`${python3} not found or not runnable (${(err as Error).message}); the FastAPI gateway needs Python 3.10+`);
   });
-  const requirements = await readFile(join(dir, 'requirements.txt'), 'utf8');
+  const requirements = await readFile(join(dir, 'requirements.txt'), 'utf8').catch((err: unknown) => {
+    throw new Error(`${join(dir, 'requirements.txt')} unreadable (${(err as Error).message}); build @benchsuite/servers, which copies external/fastapi there`);
+  });
   const wanted = createHash('sha256').update(pythonVersion.trim()).update('\n').update(requirements).digest('hex');
 
   if (await markerMatches(venvDir, wanted)) {
     return { python, venvDir, created: false, durationMs: Date.now() - started };
   }
-  const unlock = await lock(join(dir, '.venv.lock'), log, options.signal);
+  // Debian's python3 has `venv` but not `ensurepip` without python3-venv: `-m venv` would fail
+  // half-way with a long message. Ask first, and say it the way a user can act on.
+  await run(python3, ['-c', 'import venv, ensurepip'], { log: () => {}, signal: options.signal }).catch(() => {
+    throw new TargetUnavailableError(`${python3} cannot create a virtualenv (no ensurepip module; on Debian/Ubuntu: apt-get install python3-venv)`);
+  });
+  await mkdir(benchsuiteCacheDir(), { recursive: true }).catch((err: unknown) => {
+    throw new TargetUnavailableError(`cannot create ${benchsuiteCacheDir()} for the FastAPI venv (${(err as Error).message}); set BENCHSUITE_CACHE_DIR to a writable folder`);
+  });
+  const unlock = await lock(`${venvDir}.lock`, log, options.signal);
   try {
     // Another process may have built it while we waited for the lock.
     if (await markerMatches(venvDir, wanted)) return { python, venvDir, created: false, durationMs: Date.now() - started };

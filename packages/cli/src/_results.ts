@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult } from '@benchsuite/sdk';
+import { UsageError } from './_errors.js';
+
+/** `summaries[0].rps.point` from a zod issue path. */
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const k of path) out += typeof k === 'number' ? `[${k}]` : out ? `.${String(k)}` : String(k);
+  return out || '(root)';
+}
+
+/** Read and validate a result document; every failure is a `UsageError` naming the file (and the field). */
+export async function readResultFile(file: string): Promise<BenchResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `${file}: no such file` : code === 'EISDIR' ? `${file}: is a directory, expected a result JSON file` : `${file}: cannot read (${code ?? String(e)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
+    throw new UsageError(`${file}: a result of schema version ${version}; this benchsuite reads version ${RESULT_SCHEMA_VERSION} (measure again, or use the benchsuite that wrote it)`);
+  }
+  const parsed = resultSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((i) => `${pathText(i.path)}: ${i.message}`);
+    const more = parsed.error.issues.length - issues.length;
+    throw new UsageError(more > 0 ? [...issues, `… and ${more} more`] : issues, `${file}: not a valid benchsuite result`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { SuiteEvent } from '@benchsuite/sdk';
+import { createProgress } from '../src/_progress.js';
+
+type WindowEvent = Extract<SuiteEvent, { type: 'window' }>;
+
+function okWindow(over: { target: string; rps: number; steal?: number; excluded?: 'steal' | null; clientBound?: boolean; round?: number }): WindowEvent['window'] {
+  return {
+    scenario: 'baseline', target: over.target, block: 2, round: over.round ?? 3, position: 0, index: 7, startedAt: '2026-11-23T00:00:00.000Z', elapsedSec: 190,
+    status: 'ok', durationSec: 1, rps: over.rps, requests: over.rps, statusCounts: { 200: over.rps }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0,
+    latency: { p50: 1, p90: 1, p99: 1, p999: 1, min: 1, max: 1, mean: 1, stdev: 0, count: over.rps }, histogram: '',
+    resources: { serverCpuSeconds: 1, serverPeakRssBytes: 1, serverProcesses: 1, loaderCpuSeconds: 1, loaderCoreBusy: 0.5, loaderBusiestCore: 0.5, loaderThreadBusy: 0.5, cpuSteal: over.steal ?? 0, samples: 10 },
+    clientBound: over.clientBound ?? false, cpuPerRequestUs: 10, steps: [], excluded: over.excluded ?? null,
+  } as WindowEvent['window'];
+}
+
+function capture(tty: boolean, now = () => 0) {
+  let out = '';
+  const p = createProgress({ write: (t) => void (out += t), tty, columns: 200, now });
+  return { p, text: () => out };
+}
+
+describe('progress when piped: plain lines, one per event worth keeping', () => {
+  it('block start, warm-up, windows with steal and client-bound marks, failures, block end and the precision decision', () => {
+    const { p, text } = capture(false);
+    p.onEvent({ type: 'driver', name: 'autocannon', reason: 'wrk not available (not installed): using autocannon' });
+    p.onEvent({ type: 'block-start', scenario: 'baseline', block: 2, targets: ['node-http', 'fastify'], elapsedSec: 185, budgetSec: 1080 });
+    p.onEvent({ type: 'warmup', scenario: 'baseline', block: 2, target: 'fastify', second: 1, rps: 41000, steady: false });
+    p.onEvent({ type: 'warmup', scenario: 'baseline', block: 2, target: 'fastify', second: 3, rps: 45200, steady: true });
+    p.onEvent({ type: 'window', window: okWindow({ target: 'fastify', rps: 45230 }), elapsedSec: 190, budgetSec: 1080 });
+    p.onEvent({ type: 'window', window: okWindow({ target: 'node-http', rps: 61000, steal: 0.14, excluded: 'steal' }), elapsedSec: 191, budgetSec: 1080 });
+    p.onEvent({ type: 'window', window: okWindow({ target: 'node-http', rps: 75000, steal: 0.07, clientBound: true, round: 4 }), elapsedSec: 192, budgetSec: 1080 });
+    p.onEvent({
+      type: 'window', elapsedSec: 193, budgetSec: 1080,
+      window: { scenario: 'baseline', target: 'koa', block: 2, round: 4, position: 2, index: 9, startedAt: '2026-11-23T00:00:00.000Z', elapsedSec: 193, status: 'failed', failure: { phase: 'crash', message: 'server exited (exit code 3)', stderrTail: 'boom' } },
+    });
+    p.onEvent({ type: 'precision', scenario: 'baseline', blocks: 3, rounds: 36, worstHalfWidth: 0.031, target: 0.02, decision: 'continue' });
+    p.onEvent({ type: 'precision', scenario: 'baseline', blocks: 6, rounds: 72, worstHalfWidth: 0.019, target: 0.02, decision: 'precision' });
+    p.done();
+    expect(text().split('\n')).toEqual([
+      'driver autocannon: wrk not available (not installed): using autocannon',
+      'baseline: block 2 (node-http, fastify) at 3m05s of 18m',
+      '  warm-up fastify: steady after 3s at 45.2k req/s',
+      '  block 2 round 3 fastify: 45.2k req/s (3m10s of 18m)',
+      '  block 2 round 3 node-http: 61.0k req/s [steal 14%: left out] (3m11s of 18m)',
+      '  block 2 round 4 node-http: 75.0k req/s [steal 7%, client-bound] (3m12s of 18m)',
+      '  FAILED baseline × koa, block 2 round 4 (crash): server exited (exit code 3)',
+      '    | boom',
+      'baseline: worst ±3.1% (target ±2%) after 3 blocks, 36 rounds → continue',
+      'baseline: worst ±1.9% (target ±2%) after 6 blocks, 72 rounds → stop: precision reached',
+      '',
+    ]);
+    expect(text()).not.toContain('\r');
+  });
+});
+
+describe('progress on a terminal: one live line, lasting lines for decisions', () => {
+  it('redraws the live line in place with elapsed of the budget from an injected clock, and clears it before a lasting line', () => {
+    let t = 100;
+    const { p, text } = capture(true, () => t);
+    p.onEvent({ type: 'block-start', scenario: 'baseline', block: 1, targets: ['a', 'b'], elapsedSec: 0, budgetSec: 60 });
+    t = 105;
+    p.onEvent({ type: 'window', window: okWindow({ target: 'a', rps: 1234 }), elapsedSec: 4, budgetSec: 60 });
+    expect(text().endsWith('\r\u001b[2Kbaseline · block 2 · round 3 · a 1.2k req/s · 4s of 1m')).toBe(true);
+    t = 107;
+    p.onEvent({ type: 'precision', scenario: 'baseline', blocks: 1, rounds: 5, worstHalfWidth: null, target: 0.02, decision: 'continue' });
+    expect(text()).toContain('\r\u001b[2Kbaseline: no interval yet (target ±2%) after 1 block, 5 rounds → continue\n');
+    expect(text().endsWith('· 6s of 1m')).toBe(true);
+    p.done();
+    expect(text().endsWith('\r\u001b[2K')).toBe(true);
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * Every table of the report, specified once: columns with a label, a one-sentence meaning, an
+ * alignment, the cell text, a numeric sort key and a tone. Markdown, HTML and the terminal only
+ * decide how a `Table` is drawn, never what is in it.
+ */
+import type { Ceiling, Estimate, TargetInfo } from '@benchsuite/sdk';
+import {
+  DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtUs, valueText,
+} from './format.js';
+import type { Fact, PairRow, PlaceRow, ReportModel, StepRow } from './model.js';
+
+export type Align = 'left' | 'right';
+/** How a cell should stand out: renderers map it to a mark, a class or a colour. */
+export type Tone = 'good' | 'warn' | 'bad';
+
+export interface Column<Row> {
+  id: string;
+  label: string;
+  /** What the column holds, in one sentence (HTML `title`, Markdown legend). */
+  help?: string;
+  align: Align;
+  /** Plain, unescaped cell text; renderers escape. */
+  text: (row: Row) => string;
+  /** Numeric sort key (HTML sortable tables); absent or null sorts last. */
+  sort?: (row: Row) => number | null;
+  tone?: (row: Row) => Tone | null;
+  /** Kept in the narrow terminal table. */
+  brief?: boolean;
+  /** The column names a target (HTML adds its colour). */
+  target?: boolean;
+  /** The text holds only numbers and fixed words, never a string from the result: Markdown need not escape it (`[lo, hi]` stays readable). */
+  numeric?: boolean;
+}
+
+export interface Table<Row> {
+  columns: Column<Row>[];
+  rows: Row[];
+}
+
+const point = (e: Estimate | null | undefined) => (e ? e.point : null);
+/** `0`, or the non-zero counts by bottleneck: `2 client, 1 waiting`. */
+const boundText = (client: number, backend: number, waiting: number) =>
+  [[client, 'client'], [backend, 'backend'], [waiting, 'waiting']].filter(([n]) => n).map(([n, w]) => `${n} ${w}`).join(', ') || '0';
+const ratioCell = (isRef: boolean, e: Estimate | null) => (isRef ? '1 (reference)' : fmtEstimate(e, fmtRatio));
+
+/** The headline table of a scenario: one row per measured target. */
+export function headlineColumns(m: ReportModel): Column<PairRow>[] {
+  const ref = m.reference;
+  const precision = m.result.design.precision;
+  return [
+    {
+      id: 'place', label: 'Place', align: 'right', brief: true,
+      help: 'place by relative throughput; "=" marks a tie (overlapping intervals, or a difference inside the practical band)',
+      text: (r) => (r.place === null ? DASH : `${r.place}${r.tie ? '=' : ''}`), sort: (r) => r.place,
+    },
+    { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
+    {
+      id: 'relative', label: `Throughput ÷ ${ref}`, align: 'right', brief: true, numeric: true,
+      help: `median of the per-round ratios of req/s to ${ref}, measured side by side, with its 95% interval`,
+      text: (r) => ratioCell(r.isReference, r.summary.relativeRps), sort: (r) => (r.isReference ? 1 : point(r.summary.relativeRps)),
+    },
+    {
+      id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true,
+      help: 'median req/s over the windows, with its 95% interval (blocks, then rounds, resampled)',
+      text: (r) => fmtEstimate(r.summary.rps, fmtRps), sort: (r) => r.summary.rps.point,
+    },
+    {
+      id: 'cpu', label: 'CPU µs/req', align: 'right', brief: true, numeric: true,
+      help: 'server CPU time (user + system of its process tree) per response, µs, median over windows with its 95% interval',
+      text: (r) => fmtEstimate(r.summary.cpuPerRequestUs, fmtUs), sort: (r) => point(r.summary.cpuPerRequestUs),
+    },
+    {
+      id: 'relative-cpu', label: `CPU ÷ ${ref}`, align: 'right', brief: true, numeric: true,
+      help: `median of the per-round ratios of CPU per request to ${ref}'s, with its 95% interval (lower is cheaper)`,
+      text: (r) => ratioCell(r.isReference, r.summary.relativeCpu), sort: (r) => (r.isReference ? 1 : point(r.summary.relativeCpu)),
+    },
+    ...(m.result.summaries.some((s) => s.backendShare !== null) ? [{
+      id: 'backend-share', label: 'Of backend ceiling', align: 'right', brief: true,
+      help: 'median req/s ÷ the backend\'s own ceiling (the helper service loaded directly): near 100% the backend, not the target, sets the figure',
+      text: (r) => fmtPct(r.summary.backendShare, 0), sort: (r) => r.summary.backendShare,
+    } satisfies Column<PairRow>] : []),
+    { id: 'p50', label: 'p50', align: 'right', text: (r) => fmtMs(r.summary.latency.p50), sort: (r) => r.summary.latency.p50, help: 'latency percentiles of the histogram merged over the used windows' },
+    { id: 'p99', label: 'p99', align: 'right', brief: true, text: (r) => fmtMs(r.summary.latency.p99), sort: (r) => r.summary.latency.p99 },
+    { id: 'p999', label: 'p99.9', align: 'right', text: (r) => fmtMs(r.summary.latency.p999), sort: (r) => r.summary.latency.p999 },
+    {
+      id: 'precision', label: `Precision (target ${fmtHalfWidth(precision)})`, align: 'right', brief: true,
+      help: `half-width of the headline figure's 95% interval (relative throughput; req/s for ${ref}); ✓ when within the target`,
+      text: (r) => `${fmtHalfWidth(r.summary.precision.reached)} ${r.summary.precision.met ? '✓' : '✗'}`,
+      sort: (r) => r.summary.precision.reached, tone: (r) => (r.summary.precision.met ? null : 'warn'),
+    },
+    {
+      id: 'noise', label: 'Noise', align: 'left', brief: true,
+      help: 'host-noise label of this pair, with the mean CPU steal of its windows',
+      text: (r) => `${r.summary.noise.label}, steal ${fmtPct(r.summary.noise.meanSteal)}`,
+      sort: (r) => r.summary.noise.meanSteal, tone: (r) => (r.summary.noise.label === 'quiet' ? null : 'warn'),
+    },
+    {
+      id: 'windows', label: 'Windows used / excluded', align: 'right',
+      help: 'windows in the estimates / left out for CPU steal (kept in the raw data); failed windows counted apart',
+      text: (r) => {
+        const w = r.summary.windows;
+        return `${w.ok - w.excludedSteal} / ${w.excludedSteal}${w.failed ? `, ${w.failed} failed` : ''}`;
+      },
+      sort: (r) => r.summary.windows.ok - r.summary.windows.excludedSteal, tone: (r) => (r.summary.windows.failed ? 'bad' : null),
+    },
+    {
+      id: 'bound', label: 'Bound windows', align: 'right',
+      help: 'windows whose req/s was set by something other than the server\'s CPU: client (the load generator saturated), backend (a helper service saturated), waiting (the server\'s cores were far from busy)',
+      text: (r) => boundText(r.summary.windows.clientBound, r.summary.windows.backendBound, r.summary.windows.serverNotSaturated),
+      sort: (r) => r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated,
+      tone: (r) => (r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated ? 'warn' : null),
+    },
+    {
+      id: 'errors', label: 'Errors / unexpected', align: 'right',
+      help: 'socket errors and timeouts / responses with a status the scenario does not expect',
+      text: (r) => `${fmtInt(r.summary.errors + r.summary.timeouts)} / ${fmtInt(r.summary.unexpected)}`,
+      sort: (r) => r.summary.errors + r.summary.timeouts + r.summary.unexpected,
+      tone: (r) => (r.summary.errors + r.summary.timeouts + r.summary.unexpected ? 'bad' : null),
+    },
+    { id: 'blocks', label: 'Blocks', align: 'right', help: 'blocks (fresh server processes) behind the figures', text: (r) => String(r.summary.blocks), sort: (r) => r.summary.blocks },
+    { id: 'rss', label: 'Peak RSS', align: 'right', help: 'peak resident memory of the server\'s process tree under load', text: (r) => fmtBytes(r.summary.peakRssBytes), sort: (r) => r.summary.peakRssBytes },
+  ];
+}
+
+/** Per connection step of a stepped load. */
+export function stepColumns(m: ReportModel): Column<StepRow>[] {
+  const ref = m.reference;
+  return [
+    { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
+    { id: 'connections', label: 'Connections', align: 'right', brief: true, text: (r) => String(r.step.connections), sort: (r) => r.step.connections },
+    {
+      id: 'relative', label: `Throughput ÷ ${ref}`, align: 'right', brief: true, numeric: true, help: `median of the per-round ratios at this step, with its 95% interval`,
+      text: (r) => ratioCell(r.isReference, r.step.relativeRps), sort: (r) => (r.isReference ? 1 : point(r.step.relativeRps)),
+    },
+    { id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (r) => fmtEstimate(r.step.rps, fmtRps), sort: (r) => r.step.rps.point },
+    { id: 'p50', label: 'p50', align: 'right', text: (r) => fmtMs(r.step.latency.p50), sort: (r) => r.step.latency.p50 },
+    { id: 'p99', label: 'p99', align: 'right', brief: true, text: (r) => fmtMs(r.step.latency.p99), sort: (r) => r.step.latency.p99 },
+    { id: 'p999', label: 'p99.9', align: 'right', text: (r) => fmtMs(r.step.latency.p999), sort: (r) => r.step.latency.p999 },
+    {
+      id: 'bound', label: 'Bound windows', align: 'right', brief: true,
+      text: (r) => boundText(r.step.clientBoundWindows, r.step.backendBoundWindows, r.step.serverNotSaturatedWindows),
+      sort: (r) => r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows,
+      tone: (r) => (r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows ? 'warn' : null),
+    },
+  ];
+}
+
+/** A scenario's ranking: places, ties shown. */
+export function rankingColumns(m: ReportModel): Column<PlaceRow>[] {
+  return [
+    { id: 'place', label: 'Place', align: 'left', brief: true, text: (r) => `${r.place}${r.tie ? ' (tie)' : ''}`, sort: (r) => r.place },
+    { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
+    {
+      id: 'relative', label: `Throughput ÷ ${m.reference}`, align: 'right', brief: true, numeric: true,
+      text: (r) => ratioCell(r.isReference, r.relative), sort: (r) => (r.isReference ? 1 : point(r.relative)),
+    },
+    { id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (r) => fmtEstimate(r.rps, fmtRps), sort: (r) => point(r.rps) },
+  ];
+}
+
+/** Backends' own ceilings (scenarios whose targets call a helper service). */
+export function ceilingColumns(): Column<Ceiling>[] {
+  return [
+    { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (c) => c.scenario },
+    { id: 'service', label: 'Service', align: 'left', brief: true, text: (c) => `${c.service} (of ${c.from})` },
+    { id: 'connections', label: 'Connections', align: 'right', brief: true, text: (c) => String(c.connections), sort: (c) => c.connections },
+    {
+      id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (c) => `${fmtEstimate(c.rps, fmtRps)}${c.clientBound ? ' (client-bound: at least)' : ''}`,
+      sort: (c) => c.rps.point, tone: (c) => (c.clientBound ? 'warn' : null),
+    },
+  ];
+}
+
+/** Startup, memory and size of each target that measured costs. */
+export function costColumns(): Column<TargetInfo>[] {
+  const c = (t: TargetInfo) => t.costs!;
+  return [
+    { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (t) => t.name },
+    {
+      id: 'startup', label: 'Startup (median)', align: 'right', brief: true, help: 'spawn to the first 200 on the health path, median of cold starts',
+      text: (t) => `${c(t).startupMs.median.toFixed(1)} ms (n=${c(t).startupMs.samples.length})`, sort: (t) => c(t).startupMs.median,
+    },
+    { id: 'idle-rss', label: 'Idle RSS', align: 'right', brief: true, text: (t) => fmtBytes(c(t).idleRssBytes), sort: (t) => c(t).idleRssBytes },
+    { id: 'idle-pss', label: 'Idle PSS', align: 'right', brief: true, text: (t) => fmtBytes(c(t).idlePssBytes), sort: (t) => c(t).idlePssBytes },
+    { id: 'processes', label: 'Processes', align: 'right', brief: true, text: (t) => String(c(t).processCount), sort: (t) => c(t).processCount },
+    { id: 'peak-rss', label: 'Peak RSS under load', align: 'right', brief: true, text: (t) => fmtBytes(c(t).peakRssBytes), sort: (t) => c(t).peakRssBytes },
+    { id: 'artifact', label: 'Artifact size', align: 'right', brief: true, text: (t) => (c(t).artifact ? fmtBytes(c(t).artifact!.bytes) : DASH), sort: (t) => c(t).artifact?.bytes ?? null },
+  ];
+}
+
+/** One row of the targets table (a property, one value per target). */
+export interface TargetProperty {
+  label: string;
+  values: string[];
+  meta: boolean;
+}
+
+/** Targets side by side: status, version, command, then every fairness-manifest key. */
+export function targetTable(m: ReportModel): Table<TargetProperty> {
+  const ts = m.result.targets;
+  const row = (label: string, f: (t: TargetInfo) => string, meta = false): TargetProperty => ({ label, values: ts.map(f), meta });
+  return {
+    columns: [
+      { id: 'property', label: '', align: 'left', text: (r) => r.label },
+      ...ts.map((t, i): Column<TargetProperty> => ({ id: `t${i}`, label: t.name, align: 'left', target: true, text: (r) => r.values[i] ?? DASH })),
+    ],
+    rows: [
+      row('Status', (t) => (t.status === 'ok' ? 'ok' : `${t.status}: ${t.reason ?? 'no reason given'}`)),
+      row('Version', (t) => t.version ?? DASH),
+      row('Language', (t) => t.language ?? DASH),
+      row('Framework', (t) => t.framework ?? DASH),
+      row('Kind', (t) => t.kind),
+      row('Command / URL', (t) => (t.command ? t.command.join(' ') : t.url ?? DASH)),
+      ...m.metadataKeys.map((k) => row(k, (t) => (k in t.metadata ? valueText(t.metadata[k]) : DASH), true)),
+    ],
+  };
+}
+
+/** The machine and runtimes as label/value rows. */
+export function machineFacts(m: ReportModel): Fact[] {
+  const e = m.result.environment;
+  return [
+    { label: 'OS', text: `${e.os} (kernel ${e.kernel}, ${e.arch})` },
+    { label: 'CPU', text: `${e.cpuModel}, ${e.cores} cores` },
+    { label: 'Memory', text: fmtBytes(e.memoryBytes) },
+    ...(e.hostname ? [{ label: 'Host', text: e.hostname }] : []),
+    { label: 'Load average at start', text: e.loadavgAtStart.map((x) => x.toFixed(2)).join(' / ') || DASH },
+    { label: 'Runtimes', text: `Node ${e.node}, Python ${e.python ?? 'not found'}` },
+    { label: 'benchsuite', text: `${e.benchsuite}${e.git ? ` @ ${e.git.commit.slice(0, 12)}${e.git.dirty ? ' (dirty)' : ''}` : ''}` },
+    {
+      label: 'Server environment',
+      text: `unset: ${e.serverEnv.unset.join(', ') || 'none'}; set: ${Object.entries(e.serverEnv.set).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`,
+    },
+  ];
+}

@@ -1,0 +1,82 @@
+import type { BenchResult } from '@benchsuite/sdk';
+import { MISSING_LABEL, buildModel, failureText, loadText, namesItsSubject, noteSentence, stopNote, type ReportModel, type ReportOptions } from './model.js';
+import { ceilingColumns, costColumns, headlineColumns, stepColumns, type Table, type Tone } from './tables.js';
+
+export interface TerminalOptions extends ReportOptions {
+  /** ANSI colours (warnings yellow, failures red, headings bold); default false. The caller decides (TTY, NO_COLOR). */
+  color?: boolean;
+}
+
+type Paint = (text: string, style: Tone | 'bold' | 'dim') => string;
+
+const ANSI: Record<Tone | 'bold' | 'dim', string> = { bold: '1', dim: '2', good: '32', warn: '33', bad: '31' };
+const ansi: Paint = (t, s) => `\x1b[${ANSI[s]}m${t}\x1b[0m`;
+const plain: Paint = (t) => t;
+
+/**
+ * Strings from the result go to a terminal: control characters (an ESC that would start a colour or
+ * move the cursor, a newline that would break a table) are shown as `\xNN` / a space instead.
+ */
+export const cleanForTerminal = (s: string) =>
+  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' || c === '\t' ? ' ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+const clean = cleanForTerminal;
+
+/** Display width: code points (every character the report prints is one column wide). */
+const width = (s: string) => [...s].length;
+const pad = (s: string, w: number, right: boolean) => (right ? ' '.repeat(w - width(s)) + s : s + ' '.repeat(w - width(s)));
+
+/** A table of the `brief` columns, aligned with spaces; colour is applied after padding so widths hold. */
+export function terminalTable<Row>(t: Table<Row>, paint: Paint = plain, indent = '  '): string[] {
+  const cols = t.columns.filter((c) => c.brief);
+  const cells = t.rows.map((r) => cols.map((c) => clean(c.text(r))));
+  const widths = cols.map((c, i) => Math.max(width(c.label), ...cells.map((row) => width(row[i]!))));
+  const line = (texts: string[], tone: (i: number) => Tone | 'bold' | 'dim' | null) =>
+    indent + texts.map((x, i) => {
+      // The last cell is not padded on the right: no trailing spaces, with or without colour codes around it.
+      const padded = i === texts.length - 1 && cols[i]!.align === 'left' ? x : pad(x, widths[i]!, cols[i]!.align === 'right');
+      const s = tone(i);
+      return s ? paint(padded, s) : padded;
+    }).join('  ');
+  return [
+    line(cols.map((c) => clean(c.label)), () => 'dim'),
+    ...t.rows.map((r, k) => line(cells[k]!, (i) => cols[i]!.tone?.(r) ?? null)),
+  ];
+}
+
+function scenarioBlock(m: ReportModel, i: number, paint: Paint): string[] {
+  const s = m.scenarios[i]!;
+  const out = ['', `${paint(clean(s.info.name), 'bold')} — ${clean(loadText(s.info))}`];
+  if (s.stop) {
+    out.push(`  ${clean(noteSentence(stopNote(s.stop, m.result.design.precision)))}`);
+  }
+  if (s.rows.length) out.push(...terminalTable({ columns: headlineColumns(m), rows: s.rows }, paint));
+  for (const n of s.notes) out.push(`  ${paint('!', 'warn')} ${clean(noteSentence(n))}`);
+  for (const r of s.rows) for (const n of r.notes) out.push(`  ${paint('!', 'warn')} ${clean(`${namesItsSubject(n) ? '' : `${r.target}: `}${noteSentence(n)}`)}`);
+  if (s.steps.length) out.push('  per step:', ...terminalTable({ columns: stepColumns(m), rows: s.steps }, paint, '    '));
+  for (const r of s.rows) for (const f of r.failures) out.push(`  ${paint('✗', 'bad')} ${clean(`${r.target}, ${f.where} failed — ${failureText(f.failure)}`)}`);
+  for (const x of s.missing) out.push(`  ${paint('–', x.kind === 'skipped' || x.kind === 'not-run' ? 'dim' : 'bad')} ${clean(`${x.target}: ${MISSING_LABEL[x.kind]} — ${x.reason}`)}`);
+  return out;
+}
+
+/**
+ * The end-of-run summary for a terminal: the run at a glance (design, driver, pinning, steal,
+ * precision, stops, overhead), then per scenario the brief columns of the headline table, its notes,
+ * per-step figures and what was not measured, then costs. Plain text unless `color`. Pure.
+ * @example process.stderr.write(renderTerminal(result, { color: process.stderr.isTTY && !process.env.NO_COLOR }))
+ */
+export function renderTerminal(result: BenchResult, options: TerminalOptions = {}): string {
+  const m = buildModel(result, options);
+  const paint = options.color ? ansi : plain;
+  const labelW = Math.max(...m.facts.map((f) => width(f.label)));
+  const out = [paint(clean(m.title), 'bold')];
+  for (const f of m.facts) {
+    const items = Array.isArray(f.text) ? f.text : [f.text];
+    items.forEach((t, k) => out.push(`  ${paint(pad(k ? '' : f.label, labelW, false), 'dim')}  ${clean(t)}`));
+  }
+  for (const n of m.notes) out.push(`${paint('!', 'warn')} ${clean(noteSentence(n))}`);
+  out.push(clean(noteSentence(m.remarks[0]!)));
+  m.scenarios.forEach((_, i) => out.push(...scenarioBlock(m, i, paint)));
+  if (m.result.ceilings.length) out.push('', paint('backend ceilings', 'bold'), ...terminalTable({ columns: ceilingColumns(), rows: m.result.ceilings }, paint));
+  if (m.targetsWithCosts.length) out.push('', paint('costs', 'bold'), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint));
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# What the test suite needs from the system, beyond Node and npm packages:
+#   wrk           second load driver (packages/sdk suite tests)           Debian package: wrk
+#   chromium      the HTML report opened in a real browser (report tests) Debian package: chromium
+#   python3 venv  the FastAPI gateway's virtualenv (servers gateway tests) Debian package: python3-venv
+#
+# `npm test` runs this first. What is missing is installed with apt-get when running as root on a
+# system that has apt-get; otherwise (or when apt-get fails) it is named here and the tests that
+# need it are skipped with the reason in the vitest summary. Exit status 0 either way, so `npm test`
+# goes on; `--strict` (used by .ci/run) exits 1 when something is still missing at the end.
+# BENCHSUITE_NO_INSTALL=1 never installs (to try the skip path on a machine that has apt).
+# When everything is present it only looks (no apt-get update): well under a second.
+set -uo pipefail
+
+strict=0
+[[ "${1:-}" == "--strict" ]] && strict=1
+
+say() { printf 'test-prereqs: %s\n' "$*"; }
+
+chromium_path() { command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null; }
+# Debian's python3 has the venv module but not ensurepip unless python3-venv is installed, and
+# `python3 -m venv` then fails; asking for both modules tells the two apart without creating anything.
+venv_works() { command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' >/dev/null 2>&1; }
+
+# Debian package names of what is missing now.
+missing() {
+  local m=()
+  command -v wrk >/dev/null 2>&1 || m+=(wrk)
+  chromium_path >/dev/null || m+=(chromium)
+  venv_works || m+=(python3-venv)
+  ((${#m[@]})) && printf '%s\n' "${m[@]}"
+  return 0
+}
+
+mapfile -t need < <(missing)
+
+if ((${#need[@]})); then
+  why=''
+  if [[ "${BENCHSUITE_NO_INSTALL:-}" == 1 ]]; then why='BENCHSUITE_NO_INSTALL=1'
+  elif [[ "$(id -u)" != 0 ]]; then why='not root'
+  elif ! command -v apt-get >/dev/null 2>&1; then why='no apt-get on this system'
+  fi
+  if [[ -z "$why" ]]; then
+    say "installing ${need[*]} (apt-get, about a minute)"
+    export DEBIAN_FRONTEND=noninteractive
+    if apt-get update -qq; then
+      # All at once; if that fails (one name unknown on this distribution), one by one.
+      if ! apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; then
+        for p in "${need[@]}"; do apt-get install -y -qq --no-install-recommends "$p" >/dev/null || say "apt-get install $p failed"; done
+      fi
+    else
+      say 'apt-get update failed'
+    fi
+    mapfile -t need < <(missing)
+    ((${#need[@]})) && why='apt-get could not install them'
+  fi
+  if ((${#need[@]})); then
+    say "missing: ${need[*]} ($why). The tests that need them are skipped; to run them: apt-get install -y --no-install-recommends ${need[*]}"
+    if [[ " ${need[*]} " == *' python3-venv '* ]]; then
+      if command -v python3 >/dev/null 2>&1; then say "  python3 ($(command -v python3)) cannot create a virtualenv: no ensurepip module"
+      else say '  python3 is not on PATH'; fi
+    fi
+    ((strict)) && exit 1
+    exit 0
+  fi
+fi
+
+say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))"
+exit 0
