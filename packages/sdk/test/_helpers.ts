@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { TargetInput } from '../src/index.js';
+import type { DesignOptions, TargetInput } from '../src/index.js';
 import { hasCommand } from '../src/environment.js';
 
 export const tinyServer = fileURLToPath(new URL('./fixtures/tiny-server.mjs', import.meta.url));
@@ -11,5 +11,5 @@ export function tiny(name: string, env: Record<string, string> = {}, extra: Part
 
 export const hasWrk = (): boolean => hasCommand('wrk');
 
-/** Fast load profile for tests. */
-export const quickLoad = { connections: 10, warmup: 0.2, duration: 0.5 };
+/** A tiny measuring design for tests: one block, two rounds of 0.25-s windows, a short warm-up. */
+export const tinyDesign = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.4 } } satisfies DesignOptions;

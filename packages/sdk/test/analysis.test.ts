@@ -430,10 +430,11 @@ describe('warm-up rule', () => {
     expect(isSteady([50, 100, 101], 3, 0.05)).toBe(true);
     expect(isSteady([0, 0], 2, 0.05)).toBe(false);
   });
-  it('warmupWindows: 1-s windows, shorter when the maximum is shorter', () => {
+  it('warmupWindows: 1-s windows, shorter when the maximum is short, so that two fit (steadiness needs two)', () => {
     expect(warmupWindows({ minSec: 2, maxSec: 6, tolerance: 0.05 })).toEqual({ windowSec: 1, min: 2, max: 6 });
-    expect(warmupWindows({ minSec: 0.2, maxSec: 0.4, tolerance: 0.05 })).toEqual({ windowSec: 0.4, min: 1, max: 1 });
     expect(warmupWindows({ minSec: 1.5, maxSec: 3, tolerance: 0.05 })).toEqual({ windowSec: 1, min: 2, max: 3 });
+    expect(warmupWindows({ minSec: 1, maxSec: 1, tolerance: 0.05 })).toEqual({ windowSec: 0.5, min: 2, max: 2 });
+    expect(warmupWindows({ minSec: 0.2, maxSec: 0.4, tolerance: 0.05 })).toEqual({ windowSec: 0.2, min: 1, max: 2 });
     // No warm-up at all (min may come out as −0: compare by value).
     const none = warmupWindows({ minSec: 0, maxSec: 0, tolerance: 0.05 });
     expect([none.windowSec, none.min + 0, none.max + 0]).toEqual([0.1, 0, 0]);

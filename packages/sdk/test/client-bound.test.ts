@@ -46,7 +46,7 @@ function busyShares(a: ReturnType<typeof cpuTimesByCpu>, b: ReturnType<typeof cp
 describe.skipIf(skipReason !== '')('client-bound guard on one loader core of several', () => {
   const hot = cpus.at(-1)!;
 
-  it(named('flags the busiest loader core over 90% while the mean over the loader cores stays below it'), async () => {
+  it(named('flags the busiest loader core over 90%, which the mean over the loader cores dilutes'), async () => {
     burner(hot);
     const loader = idler();
     await sleep(300); // the burner is spinning
@@ -65,12 +65,8 @@ describe.skipIf(skipReason !== '')('client-bound guard on one loader core of sev
     // The mean is the mean of the cores (checked against our own reading of /proc/stat) …
     const mean = [...shares.values()].reduce((a, b) => a + b, 0) / shares.size;
     expect(r.loaderCoreBusy).toBeCloseTo(mean, 1);
-    // … and stays under the threshold unless something else saturates the other cores too
-    // (another engineer's load outside the lock); then there is nothing to show.
-    const others = [...shares].filter(([cpu]) => cpu !== hot).map(([, s]) => s);
-    const othersMean = others.reduce((a, b) => a + b, 0) / others.length;
-    if (othersMean < 0.7) expect(r.loaderCoreBusy).toBeLessThan(0.9);
-    else console.warn(`client-bound test: the other loader cores were ${Math.round(othersMean * 100)}% busy with foreign load; mean check not conclusive`);
+    // The mean alone (the old guard) is diluted by the idle cores; the busiest core is not.
+    expect(r.loaderBusiestCore).toBeGreaterThan(r.loaderCoreBusy);
   });
 
   it(named('flags a one-thread loader by its own CPU time, judged per thread it can use'), async () => {

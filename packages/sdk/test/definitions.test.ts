@@ -54,10 +54,13 @@ describe('definitions are validated before anything starts', () => {
     expect(() => validateSuite({ scenarios: [ok], targets: [{ kind: 'docker', name: 'x' } as never] })).toThrowError(/targets\[0\]\.kind: /);
   });
 
-  it('applies command-line overrides to every load profile', () => {
+  it('applies command-line overrides to every load profile; settling only to stepped loads', () => {
     const { scenarios } = validateSuite({ scenarios: [ok, { ...ok, name: 'ramp', load: { connections: [1, 2] } }], targets: [tiny('t')], overrides: { duration: 3, warmup: 0.5 } });
-    expect(scenarios.map((s) => [s.load.duration, s.load.warmup])).toEqual([[3, 0.5], [3, 0.5]]);
+    // A fixed load's block warm-up covers settling; between the steps of a ramp it applies.
+    expect(scenarios.map((s) => [s.load.duration, s.load.warmup])).toEqual([[3, undefined], [3, 0.5]]);
     expect(scenarios[1]!.load.connections).toEqual([1, 2]);
+    const c = validateSuite({ scenarios: [ok, { ...ok, name: 'ramp', load: { connections: [1, 2] } }], targets: [tiny('t')], overrides: { connections: 7 } }).scenarios;
+    expect(c.map((s) => s.load.connections)).toEqual([7, 7]);
   });
 });
 

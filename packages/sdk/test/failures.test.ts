@@ -2,10 +2,10 @@
 // them briefly: run under the shared lock (`flock /tmp/bs-load.lock npx vitest run …`).
 import { describe, expect, it } from 'vitest';
 import { resultSchema, runSuite, type DesignOptions, type FailedWindow } from '../src/index.js';
-import { tiny } from './_helpers.js';
+import { tiny, tinyDesign } from './_helpers.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: { connections: 5 } };
-const design = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0, maxSec: 0 } } satisfies DesignOptions;
+const design = { ...tinyDesign, warmup: { minSec: 0, maxSec: 0 } } satisfies DesignOptions;
 const base = { scenarios: [ping], design, driver: 'autocannon' } as const;
 
 describe('failures are recorded, and the run goes on', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess, type RunningProcess } from '../src/process.js';
-import { NODE_PROFILE_DIR_ENV, nodeHookPath, nodeProfiler, resolveProfiler, summarizeProfile } from '../src/profile/index.js';
+import { NODE_PROFILE_DIR_ENV, PROFILE_DEFAULTS, nodeHookPath, nodeProfiler, resolveProfiler, summarizeProfile } from '../src/profile/index.js';
 import { hammer, lineOf } from './_profile-helpers.js';
 
 const hotServer = fileURLToPath(new URL('./fixtures/profile/hot-server.mjs', import.meta.url));
@@ -38,7 +38,7 @@ describe('node profiler (V8 sampling through a preloaded inspector hook)', () =>
       const profile = await session.stop();
       expect(sent).toBeGreaterThan(10);
       expect(profile.unit).toBe('us');
-      expect(profile.intervalUs).toBe(100);
+      expect(profile.intervalUs).toBe(PROFILE_DEFAULTS.nodeIntervalUs);
       expect(JSON.parse(readFileSync(outFile, 'utf8'))).toHaveProperty('nodes');
 
       const summary = summarizeProfile(profile, { profiler: 'node' });

@@ -134,6 +134,8 @@ describe('frame classification', () => {
   it('tells runtime, gc, idle, kernel, contract, own, other and synthetic frames apart', () => {
     const c = (f: string, o?: Parameters<typeof classifyFrame>[1]) => classifyFrame(f, o);
     expect(c('(idle)')).toEqual({ kind: 'idle', group: 'idle' });
+    expect(c('(anonymous)')).toEqual({ kind: 'runtime', group: 'runtime' });
+    expect(c('h (/home/me/app (copy)/node_modules/koa/x.js:3)')).toEqual({ kind: 'package', group: 'koa' });
     expect(c('(garbage collector)')).toEqual({ kind: 'runtime', group: 'gc' });
     expect(c('(program)')).toEqual({ kind: 'runtime', group: 'runtime' });
     expect(c('writev')).toEqual({ kind: 'runtime', group: 'runtime' });

@@ -52,7 +52,7 @@ describe.skipIf(usable !== true)(`py-spy profiler${skipReason}`, () => {
     try {
       const outFile = join(scratch, 'hot.txt');
       const session = await profiler.start(server.pid, outFile, { maxDurationSec: 30 });
-      const sent = await hammer(`${server.url}/hot?n=100000`, { maxRequests: 300, maxMs: 3000 });
+      const sent = await hammer(`${server.url}/hot?n=300000`, { maxRequests: 200, maxMs: 3000 });
       const profile = await session.stop();
       expect(sent).toBeGreaterThan(5);
       expect(existsSync(outFile)).toBe(true);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BenchsuiteConfigError, DEFAULTS, designOptionsSchema, resultSchema, runSuite, type SuiteEvent, type WindowRecord } from '../src/index.js';
+import { BenchsuiteConfigError, resultSchema, runSuite, type SuiteEvent, type WindowRecord } from '../src/index.js';
 import { tinyServer } from './_helpers.js';
 
 const distIndex = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -119,12 +119,16 @@ console.log('finished');`,
     expect(added.length).toBeGreaterThan(0);
     expect(added.every((w) => w.index > maxBefore)).toBe(true);
 
-    // The same shape as an uninterrupted run: the planned blocks, once each; summaries and a stop.
-    expect(r.blocks.map((b) => b.block)).toEqual([1, 2, 3]);
-    expect(r.stops).toEqual([expect.objectContaining({ scenario: 'ping', blocks: 3 })]);
-    expect(r.summaries.map((s) => s.target).sort()).toEqual(['a', 'b']);
+    // The same shape as an uninterrupted run: as many complete blocks as planned (the block the
+    // kill cut short keeps its windows but does not count), each block once; summaries and a stop.
+    expect(r.blocks.map((b) => b.block)).toEqual(r.blocks.map((_, i) => i + 1));
     const complete = r.blocks.filter((b) => b.complete);
+    expect(complete).toHaveLength(design.blocks.max);
     for (const b of complete) expect(r.windows.filter((w) => w.block === b.block)).toHaveLength(2 * b.rounds);
+    const cut = r.blocks.filter((b) => !b.complete).map((b) => b.block);
+    expect(cut.every((b) => before.some((w) => w.block === b))).toBe(true);
+    expect(r.stops).toEqual([expect.objectContaining({ scenario: 'ping', blocks: r.blocks.length })]);
+    expect(r.summaries.map((s) => s.target).sort()).toEqual(['a', 'b']);
 
     // The windows file itself holds every window once: a second resume would read the same run.
     const after = loggedWindows(outDir);
@@ -132,12 +136,10 @@ console.log('finished');`,
   }, 120_000);
 
   it('refuses a configuration that lacks a target of the interrupted run, naming it', async () => {
+    // A real plan, from a run that only verifies (two starts, one request each, no load).
     const outDir = mkdtempSync(join(tmpdir(), 'bs-resume-plan-'));
-    writeFileSync(
-      join(outDir, 'run.json'),
-      // A plan as runSuite writes it: the design with defaults filled in, as recorded.
-      JSON.stringify({ suite: 'custom', seed: 1, design: { ...designOptionsSchema.parse({}), reference: 'a', confidence: DEFAULTS.confidence, clientBoundBusy: DEFAULTS.clientBoundBusy }, driver: 'autocannon', scenarios: ['ping'], targets: ['a', 'b'], startedAt: new Date().toISOString() }),
-    );
+    await runSuite({ scenarios: [{ ...ping, verifyOnly: true }], targets, driver: 'autocannon', outDir });
+    expect(existsSync(join(outDir, 'run.json'))).toBe(true);
     const err = await runSuite({ scenarios: [ping], targets: [targets[0]!], outDir, resume: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BenchsuiteConfigError);
     expect((err as Error).message).toMatch(/target "b"/);

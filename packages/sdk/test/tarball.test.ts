@@ -32,19 +32,23 @@ process.on('SIGTERM', () => { s.close(() => process.exit(0)); s.closeIdleConnect
       join(scratch, 'bench.mjs'),
       `import { createRequire } from 'node:module';
 import { defineScenario, defineTarget, runSuite, resultSchema, BenchsuiteConfigError } from '@benchsuite/sdk';
-const hello = defineScenario({ name: 'hello', request: { path: '/hello' }, expect: { status: 200, json: { hello: 'world' } }, load: { connections: 5, warmup: 0.2, duration: 0.5 } });
+const hello = defineScenario({ name: 'hello', request: { path: '/hello' }, expect: { status: 200, json: { hello: 'world' } }, load: { connections: 5 } });
 const mine = defineTarget({ kind: 'process', name: 'mine', command: [process.execPath, 'server.mjs'], version: '1.0.0' });
 let named = '';
 try { await runSuite({ scenarios: [{ ...hello, load: { connections: 0 } }], targets: [mine] }); } catch (e) { named = e instanceof BenchsuiteConfigError ? e.message : 'wrong error'; }
-const result = await runSuite({ scenarios: [hello], targets: [mine], trials: 1, driver: 'autocannon' });
+const result = await runSuite({ scenarios: [hello], targets: [mine], design: { windowSec: 0.5, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.2 } }, driver: 'autocannon' });
 const schema = createRequire(import.meta.url)('@benchsuite/sdk/schema.json');
-console.log(JSON.stringify({ named, ok: resultSchema.safeParse(result).success, trials: result.trials.map((t) => t.status), requests: result.summaries[0]?.requests, schemaTitle: schema.title }));`,
+console.log(JSON.stringify({ named, ok: resultSchema.safeParse(result).success, windows: result.windows.map((w) => w.status), requests: result.summaries[0]?.requests, schemaTitle: schema.title, schemaId: schema.$id, schemaHasWindows: 'windows' in schema.properties, schemaVersion: result.schemaVersion }));`,
     );
     const out = JSON.parse(execFileSync(process.execPath, ['bench.mjs'], { cwd: scratch, encoding: 'utf8', timeout: 60_000 }));
     expect(out.named).toMatch(/scenarios\[0\]\.load\.connections/);
     expect(out.ok).toBe(true);
-    expect(out.trials).toEqual(['ok']);
+    expect(out.windows).toEqual(['ok', 'ok']);
+    expect(out.schemaVersion).toBe(2);
     expect(out.requests).toBeGreaterThan(10);
     expect(out.schemaTitle).toBe('benchsuite result');
+    // The packed JSON Schema is the one generated from this version's zod schema.
+    expect(out.schemaId).toMatch(/result-v2\.json$/);
+    expect(out.schemaHasWindows).toBe(true);
   }, 240_000);
 });
