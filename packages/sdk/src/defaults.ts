@@ -10,7 +10,7 @@ export const DEFAULTS = {
   /** Settle seconds before each window of a stepped load (new connection count); single-step loads use 0. */
   stepSettleSec: 0.25,
   /** Block warm-up: 1-s windows until per-second req/s changes by less than `tolerance`, within [minSec, maxSec]. */
-  warmup: { minSec: 2, maxSec: 6, tolerance: 0.05 },
+  warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 },
   /** Rounds per block: the dimensioning phase chooses within [min, max]. */
   rounds: { min: 5, max: 20 },
   /** Blocks (fresh server processes) per scenario. */
@@ -43,6 +43,34 @@ export const DEFAULTS = {
   timeoutSec: 10,
   /** Cold starts measured for the startup cost figure. */
   startups: 5,
+  /** `--profile`: the profilers' settings. */
+  profile: {
+    /**
+     * V8 sampling interval, µs (V8's own default). Measured on node:http `GET /ping` (server pinned
+     * to cpu 0, wrk -t1 -c50 on cpu 1, 2-s windows, 6–7 paired rounds, median ratio to unprofiled):
+     * 1000 µs cost 0–8% req/s (within noise), 500 µs ~12%, 250 µs 15–20%, 100 µs ~30% (+40% server
+     * CPU per request, and V8 then only managed one sample per ~175 µs). At 1000 µs a busy second
+     * gives ~900 samples: enough for shares to ±1–2 points over `windowSec`.
+     */
+    nodeIntervalUs: 1000,
+    /**
+     * py-spy samples per second (its default is 100). Blocking sampling at 250/s cost uvicorn +
+     * FastAPI `GET /ping` ~9% req/s (5 paired rounds; `--nonblocking` showed no loss).
+     */
+    pySpyRate: 250,
+    /** perf sampling frequency, Hz: 999 rather than 1000 so sampling does not beat with timers (cost ~1% on node:http). */
+    perfFrequency: 999,
+    /** Recommended length of the profiled window, s: ~3000 V8 samples of a busy server at the default interval. */
+    windowSec: 3,
+    /** Functions kept in a summary's `top`. */
+    topFunctions: 20,
+    /** A profiler stops by itself after this long if nobody calls `stop()` (a runner that died). */
+    maxDurationSec: 120,
+    /** How long `start()` waits for the profiler to confirm it is sampling, ms. */
+    startTimeoutMs: 15_000,
+    /** How long `stop()` waits for the profile to be written (and, for perf, `perf script`), ms. */
+    stopTimeoutMs: 60_000,
+  },
   /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */
   compareThresholdPct: 5,
 } as const;

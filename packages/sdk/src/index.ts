@@ -25,3 +25,4 @@ export { varianceComponents, optimalRounds, blocksForPrecision } from './analysi
 export { decideStop, scenarioBudget, type StopDecision, type StopState, type StopRule } from './analysis/stopping.js';
 export { estimate, summarizePair, rankScenario, separated, ratioGroups, WindowIndex, RATIO_METHOD, ABSOLUTE_METHOD, RANKING_METHOD, type EstimatorOptions } from './analysis/summarize.js';
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';
+export * from './profile/index.js';

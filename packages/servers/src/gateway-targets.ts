@@ -93,8 +93,8 @@ const fastapiVersion = async (): Promise<string | undefined> => {
   return /^fastapi==(\S+)/m.exec(req)?.[1];
 };
 
-/** site-packages entries that are tooling, not runtime (pip itself, setuptools). */
-const notRuntime = (name: string): boolean => /^(pip|setuptools|_distutils_hack|pkg_resources)([-_.].*)?$/.test(name) || name === 'distutils-precedence.pth' || name === '__pycache__';
+/** site-packages entries that are tooling, not runtime (pip itself, setuptools, the py-spy profiler). */
+const notRuntime = (name: string): boolean => /^(pip|setuptools|_distutils_hack|pkg_resources|py_spy)([-_.].*)?$/.test(name) || name === 'distutils-precedence.pth' || name === '__pycache__';
 
 /**
  * Upstream clients of the FastAPI gateway, chosen by UPSTREAM_CLIENT (read by

@@ -27,7 +27,7 @@ if (dir) {
   let busy = false;
 
   const start = async () => {
-    let intervalUs = 100;
+    let intervalUs = 1000; // V8's default, when no request file says otherwise
     try {
       intervalUs = Number((JSON.parse(readFileSync(file('request'), 'utf8')) as { intervalUs?: number }).intervalUs) || intervalUs;
     } catch {

@@ -44,12 +44,22 @@ const V8_SPECIAL: Record<string, FrameClass> = {
   '(root)': { kind: 'meta', group: 'meta' },
 };
 
-/** Split `name (location)` → location without a trailing `:line[:col]`; undefined when there is none. */
+/**
+ * The location of `name (location)` without a trailing `:line[:col]`; undefined when there is
+ * none. The opening parenthesis is the one matching the final `)`, so a path such as
+ * `/home/me/app (copy)/x.js` stays whole.
+ */
 export function frameLocation(frame: string): string | undefined {
   if (!frame.endsWith(')')) return undefined;
-  const open = frame.lastIndexOf(' (');
-  if (open < 0) return undefined;
-  return frame.slice(open + 2, -1).replace(/(:\d+){1,2}$/, '');
+  let depth = 0;
+  for (let i = frame.length - 1; i > 0; i--) {
+    const c = frame[i];
+    if (c === ')') depth++;
+    else if (c === '(' && --depth === 0) {
+      return frame[i - 1] === ' ' ? frame.slice(i + 1, -1).replace(/(:\d+){1,2}$/, '') : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** Index just past the first prefix that matches `path`, or -1. */

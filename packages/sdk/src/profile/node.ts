@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { guardTempDir } from '../process.js';
 import { PROFILE_DEFAULTS } from './defaults.js';
 import type { PreparedCommand, Profiler, ProfileSession, ProfileStartOptions } from './profiler.js';
 import { cpuProfileToCollapsed, type CpuProfile } from './v8.js';
@@ -25,13 +26,9 @@ export function nodeHookPath(): string {
 }
 
 let handOffDir: string | undefined;
-/** One hand-off folder per runner (files in it are keyed by pid), removed when the runner exits. */
+/** One hand-off folder per runner (files in it are keyed by pid), removed when the runner ends, even by SIGKILL. */
 function sharedHandOffDir(): string {
-  if (!handOffDir) {
-    const dir = (handOffDir = mkdtempSync(join(tmpdir(), 'benchsuite-profile-')));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return handOffDir;
+  return (handOffDir ??= guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-profile-'))));
 }
 
 /** Is this argv[0] a Node binary (`node`, `nodejs`, or this process's own `process.execPath`)? */
@@ -57,7 +54,7 @@ function environOf(pid: number): Record<string, string> {
 
 /**
  * V8's sampling profiler inside a Node server, for one window. `prepareCommand` adds
- * `--import <hook>` after `node` and a fresh hand-off folder to the environment; `start` sends
+ * `--import <hook>` after `node` and the runner's hand-off folder to the environment; `start` sends
  * SIGUSR2 (only once the hook has said it is loaded) and waits until V8 samples; `stop` sends it
  * again, waits for the `.cpuprofile` and moves it to `outFile`. The server runs unchanged
  * otherwise: no inspector port, no other signal touched; the sampler thread is the cost

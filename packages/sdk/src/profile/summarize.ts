@@ -1,11 +1,12 @@
 import { classifyFrame, type ClassifyOptions, type FrameClass } from './classify.js';
 import { splitStack, type CollapsedProfile } from './collapsed.js';
+import { PROFILE_DEFAULTS } from './defaults.js';
 import type { ProfileGroup, ProfileSummary } from './schema.js';
 
 export interface SummarizeProfileOptions extends ClassifyOptions {
   /** Profiler name recorded in the summary. */
   profiler: string;
-  /** How many functions to keep in `top`; default 20. */
+  /** How many functions to keep in `top`; default `PROFILE_DEFAULTS.topFunctions`. */
   top?: number;
   /** Collapsed-stacks file, relative to `results.json`. */
   stacksFile?: string;
@@ -77,7 +78,7 @@ export function summarizeProfile(profile: CollapsedProfile, options: SummarizePr
   const top = [...fnSelf]
     .map(([name, self]) => ({ name, self, group: classOf(name).group }))
     .sort(byShareThenName)
-    .slice(0, options.top ?? 20)
+    .slice(0, options.top ?? PROFILE_DEFAULTS.topFunctions)
     .map((f) => ({ name: f.name, group: f.group, self: share(f.self), total: share(fnTotal.get(f.name) ?? f.self) }));
   const byPackage: ProfileGroup[] = [...groupTotal]
     .map(([key, total]) => {

@@ -54,7 +54,9 @@ export async function profileTarget(ctx: BlockContext, scenario: Scenario, targe
       command,
       ...(profiler.prepareCommand ? { prepare: (c: readonly string[], e: Readonly<Record<string, string>>) => profiler.prepareCommand!(c, e) } : {}),
     });
-    const spec = windowSpec(scenario, await preparedRequests(scenario, started.baseUrl), ctx.design, stepSettleSec);
+    // Profiled windows are longer than the design's: a few thousand samples make the shares
+    // stable to a point or two. The unprofiled windows around it have the same length.
+    const spec = windowSpec(scenario, await preparedRequests(scenario, started.baseUrl), { windowSec: Math.max(ctx.design.windowSec, PROFILE_DEFAULTS.windowSec) }, stepSettleSec);
     await warmUp(ctx, started, spec, ctx.design.warmup);
     const before = await measureWindow(ctx, started, spec);
     if (dir) mkdirSync(dir, { recursive: true });

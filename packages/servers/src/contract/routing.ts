@@ -86,17 +86,18 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 
 /**
  * True when a raw pathname is not one the contract routes, whatever the route table says: a
- * malformed %-escape, a dot segment (`/a/../ping`, `/users/%2E`) or a backslash. Each is
- * answered 400 `bad_request` before routing. RFC 3986 clients never send the last two, and
- * URL parsers disagree on them: @hono/node-server resolves dot segments and refuses `\`, and
- * the other routers take them literally.
+ * malformed %-escape, a dot segment (`/a/../ping`, `/users/%2E`), a backslash, or no leading
+ * `/` (the asterisk form `OPTIONS *`). Each is answered 400 `bad_request` before routing.
+ * RFC 3986 clients never send the dot segments or `\`, and URL parsers disagree on them:
+ * @hono/node-server resolves dot segments and refuses `\` and `*`, and the other routers take
+ * them literally.
  *
  * @example
  * isMalformedPath('/users/..') // true
  * isMalformedPath('/users/a.b') // false
  */
 export function isMalformedPath(rawPathname: string): boolean {
-  if (rawPathname.includes('\\')) return true;
+  if (rawPathname.charCodeAt(0) !== 47 /* / */ || rawPathname.includes('\\')) return true;
   if (DOT_SEGMENT.test(rawPathname)) return true;
   return hasMalformedEscape(rawPathname);
 }
@@ -110,7 +111,7 @@ export function isMalformedPath(rawPathname: string): boolean {
  * one of a route. Paths without `%`, `.` or `\` return at once.
  */
 export function unroutedRawPath(rawPathname: string): ContractError | undefined {
-  if (!/[%.\\]/.test(rawPathname)) return undefined;
+  if (rawPathname.charCodeAt(0) === 47 /* / */ && !/[%.\\]/.test(rawPathname)) return undefined;
   if (isMalformedPath(rawPathname)) return contractError('bad_request');
   if (rawPathname.includes('%') && !matchRoute(rawPathname)) return contractError('not_found');
   return undefined;

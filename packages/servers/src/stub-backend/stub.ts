@@ -14,6 +14,11 @@ export interface StubBackendOptions {
   streamChunkDelayMs?: number;
   /** Answer every chat completion with this status (e.g. 503) instead of a completion. */
   failStatus?: number;
+  /**
+   * How the stub waits `ms` (the latency, the pause between chunks). Default: a timer. Injectable
+   * so that a test can see the delay the stub applied and hold the answer back, instead of timing it.
+   */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface StubBackendStats {
@@ -31,7 +36,7 @@ export interface StubBackendStats {
 export interface StubBackend {
   server: Server;
   stats: StubBackendStats;
-  options: Required<Omit<StubBackendOptions, 'failStatus'>> & { failStatus: number | undefined };
+  options: Required<Omit<StubBackendOptions, 'failStatus' | 'sleep'>> & { failStatus: number | undefined };
 }
 
 /** Estimated tokens of `chars` characters. */
@@ -121,6 +126,7 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
     failStatus: initial.failStatus,
   };
   if (!(options.charsPerToken > 0)) throw new Error('charsPerToken must be > 0');
+  const sleep = initial.sleep ?? timerSleep;
   const stats: StubBackendStats = { requests: 0, completed: 0, aborted: 0, failed: 0, inFlight: 0 };
   let counter = 0;
 
@@ -244,6 +250,6 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
   return { server, stats, options };
 }
 
-function sleep(ms: number): Promise<void> {
+function timerSleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }
