@@ -26,7 +26,13 @@ export type Note =
   | { kind: 'interrupted' }
   | { kind: 'regression-rule'; thresholdPct: number; band?: number }
   | { kind: 'incomparable'; fields: string[] }
-  | { kind: 'forced-comparison'; fields: string[] };
+  | { kind: 'forced-comparison'; fields: string[] }
+  | { kind: 'warmup-not-steady-targets'; targets: Array<{ target: string; blocks: number; of: number }>; tolerance?: number }
+  | { kind: 'precision-not-met-targets'; targets: Array<{ target: string; reached: number }>; target: number; reason: string }
+  | { kind: 'profile-shares' }
+  | { kind: 'profile-cost'; ratio: number | null; profiled: number; unprofiled: number }
+  | { kind: 'profile-missing'; target: string; status: 'unavailable' | 'failed'; profiler: string; reason?: string | undefined }
+  | { kind: 'profile-no-stacks'; file?: string | undefined };
 
 /** The sentence for a note, with the figures that raised it. */
 export function noteText(n: Note): string {
@@ -76,5 +82,31 @@ export function noteText(n: Note): string {
       return `the two results were measured on environments that differ in ${n.fields.join(', ')}: a change would measure the machine, not the code (--force compares them anyway)`;
     case 'forced-comparison':
       return `compared although the environments differ in ${n.fields.join(', ')}: the changes may measure the machine, not the code`;
+    case 'warmup-not-steady-targets': {
+      // Targets with the same count share one parenthesis: `node-http, koa (1 of 1 blocks); express (1 of 2 blocks)`.
+      const groups = new Map<string, string[]>();
+      for (const t of n.targets) {
+        const key = `${t.blocks} of ${t.of} block${t.of === 1 ? '' : 's'}`;
+        groups.set(key, [...(groups.get(key) ?? []), t.target]);
+      }
+      return `warm-up not steady within ±${pct(n.tolerance ?? DEFAULTS.warmup.tolerance)} for: ${[...groups].map(([k, ts]) => `${ts.join(', ')} (${k})`).join('; ')}`;
+    }
+    case 'precision-not-met-targets':
+      return `precision target ±${pct(n.target, 1)} not reached by: ${n.targets.map((t) => `${t.target} ±${pct(t.reached, 1)}`).join(', ')} (${n.reason})`;
+    case 'profile-shares':
+      return 'profiles: after a scenario\'s blocks, each target ran once more on a fresh process, one window of it under a sampling CPU profiler (never part of an estimate); ' +
+        'shares are of the CPU time it saw busy, idle left out: self = the function (or package) on top of the stack, total = anywhere on it';
+    case 'profile-cost':
+      return n.ratio === null
+        ? 'the profiler\'s cost is unknown: the unprofiled windows around the profiled one served no requests'
+        : `the profiled window ran at ${n.ratio.toFixed(2)}× the unprofiled req/s (${Math.round(n.profiled).toLocaleString('en-US')} vs ${Math.round(n.unprofiled).toLocaleString('en-US')} req/s, same process): the profiler's cost`;
+    case 'profile-missing':
+      return n.status === 'unavailable'
+        ? `${n.target}: not profiled, ${n.profiler === 'none' ? '' : `profiler ${n.profiler} unavailable: `}${n.reason ?? 'no reason given'}`
+        : `${n.target}: profiling with ${n.profiler} failed: ${n.reason ?? 'no reason given'}`;
+    case 'profile-no-stacks':
+      return n.file
+        ? `no flame graph: it is drawn from the collapsed stacks in ${n.file} next to results.json, which were not given to the report (\`benchsuite report results.json\` reads them from there)`
+        : 'no flame graph: the run kept no collapsed stacks (it had no output folder)';
   }
 }

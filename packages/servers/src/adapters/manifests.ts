@@ -14,6 +14,7 @@ const honoManifest = {
   negotiation: 'shared acceptsJson',
   timeout: 'hono timeout (503 HTTPException)',
   notFound: 'app.notFound + shared notRouted (404/405)',
+  contractEdges: 'shared raw-path check middleware (escaped, dot and backslash paths → 400/404 as sent); JSON 400 from the app errorHandler; shared JSON depth limit',
 } as const satisfies FairnessManifest;
 
 /**
@@ -61,6 +62,8 @@ export const manifests = {
     negotiation: 'shared acceptsJson in an onRequest hook',
     timeout: 'onRequest hook with setTimeout',
     notFound: 'setNotFoundHandler + shared notRouted (404/405)',
+    contractEdges:
+      'clientErrorHandler answering parser errors as node:http does (shared answerClientError); rewriteUrl sends escaped/dot paths to the not-found handler; shared JSON depth limit in a preValidation hook',
   },
   hono: honoManifest,
   'hono-lean': {
@@ -85,6 +88,7 @@ export const manifests = {
     negotiation: 'shared acceptsJson',
     timeout: 'middleware racing next() with setTimeout',
     notFound: 'last middleware + shared notRouted (404/405)',
+    contractEdges: 'outer middleware maps unexpected errors to the JSON internal_error body; app.silent (no per-request stderr); Accept-Encoding reduced to gzip-or-identity before koa-compress; shared JSON depth limit',
   },
 } as const satisfies Record<string, FairnessManifest>;
 

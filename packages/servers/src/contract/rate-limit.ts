@@ -40,12 +40,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     hit(key) {
       const t = now();
       // Expired windows are dropped at most once per window, so the map cannot grow without bound.
-      if (t < 0) {
+      if (t >= nextSweep) {
         for (const [k, w] of windows) if (w.endsAt <= t) windows.delete(k);
         nextSweep = t + windowMs;
       }
       let w = windows.get(key);
-      if (!w) {
+      if (!w || w.endsAt <= t) {
         w = { endsAt: t + windowMs, count: 0 };
         windows.set(key, w);
       }
