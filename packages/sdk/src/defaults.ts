@@ -11,8 +11,8 @@ export const DEFAULTS = {
    * fits its 18-minute budget on 2 cores with room to spare for extra blocks.
    */
   windowSec: 0.8,
-  /** Settle seconds before each window of a stepped load (new connection count); single-step loads use 0. */
-  stepSettleSec: 0.25,
+  /** Settle seconds before each step of a stepped load (new connection count); single-step loads use 0. */
+  stepSettleSec: 0.3,
   /** Block warm-up: 1-s windows until per-second req/s changes by less than `tolerance`, within [minSec, maxSec]. */
   warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 },
   /** Rounds per block: the dimensioning phase chooses within [min, max]. */

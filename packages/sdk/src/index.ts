@@ -9,7 +9,7 @@ export { runSuite, resolveReference } from './run/suite.js';
 export { validateSuite } from './validate.js';
 export { setupTarget } from './run/phases.js';
 export { isClientBound } from './sampler.js';
-export { startProcess, stopAllProcesses, freePort, ProcessStartError, describeExit, type RunningProcess, type StartProcessOptions, type ExitInfo } from './process.js';
+export { startProcess, stopAllProcesses, freePort, guardTempDir, ProcessStartError, describeExit, type RunningProcess, type StartProcessOptions, type ExitInfo } from './process.js';
 export { drivers, driverNames, resolveDriver, type DriverName, type DriverChoice } from './drivers/index.js';
 export { autocannonDriver } from './drivers/autocannon.js';
 export { wrkDriver } from './drivers/wrk.js';
