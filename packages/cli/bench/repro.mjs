@@ -19,7 +19,7 @@ const { values: args, positionals } = parseArgs({
 });
 const within = Number(args.within);
 const cli = fileURLToPath(new URL('../bin/benchsuite.js', import.meta.url));
-const log = (m) => process.stderr.write(m + '\n');
+const log = (m) => process.stderr.write(`${m}\n`);
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 
 let files;
@@ -63,10 +63,15 @@ const print = (title, rows) => {
   console.log(`\n## ${title}\n`);
   console.log('| scenario | target | run 1 | run 2 | intervals overlap | difference |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.scenario} | ${r.target} | ${f3(r.x.point)} ${ci(r.x)} | ${f3(r.y.point)} ${ci(r.y)} | ${r.overlap === null ? '–' : r.overlap ? 'yes' : 'no'} | ${r.diff >= 0 ? '+' : ''}${pct(r.diff)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.scenario} | ${r.target} | ${f3(r.x.point)} ${ci(r.x)} | ${f3(r.y.point)} ${ci(r.y)} | ${r.overlap === null ? '–' : r.overlap ? 'yes' : 'no'} | ${r.diff >= 0 ? '+' : ''}${pct(r.diff)} |`,
+    );
   const agree = rows.filter((r) => Math.abs(r.diff) < within).length;
   const over = rows.filter((r) => r.overlap).length;
-  console.log(`\n${title}: ${agree} of ${rows.length} pairs within ${pct(within, 0)} (${pct(rows.length ? agree / rows.length : null)}); intervals overlap in ${over} of ${rows.length}; median |difference| ${pct(median(rows.map((r) => Math.abs(r.diff))))}, worst ${pct(Math.max(...rows.map((r) => Math.abs(r.diff))))}`);
+  console.log(
+    `\n${title}: ${agree} of ${rows.length} pairs within ${pct(within, 0)} (${pct(rows.length ? agree / rows.length : null)}); intervals overlap in ${over} of ${rows.length}; median |difference| ${pct(median(rows.map((r) => Math.abs(r.diff))))}, worst ${pct(Math.max(...rows.map((r) => Math.abs(r.diff))))}`,
+  );
   return { agree, n: rows.length };
 };
 function median(xs) {
@@ -78,8 +83,12 @@ console.log(`# bench:repro — ${a.suite}, reference ${a.design.reference}`);
 console.log(`\n| run | seed | wall | windows | steal mean / worst | excluded for steal | median / worst half-width | precision met | stops |`);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [i, r] of [a, b].entries()) {
-  const stops = Object.entries(r.stops.reduce((m, s) => ((m[s.reason] = (m[s.reason] ?? 0) + 1), m), {})).map(([k, v]) => `${k} ${v}`).join(', ');
-  console.log(`| ${i + 1} | ${r.seed} | ${(r.runner.wallSec / 60).toFixed(1)} min | ${r.overall.windows} | ${pct(r.overall.meanSteal)} / ${pct(r.overall.maxSteal)} | ${r.overall.excludedSteal} | ±${pct(r.overall.medianHalfWidth)} / ±${pct(r.overall.worstHalfWidth)} | ${r.overall.precisionMet}/${r.overall.pairs} | ${stops} |`);
+  const counts = new Map();
+  for (const s of r.stops) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
+  const stops = [...counts].map(([k, v]) => `${k} ${v}`).join(', ');
+  console.log(
+    `| ${i + 1} | ${r.seed} | ${(r.runner.wallSec / 60).toFixed(1)} min | ${r.overall.windows} | ${pct(r.overall.meanSteal)} / ${pct(r.overall.maxSteal)} | ${r.overall.excludedSteal} | ±${pct(r.overall.medianHalfWidth)} / ±${pct(r.overall.worstHalfWidth)} | ${r.overall.precisionMet}/${r.overall.pairs} | ${stops} |`,
+  );
 }
 const t = print('Throughput relative to the reference', compareFigure('relativeRps'));
 const c = print('Server CPU per request relative to the reference', compareFigure('relativeCpu'));

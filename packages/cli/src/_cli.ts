@@ -19,13 +19,13 @@ interface FlagBase {
 }
 
 /** `--json`; with `negatable`, a switch that is on by default and turned off by `--no-NAME`. */
-export interface SwitchFlag extends FlagBase {
+interface SwitchFlag extends FlagBase {
   type: 'switch';
   negatable?: boolean;
 }
 
 /** A flag with a value: `--duration 10s`, `-d10s`, `--duration=10s`. */
-export interface ValueFlag<T> extends FlagBase {
+interface ValueFlag<T> extends FlagBase {
   type: 'value';
   /** Placeholder in help: `S`, `N`, `NAME`, `MIN[,MAX]`. */
   value: string;
@@ -36,12 +36,12 @@ export interface ValueFlag<T> extends FlagBase {
 }
 
 /** A flag that no longer exists: using it prints `message` (what replaced it), exit 2. Not in help. */
-export interface RemovedFlag {
+interface RemovedFlag {
   type: 'removed';
   message: string;
 }
 
-export type Flag = SwitchFlag | ValueFlag<unknown> | RemovedFlag;
+type Flag = SwitchFlag | ValueFlag<unknown> | RemovedFlag;
 export type FlagTable = Record<string, Flag>;
 
 /** The parsed values of a flag table: keys as in the table (camelCase), absent when not given. */
@@ -49,7 +49,7 @@ export type FlagValues<T extends FlagTable> = {
   -readonly [K in keyof T as T[K] extends RemovedFlag ? never : K]?: T[K] extends ValueFlag<infer V> ? V : boolean;
 };
 
-export interface Positional {
+interface Positional {
   name: string;
   help: string;
   required?: boolean;
@@ -213,7 +213,12 @@ export function parseArgs<F extends FlagTable>(command: Command<F>, argv: readon
   const specs = command.positionals ?? [];
   const required = specs.filter((p) => p.required);
   if (positionals.length < required.length) {
-    issues.push(`missing ${required.slice(positionals.length).map((p) => `<${p.name}>`).join(' ')} (see \`benchsuite ${command.name} --help\`)`);
+    issues.push(
+      `missing ${required
+        .slice(positionals.length)
+        .map((p) => `<${p.name}>`)
+        .join(' ')} (see \`benchsuite ${command.name} --help\`)`,
+    );
   }
   if (!specs.at(-1)?.variadic) {
     for (const extra of positionals.slice(specs.length)) {
@@ -229,14 +234,14 @@ export function parseArgs<F extends FlagTable>(command: Command<F>, argv: readon
 // Text generated from the tables
 
 /** `-d, --duration S`, `--no-verify`; `align` indents long-only flags under the long names of the others (help). */
-export function flagLabel(key: string, flag: SwitchFlag | ValueFlag<unknown>, align = false): string {
+function flagLabel(key: string, flag: SwitchFlag | ValueFlag<unknown>, align = false): string {
   const name = flag.type === 'switch' && flag.negatable ? `--no-${kebab(key)}` : `--${kebab(key)}`;
   const value = flag.type === 'value' ? ` ${flag.value}` : '';
   return `${flag.short ? `-${flag.short}, ` : align ? '    ' : ''}${name}${value}`;
 }
 
 /** A flag's help line with its default. */
-export function flagMeaning(flag: SwitchFlag | ValueFlag<unknown>): string {
+function flagMeaning(flag: SwitchFlag | ValueFlag<unknown>): string {
   return flag.default === undefined ? flag.help : `${flag.help} (default: ${flag.default})`;
 }
 
@@ -249,8 +254,7 @@ export function synopsis(command: Command): string {
   return ['benchsuite', command.name, ...pos, '[options]'].join(' ');
 }
 
-const visibleFlags = (command: Command) =>
-  Object.entries(command.flags).filter((e): e is [string, SwitchFlag | ValueFlag<unknown>] => e[1].type !== 'removed');
+const visibleFlags = (command: Command) => Object.entries(command.flags).filter((e): e is [string, SwitchFlag | ValueFlag<unknown>] => e[1].type !== 'removed');
 
 /** Two aligned columns; long left cells put the right one on the next line. */
 function columns(rows: readonly (readonly [string, string])[], indent: number, width: number, style: (s: string) => string): string {
@@ -289,7 +293,16 @@ export function renderHelp(command: Command, style: HelpStyle): string {
   const width = style.width ?? 100;
   const out = [`${bold(`benchsuite ${command.name}`)} — ${command.summary}`, '', bold('Usage:'), `  ${synopsis(command)}`];
   if (command.positionals?.length) {
-    out.push('', bold('Arguments:'), columns(command.positionals.map((p) => [`<${p.name}${p.variadic ? '…' : ''}>`, p.help] as const), 2, width, (s) => s));
+    out.push(
+      '',
+      bold('Arguments:'),
+      columns(
+        command.positionals.map((p) => [`<${p.name}${p.variadic ? '…' : ''}>`, p.help] as const),
+        2,
+        width,
+        (s) => s,
+      ),
+    );
   }
   const rows = visibleFlags(command).map(([k, f]) => [flagLabel(k, f, true), flagMeaning(f)] as const);
   rows.push(['-h, --help', 'show this help']);
@@ -297,7 +310,16 @@ export function renderHelp(command: Command, style: HelpStyle): string {
   if (command.examples.length) {
     out.push('', bold('Examples:'), command.examples.map(([cmd, what]) => `  ${cmd}\n      ${what}`).join('\n'));
   }
-  out.push('', bold('Exit codes:'), columns(command.exitCodes.map(([c, m]) => [String(c), m] as const), 2, width, (s) => s));
+  out.push(
+    '',
+    bold('Exit codes:'),
+    columns(
+      command.exitCodes.map(([c, m]) => [String(c), m] as const),
+      2,
+      width,
+      (s) => s,
+    ),
+  );
   return `${out.join('\n')}\n`;
 }
 

@@ -21,7 +21,7 @@ const servers = await import('@benchsuite/servers').catch((err: unknown) => {
 });
 
 /** Why the built-in suites are not available here, or undefined when they are. */
-export const builtinSuitesMissing = servers
+const builtinSuitesMissing = servers
   ? undefined
   : 'the built-in suites (framework, gateway) come with @benchsuite/servers, which is not installed (npm install -D @benchsuite/servers, or its npm pack tarball)';
 
@@ -34,7 +34,7 @@ export const builtinSuites: Record<string, SuiteChoice> = servers
   : {};
 export const DEFAULT_SUITE = 'framework';
 
-export const CONFIG_NAMES = ['benchsuite.config.ts', 'benchsuite.config.mts', 'benchsuite.config.js', 'benchsuite.config.mjs'];
+const CONFIG_NAMES = ['benchsuite.config.ts', 'benchsuite.config.mts', 'benchsuite.config.js', 'benchsuite.config.mjs'];
 
 /** Every key a config may have; `satisfies` makes the compiler fail when the SDK's type gains or loses one. */
 const CONFIG_KEYS = {
@@ -66,7 +66,7 @@ const MOVED: Record<string, string> = {
 };
 
 /** A config file's text with a caret under `line:column` (1-based line, 0-based column as parsers give it). */
-export function codeFrame(text: string, line: number, column: number): string {
+function codeFrame(text: string, line: number, column: number): string {
   const lines = text.split('\n');
   const from = Math.max(1, line - 2);
   const to = Math.min(lines.length, line + 1);
@@ -87,7 +87,10 @@ function loadError(file: string, err: unknown): UsageError {
   // jiti reports syntax errors as "ParseError: <what>\n <file>:<line>:<column>" (0-based column);
   // runtime errors carry the position in their stack.
   const at = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(message) ?? new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(String(e?.stack ?? ''));
-  const first = message.split('\n')[0]!.replace(/^(\w*Error): \1: /, '$1: ').trim();
+  const first = message
+    .split('\n')[0]!
+    .replace(/^(\w*Error): \1: /, '$1: ')
+    .trim();
   if (!at) return new UsageError(`${file}: could not load the config: ${first}`);
   const line = Number(at[1]);
   const syntax = /ParseError|SyntaxError/.test(message) || e?.name === 'SyntaxError';

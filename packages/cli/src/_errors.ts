@@ -12,7 +12,10 @@ export class UsageError extends Error {
   override name = 'UsageError';
   readonly issues: string[];
   /** `title` heads a list of several issues, e.g. `benchsuite.config.ts has 2 problems`. */
-  constructor(issues: string | string[], readonly title?: string) {
+  constructor(
+    issues: string | string[],
+    readonly title?: string,
+  ) {
     const list = typeof issues === 'string' ? [issues] : issues;
     super(list.join('\n'));
     this.issues = list;

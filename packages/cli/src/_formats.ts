@@ -16,6 +16,7 @@ export {
   compareResults,
   compareExitCode,
   UnknownReferenceError,
+  stacksFilesOf,
 } from '@benchsuite/report';
 
 /** The report files `benchsuite run` writes beside `results.json`. */

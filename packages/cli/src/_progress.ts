@@ -137,7 +137,9 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       }
       case 'precision': {
         const worst = e.worstHalfWidth === null ? 'no interval yet' : `worst ±${(e.worstHalfWidth * 100).toFixed(1)}%`;
-        line(`${e.scenario}: ${worst} (target ±${formatPercent(e.target)}) after ${e.blocks} block${e.blocks === 1 ? '' : 's'}, ${e.rounds} round${e.rounds === 1 ? '' : 's'} → ${DECISION[e.decision]}`);
+        line(
+          `${e.scenario}: ${worst} (target ±${formatPercent(e.target)}) after ${e.blocks} block${e.blocks === 1 ? '' : 's'}, ${e.rounds} round${e.rounds === 1 ? '' : 's'} → ${DECISION[e.decision]}`,
+        );
         break;
       }
       default: {

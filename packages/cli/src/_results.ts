@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult } from '@benchsuite/sdk';
 import { UsageError } from './_errors.js';
 
@@ -35,4 +36,26 @@ export async function readResultFile(file: string): Promise<BenchResult> {
     throw new UsageError(more > 0 ? [...issues, `… and ${more} more`] : issues, `${file}: not a valid benchsuite result`);
   }
   return parsed.data;
+}
+
+/**
+ * The collapsed stacks a result's profiles refer to (`files`, from `stacksFilesOf`, relative to
+ * `results.json`), read from next to `resultsFile`: the report's `stacks` option. A file that is
+ * missing or unreadable is left out (the HTML report then says which file its flame graph needs);
+ * a path that leaves the result's folder is never read.
+ */
+export async function readProfileStacks(resultsFile: string, files: readonly string[]): Promise<Record<string, string>> {
+  const dir = resolve(dirname(resultsFile));
+  const out: Record<string, string> = {};
+  for (const f of files) {
+    const path = resolve(dir, f);
+    const rel = relative(dir, path);
+    if (isAbsolute(f) || rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
+    try {
+      out[f] = await readFile(path, 'utf8');
+    } catch {
+      // not there (copied without its profiles/ folder): the report says so
+    }
+  }
+  return out;
 }

@@ -15,7 +15,7 @@ export const commands: Record<string, () => Promise<Command>> = {
 };
 
 /** `benchsuite --help`: the commands and their one-line summaries, from the command definitions. */
-export async function usage(color: boolean): Promise<string> {
+async function usage(color: boolean): Promise<string> {
   const bold = (s: string) => (color ? `\u001b[1m${s}\u001b[22m` : s);
   const rows: string[] = [];
   for (const [name, load] of Object.entries(commands)) {

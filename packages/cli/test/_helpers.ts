@@ -21,8 +21,12 @@ export async function inProcess(argv: string[], opts: { stdoutTTY?: boolean; std
   let stdout = '';
   let stderr = '';
   const io: CommandIO = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
     stdoutTTY: opts.stdoutTTY ?? false,
     stderrTTY: opts.stderrTTY ?? false,
     env: opts.env ?? {},
@@ -39,5 +43,4 @@ export function binary(args: string[], env: Record<string, string> = {}, timeout
 
 /** A stack trace line: user mistakes must never print one. */
 export const STACK = /\n\s+at /;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences are what is looked for
 export const ANSI = /\u001b\[/;

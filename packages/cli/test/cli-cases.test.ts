@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '@benchsuite/sdk';
@@ -15,7 +15,73 @@ function refused(r: { code: number | null; stdout: string; stderr: string }) {
   expect(r.stderr.startsWith('benchsuite: ')).toBe(true);
 }
 
+/**
+ * A config written for one test whose suite `marked` leaves a file in its folder for each thing a
+ * run starts: `setup` (the target's setup hook ran), `service` (its helper process started),
+ * `server` (its server process started; it exits at once, so no load is ever sent). `top` and
+ * `suites` are spliced into the config to put a mistake in it. Plain ESM, no imports to resolve.
+ */
+function markedConfig(mistake: { top?: string; suites?: string } = {}) {
+  const dir = scratch();
+  const file = join(dir, 'benchsuite.config.mjs');
+  const touch = (what: string) => `require('node:fs').writeFileSync(${JSON.stringify(join(dir, what))}, '')`;
+  writeFileSync(
+    file,
+    `import { writeFileSync } from 'node:fs';
+const node = ${JSON.stringify(process.execPath)};
+export default {
+  ${mistake.top ?? ''}
+  suites: {
+    marked: {
+      scenarios: [{ name: 'ping', request: { path: '/ping' }, expect: { status: 200 } }],
+      targets: [{
+        kind: 'process', name: 'marked',
+        setup: () => writeFileSync(${JSON.stringify(join(dir, 'setup'))}, ''),
+        services: { helper: { command: [node, '-e', ${JSON.stringify(`${touch('service')}; console.log('listening on http://127.0.0.1:9'); setInterval(() => {}, 1000)`)}] } },
+        command: [node, '-e', ${JSON.stringify(touch('server'))}],
+      }],
+    },
+    ${mistake.suites ?? ''}
+  },
+  design: { windowSec: 0.3, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, budgetSec: 30 },
+};
+`,
+  );
+  const out = join(dir, 'out');
+  return { file, out, started: () => ['setup', 'service', 'server'].filter((f) => existsSync(join(dir, f))) };
+}
+
+describe('what a config starts can be seen', () => {
+  // The control for the tests below that find nothing started: the markers do show a start.
+  it('the marked config without a mistake runs its setup hook and starts its service and its server', async () => {
+    const c = markedConfig();
+    const r = await inProcess(['run', '--config', c.file, '-s', 'marked', '-o', c.out, '--driver', 'autocannon', '--no-pin']);
+    expect(c.started(), r.stderr).toEqual(['setup', 'service', 'server']);
+    expect(r.code, r.stderr).toBe(1); // its server exits before listening: a failed target
+  });
+});
+
 describe('the whole config is validated before anything is printed or started', () => {
+  it.each([
+    ['an unknown key', { top: 'trails: 7,' }, ['run', '-s', 'marked'], /trails: unknown key/],
+    [
+      'another suite without targets',
+      { suites: "empty: { scenarios: [{ name: 'ping', request: { path: '/ping' }, expect: { status: 200 } }] }," },
+      ['run', '-s', 'marked'],
+      /suites\.empty\.targets: missing; a suite needs at least one target/,
+    ],
+    ['a value of the wrong type', { top: "seed: 'one'," }, ['run', '-s', 'marked'], /seed: Invalid input: expected number, received string/],
+    ['a flag out of range', {}, ['run', '-s', 'marked', '--precision', '2'], /--precision: "2" would be 200%/],
+    ['a stray argument', {}, ['run', 'marked', '-s', 'marked'], /unexpected argument "marked"/],
+  ] as const)('%s: refused, and no setup hook, service or server was started', async (_, mistake, args, message) => {
+    const c = markedConfig(mistake);
+    const r = await inProcess([...args, '--config', c.file, '-o', c.out]);
+    refused(r);
+    expect(r.stderr).toMatch(message);
+    expect(c.started()).toEqual([]);
+    expect(existsSync(c.out)).toBe(false);
+  });
+
   it('a suite with no targets: `targets: missing`, for run and for list', async () => {
     for (const cmd of ['run', 'list']) {
       const r = await inProcess([cmd, '--config', fixture('no-targets.config.ts')]);
@@ -95,7 +161,27 @@ describe('flags', () => {
   });
 
   it('design flags land in the design; defaults come from the SDK', async () => {
-    const r = await inProcess(['run', '--config', config, '-s', 'tiny', '-n', '--json', '-o', scratch(), '--precision', '1%', '--budget', '2m', '--rounds', '3', '--blocks', '2,4', '--steal-threshold', '0.2']);
+    const r = await inProcess([
+      'run',
+      '--config',
+      config,
+      '-s',
+      'tiny',
+      '-n',
+      '--json',
+      '-o',
+      scratch(),
+      '--precision',
+      '1%',
+      '--budget',
+      '2m',
+      '--rounds',
+      '3',
+      '--blocks',
+      '2,4',
+      '--steal-threshold',
+      '0.2',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const d = JSON.parse(r.stdout).design;
     expect(d).toMatchObject({ precision: 0.01, budgetSec: 120, rounds: { min: 3, max: 3 }, blocks: { min: 2, max: 4 }, stealThreshold: 0.2 });
@@ -104,14 +190,16 @@ describe('flags', () => {
   });
 
   it('--dry-run prints the plan and the driver with its reason, starting nothing', async () => {
-    const out = join(scratch(), 'never');
-    const r = await inProcess(['run', '--config', config, '-s', 'tiny', '-n', '-o', out]);
+    const c = markedConfig();
+    const r = await inProcess(['run', '--config', c.file, '-s', 'marked', '-n', '-o', c.out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^suite {6}tiny \(/);
-    expect(r.stdout).toMatch(/\nreference  tiny\n/);
+    expect(r.stdout).toMatch(/^suite {6}marked \(/);
+    expect(r.stdout).toMatch(/\nreference {2}marked\n/);
     expect(r.stdout).toMatch(/\ndriver {5}(wrk|autocannon): \S/);
     expect(r.stdout).toContain('nothing was started (--dry-run)');
-    expect(await import('node:fs').then((fs) => fs.existsSync(out))).toBe(false);
+    // No setup hook, no service, no server (the same config starts all three without -n, above).
+    expect(c.started()).toEqual([]);
+    expect(existsSync(c.out)).toBe(false);
   });
 
   it('bad usage exits 2 naming what is wrong, every problem at once', async () => {

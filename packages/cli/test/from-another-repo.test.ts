@@ -55,7 +55,10 @@ beforeAll(() => {
   mkdirSync(packs);
   for (const p of PACKAGES) {
     // As the README says: `npm pack <checkout>/packages/<name>` from the other repository.
-    const out = ok('npm', ['pack', join(packagesDir, p), '--pack-destination', packs, '--silent'], root).trim().split('\n').at(-1)!;
+    const out = ok('npm', ['pack', join(packagesDir, p), '--pack-destination', packs, '--silent'], root)
+      .trim()
+      .split('\n')
+      .at(-1)!;
     tarballs[p] = join(packs, out);
   }
 }, 120_000);
@@ -67,22 +70,36 @@ describe('the packages as another repository gets them (npm pack tarballs, no re
       const files = list(p);
       expect(files, p).toContain('package/dist/index.js');
       expect(files, p).toContain('package/dist/index.d.ts');
-      expect(files.filter((f) => /^package\/(src|test)\//.test(f)), p).toEqual([]);
+      expect(
+        files.filter((f) => /^package\/(src|test)\//.test(f)),
+        p,
+      ).toEqual([]);
     }
     expect(list('cli')).toEqual(expect.arrayContaining(['package/bin/benchsuite.js', 'package/dist/main.js']));
     expect(list('sdk')).toContain('package/schema/result.schema.json');
     const servers = list('servers');
-    expect(servers).toEqual(expect.arrayContaining([
-      'package/contract/contract-a.json', 'package/contract/contract-b.json', 'package/dist/serve.js', 'package/dist/gateway/main.js',
-      'package/dist/stub-backend/main.js', 'package/dist/fastapi/run.py', 'package/dist/fastapi/requirements.txt',
-      'package/dist/fastapi/gateway/app.py', 'package/dist/fastapi/gateway/contract.py',
-    ]));
+    expect(servers).toEqual(
+      expect.arrayContaining([
+        'package/contract/contract-a.json',
+        'package/contract/contract-b.json',
+        'package/dist/serve.js',
+        'package/dist/gateway/main.js',
+        'package/dist/stub-backend/main.js',
+        'package/dist/fastapi/run.py',
+        'package/dist/fastapi/requirements.txt',
+        'package/dist/fastapi/gateway/app.py',
+        'package/dist/fastapi/gateway/contract.py',
+      ]),
+    );
     expect(servers.filter((f) => f.includes('__pycache__') || f.includes('.venv'))).toEqual([]);
   });
 
   it('installs all four, and `npx benchsuite run --quick` measures a custom process target from a config', () => {
     const dir = scratch('consumer');
-    npmInstall(dir, PACKAGES.map((p) => tarballs[p]));
+    npmInstall(
+      dir,
+      PACKAGES.map((p) => tarballs[p]),
+    );
     writeFileSync(
       join(dir, 'server.mjs'),
       `import { createServer } from 'node:http';

@@ -6,17 +6,53 @@ type WindowEvent = Extract<SuiteEvent, { type: 'window' }>;
 
 function okWindow(over: { target: string; rps: number; steal?: number; excluded?: 'steal' | null; clientBound?: boolean; round?: number }): WindowEvent['window'] {
   return {
-    scenario: 'baseline', target: over.target, block: 2, round: over.round ?? 3, position: 0, index: 7, startedAt: '2026-11-23T00:00:00.000Z', elapsedSec: 190,
-    status: 'ok', durationSec: 1, rps: over.rps, requests: over.rps, statusCounts: { 200: over.rps }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0,
-    latency: { p50: 1, p90: 1, p99: 1, p999: 1, min: 1, max: 1, mean: 1, stdev: 0, count: over.rps }, histogram: '',
-    resources: { serverCpuSeconds: 1, serverPeakRssBytes: 1, serverProcesses: 1, loaderCpuSeconds: 1, loaderCoreBusy: 0.5, loaderBusiestCore: 0.5, loaderThreadBusy: 0.5, cpuSteal: over.steal ?? 0, samples: 10 },
-    clientBound: over.clientBound ?? false, cpuPerRequestUs: 10, steps: [], excluded: over.excluded ?? null,
+    scenario: 'baseline',
+    target: over.target,
+    block: 2,
+    round: over.round ?? 3,
+    position: 0,
+    index: 7,
+    startedAt: '2026-11-23T00:00:00.000Z',
+    elapsedSec: 190,
+    status: 'ok',
+    durationSec: 1,
+    rps: over.rps,
+    requests: over.rps,
+    statusCounts: { 200: over.rps },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    unexpected: 0,
+    latency: { p50: 1, p90: 1, p99: 1, p999: 1, min: 1, max: 1, mean: 1, stdev: 0, count: over.rps },
+    histogram: '',
+    resources: {
+      serverCpuSeconds: 1,
+      serverPeakRssBytes: 1,
+      serverProcesses: 1,
+      loaderCpuSeconds: 1,
+      loaderCoreBusy: 0.5,
+      loaderBusiestCore: 0.5,
+      loaderThreadBusy: 0.5,
+      cpuSteal: over.steal ?? 0,
+      samples: 10,
+    },
+    clientBound: over.clientBound ?? false,
+    cpuPerRequestUs: 10,
+    steps: [],
+    excluded: over.excluded ?? null,
   } as WindowEvent['window'];
 }
 
 function capture(tty: boolean, now = () => 0) {
   let out = '';
-  const p = createProgress({ write: (t) => void (out += t), tty, columns: 200, now });
+  const p = createProgress({
+    write: (t) => {
+      out += t;
+    },
+    tty,
+    columns: 200,
+    now,
+  });
   return { p, text: () => out };
 }
 
@@ -31,8 +67,21 @@ describe('progress when piped: plain lines, one per event worth keeping', () => 
     p.onEvent({ type: 'window', window: okWindow({ target: 'node-http', rps: 61000, steal: 0.14, excluded: 'steal' }), elapsedSec: 191, budgetSec: 1080 });
     p.onEvent({ type: 'window', window: okWindow({ target: 'node-http', rps: 75000, steal: 0.07, clientBound: true, round: 4 }), elapsedSec: 192, budgetSec: 1080 });
     p.onEvent({
-      type: 'window', elapsedSec: 193, budgetSec: 1080,
-      window: { scenario: 'baseline', target: 'koa', block: 2, round: 4, position: 2, index: 9, startedAt: '2026-11-23T00:00:00.000Z', elapsedSec: 193, status: 'failed', failure: { phase: 'crash', message: 'server exited (exit code 3)', stderrTail: 'boom' } },
+      type: 'window',
+      elapsedSec: 193,
+      budgetSec: 1080,
+      window: {
+        scenario: 'baseline',
+        target: 'koa',
+        block: 2,
+        round: 4,
+        position: 2,
+        index: 9,
+        startedAt: '2026-11-23T00:00:00.000Z',
+        elapsedSec: 193,
+        status: 'failed',
+        failure: { phase: 'crash', message: 'server exited (exit code 3)', stderrTail: 'boom' },
+      },
     });
     p.onEvent({ type: 'precision', scenario: 'baseline', blocks: 3, rounds: 36, worstHalfWidth: 0.031, target: 0.02, decision: 'continue' });
     p.onEvent({ type: 'precision', scenario: 'baseline', blocks: 6, rounds: 72, worstHalfWidth: 0.019, target: 0.02, decision: 'precision' });

@@ -18,21 +18,27 @@ function write(name: string, doc: unknown): string {
 
 const base = write('base.json', loadFixture());
 const regression = write('regression.json', scalePair(loadFixture(), 'baseline', 'fastify', 0.85));
-const otherCpu = write('other-cpu.json', (() => {
-  const r: BenchResult = loadFixture();
-  r.environment.cpuModel = 'Intel(R) Xeon(R) Platinum 8375C';
-  return r;
-})());
-const invalid = write('invalid.json', (() => {
-  const r = loadFixture() as unknown as { summaries: { rps: { point: unknown } }[] };
-  r.summaries[1]!.rps.point = 'fast';
-  return r;
-})());
+const otherCpu = write(
+  'other-cpu.json',
+  (() => {
+    const r: BenchResult = loadFixture();
+    r.environment.cpuModel = 'Intel(R) Xeon(R) Platinum 8375C';
+    return r;
+  })(),
+);
+const invalid = write(
+  'invalid.json',
+  (() => {
+    const r = loadFixture() as unknown as { summaries: { rps: { point: unknown } }[] };
+    r.summaries[1]!.rps.point = 'fast';
+    return r;
+  })(),
+);
 const oldVersion = write('v1.json', { ...loadFixture(), schemaVersion: 1 });
 const notJson = write('not-json.json', '{"schemaVersion": 2,');
 
 describe('benchsuite compare', () => {
-  it('exits 1 on a regression beyond the threshold, with the report package\'s PR-comment table', async () => {
+  it("exits 1 on a regression beyond the threshold, with the report package's PR-comment table", async () => {
     const r = await inProcess(['compare', base, regression]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout.split('\n')[0]).toBe('## benchsuite compare: ❌ 1 regression beyond 5%');

@@ -1,7 +1,4 @@
-import {
-  CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, noteText, subSeed,
-  type BenchResult, type Change, type NoiseLabel,
-} from '@benchsuite/sdk';
+import { CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, noteText, subSeed, type BenchResult, type Change, type NoiseLabel } from '@benchsuite/sdk';
 import { DASH, cpuList, escapeMarkdown as md, fmtDate, fmtMs, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './format.js';
 import { markdownTable } from './markdown.js';
 import { noteSentence, sentence } from './model.js';
@@ -145,7 +142,8 @@ function pairChange(base: BenchResult, head: BenchResult, scenario: string, targ
   const bs = base.summaries.find((s) => s.scenario === scenario && s.target === target && s.windows.ok > 0);
   const hs = head.summaries.find((s) => s.scenario === scenario && s.target === target && s.windows.ok > 0);
   const info = {
-    scenario, target,
+    scenario,
+    target,
     p99Us: { base: bs?.latency.p99 ?? null, head: hs?.latency.p99 ?? null },
     cpuPerRequestUs: { base: bs?.cpuPerRequestUs?.point ?? null, head: hs?.cpuPerRequestUs?.point ?? null },
     headNoise: hs?.noise.label ?? null,
@@ -156,13 +154,18 @@ function pairChange(base: BenchResult, head: BenchResult, scenario: string, targ
   const nb = b.groups.flat();
   const nh = h.groups.flat();
   const change = changeEstimate(b.groups, h.groups, {
-    resamples: head.design.bootstrapResamples, confidence: head.design.confidence,
+    resamples: head.design.bootstrapResamples,
+    confidence: head.design.confidence,
     seed: subSeed(head.seed, 'compare', base.seed, scenario, target),
   });
   return {
-    ...info, figure: h.kind,
-    base: nb.length ? median(nb) : null, head: nh.length ? median(nh) : null,
-    change, status: classifyChange(change, thresholdPct, band), samples: { base: nb.length, head: nh.length },
+    ...info,
+    figure: h.kind,
+    base: nb.length ? median(nb) : null,
+    head: nh.length ? median(nh) : null,
+    change,
+    status: classifyChange(change, thresholdPct, band),
+    samples: { base: nb.length, head: nh.length },
   };
 }
 
@@ -188,13 +191,29 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
   }
   const pairs = keys.map((k) => pairChange(base, head, k.scenario, k.target, thresholdPct, band));
   const counts: Record<ChangeStatus, number> = {
-    'regression': 0, 'improvement': 0, 'slower': 0, 'faster': 0, 'no-change': 0, 'insufficient': 0, 'only-in-base': 0, 'only-in-head': 0,
+    regression: 0,
+    improvement: 0,
+    slower: 0,
+    faster: 0,
+    'no-change': 0,
+    insufficient: 0,
+    'only-in-base': 0,
+    'only-in-head': 0,
   };
   for (const p of pairs) counts[p.status]++;
   return {
-    status: 'compared', base: runRef(base), head: runRef(head), thresholdPct, band, forced: fields.length > 0,
-    differences, pairs, counts, regressed: counts.regression > 0,
-    rule: noteText({ kind: 'regression-rule', thresholdPct, band }), method: CHANGE_METHOD,
+    status: 'compared',
+    base: runRef(base),
+    head: runRef(head),
+    thresholdPct,
+    band,
+    forced: fields.length > 0,
+    differences,
+    pairs,
+    counts,
+    regressed: counts.regression > 0,
+    rule: noteText({ kind: 'regression-rule', thresholdPct, band }),
+    method: CHANGE_METHOD,
   };
 }
 
@@ -204,12 +223,12 @@ export function compareExitCode(outcome: CompareOutcome): 0 | 1 | 2 {
 }
 
 export const CHANGE_LABEL: Record<ChangeStatus, string> = {
-  'regression': '❌ regression',
-  'improvement': '✅ improvement',
-  'slower': '↓ slower, within the threshold',
-  'faster': '↑ faster, within the threshold',
+  regression: '❌ regression',
+  improvement: '✅ improvement',
+  slower: '↓ slower, within the threshold',
+  faster: '↑ faster, within the threshold',
   'no-change': '· no change',
-  'insufficient': '? too few rounds for an interval',
+  insufficient: '? too few rounds for an interval',
   'only-in-base': '— only in base',
   'only-in-head': '— only in head',
 };
@@ -226,8 +245,12 @@ export function compareColumns(c: Comparison): Column<PairChange>[] {
     { id: 'figure', label: 'Figure', align: 'left', text: (p) => (p.figure === 'relative' ? `req/s ÷ ${c.head.reference}` : p.figure === 'absolute' ? 'req/s (median)' : DASH) },
     { id: 'values', label: 'Base → head', align: 'right', numeric: true, text: (p) => arrow(fig(p, p.base), fig(p, p.head)) },
     {
-      id: 'change', label: 'Change (95% interval)', align: 'right', numeric: true,
-      text: (p) => (p.change ? `${fmtSignedPct((p.change.ratio - 1) * 100)}${p.change.ci95 ? ` [${fmtSignedPct((p.change.ci95[0] - 1) * 100)}, ${fmtSignedPct((p.change.ci95[1] - 1) * 100)}]` : ''}` : DASH),
+      id: 'change',
+      label: 'Change (95% interval)',
+      align: 'right',
+      numeric: true,
+      text: (p) =>
+        p.change ? `${fmtSignedPct((p.change.ratio - 1) * 100)}${p.change.ci95 ? ` [${fmtSignedPct((p.change.ci95[0] - 1) * 100)}, ${fmtSignedPct((p.change.ci95[1] - 1) * 100)}]` : ''}` : DASH,
       tone: (p) => (p.status === 'regression' ? 'bad' : p.status === 'slower' ? 'warn' : null),
     },
     { id: 'p99', label: 'p99 base → head', align: 'right', text: (p) => arrow(fmtMs(p.p99Us.base), fmtMs(p.p99Us.head)) },
@@ -244,10 +267,9 @@ export function renderCompareMarkdown(outcome: CompareOutcome): string {
   const ref = (r: RunRef) => `${md(r.suite)}${r.commit ? ` @ ${md(r.commit.slice(0, 12))}` : ''} (${fmtDate(r.startedAt)})`;
   const diffs = (ds: EnvironmentDifference[]) => ds.map((d) => `- ${md(d.field)}: ${md(d.base)} → ${md(d.head)}${d.blocking ? ' **(blocking)**' : ''}`);
   if (outcome.status === 'incomparable') {
-    return [
-      '## benchsuite compare: refused', '', `Base: ${ref(outcome.base)} · Head: ${ref(outcome.head)}`, '',
-      `⚠ ${md(sentence(outcome.message))}`, '', ...diffs(outcome.differences), '',
-    ].join('\n');
+    return ['## benchsuite compare: refused', '', `Base: ${ref(outcome.base)} · Head: ${ref(outcome.head)}`, '', `⚠ ${md(sentence(outcome.message))}`, '', ...diffs(outcome.differences), ''].join(
+      '\n',
+    );
   }
   const c = outcome;
   const n = c.counts.regression;
@@ -259,10 +281,10 @@ export function renderCompareMarkdown(outcome: CompareOutcome): string {
   const rows = [...c.pairs].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status));
   out.push(...markdownTable({ columns: compareColumns(c), rows }), '');
   out.push(`<sub>${md(sentence(c.rule))} Method: ${md(c.method)}.</sub>`);
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** A comparison as JSON (the `CompareOutcome` structure, pretty-printed). */
 export function renderCompareJson(outcome: CompareOutcome): string {
-  return JSON.stringify(outcome, null, 2) + '\n';
+  return `${JSON.stringify(outcome, null, 2)}\n`;
 }

@@ -105,7 +105,10 @@ function buildTree(input: FlameInput, rootName: string, exclude: readonly string
     let node = root;
     for (const frame of stack.split(';')) {
       let child = node.children.get(frame);
-      if (!child) node.children.set(frame, (child = { name: frame, value: 0, children: new Map() }));
+      if (!child) {
+        child = { name: frame, value: 0, children: new Map() };
+        node.children.set(frame, child);
+      }
       child.value += weight;
       node = child;
     }
@@ -174,8 +177,8 @@ function hash(s: string): number {
 export function warmColor(name: string): string {
   const h = hash(name);
   const r = 205 + (h % 50);
-  const g = Math.floor(((h >>> 8) % 1000) / 1000 * 230);
-  const b = Math.floor(((h >>> 18) % 1000) / 1000 * 55);
+  const g = Math.floor((((h >>> 8) % 1000) / 1000) * 230);
+  const b = Math.floor((((h >>> 18) % 1000) / 1000) * 55);
   return `rgb(${r},${g},${b})`;
 }
 
@@ -289,7 +292,9 @@ export function packageBarsSvg(rows: readonly PackageBarRow[], options: PackageB
       const w = s.self * barW;
       const fill = colorOf.get(s.name) ?? OTHER_COLOR;
       const text = w >= 34 ? `<text x="${px(x + w / 2)}" y="${y + barH / 2 + 4}" text-anchor="middle" fill="#fff">${Math.round(s.self * 100)}%</text>` : '';
-      parts.push(`<g><title>${escapeSvgText(`${row.label} · ${s.name}: ${formatShare(s.self)} of CPU time`)}</title><rect x="${px(x)}" y="${y}" width="${px(w)}" height="${barH}" fill="${fill}"/>${text}</g>`);
+      parts.push(
+        `<g><title>${escapeSvgText(`${row.label} · ${s.name}: ${formatShare(s.self)} of CPU time`)}</title><rect x="${px(x)}" y="${y}" width="${px(w)}" height="${barH}" fill="${fill}"/>${text}</g>`,
+      );
       x += w;
     }
   });

@@ -60,7 +60,10 @@ export function fmtBytes(bytes: number | null | undefined): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = bytes;
   let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
 }
 
@@ -92,7 +95,10 @@ export function cpuList(cpus: readonly number[]): string {
   let start = sorted[0]!;
   let prev = start;
   for (const c of [...sorted.slice(1), Number.NaN]) {
-    if (c === prev + 1) { prev = c; continue; }
+    if (c === prev + 1) {
+      prev = c;
+      continue;
+    }
     parts.push(start === prev ? String(start) : `${start}-${prev}`);
     start = c;
     prev = c;
@@ -112,6 +118,31 @@ export function valueText(v: unknown): string {
   } catch {
     return String(v);
   }
+}
+
+/**
+ * A profile frame (`function (location)`, as the collapsed stacks name it) with a long file path cut
+ * to its last `keep` segments: `handle (…/lib/route.js:12:5)`; `keep` 0 leaves the file name only.
+ * Frames without a path location (`(program)`, `write (node:net:917)`, `sym (libc.so.6)`) are unchanged.
+ */
+export function shortFrame(name: string, keep = 3): string {
+  if (!name.endsWith(')')) return name;
+  // The '(' matching the final ')', so a path such as `/app (copy)/x.js` stays whole.
+  let depth = 0;
+  let open = -1;
+  for (let i = name.length - 1; i > 0; i--) {
+    if (name[i] === ')') depth++;
+    else if (name[i] === '(' && --depth === 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open <= 0 || name[open - 1] !== ' ') return name;
+  const location = name.slice(open + 1, -1);
+  const segments = location.split('/');
+  const room = Math.max(1, keep);
+  if (!location.includes('/') || segments.length <= room + (location.startsWith('/') ? 1 : 0)) return name;
+  return `${name.slice(0, open)}(${keep > 0 ? '…/' : ''}${segments.slice(-room).join('/')})`;
 }
 
 /** Escape text for HTML element content and attribute values (both quote kinds). */

@@ -27,6 +27,11 @@ export interface RenderOptions {
   color?: boolean;
   /** Figure of github-action-benchmark entries; default `rps`. */
   metric?: GithubActionBenchmarkMetric;
+  /**
+   * Collapsed stacks of the profiles, keyed by `summary.stacksFile` (html draws flame graphs from
+   * them; see `ReportOptions.stacks` and `stacksFilesOf`). Renderers read no files: the caller does.
+   */
+  stacks?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -37,11 +42,11 @@ export interface RenderOptions {
 export const formats = {
   md: { description: 'Markdown report (GitHub-flavoured)', extension: 'md', render: (r, o?) => renderMarkdown(r, o) },
   html: { description: 'self-contained HTML report with inline SVG charts (no network, readable without JavaScript)', extension: 'html', render: (r, o?) => renderHtml(r, o) },
-  json: { description: 'the result document itself (validated by the schema)', extension: 'json', render: (r) => JSON.stringify(r, null, 2) + '\n' },
+  json: { description: 'the result document itself (validated by the schema)', extension: 'json', render: (r) => `${JSON.stringify(r, null, 2)}\n` },
   'github-action-benchmark': {
     description: 'entries for benchmark-action/github-action-benchmark (customBiggerIsBetter; --metric cpu|p99 for customSmallerIsBetter)',
     extension: 'json',
-    render: (r, o?) => JSON.stringify(toGithubActionBenchmark(r, { ...(o?.metric ? { metric: o.metric } : {}), ...(o?.reference ? { reference: o.reference } : {}) }), null, 2) + '\n',
+    render: (r, o?) => `${JSON.stringify(toGithubActionBenchmark(r, { ...(o?.metric ? { metric: o.metric } : {}), ...(o?.reference ? { reference: o.reference } : {}) }), null, 2)}\n`,
   },
   terminal: { description: 'plain-text summary for a terminal (colour only when asked)', extension: 'txt', render: (r, o?) => renderTerminal(r, o) },
 } satisfies Record<string, Format<BenchResult>>;
@@ -63,7 +68,7 @@ export const compareFormats = {
   md: { description: 'Markdown fit for a pull-request comment', extension: 'md', render: (c) => renderCompareMarkdown(c.outcome) },
   json: { description: 'the comparison as JSON', extension: 'json', render: (c) => renderCompareJson(c.outcome) },
   'github-action-benchmark': {
-    description: 'the head run\'s github-action-benchmark entries',
+    description: "the head run's github-action-benchmark entries",
     extension: 'json',
     render: (c, o?) => formats['github-action-benchmark'].render(c.head, o),
   },
@@ -77,4 +82,3 @@ export const compareFormatNames = Object.keys(compareFormats) as CompareFormatNa
 
 export const isFormatName = (s: string): s is FormatName => Object.hasOwn(formats, s);
 export const isCompareFormatName = (s: string): s is CompareFormatName => Object.hasOwn(compareFormats, s);
-

@@ -36,7 +36,9 @@ const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 *
 function fromEstimate(name: string, unit: string, e: Estimate, digits: number, extra: string[]): GithubActionBenchmarkEntry {
   const half = e.ci95 ? (e.ci95[1] - e.ci95[0]) / 2 : null;
   return {
-    name, unit, value: round(e.point, digits),
+    name,
+    unit,
+    value: round(e.point, digits),
     ...(half === null ? {} : { range: `± ${round(half, digits)}` }),
     extra: [`95% interval: ${e.ci95 ? `[${round(e.ci95[0], digits)}, ${round(e.ci95[1], digits)}]` : 'none'}; n = ${e.n}`, ...extra].join('\n'),
   };

@@ -1,14 +1,33 @@
 import { createHash } from 'node:crypto';
 import { decodeHistogram, type BenchResult, type Note, type PairSummary } from '@benchsuite/sdk';
 import { DASH, escapeHtml as esc, fmtRatio, fmtUs } from './format.js';
+import { flameGraphSvg, packageBarsSvg } from './flame.js';
 import {
-  MISSING_LABEL, buildModel, failureText, loadText, namesItsSubject, noteSentence, stopNote,
-  type Fact, type PairRow, type ReportModel, type ReportOptions, type ScenarioView,
+  MISSING_LABEL,
+  buildModel,
+  failureText,
+  loadText,
+  namesItsSubject,
+  noteSentence,
+  profileFacts,
+  sentence,
+  stopNote,
+  type Fact,
+  type PairRow,
+  type ProfileView,
+  type ReportModel,
+  type ReportOptions,
+  type ScenarioView,
 } from './model.js';
 import { PALETTE, SVG_DEFS, barChart, lineChart, type LineSeries } from './svg.js';
-import { ceilingColumns, costColumns, headlineColumns, machineFacts, rankingColumns, stepColumns, targetTable, type Table } from './tables.js';
+import { ceilingColumns, costColumns, headlineColumns, machineFacts, packageTable, profileFunctionColumns, rankingColumns, stepColumns, targetTable, topFunctionRows, type Table } from './tables.js';
 
-const slug = (s: string, i: number) => `s${i + 1}-${s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)}`;
+const slug = (s: string, i: number) =>
+  `s${i + 1}-${s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40)}`;
 const details = (summary: string, text: string) => `<details><summary>${esc(summary)}</summary><pre>${esc(text)}</pre></details>`;
 const noteHtml = (n: Note) => esc(noteSentence(n));
 
@@ -24,14 +43,21 @@ function colorOf(result: BenchResult): (target: string) => string {
  */
 function htmlTable<Row>(t: Table<Row>, color: (target: string) => string, extraBody = ''): string {
   const th = t.columns.map((c) => `<th scope="col"${c.align === 'right' ? ' class="num"' : ''}${c.help ? ` title="${esc(c.help)}"` : ''}>${esc(c.label)}</th>`).join('');
-  const tr = t.rows.map((r) => `<tr>${t.columns.map((c) => {
-    const tone = c.tone?.(r);
-    const cls = [c.align === 'right' ? 'num' : '', tone ? `tone-${tone}` : ''].filter(Boolean).join(' ');
-    const v = c.sort?.(r);
-    const text = c.text(r);
-    const html = c.target ? `<span class="dot" style="background:${color(text)}"></span><span class="tname">${esc(text)}</span>` : esc(text);
-    return `<td${cls ? ` class="${cls}"` : ''}${v != null && Number.isFinite(v) ? ` data-v="${v}"` : ''}>${html}</td>`;
-  }).join('')}</tr>`).join('\n');
+  const tr = t.rows
+    .map(
+      (r) =>
+        `<tr>${t.columns
+          .map((c) => {
+            const tone = c.tone?.(r);
+            const cls = [c.align === 'right' ? 'num' : '', tone ? `tone-${tone}` : ''].filter(Boolean).join(' ');
+            const v = c.sort?.(r);
+            const text = c.text(r);
+            const html = c.target ? `<span class="dot" style="background:${color(text)}"></span><span class="tname">${esc(text)}</span>` : esc(text);
+            return `<td${cls ? ` class="${cls}"` : ''}${v != null && Number.isFinite(v) ? ` data-v="${v}"` : ''}>${html}</td>`;
+          })
+          .join('')}</tr>`,
+    )
+    .join('\n');
   return `<div class="table-wrap"><table class="sortable"><thead><tr>${th}</tr></thead><tbody>${tr}</tbody>${extraBody}</table></div>`;
 }
 
@@ -60,13 +86,16 @@ function navHtml(m: ReportModel): string {
 
 function rankingsHtml(m: ReportModel): string {
   const color = colorOf(m.result);
-  const cards = m.scenarios.map((s, i) => {
-    const notRanked = s.missing.length
-      ? `<p class="muted small">Not ranked: ${s.missing.map((x) => `<b>${esc(x.target)}</b> (${esc(MISSING_LABEL[x.kind])}: ${esc(x.reason)})`).join('; ')}.</p>` : '';
-    return `<div class="rank-card"><h3><a href="#${slug(s.info.name, i)}">${esc(s.info.name)}</a></h3>${
-      s.places.length ? htmlTable({ columns: rankingColumns(m), rows: s.places }, color) : '<p>No target was measured.</p>'
-    }${notRanked}</div>`;
-  }).join('\n');
+  const cards = m.scenarios
+    .map((s, i) => {
+      const notRanked = s.missing.length
+        ? `<p class="muted small">Not ranked: ${s.missing.map((x) => `<b>${esc(x.target)}</b> (${esc(MISSING_LABEL[x.kind])}: ${esc(x.reason)})`).join('; ')}.</p>`
+        : '';
+      return `<div class="rank-card"><h3><a href="#${slug(s.info.name, i)}">${esc(s.info.name)}</a></h3>${
+        s.places.length ? htmlTable({ columns: rankingColumns(m), rows: s.places }, color) : '<p>No target was measured.</p>'
+      }${notRanked}</div>`;
+    })
+    .join('\n');
   const method = m.scenarios.find((s) => s.rankingMethod)?.rankingMethod;
   return `<section id="rankings"><h2>Rankings</h2>
 ${method ? `<p class="muted">Method: ${esc(method)}.</p>` : ''}
@@ -76,7 +105,10 @@ ${method ? `<p class="muted">Method: ${esc(method)}.</p>` : ''}
 function readingHtml(m: ReportModel): string {
   const cols = headlineColumns(m).filter((c) => c.help);
   return `<section id="reading"><h2>Reading the tables</h2><ul>
-${m.remarks.slice(1).map((n) => `<li>${noteHtml(n)}</li>`).join('')}
+${m.remarks
+  .slice(1)
+  .map((n) => `<li>${noteHtml(n)}</li>`)
+  .join('')}
 ${cols.map((c) => `<li><b>${esc(c.label)}</b>: ${esc(c.help!)}.</li>`).join('\n')}
 </ul></section>`;
 }
@@ -95,49 +127,70 @@ function latencySeries(rows: PairRow[], color: (t: string) => string): LineSerie
     } catch {
       // An undecodable histogram: fall back to the stored percentiles rather than drop the target.
       const l = summary.latency;
-      points = [[50, l.p50], [90, l.p90], [99, l.p99], [99.9, l.p999]].map(([p, us]) => ({ x: px(p!), y: us! / 1000 }));
+      points = [
+        [50, l.p50],
+        [90, l.p90],
+        [99, l.p99],
+        [99.9, l.p999],
+      ].map(([p, us]) => ({ x: px(p!), y: us! / 1000 }));
     }
     out.push({ name: target, color: color(target), points });
   }
   return out;
 }
 
-const msFmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3)) + ' ms';
+const msFmt = (v: number) => `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3)} ms`;
 /** Axis ticks: short, no trailing zeros (`0.5 ms`, `20 ms`). */
 const msTick = (v: number) => `${Number(v.toPrecision(3))} ms`;
 const plainTick = (v: number) => `${Number(v.toPrecision(3))}`;
 
 function scenarioCharts(m: ReportModel, s: ScenarioView): string {
   const color = colorOf(m.result);
-  const rel = (p: PairSummary, isRef: boolean) => (isRef ? { value: 1, lo: null, hi: null } : { value: p.relativeRps?.point ?? null, lo: p.relativeRps?.ci95?.[0] ?? null, hi: p.relativeRps?.ci95?.[1] ?? null });
+  const rel = (p: PairSummary, isRef: boolean) =>
+    isRef ? { value: 1, lo: null, hi: null } : { value: p.relativeRps?.point ?? null, lo: p.relativeRps?.ci95?.[0] ?? null, hi: p.relativeRps?.ci95?.[1] ?? null };
   const charts = [
     barChart({
       title: `Throughput relative to ${m.reference} (median of per-round ratios, 95% interval)`,
       axisLabel: `req/s ÷ ${m.reference}'s, side by side`,
-      format: fmtRatio, tickFormat: plainTick,
+      format: fmtRatio,
+      tickFormat: plainTick,
       rows: s.rows.map((r) => ({
-        label: r.target, ...rel(r.summary, r.isReference), color: color(r.target),
-        hatched: r.summary.windows.clientBound > 0, ...(r.summary.windows.clientBound > 0 ? { note: '⚠' } : {}),
+        label: r.target,
+        ...rel(r.summary, r.isReference),
+        color: color(r.target),
+        hatched: r.summary.windows.clientBound > 0,
+        ...(r.summary.windows.clientBound > 0 ? { note: '⚠' } : {}),
       })),
       marker: { value: 1, label: m.reference },
     }),
     barChart({
       title: 'Server CPU per request (median, 95% interval)',
       axisLabel: 'µs of server CPU per response',
-      format: (v) => `${fmtUs(v)} µs`, tickFormat: plainTick,
+      format: (v) => `${fmtUs(v)} µs`,
+      tickFormat: plainTick,
       rows: s.rows.map((r) => ({
-        label: r.target, value: r.summary.cpuPerRequestUs?.point ?? null,
-        lo: r.summary.cpuPerRequestUs?.ci95?.[0] ?? null, hi: r.summary.cpuPerRequestUs?.ci95?.[1] ?? null, color: color(r.target),
+        label: r.target,
+        value: r.summary.cpuPerRequestUs?.point ?? null,
+        lo: r.summary.cpuPerRequestUs?.ci95?.[0] ?? null,
+        hi: r.summary.cpuPerRequestUs?.ci95?.[1] ?? null,
+        color: color(r.target),
       })),
     }),
   ];
   const lat = latencySeries(s.rows, color);
   if (lat.length) {
-    charts.push(lineChart({
-      title: 'Latency by percentile (merged histogram, log scales)', series: lat,
-      xTicks: [50, 90, 99, 99.9, 99.99].map((p) => ({ x: px(p), label: `p${p}` })),
-      xLabel: 'percentile', yLabel: 'latency (ms)', yLog: true, yFormat: msFmt, yTickFormat: msTick,
-    }));
+    charts.push(
+      lineChart({
+        title: 'Latency by percentile (merged histogram, log scales)',
+        series: lat,
+        xTicks: [50, 90, 99, 99.9, 99.99].map((p) => ({ x: px(p), label: `p${p}` })),
+        xLabel: 'percentile',
+        yLabel: 'latency (ms)',
+        yLog: true,
+        yFormat: msFmt,
+        yTickFormat: msTick,
+      }),
+    );
   }
   return `<div class="charts three">${charts.join('')}</div>`;
 }
@@ -147,20 +200,36 @@ function stepCharts(m: ReportModel, s: ScenarioView): string {
   const conns = [...new Set(s.steps.map((st) => st.step.connections))].sort((a, b) => a - b);
   const xTicks = conns.map((c) => ({ x: Math.log2(c), label: String(c) }));
   const rel: LineSeries[] = s.rows.map((r) => ({
-    name: r.target, color: color(r.target),
-    points: r.summary.steps.map((st) => (r.isReference
-      ? { x: Math.log2(st.connections), y: 1 }
-      : { x: Math.log2(st.connections), y: st.relativeRps?.point ?? Number.NaN, lo: st.relativeRps?.ci95?.[0] ?? null, hi: st.relativeRps?.ci95?.[1] ?? null })),
+    name: r.target,
+    color: color(r.target),
+    points: r.summary.steps.map((st) =>
+      r.isReference
+        ? { x: Math.log2(st.connections), y: 1 }
+        : { x: Math.log2(st.connections), y: st.relativeRps?.point ?? Number.NaN, lo: st.relativeRps?.ci95?.[0] ?? null, hi: st.relativeRps?.ci95?.[1] ?? null },
+    ),
   }));
   const p99: LineSeries[] = s.rows.map((r) => ({
-    name: r.target, color: color(r.target), points: r.summary.steps.map((st) => ({ x: Math.log2(st.connections), y: st.latency.p99 / 1000 })),
+    name: r.target,
+    color: color(r.target),
+    points: r.summary.steps.map((st) => ({ x: Math.log2(st.connections), y: st.latency.p99 / 1000 })),
   }));
   return `<div class="charts two">${lineChart({
-    title: `Throughput relative to ${m.reference} by connections (95% interval)`, series: rel, xTicks,
-    xLabel: 'connections', yLabel: `req/s ÷ ${m.reference}'s`, yFormat: fmtRatio, yTickFormat: plainTick,
+    title: `Throughput relative to ${m.reference} by connections (95% interval)`,
+    series: rel,
+    xTicks,
+    xLabel: 'connections',
+    yLabel: `req/s ÷ ${m.reference}'s`,
+    yFormat: fmtRatio,
+    yTickFormat: plainTick,
   })}${lineChart({
-    title: 'p99 latency by connections (log scale)', series: p99, xTicks,
-    xLabel: 'connections', yLabel: 'p99 (ms)', yLog: true, yFormat: msFmt, yTickFormat: msTick,
+    title: 'p99 latency by connections (log scale)',
+    series: p99,
+    xTicks,
+    xLabel: 'connections',
+    yLabel: 'p99 (ms)',
+    yLog: true,
+    yFormat: msFmt,
+    yTickFormat: msTick,
   })}</div>`;
 }
 
@@ -184,18 +253,52 @@ function scenarioHtml(m: ReportModel, s: ScenarioView, index: number): string {
     parts.push('<p class="muted small">Hover a column header for its meaning; click it to sort.</p>');
   } else {
     parts.push('<p>No target was measured in this scenario.</p>');
-    if (s.missing.length) parts.push(`<ul>${s.missing.map((x) => `<li><b>${esc(x.target)}</b> — ${esc(MISSING_LABEL[x.kind])}: ${esc(x.reason)}${x.detail ? details('detail', x.detail) : ''}</li>`).join('')}</ul>`);
+    if (s.missing.length)
+      parts.push(`<ul>${s.missing.map((x) => `<li><b>${esc(x.target)}</b> — ${esc(MISSING_LABEL[x.kind])}: ${esc(x.reason)}${x.detail ? details('detail', x.detail) : ''}</li>`).join('')}</ul>`);
   }
   const notes = [...s.notes.map((n) => noteHtml(n)), ...s.rows.flatMap((r) => r.notes.map((n) => `${namesItsSubject(n) ? '' : `<b>${esc(r.target)}</b>: `}${noteHtml(n)}`))];
   if (notes.length) parts.push(`<div class="note warn"><ul>${notes.map((n) => `<li>${n}</li>`).join('')}</ul></div>`);
   const failures = s.rows.flatMap((r) => r.failures.map((f) => ({ target: r.target, f })));
   if (failures.length) {
-    parts.push(`<div class="note bad"><b>Failures.</b><ul>${failures.map(({ target, f }) => `<li>${esc(target)}, ${esc(f.where)}: ${esc(failureText(f.failure))}${f.failure.stderrTail ? details('last output', f.failure.stderrTail) : ''}</li>`).join('')}</ul></div>`);
+    parts.push(
+      `<div class="note bad"><b>Failures.</b><ul>${failures.map(({ target, f }) => `<li>${esc(target)}, ${esc(f.where)}: ${esc(failureText(f.failure))}${f.failure.stderrTail ? details('last output', f.failure.stderrTail) : ''}</li>`).join('')}</ul></div>`,
+    );
   }
   if (s.steps.length) {
     parts.push('<h3>Per step</h3>', stepCharts(m, s), htmlTable({ columns: stepColumns(m), rows: s.steps }, color));
   }
+  if (s.profiles.length) parts.push(profilesHtml(m, s));
   parts.push('</section>');
+  return parts.join('\n');
+}
+
+/** One target's profile: what took it and its cost, the top functions, the flame graph (or why it is missing). */
+function profileHtml(m: ReportModel, s: ScenarioView, v: ProfileView): string {
+  const color = colorOf(m.result);
+  const head = `<h4><span class="dot" style="background:${color(v.target)}"></span>${esc(v.target)}</h4>`;
+  if (!v.summary) return `<div class="profile">${head}<p class="note warn">${noteHtml(v.note)}</p></div>`;
+  const file = v.summary.stacksFile;
+  const flame =
+    v.stacks !== null
+      ? `<div class="flame-wrap">${flameGraphSvg(v.stacks, { title: `${v.target} · ${s.info.name}: flame graph (hover a frame for its share)`, unit: v.summary.unit })}</div>`
+      : `<p class="note muted">${noteHtml({ kind: 'profile-no-stacks', file })}</p>`;
+  return `<div class="profile">${head}
+<p class="muted small">${esc(sentence(profileFacts(v.summary)))} ${noteHtml(v.note)}</p>
+${htmlTable({ columns: profileFunctionColumns(), rows: topFunctionRows(v.summary) }, color)}
+${flame}</div>`;
+}
+
+/** A scenario's profiles: time by package as bars and a table (targets side by side), then each target. */
+function profilesHtml(m: ReportModel, s: ScenarioView): string {
+  const color = colorOf(m.result);
+  const parts = ['<h3>Profiles</h3>'];
+  const pkg = packageTable(s.profiles);
+  if (pkg.rows.length) {
+    const rows = s.profiles.flatMap((v) => (v.summary ? [{ label: v.target, groups: v.summary.byPackage }] : []));
+    parts.push(`<div class="flame-wrap">${packageBarsSvg(rows, { title: `Time by package (self share of busy CPU time), ${s.info.name}` })}</div>`);
+    parts.push(htmlTable(pkg, color));
+  }
+  parts.push(...s.profiles.map((v) => profileHtml(m, s, v)));
   return parts.join('\n');
 }
 
@@ -219,7 +322,9 @@ function environmentHtml(m: ReportModel): string {
 ${t.rows.map((r) => `<tr${r.meta ? ' class="meta"' : ''}><th scope="row">${esc(r.label)}</th>${r.values.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table></div>`;
   return `<section id="environment"><h2>Environment</h2>
-<h3>Machine and runtimes</h3><table class="kv"><tbody>${machineFacts(m).map((f) => `<tr><th scope="row">${esc(f.label)}</th><td>${factHtml(f)}</td></tr>`).join('')}</tbody></table>
+<h3>Machine and runtimes</h3><table class="kv"><tbody>${machineFacts(m)
+    .map((f) => `<tr><th scope="row">${esc(f.label)}</th><td>${factHtml(f)}</td></tr>`)
+    .join('')}</tbody></table>
 <h3>Targets, versions and fairness manifest</h3>${targets}</section>`;
 }
 
@@ -266,6 +371,9 @@ svg.chart .grid{stroke:#eef0f3}svg.chart .whisker{stroke:#111827;stroke-width:1.
 .rank-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(540px,1fr));gap:16px}.rank-card thead th{white-space:normal}.rank-card td:first-child{min-width:0}
 .rank-card{border:1px solid var(--border);border-radius:10px;padding:10px 14px}.rank-card h3{margin:4px 0}
 .tie{color:#7c3aed;font-weight:600}
+.flame-wrap{overflow-x:auto;margin:8px 0}svg.flame,svg.package-bars{max-width:100%;height:auto;display:block}
+svg.flame g:hover rect{stroke:#111;stroke-width:.6}.profile{margin:14px 0 6px}.profile h4{margin:0 0 4px;font-size:14px}
+.note.muted{background:#f8fafc;border:1px solid var(--border)}
 .pctbar{display:inline-block;width:40px;height:6px;background:#eef0f3;border-radius:3px;margin-right:8px;vertical-align:middle;overflow:hidden}
 .pctbar span{display:block;height:100%;background:#93c5fd}
 .js table.sortable thead th{cursor:pointer;user-select:none}

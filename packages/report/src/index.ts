@@ -4,21 +4,93 @@
  * formats registry. Nothing here reads or writes files or prints; the CLI does that.
  */
 export {
-  formats, compareFormats, formatNames, compareFormatNames, isFormatName, isCompareFormatName,
-  type Format, type FormatName, type CompareFormatName, type RenderOptions, type CompareInput,
+  formats,
+  compareFormats,
+  formatNames,
+  compareFormatNames,
+  isFormatName,
+  isCompareFormatName,
+  type Format,
+  type FormatName,
+  type CompareFormatName,
+  type RenderOptions,
+  type CompareInput,
 } from './formats.js';
 export { renderMarkdown, markdownTable } from './markdown.js';
 export { renderHtml } from './html.js';
 export { renderTerminal, terminalTable, type TerminalOptions } from './terminal.js';
 export {
-  buildModel, failureText, pinningText, driverText, loadText, MISSING_LABEL,
-  type ReportOptions, type ReportModel, type ScenarioView, type PairRow, type StepRow, type PlaceRow, type MissingRow, type MissingKind, type Fact, type FailureView,
+  buildModel,
+  failureText,
+  pinningText,
+  driverText,
+  loadText,
+  stacksFilesOf,
+  profileFacts,
+  foldedNotes,
+  MISSING_LABEL,
+  type ReportOptions,
+  type ReportModel,
+  type ScenarioView,
+  type PairRow,
+  type StepRow,
+  type PlaceRow,
+  type MissingRow,
+  type MissingKind,
+  type Fact,
+  type FailureView,
+  type ProfileView,
 } from './model.js';
-export { headlineColumns, stepColumns, rankingColumns, costColumns, targetTable, machineFacts, type Column, type Table, type Tone, type Align } from './tables.js';
+export {
+  headlineColumns,
+  stepColumns,
+  rankingColumns,
+  costColumns,
+  targetTable,
+  machineFacts,
+  profileFunctionColumns,
+  packageTable,
+  topFunctionRows,
+  PROFILE_TOP_ROWS,
+  type Column,
+  type Table,
+  type Tone,
+  type Align,
+  type ProfileFunctionRow,
+  type PackageShareRow,
+} from './tables.js';
+export {
+  flameGraphSvg,
+  flameLayout,
+  packageBarsSvg,
+  warmColor,
+  escapeSvgText,
+  type FlameInput,
+  type FlameRect,
+  type FlameLayout,
+  type FlameLayoutOptions,
+  type FlameGraphOptions,
+  type PackageBarRow,
+  type PackageBarsOptions,
+} from './flame.js';
 export { withReference, UnknownReferenceError } from './reference.js';
 export {
-  compareResults, classifyChange, compareExitCode, environmentDifferences, renderCompareMarkdown, renderCompareJson, compareColumns, CHANGE_LABEL,
-  type CompareOptions, type CompareOutcome, type Comparison, type Incomparable, type PairChange, type ChangeStatus, type EnvironmentDifference, type RunRef,
+  compareResults,
+  classifyChange,
+  compareExitCode,
+  environmentDifferences,
+  renderCompareMarkdown,
+  renderCompareJson,
+  compareColumns,
+  CHANGE_LABEL,
+  type CompareOptions,
+  type CompareOutcome,
+  type Comparison,
+  type Incomparable,
+  type PairChange,
+  type ChangeStatus,
+  type EnvironmentDifference,
+  type RunRef,
 } from './compare.js';
 export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
-export { escapeHtml, escapeMarkdown } from './format.js';
+export { escapeHtml, escapeMarkdown, shortFrame } from './format.js';

@@ -1,7 +1,22 @@
 import type { BenchResult } from '@benchsuite/sdk';
 import { escapeHtml, escapeMarkdown as md } from './format.js';
-import { MISSING_LABEL, buildModel, failureText, loadText, namesItsSubject, noteSentence, stopNote, type Fact, type ReportModel, type ReportOptions, type ScenarioView } from './model.js';
-import { ceilingColumns, costColumns, headlineColumns, machineFacts, rankingColumns, stepColumns, targetTable, type Table } from './tables.js';
+import {
+  MISSING_LABEL,
+  buildModel,
+  failureText,
+  loadText,
+  namesItsSubject,
+  noteSentence,
+  profileFacts,
+  sentence,
+  stopNote,
+  type Fact,
+  type ProfileView,
+  type ReportModel,
+  type ReportOptions,
+  type ScenarioView,
+} from './model.js';
+import { ceilingColumns, costColumns, headlineColumns, machineFacts, packageTable, profileFunctionColumns, rankingColumns, stepColumns, targetTable, topFunctionRows, type Table } from './tables.js';
 
 /**
  * A table from its column specification; a warn/bad cell gets a ⚠ so it stands out without colour.
@@ -17,18 +32,20 @@ export function markdownTable<Row>(t: Table<Row>, escaped = false): string[] {
 }
 
 /** Multi-line text (a diff, a stderr tail) in a collapsed block; `<pre>` so entities decode and nothing renders. */
-const detailsBlock = (summary: string, text: string): string[] => [
-  `<details><summary>${escapeHtml(summary)}</summary>`, '', `<pre>${escapeHtml(text)}</pre>`, '', '</details>',
-];
+const detailsBlock = (summary: string, text: string): string[] => [`<details><summary>${escapeHtml(summary)}</summary>`, '', `<pre>${escapeHtml(text)}</pre>`, '', '</details>'];
 
 /** Label/value rows; a list value becomes one line per item. */
-const factTable = (title: string, facts: Fact[]) => markdownTable({
-  columns: [
-    { id: 'label', label: title, align: 'left', text: (f: Fact) => md(f.label) },
-    { id: 'text', label: '', align: 'left', text: (f: Fact) => (Array.isArray(f.text) ? f.text.map(md).join('<br>') : md(f.text)) },
-  ],
-  rows: facts,
-}, true);
+const factTable = (title: string, facts: Fact[]) =>
+  markdownTable(
+    {
+      columns: [
+        { id: 'label', label: title, align: 'left', text: (f: Fact) => md(f.label) },
+        { id: 'text', label: '', align: 'left', text: (f: Fact) => (Array.isArray(f.text) ? f.text.map(md).join('<br>') : md(f.text)) },
+      ],
+      rows: facts,
+    },
+    true,
+  );
 
 function header(m: ReportModel): string[] {
   const out = [`# ${md(m.title)}`, ''];
@@ -40,12 +57,7 @@ function header(m: ReportModel): string[] {
 
 function legend(m: ReportModel): string[] {
   const cols = headlineColumns(m).filter((c) => c.help);
-  return [
-    '## Reading the tables', '',
-    ...m.remarks.slice(1).map((n) => `- ${md(noteSentence(n))}`),
-    ...cols.map((c) => `- **${md(c.label)}**: ${md(c.help!)}.`),
-    '',
-  ];
+  return ['## Reading the tables', '', ...m.remarks.slice(1).map((n) => `- ${md(noteSentence(n))}`), ...cols.map((c) => `- **${md(c.label)}**: ${md(c.help!)}.`), ''];
 }
 
 function rankings(m: ReportModel): string[] {
@@ -98,6 +110,33 @@ function scenarioSection(m: ReportModel, s: ScenarioView): string[] {
     }
     out.push('');
   }
+  out.push(...profilesSection(s));
+  return out;
+}
+
+/** One profile: what took it, its cost, its top functions; or why there is none. */
+function profileBlock(v: ProfileView): string[] {
+  if (!v.summary) return [];
+  return [
+    `#### ${md(v.target)}`,
+    '',
+    `${md(sentence(profileFacts(v.summary)))} ${md(noteSentence(v.note))}`,
+    '',
+    ...markdownTable({ columns: profileFunctionColumns(), rows: topFunctionRows(v.summary) }),
+    '',
+  ];
+}
+
+/** A scenario's profiles: time by package with the targets side by side, then each target's top functions. */
+function profilesSection(s: ScenarioView): string[] {
+  if (!s.profiles.length) return [];
+  const out = [`### ${md(s.info.name)}: profiles`, ''];
+  const pkg = packageTable(s.profiles);
+  if (pkg.rows.length) out.push('Time by package (self share of busy CPU time):', '', ...markdownTable(pkg), '');
+  for (const v of s.profiles) out.push(...profileBlock(v));
+  const missing = s.profiles.filter((v) => !v.summary);
+  for (const v of missing) out.push(`- ⚠ ${v.record.status === 'ok' ? `**${md(v.target)}**: ` : ''}${md(noteSentence(v.note))}`);
+  if (missing.length) out.push('');
   return out;
 }
 
@@ -116,13 +155,7 @@ function costs(m: ReportModel): string[] {
 }
 
 function environment(m: ReportModel): string[] {
-  return [
-    '## Environment', '',
-    ...factTable('Machine', machineFacts(m)),
-    '', '### Targets', '',
-    ...markdownTable(targetTable(m)),
-    '',
-  ];
+  return ['## Environment', '', ...factTable('Machine', machineFacts(m)), '', '### Targets', '', ...markdownTable(targetTable(m)), ''];
 }
 
 /**
@@ -133,14 +166,9 @@ function environment(m: ReportModel): string[] {
  */
 export function renderMarkdown(result: BenchResult, options: ReportOptions = {}): string {
   const m = buildModel(result, options);
-  const lines = [
-    ...header(m),
-    ...rankings(m),
-    ...legend(m),
-    ...m.scenarios.flatMap((s) => scenarioSection(m, s)),
-    ...ceilings(m),
-    ...costs(m),
-    ...environment(m),
-  ];
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  const lines = [...header(m), ...rankings(m), ...legend(m), ...m.scenarios.flatMap((s) => scenarioSection(m, s)), ...ceilings(m), ...costs(m), ...environment(m)];
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -1,8 +1,17 @@
 import {
-  DEFAULTS, noteText,
-  type BenchResult, type Estimate, type FailedWindow, type Note, type OkWindow, type PairSummary, type StopRecord, type TargetInfo,
+  DEFAULTS,
+  noteText,
+  type BenchResult,
+  type Estimate,
+  type FailedWindow,
+  type Note,
+  type OkWindow,
+  type PairSummary,
+  type ProfileRecord,
+  type StopRecord,
+  type TargetInfo,
 } from '@benchsuite/sdk';
-import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtPct, plural } from './format.js';
+import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
 
 /** Options of the result renderers (Markdown, HTML, terminal). */
@@ -14,11 +23,18 @@ export interface ReportOptions {
    * the run's own estimator and seed); default: the run's reference (`design.reference`).
    */
   reference?: string;
+  /**
+   * Collapsed stacks of the profiles (folded text), keyed by each profile summary's `stacksFile`
+   * (relative to `results.json`, as `stacksFilesOf` lists them). Renderers never read files: the
+   * caller reads them next to `results.json` and passes them here. Without them the HTML report
+   * draws no flame graph and says which file it needs; every other profile figure is in the result.
+   */
+  stacks?: Readonly<Record<string, string>>;
 }
 
 export type ScenarioInfo = BenchResult['scenarios'][number];
 export type Failure = FailedWindow['failure'];
-export type StepSummary = PairSummary['steps'][number];
+type StepSummary = PairSummary['steps'][number];
 
 /** A failure with where it happened (`block 2, round 3` or `block 2, start`). */
 export interface FailureView {
@@ -69,6 +85,18 @@ export interface MissingRow {
   detail?: string;
 }
 
+/** One profile of a scenario (`--profile`): a target's record, with its collapsed stacks when given. */
+export interface ProfileView {
+  target: string;
+  record: ProfileRecord;
+  /** The summary of an `ok` record; null when unavailable, failed or without a summary. */
+  summary: NonNullable<ProfileRecord['summary']> | null;
+  /** Folded text from `ReportOptions.stacks` for the summary's `stacksFile`; null when not given. */
+  stacks: string | null;
+  /** The profiler's cost (ok), or why there is no profile (unavailable, failed). */
+  note: Note;
+}
+
 export interface ScenarioView {
   info: ScenarioInfo;
   rows: PairRow[];
@@ -80,6 +108,8 @@ export interface ScenarioView {
   stop: StopRecord | null;
   /** Scenario-level notes (single block). */
   notes: Note[];
+  /** Profiles under `--profile`, in the order of `rows`, then of the run's targets. */
+  profiles: ProfileView[];
 }
 
 /** A labelled fact of the run header; a list renders as one line per item. */
@@ -105,10 +135,10 @@ export interface ReportModel {
 }
 
 export const MISSING_LABEL: Record<MissingKind, string> = {
-  'skipped': 'skipped',
+  skipped: 'skipped',
   'setup-failed': 'setup failed',
   'verify-failed': 'failed verify',
-  'failed': 'failed',
+  failed: 'failed',
   'not-run': 'not run',
 };
 
@@ -134,8 +164,17 @@ export function loadText(info: ScenarioInfo): string {
   const l = info.load;
   const conns = l.connections.length ? l.connections.join(' → ') : '?';
   const stepped = l.connections.length > 1;
-  return `${conns} connection${l.connections.length === 1 && l.connections[0] === 1 ? '' : 's'}, ${l.durationSec} s windows` +
-    `${stepped ? `, one per step${l.warmupSec ? ` (${l.warmupSec} s settle)` : ''}` : ''}${l.rate ? `, ${l.rate} req/s target rate` : ''}`;
+  return (
+    `${conns} connection${l.connections.length === 1 && l.connections[0] === 1 ? '' : 's'}, ${l.durationSec} s windows` +
+    `${stepped ? `, one per step${l.warmupSec ? ` (${l.warmupSec} s settle)` : ''}` : ''}${l.rate ? `, ${l.rate} req/s target rate` : ''}`
+  );
+}
+
+/** What took a profile, in one line: `profiler node: 2 950 samples (every 1 ms) over 3.0 s, 12.0% idle; collapsed stacks in profiles/x.collapsed`. */
+export function profileFacts(p: NonNullable<ProfileRecord['summary']>): string {
+  const every = p.intervalUs ? ` (every ${p.intervalUs >= 1000 ? `${+(p.intervalUs / 1000).toFixed(2)} ms` : `${p.intervalUs} µs`})` : '';
+  const over = p.durationSec !== undefined ? ` over ${p.durationSec.toFixed(1)} s` : '';
+  return `profiler ${p.profiler}: ${fmtInt(p.samples)} samples${every}${over}, ${fmtPct(p.idle)} idle${p.stacksFile ? `; collapsed stacks in ${p.stacksFile}` : ''}`;
 }
 
 /** Where a failed window sits in the design. */
@@ -162,7 +201,8 @@ function missingFor(result: BenchResult, scenario: string, target: TargetInfo, f
   const first = failures[0];
   if (first) {
     return {
-      target: target.name, kind: 'failed',
+      target: target.name,
+      kind: 'failed',
       reason: `${plural(failures.length, 'failure')}, no usable window — first (${first.where}): ${failureText(first.failure)}`,
       ...(first.failure.stderrTail ? { detail: first.failure.stderrTail } : {}),
     };
@@ -190,7 +230,9 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
   }
   if (!s.precision.met && s.precision.reached !== null) {
     notes.push({
-      kind: 'precision-not-met', reached: s.precision.reached, target: s.precision.target,
+      kind: 'precision-not-met',
+      reached: s.precision.reached,
+      target: s.precision.target,
       reason: noteText({ kind: 'stop-reason', reason: stop?.reason ?? 'budget', blocks: stop?.blocks ?? s.blocks }),
     });
   }
@@ -212,12 +254,14 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
     {
       label: 'Design',
-      text: `${d.windowSec} s windows; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
+      text:
+        `${d.windowSec} s windows; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
         `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: d.warmup.minSec, max: d.warmup.maxSec })} s per block until per-second req/s is within ±${fmtPct(d.warmup.tolerance, 0)}`,
     },
     {
       label: 'Precision target',
-      text: `95% interval half-width ≤ ${fmtHalfWidth(d.precision)} for every headline figure, within a budget of ${fmtDuration(d.budgetSec)}; ` +
+      text:
+        `95% interval half-width ≤ ${fmtHalfWidth(d.precision)} for every headline figure, within a budget of ${fmtDuration(d.budgetSec)}; ` +
         `ties inside ±${fmtPct(d.practicalBand)}; ${d.bootstrapResamples} bootstrap resamples`,
     },
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
@@ -225,8 +269,14 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     { label: 'Pinning', text: pinningText(env.pinning) },
     {
       label: 'CPU steal',
-      text: noteText({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: d.stealThreshold }) +
-        (o.excludedSteal ? `; ${plural(r.blocks.reduce((a, b) => a + b.extraRounds, 0), 'extra round')} replaced them` : ''),
+      text:
+        noteText({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: d.stealThreshold }) +
+        (o.excludedSteal
+          ? `; ${plural(
+              r.blocks.reduce((a, b) => a + b.extraRounds, 0),
+              'extra round',
+            )} replaced them`
+          : ''),
     },
     {
       label: 'Precision reached',
@@ -234,18 +284,76 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     {
       label: 'Stopped',
-      text: r.stops.length
-        ? r.stops.map((s) => noteText(stopNote(s, d.precision)))
-        : DASH,
+      text: r.stops.length ? r.stops.map((s) => noteText(stopNote(s, d.precision))) : DASH,
     },
     { label: 'Windows', text: `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed` },
     {
       label: 'Time',
-      text: `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load, ${fmtDuration(r.runner.measuredSec)} measured; ` +
+      text:
+        `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load, ${fmtDuration(r.runner.measuredSec)} measured; ` +
         `overhead ${o.overhead == null ? DASH : `${o.overhead.toFixed(2)}×`} (wall time ÷ time under load)`,
     },
     { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
   ];
+}
+
+/**
+ * The collapsed-stacks files a result's profiles refer to (`summary.stacksFile`, relative to
+ * `results.json`), each once: what a caller reads to fill `ReportOptions.stacks`.
+ */
+export function stacksFilesOf(result: BenchResult): string[] {
+  const files = new Set<string>();
+  for (const p of result.profiles) if (p.summary?.stacksFile) files.add(p.summary.stacksFile);
+  return [...files];
+}
+
+function profileViews(result: BenchResult, scenario: string, measured: readonly string[], stacks: ReportOptions['stacks']): ProfileView[] {
+  const order = [...measured, ...result.targets.map((t) => t.name)];
+  const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
+  return result.profiles
+    .filter((p) => p.scenario === scenario)
+    .sort((a, b) => rank(a.target) - rank(b.target))
+    .map((record): ProfileView => {
+      const summary = record.status === 'ok' ? (record.summary ?? null) : null;
+      const file = summary?.stacksFile;
+      const text = file && stacks && Object.hasOwn(stacks, file) ? stacks[file]! : null;
+      const note: Note =
+        record.status === 'ok'
+          ? { kind: 'profile-cost', ratio: record.costRatio ?? null, profiled: record.rps?.profiled ?? 0, unprofiled: record.rps?.unprofiled ?? 0 }
+          : { kind: 'profile-missing', target: record.target, status: record.status, profiler: record.profiler, reason: record.reason };
+      return { target: record.target, record, summary, stacks: text, note };
+    });
+}
+
+/**
+ * A scenario's per-target notes with the ones that repeat across targets folded into one line per
+ * scenario (precision not met, warm-up not steady: the table already shows each target's figure),
+ * for the terminal summary. `rows` keeps every other note per target.
+ */
+export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ target: string; notes: Note[] }> } {
+  const scenario: Note[] = [];
+  const precision = new Map<string, { target: number; targets: Array<{ target: string; reached: number }> }>();
+  const warm = new Map<number | undefined, Array<{ target: string; blocks: number; of: number }>>();
+  const rows = s.rows.map((r) => ({
+    target: r.target,
+    notes: r.notes.filter((n) => {
+      if (n.kind === 'precision-not-met') {
+        const key = `${n.target}\u0000${n.reason}`;
+        const g = precision.get(key) ?? { target: n.target, targets: [] };
+        g.targets.push({ target: r.target, reached: n.reached });
+        precision.set(key, g);
+        return false;
+      }
+      if (n.kind === 'warmup-not-steady') {
+        warm.set(n.tolerance, [...(warm.get(n.tolerance) ?? []), { target: n.target, blocks: n.blocks, of: n.of }]);
+        return false;
+      }
+      return true;
+    }),
+  }));
+  for (const [key, g] of precision) scenario.push({ kind: 'precision-not-met-targets', targets: g.targets, target: g.target, reason: key.slice(key.indexOf('\u0000') + 1) });
+  for (const [tolerance, targets] of warm) scenario.push({ kind: 'warmup-not-steady-targets', targets, ...(tolerance === undefined ? {} : { tolerance }) });
+  return { scenario, rows };
 }
 
 /** Everything the renderers show, computed once from the result. Pure. */
@@ -257,7 +365,10 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
 
   const scenarios = scenarioNames.map((name): ScenarioView => {
     const info: ScenarioInfo = result.scenarios.find((s) => s.name === name) ?? {
-      name, requests: [], expect: { status: [] }, load: { connections: [], warmupSec: 0, durationSec: 0, timeoutSec: 0 },
+      name,
+      requests: [],
+      expect: { status: [] },
+      load: { connections: [], warmupSec: 0, durationSec: 0, timeoutSec: 0 },
     };
     const stop = result.stops.find((s) => s.scenario === name) ?? null;
     const ranking = result.rankings.find((r) => r.scenario === name);
@@ -269,22 +380,33 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
     const rows = measured.map((summary): PairRow => {
       const p = placeOf(summary.target);
       return {
-        target: summary.target, summary, isReference: summary.target === reference,
-        place: p?.place ?? null, tie: (p?.targets.length ?? 0) > 1,
+        target: summary.target,
+        summary,
+        isReference: summary.target === reference,
+        place: p?.place ?? null,
+        tie: (p?.targets.length ?? 0) > 1,
         failures: failuresOf(result, name, summary.target),
         notes: pairNotes(result, summary, stop),
       };
     });
     const stepped = info.load.connections.length > 1 || rows.some((r) => r.summary.steps.length > 1);
     const steps = stepped ? rows.flatMap((r) => r.summary.steps.map((step) => ({ target: r.target, isReference: r.isReference, step }))) : [];
-    const places = (ranking?.places ?? []).flatMap((p) => p.targets.map((t): PlaceRow => {
-      const s = summaries.find((x) => x.target === t);
-      return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
-    }));
+    const places = (ranking?.places ?? []).flatMap((p) =>
+      p.targets.map((t): PlaceRow => {
+        const s = summaries.find((x) => x.target === t);
+        return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
+      }),
+    );
     const measuredNames = new Set(rows.map((r) => r.target));
     const missing = result.targets.filter((t) => !measuredNames.has(t.name)).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
     const notes: Note[] = rows.length && Math.max(...rows.map((r) => r.summary.blocks)) === 1 ? [{ kind: 'single-block', scenario: name }] : [];
-    return { info, rows, steps, places, rankingMethod: ranking?.method ?? null, missing, stop, notes };
+    const profiles = profileViews(
+      result,
+      name,
+      rows.map((r) => r.target),
+      options.stacks,
+    );
+    return { info, rows, steps, places, rankingMethod: ranking?.method ?? null, missing, stop, notes, profiles };
   });
 
   const o = result.overall;
@@ -305,7 +427,11 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
     reference,
     facts: designFacts(result, wallSec),
     notes,
-    remarks: [{ kind: 'relative-figures', reference }, { kind: 'noise-labels', stealThreshold: result.design.stealThreshold }],
+    remarks: [
+      { kind: 'relative-figures', reference },
+      { kind: 'noise-labels', stealThreshold: result.design.stealThreshold },
+      ...(result.profiles.some((p) => p.status === 'ok' && p.summary) ? [{ kind: 'profile-shares' } as const] : []),
+    ],
     scenarios,
     targetsWithCosts: result.targets.filter((t) => t.costs),
     metadataKeys,
@@ -314,7 +440,7 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
 }
 
 /** Notes whose sentence starts with a scenario or target name: never capitalised, never prefixed with the name again. */
-const NAMED: ReadonlySet<Note['kind']> = new Set(['stopped', 'single-block', 'warmup-not-steady']);
+const NAMED: ReadonlySet<Note['kind']> = new Set(['stopped', 'single-block', 'warmup-not-steady', 'profile-missing']);
 
 /** The note names the scenario or target it is about. */
 export const namesItsSubject = (n: Note) => NAMED.has(n.kind);
@@ -329,5 +455,12 @@ export function noteSentence(n: Note): string {
 }
 
 /** Why a scenario stopped, as a note. */
-export const stopNote = (s: StopRecord, precision: number): Note =>
-  ({ kind: 'stopped', scenario: s.scenario, reason: s.reason, blocks: s.blocks, rounds: s.rounds, worst: s.worstHalfWidth, target: precision });
+export const stopNote = (s: StopRecord, precision: number): Note => ({
+  kind: 'stopped',
+  scenario: s.scenario,
+  reason: s.reason,
+  blocks: s.blocks,
+  rounds: s.rounds,
+  worst: s.worstHalfWidth,
+  target: precision,
+});

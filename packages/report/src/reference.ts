@@ -2,7 +2,10 @@ import { median, rankScenario, summarizePair, WindowIndex, type BenchResult, typ
 
 /** The reference asked for has no figures in the result. */
 export class UnknownReferenceError extends Error {
-  constructor(readonly reference: string, readonly measured: string[]) {
+  constructor(
+    readonly reference: string,
+    readonly measured: string[],
+  ) {
     super(`reference "${reference}" has no figures in this result; measured targets: ${measured.join(', ') || 'none'}`);
     this.name = 'UnknownReferenceError';
   }
@@ -21,8 +24,12 @@ export function withReference(result: BenchResult, reference: string): BenchResu
   if (!measured.includes(reference)) throw new UnknownReferenceError(reference, measured);
   const design = { ...result.design, reference };
   const o: EstimatorOptions = {
-    reference, precision: design.precision, practicalBand: design.practicalBand,
-    bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed: result.seed,
+    reference,
+    precision: design.precision,
+    practicalBand: design.practicalBand,
+    bootstrapResamples: design.bootstrapResamples,
+    confidence: design.confidence,
+    seed: result.seed,
   };
   const index = new WindowIndex(result.windows);
   const ceiling = (scenario: string) => result.ceilings.find((c) => c.scenario === scenario)?.rps.point;

@@ -13,7 +13,7 @@ const n = (x: number) => (Math.round(x * 10) / 10).toString();
 /** Rough text width; SVG cannot measure before layout and this only sizes margins. */
 const textWidth = (s: string, size = FONT) => s.length * size * 0.58;
 
-export function niceStep(span: number, target = 5): number {
+function niceStep(span: number, target = 5): number {
   if (!(span > 0)) return 1;
   const raw = span / target;
   const mag = 10 ** Math.floor(Math.log10(raw));
@@ -47,14 +47,17 @@ function legend(series: { name: string; color: string }[], x0: number, y0: numbe
   const parts: string[] = [];
   for (const s of series) {
     const w = 18 + textWidth(s.name) + 16;
-    if (x + w > x0 + width && x > x0) { x = x0; y += 18; }
+    if (x + w > x0 + width && x > x0) {
+      x = x0;
+      y += 18;
+    }
     parts.push(`<rect x="${n(x)}" y="${n(y - 9)}" width="12" height="12" rx="2" fill="${s.color}"/><text x="${n(x + 17)}" y="${n(y + 1)}">${esc(s.name)}</text>`);
     x += w;
   }
   return { svg: `<g class="legend">${parts.join('')}</g>`, height: y - y0 + 18 };
 }
 
-export interface BarRow {
+interface BarRow {
   label: string;
   value: number | null;
   /** Whisker (e.g. 95% CI). */
@@ -110,7 +113,9 @@ export function barChart(o: BarChartOptions): string {
       return;
     }
     const fill = r.hatched ? 'url(#hatch)' : r.color;
-    parts.push(`<rect x="${left}" y="${y}" width="${n(Math.max(1, sx(r.value) - left))}" height="${barH}" rx="3" fill="${fill}" stroke="${r.color}" stroke-width="${r.hatched ? 1.5 : 0}"><title>${esc(`${r.label}: ${o.format(r.value)}`)}</title></rect>`);
+    parts.push(
+      `<rect x="${left}" y="${y}" width="${n(Math.max(1, sx(r.value) - left))}" height="${barH}" rx="3" fill="${fill}" stroke="${r.color}" stroke-width="${r.hatched ? 1.5 : 0}"><title>${esc(`${r.label}: ${o.format(r.value)}`)}</title></rect>`,
+    );
     if (r.lo != null && r.hi != null) {
       const cy = y + barH / 2;
       parts.push(`<path class="whisker" d="M${n(sx(r.lo))} ${n(cy)}H${n(sx(r.hi))}M${n(sx(r.lo))} ${n(cy - 6)}V${n(cy + 6)}M${n(sx(r.hi))} ${n(cy - 6)}V${n(cy + 6)}"/>`);
@@ -174,10 +179,14 @@ export function lineChart(o: LineChartOptions): string {
   const sx = (x: number) => left + ((x - xMin) / (xMax - xMin || 1)) * (right - left);
   const parts: string[] = [`<text class="chart-title" x="0" y="16">${esc(o.title)}</text>`, lg.svg];
   for (const t of ticks) {
-    parts.push(`<line class="grid" x1="${left}" x2="${right}" y1="${n(sy(t))}" y2="${n(sy(t))}"/><text class="tick" x="${left - 6}" y="${n(sy(t) + 4)}" text-anchor="end">${esc((o.yTickFormat ?? o.yFormat)(t))}</text>`);
+    parts.push(
+      `<line class="grid" x1="${left}" x2="${right}" y1="${n(sy(t))}" y2="${n(sy(t))}"/><text class="tick" x="${left - 6}" y="${n(sy(t) + 4)}" text-anchor="end">${esc((o.yTickFormat ?? o.yFormat)(t))}</text>`,
+    );
   }
   for (const t of o.xTicks) {
-    parts.push(`<line class="grid" x1="${n(sx(t.x))}" x2="${n(sx(t.x))}" y1="${top}" y2="${top + plotH}"/><text class="tick" x="${n(sx(t.x))}" y="${top + plotH + 15}" text-anchor="middle">${esc(t.label)}</text>`);
+    parts.push(
+      `<line class="grid" x1="${n(sx(t.x))}" x2="${n(sx(t.x))}" y1="${top}" y2="${top + plotH}"/><text class="tick" x="${n(sx(t.x))}" y="${top + plotH + 15}" text-anchor="middle">${esc(t.label)}</text>`,
+    );
   }
   parts.push(`<text class="axis" x="${n((left + right) / 2)}" y="${top + plotH + 32}" text-anchor="middle">${esc(o.xLabel)}</text>`);
   parts.push(`<text class="axis" transform="translate(14 ${n(top + plotH / 2)}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`);
@@ -198,10 +207,11 @@ export function lineChart(o: LineChartOptions): string {
 }
 
 function svgDoc(width: number, height: number, title: string, parts: string[]): string {
-  return `<svg class="chart" viewBox="0 0 ${width} ${n(height)}" width="${width}" height="${n(height)}" role="img" aria-label="${esc(title)}">` + parts.join('') + '</svg>';
+  return `<svg class="chart" viewBox="0 0 ${width} ${n(height)}" width="${width}" height="${n(height)}" role="img" aria-label="${esc(title)}">${parts.join('')}</svg>`;
 }
 
 /** Shared SVG definitions, emitted once per document (ids must be unique). */
-export const SVG_DEFS = '<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>'
-  + '<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fde68a"/><line x1="0" y1="0" x2="0" y2="6" stroke="#d97706" stroke-width="3"/></pattern>'
-  + '</defs></svg>';
+export const SVG_DEFS =
+  '<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>' +
+  '<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fde68a"/><line x1="0" y1="0" x2="0" y2="6" stroke="#d97706" stroke-width="3"/></pattern>' +
+  '</defs></svg>';

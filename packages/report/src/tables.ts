@@ -3,11 +3,9 @@
  * alignment, the cell text, a numeric sort key and a tone. Markdown, HTML and the terminal only
  * decide how a `Table` is drawn, never what is in it.
  */
-import type { Ceiling, Estimate, TargetInfo } from '@benchsuite/sdk';
-import {
-  DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtUs, valueText,
-} from './format.js';
-import type { Fact, PairRow, PlaceRow, ReportModel, StepRow } from './model.js';
+import type { Ceiling, Estimate, ProfileRecord, TargetInfo } from '@benchsuite/sdk';
+import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtUs, shortFrame, valueText } from './format.js';
+import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
 
 export type Align = 'left' | 'right';
 /** How a cell should stand out: renderers map it to a mark, a class or a colour. */
@@ -40,7 +38,14 @@ export interface Table<Row> {
 const point = (e: Estimate | null | undefined) => (e ? e.point : null);
 /** `0`, or the non-zero counts by bottleneck: `2 client, 1 waiting`. */
 const boundText = (client: number, backend: number, waiting: number) =>
-  [[client, 'client'], [backend, 'backend'], [waiting, 'waiting']].filter(([n]) => n).map(([n, w]) => `${n} ${w}`).join(', ') || '0';
+  [
+    [client, 'client'],
+    [backend, 'backend'],
+    [waiting, 'waiting'],
+  ]
+    .filter(([n]) => n)
+    .map(([n, w]) => `${n} ${w}`)
+    .join(', ') || '0';
 const ratioCell = (isRef: boolean, e: Estimate | null) => (isRef ? '1 (reference)' : fmtEstimate(e, fmtRatio));
 
 /** The headline table of a scenario: one row per measured target. */
@@ -49,76 +54,137 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
   const precision = m.result.design.precision;
   return [
     {
-      id: 'place', label: 'Place', align: 'right', brief: true,
+      id: 'place',
+      label: 'Place',
+      align: 'right',
+      brief: true,
       help: 'place by relative throughput; "=" marks a tie (overlapping intervals, or a difference inside the practical band)',
-      text: (r) => (r.place === null ? DASH : `${r.place}${r.tie ? '=' : ''}`), sort: (r) => r.place,
+      text: (r) => (r.place === null ? DASH : `${r.place}${r.tie ? '=' : ''}`),
+      sort: (r) => r.place,
     },
     { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
     {
-      id: 'relative', label: `Throughput ÷ ${ref}`, align: 'right', brief: true, numeric: true,
+      id: 'relative',
+      label: `Throughput ÷ ${ref}`,
+      align: 'right',
+      brief: true,
+      numeric: true,
       help: `median of the per-round ratios of req/s to ${ref}, measured side by side, with its 95% interval`,
-      text: (r) => ratioCell(r.isReference, r.summary.relativeRps), sort: (r) => (r.isReference ? 1 : point(r.summary.relativeRps)),
+      text: (r) => ratioCell(r.isReference, r.summary.relativeRps),
+      sort: (r) => (r.isReference ? 1 : point(r.summary.relativeRps)),
     },
     {
-      id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true,
+      id: 'rps',
+      label: 'req/s (median)',
+      align: 'right',
+      brief: true,
+      numeric: true,
       help: 'median req/s over the windows, with its 95% interval (blocks, then rounds, resampled)',
-      text: (r) => fmtEstimate(r.summary.rps, fmtRps), sort: (r) => r.summary.rps.point,
+      text: (r) => fmtEstimate(r.summary.rps, fmtRps),
+      sort: (r) => r.summary.rps.point,
     },
     {
-      id: 'cpu', label: 'CPU µs/req', align: 'right', brief: true, numeric: true,
+      id: 'cpu',
+      label: 'CPU µs/req',
+      align: 'right',
+      brief: true,
+      numeric: true,
       help: 'server CPU time (user + system of its process tree) per response, µs, median over windows with its 95% interval',
-      text: (r) => fmtEstimate(r.summary.cpuPerRequestUs, fmtUs), sort: (r) => point(r.summary.cpuPerRequestUs),
+      text: (r) => fmtEstimate(r.summary.cpuPerRequestUs, fmtUs),
+      sort: (r) => point(r.summary.cpuPerRequestUs),
     },
     {
-      id: 'relative-cpu', label: `CPU ÷ ${ref}`, align: 'right', brief: true, numeric: true,
+      id: 'relative-cpu',
+      label: `CPU ÷ ${ref}`,
+      align: 'right',
+      brief: true,
+      numeric: true,
       help: `median of the per-round ratios of CPU per request to ${ref}'s, with its 95% interval (lower is cheaper)`,
-      text: (r) => ratioCell(r.isReference, r.summary.relativeCpu), sort: (r) => (r.isReference ? 1 : point(r.summary.relativeCpu)),
+      text: (r) => ratioCell(r.isReference, r.summary.relativeCpu),
+      sort: (r) => (r.isReference ? 1 : point(r.summary.relativeCpu)),
     },
-    ...(m.result.summaries.some((s) => s.backendShare !== null) ? [{
-      id: 'backend-share', label: 'Of backend ceiling', align: 'right', brief: true,
-      help: 'median req/s ÷ the backend\'s own ceiling (the helper service loaded directly): near 100% the backend, not the target, sets the figure',
-      text: (r) => fmtPct(r.summary.backendShare, 0), sort: (r) => r.summary.backendShare,
-    } satisfies Column<PairRow>] : []),
-    { id: 'p50', label: 'p50', align: 'right', text: (r) => fmtMs(r.summary.latency.p50), sort: (r) => r.summary.latency.p50, help: 'latency percentiles of the histogram merged over the used windows' },
+    ...(m.result.summaries.some((s) => s.backendShare !== null)
+      ? [
+          {
+            id: 'backend-share',
+            label: 'Of backend ceiling',
+            align: 'right',
+            brief: true,
+            help: "median req/s ÷ the backend's own ceiling (the helper service loaded directly): near 100% the backend, not the target, sets the figure",
+            text: (r) => fmtPct(r.summary.backendShare, 0),
+            sort: (r) => r.summary.backendShare,
+          } satisfies Column<PairRow>,
+        ]
+      : []),
+    {
+      id: 'p50',
+      label: 'p50',
+      align: 'right',
+      text: (r) => fmtMs(r.summary.latency.p50),
+      sort: (r) => r.summary.latency.p50,
+      help: 'latency percentiles of the histogram merged over the used windows',
+    },
     { id: 'p99', label: 'p99', align: 'right', brief: true, text: (r) => fmtMs(r.summary.latency.p99), sort: (r) => r.summary.latency.p99 },
     { id: 'p999', label: 'p99.9', align: 'right', text: (r) => fmtMs(r.summary.latency.p999), sort: (r) => r.summary.latency.p999 },
     {
-      id: 'precision', label: `Precision (target ${fmtHalfWidth(precision)})`, align: 'right', brief: true,
+      id: 'precision',
+      label: `Precision (target ${fmtHalfWidth(precision)})`,
+      align: 'right',
+      brief: true,
       help: `half-width of the headline figure's 95% interval (relative throughput; req/s for ${ref}); ✓ when within the target`,
       text: (r) => `${fmtHalfWidth(r.summary.precision.reached)} ${r.summary.precision.met ? '✓' : '✗'}`,
-      sort: (r) => r.summary.precision.reached, tone: (r) => (r.summary.precision.met ? null : 'warn'),
+      sort: (r) => r.summary.precision.reached,
+      tone: (r) => (r.summary.precision.met ? null : 'warn'),
     },
     {
-      id: 'noise', label: 'Noise', align: 'left', brief: true,
+      id: 'noise',
+      label: 'Noise',
+      align: 'left',
+      brief: true,
       help: 'host-noise label of this pair, with the mean CPU steal of its windows',
       text: (r) => `${r.summary.noise.label}, steal ${fmtPct(r.summary.noise.meanSteal)}`,
-      sort: (r) => r.summary.noise.meanSteal, tone: (r) => (r.summary.noise.label === 'quiet' ? null : 'warn'),
+      sort: (r) => r.summary.noise.meanSteal,
+      tone: (r) => (r.summary.noise.label === 'quiet' ? null : 'warn'),
     },
     {
-      id: 'windows', label: 'Windows used / excluded', align: 'right',
+      id: 'windows',
+      label: 'Windows used / excluded',
+      align: 'right',
       help: 'windows in the estimates / left out for CPU steal (kept in the raw data); failed windows counted apart',
       text: (r) => {
         const w = r.summary.windows;
         return `${w.ok - w.excludedSteal} / ${w.excludedSteal}${w.failed ? `, ${w.failed} failed` : ''}`;
       },
-      sort: (r) => r.summary.windows.ok - r.summary.windows.excludedSteal, tone: (r) => (r.summary.windows.failed ? 'bad' : null),
+      sort: (r) => r.summary.windows.ok - r.summary.windows.excludedSteal,
+      tone: (r) => (r.summary.windows.failed ? 'bad' : null),
     },
     {
-      id: 'bound', label: 'Bound windows', align: 'right',
-      help: 'windows whose req/s was set by something other than the server\'s CPU: client (the load generator saturated), backend (a helper service saturated), waiting (the server\'s cores were far from busy)',
+      id: 'bound',
+      label: 'Bound windows',
+      align: 'right',
+      help: "windows whose req/s was set by something other than the server's CPU: client (the load generator saturated), backend (a helper service saturated), waiting (the server's cores were far from busy)",
       text: (r) => boundText(r.summary.windows.clientBound, r.summary.windows.backendBound, r.summary.windows.serverNotSaturated),
       sort: (r) => r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated,
       tone: (r) => (r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated ? 'warn' : null),
     },
     {
-      id: 'errors', label: 'Errors / unexpected', align: 'right',
+      id: 'errors',
+      label: 'Errors / unexpected',
+      align: 'right',
       help: 'socket errors and timeouts / responses with a status the scenario does not expect',
       text: (r) => `${fmtInt(r.summary.errors + r.summary.timeouts)} / ${fmtInt(r.summary.unexpected)}`,
       sort: (r) => r.summary.errors + r.summary.timeouts + r.summary.unexpected,
       tone: (r) => (r.summary.errors + r.summary.timeouts + r.summary.unexpected ? 'bad' : null),
     },
     { id: 'blocks', label: 'Blocks', align: 'right', help: 'blocks (fresh server processes) behind the figures', text: (r) => String(r.summary.blocks), sort: (r) => r.summary.blocks },
-    { id: 'rss', label: 'Peak RSS', align: 'right', help: 'peak resident memory of the server\'s process tree under load', text: (r) => fmtBytes(r.summary.peakRssBytes), sort: (r) => r.summary.peakRssBytes },
+    {
+      id: 'rss',
+      label: 'Peak RSS',
+      align: 'right',
+      help: "peak resident memory of the server's process tree under load",
+      text: (r) => fmtBytes(r.summary.peakRssBytes),
+      sort: (r) => r.summary.peakRssBytes,
+    },
   ];
 }
 
@@ -129,15 +195,24 @@ export function stepColumns(m: ReportModel): Column<StepRow>[] {
     { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
     { id: 'connections', label: 'Connections', align: 'right', brief: true, text: (r) => String(r.step.connections), sort: (r) => r.step.connections },
     {
-      id: 'relative', label: `Throughput ÷ ${ref}`, align: 'right', brief: true, numeric: true, help: `median of the per-round ratios at this step, with its 95% interval`,
-      text: (r) => ratioCell(r.isReference, r.step.relativeRps), sort: (r) => (r.isReference ? 1 : point(r.step.relativeRps)),
+      id: 'relative',
+      label: `Throughput ÷ ${ref}`,
+      align: 'right',
+      brief: true,
+      numeric: true,
+      help: `median of the per-round ratios at this step, with its 95% interval`,
+      text: (r) => ratioCell(r.isReference, r.step.relativeRps),
+      sort: (r) => (r.isReference ? 1 : point(r.step.relativeRps)),
     },
     { id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (r) => fmtEstimate(r.step.rps, fmtRps), sort: (r) => r.step.rps.point },
     { id: 'p50', label: 'p50', align: 'right', text: (r) => fmtMs(r.step.latency.p50), sort: (r) => r.step.latency.p50 },
     { id: 'p99', label: 'p99', align: 'right', brief: true, text: (r) => fmtMs(r.step.latency.p99), sort: (r) => r.step.latency.p99 },
     { id: 'p999', label: 'p99.9', align: 'right', text: (r) => fmtMs(r.step.latency.p999), sort: (r) => r.step.latency.p999 },
     {
-      id: 'bound', label: 'Bound windows', align: 'right', brief: true,
+      id: 'bound',
+      label: 'Bound windows',
+      align: 'right',
+      brief: true,
       text: (r) => boundText(r.step.clientBoundWindows, r.step.backendBoundWindows, r.step.serverNotSaturatedWindows),
       sort: (r) => r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows,
       tone: (r) => (r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows ? 'warn' : null),
@@ -151,8 +226,13 @@ export function rankingColumns(m: ReportModel): Column<PlaceRow>[] {
     { id: 'place', label: 'Place', align: 'left', brief: true, text: (r) => `${r.place}${r.tie ? ' (tie)' : ''}`, sort: (r) => r.place },
     { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
     {
-      id: 'relative', label: `Throughput ÷ ${m.reference}`, align: 'right', brief: true, numeric: true,
-      text: (r) => ratioCell(r.isReference, r.relative), sort: (r) => (r.isReference ? 1 : point(r.relative)),
+      id: 'relative',
+      label: `Throughput ÷ ${m.reference}`,
+      align: 'right',
+      brief: true,
+      numeric: true,
+      text: (r) => ratioCell(r.isReference, r.relative),
+      sort: (r) => (r.isReference ? 1 : point(r.relative)),
     },
     { id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (r) => fmtEstimate(r.rps, fmtRps), sort: (r) => point(r.rps) },
   ];
@@ -165,8 +245,14 @@ export function ceilingColumns(): Column<Ceiling>[] {
     { id: 'service', label: 'Service', align: 'left', brief: true, text: (c) => `${c.service} (of ${c.from})` },
     { id: 'connections', label: 'Connections', align: 'right', brief: true, text: (c) => String(c.connections), sort: (c) => c.connections },
     {
-      id: 'rps', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (c) => `${fmtEstimate(c.rps, fmtRps)}${c.clientBound ? ' (client-bound: at least)' : ''}`,
-      sort: (c) => c.rps.point, tone: (c) => (c.clientBound ? 'warn' : null),
+      id: 'rps',
+      label: 'req/s (median)',
+      align: 'right',
+      brief: true,
+      numeric: true,
+      text: (c) => `${fmtEstimate(c.rps, fmtRps)}${c.clientBound ? ' (client-bound: at least)' : ''}`,
+      sort: (c) => c.rps.point,
+      tone: (c) => (c.clientBound ? 'warn' : null),
     },
   ];
 }
@@ -177,8 +263,13 @@ export function costColumns(): Column<TargetInfo>[] {
   return [
     { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (t) => t.name },
     {
-      id: 'startup', label: 'Startup (median)', align: 'right', brief: true, help: 'spawn to the first 200 on the health path, median of cold starts',
-      text: (t) => `${c(t).startupMs.median.toFixed(1)} ms (n=${c(t).startupMs.samples.length})`, sort: (t) => c(t).startupMs.median,
+      id: 'startup',
+      label: 'Startup (median)',
+      align: 'right',
+      brief: true,
+      help: 'spawn to the first 200 on the health path, median of cold starts',
+      text: (t) => `${c(t).startupMs.median.toFixed(1)} ms (n=${c(t).startupMs.samples.length})`,
+      sort: (t) => c(t).startupMs.median,
     },
     { id: 'idle-rss', label: 'Idle RSS', align: 'right', brief: true, text: (t) => fmtBytes(c(t).idleRssBytes), sort: (t) => c(t).idleRssBytes },
     { id: 'idle-pss', label: 'Idle PSS', align: 'right', brief: true, text: (t) => fmtBytes(c(t).idlePssBytes), sort: (t) => c(t).idlePssBytes },
@@ -186,6 +277,111 @@ export function costColumns(): Column<TargetInfo>[] {
     { id: 'peak-rss', label: 'Peak RSS under load', align: 'right', brief: true, text: (t) => fmtBytes(c(t).peakRssBytes), sort: (t) => c(t).peakRssBytes },
     { id: 'artifact', label: 'Artifact size', align: 'right', brief: true, text: (t) => (c(t).artifact ? fmtBytes(c(t).artifact!.bytes) : DASH), sort: (t) => c(t).artifact?.bytes ?? null },
   ];
+}
+
+type ProfileSummary = NonNullable<ProfileRecord['summary']>;
+
+/** Functions shown per profile in the reports (the result keeps more). */
+export const PROFILE_TOP_ROWS = 10;
+
+/** One line of a profile's top functions. */
+export interface ProfileFunctionRow {
+  rank: number;
+  fn: ProfileSummary['top'][number];
+}
+
+/** The first `n` functions of a profile by self share, ranked. */
+export const topFunctionRows = (summary: ProfileSummary, n = PROFILE_TOP_ROWS): ProfileFunctionRow[] => summary.top.slice(0, n).map((fn, i) => ({ rank: i + 1, fn }));
+
+/** A profile's top functions by self time (long file paths cut to their last segments). */
+export function profileFunctionColumns(): Column<ProfileFunctionRow>[] {
+  return [
+    { id: 'rank', label: '#', align: 'right', numeric: true, text: (r) => String(r.rank), sort: (r) => r.rank },
+    { id: 'function', label: 'Function', align: 'left', text: (r) => shortFrame(r.fn.name) },
+    { id: 'group', label: 'Group', align: 'left', help: 'the package, or own code, contract code, runtime, gc, kernel, other', text: (r) => r.fn.group },
+    {
+      id: 'self',
+      label: 'Self',
+      align: 'right',
+      numeric: true,
+      help: 'share of busy CPU time with this function on top of the stack',
+      text: (r) => fmtPct(r.fn.self),
+      sort: (r) => r.fn.self,
+    },
+    {
+      id: 'total',
+      label: 'Total',
+      align: 'right',
+      numeric: true,
+      help: 'share of busy CPU time with this function anywhere on the stack',
+      text: (r) => fmtPct(r.fn.total),
+      sort: (r) => r.fn.total,
+    },
+  ];
+}
+
+/** One group of code across the targets of a scenario: its self share in each target's profile. */
+export interface PackageShareRow {
+  name: string;
+  kind: string;
+  /** Self share per target, in the table's column order; null when the profile has no such group. */
+  shares: (number | null)[];
+}
+
+/**
+ * Time by package, the targets of a scenario side by side: one row per group (a package, own code,
+ * the runtime…), the `maxGroups` largest by their biggest share in any target, the rest summed into
+ * one `other` row. Only profiles with a summary take part.
+ */
+export function packageTable(views: readonly ProfileView[], maxGroups = 8): Table<PackageShareRow> {
+  const ok = views.filter((v): v is ProfileView & { summary: ProfileSummary } => v.summary !== null);
+  const key = (g: { kind: string; name: string }) => `${g.kind}\u0000${g.name}`;
+  const groups = new Map<string, { name: string; kind: string; peak: number }>();
+  for (const v of ok) {
+    for (const g of v.summary.byPackage) {
+      const k = key(g);
+      const e = groups.get(k) ?? { name: g.name, kind: g.kind, peak: 0 };
+      e.peak = Math.max(e.peak, g.self);
+      groups.set(k, e);
+    }
+  }
+  const ordered = [...groups].sort((a, b) => b[1].peak - a[1].peak || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const kept = ordered.slice(0, maxGroups);
+  const rest = ordered.slice(maxGroups);
+  const shareOf = (v: (typeof ok)[number], keys: readonly string[]) => {
+    const found = v.summary.byPackage.filter((g) => keys.includes(key(g)));
+    return found.length ? found.reduce((a, g) => a + g.self, 0) : null;
+  };
+  const rows: PackageShareRow[] = kept.map(([k, g]) => ({ name: g.name, kind: g.kind, shares: ok.map((v) => shareOf(v, [k])) }));
+  if (rest.length)
+    rows.push({
+      name: `other (${rest.length} groups)`,
+      kind: DASH,
+      shares: ok.map((v) =>
+        shareOf(
+          v,
+          rest.map(([k]) => k),
+        ),
+      ),
+    });
+  return {
+    columns: [
+      { id: 'group', label: 'Group', align: 'left', text: (r) => r.name },
+      { id: 'kind', label: 'Kind', align: 'left', help: "own: the target's code; contract: the shared contract code; package: a dependency; runtime, kernel, other", text: (r) => r.kind },
+      ...ok.map(
+        (v, i): Column<PackageShareRow> => ({
+          id: `t${i}`,
+          label: v.target,
+          align: 'right',
+          numeric: true,
+          help: `share of ${v.target}'s busy CPU time with this group's code on top of the stack`,
+          text: (r) => fmtPct(r.shares[i]),
+          sort: (r) => r.shares[i] ?? null,
+        }),
+      ),
+    ],
+    rows,
+  };
 }
 
 /** One row of the targets table (a property, one value per target). */
@@ -210,7 +406,7 @@ export function targetTable(m: ReportModel): Table<TargetProperty> {
       row('Language', (t) => t.language ?? DASH),
       row('Framework', (t) => t.framework ?? DASH),
       row('Kind', (t) => t.kind),
-      row('Command / URL', (t) => (t.command ? t.command.join(' ') : t.url ?? DASH)),
+      row('Command / URL', (t) => (t.command ? t.command.join(' ') : (t.url ?? DASH))),
       ...m.metadataKeys.map((k) => row(k, (t) => (k in t.metadata ? valueText(t.metadata[k]) : DASH), true)),
     ],
   };
@@ -229,7 +425,11 @@ export function machineFacts(m: ReportModel): Fact[] {
     { label: 'benchsuite', text: `${e.benchsuite}${e.git ? ` @ ${e.git.commit.slice(0, 12)}${e.git.dirty ? ' (dirty)' : ''}` : ''}` },
     {
       label: 'Server environment',
-      text: `unset: ${e.serverEnv.unset.join(', ') || 'none'}; set: ${Object.entries(e.serverEnv.set).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`,
+      text: `unset: ${e.serverEnv.unset.join(', ') || 'none'}; set: ${
+        Object.entries(e.serverEnv.set)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ') || 'none'
+      }`,
     },
   ];
 }

@@ -1,5 +1,6 @@
 import type { BenchResult } from '@benchsuite/sdk';
-import { MISSING_LABEL, buildModel, failureText, loadText, namesItsSubject, noteSentence, stopNote, type ReportModel, type ReportOptions } from './model.js';
+import { fmtPct, shortFrame } from './format.js';
+import { MISSING_LABEL, buildModel, failureText, foldedNotes, loadText, namesItsSubject, noteSentence, stopNote, type ProfileView, type ReportModel, type ReportOptions } from './model.js';
 import { ceilingColumns, costColumns, headlineColumns, stepColumns, type Table, type Tone } from './tables.js';
 
 export interface TerminalOptions extends ReportOptions {
@@ -17,8 +18,7 @@ const plain: Paint = (t) => t;
  * Strings from the result go to a terminal: control characters (an ESC that would start a colour or
  * move the cursor, a newline that would break a table) are shown as `\xNN` / a space instead.
  */
-export const cleanForTerminal = (s: string) =>
-  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' || c === '\t' ? ' ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+const cleanForTerminal = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' || c === '\t' ? ' ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 const clean = cleanForTerminal;
 
 /** Display width: code points (every character the report prints is one column wide). */
@@ -31,14 +31,20 @@ export function terminalTable<Row>(t: Table<Row>, paint: Paint = plain, indent =
   const cells = t.rows.map((r) => cols.map((c) => clean(c.text(r))));
   const widths = cols.map((c, i) => Math.max(width(c.label), ...cells.map((row) => width(row[i]!))));
   const line = (texts: string[], tone: (i: number) => Tone | 'bold' | 'dim' | null) =>
-    indent + texts.map((x, i) => {
-      // The last cell is not padded on the right: no trailing spaces, with or without colour codes around it.
-      const padded = i === texts.length - 1 && cols[i]!.align === 'left' ? x : pad(x, widths[i]!, cols[i]!.align === 'right');
-      const s = tone(i);
-      return s ? paint(padded, s) : padded;
-    }).join('  ');
+    indent +
+    texts
+      .map((x, i) => {
+        // The last cell is not padded on the right: no trailing spaces, with or without colour codes around it.
+        const padded = i === texts.length - 1 && cols[i]!.align === 'left' ? x : pad(x, widths[i]!, cols[i]!.align === 'right');
+        const s = tone(i);
+        return s ? paint(padded, s) : padded;
+      })
+      .join('  ');
   return [
-    line(cols.map((c) => clean(c.label)), () => 'dim'),
+    line(
+      cols.map((c) => clean(c.label)),
+      () => 'dim',
+    ),
     ...t.rows.map((r, k) => line(cells[k]!, (i) => cols[i]!.tone?.(r) ?? null)),
   ];
 }
@@ -50,12 +56,31 @@ function scenarioBlock(m: ReportModel, i: number, paint: Paint): string[] {
     out.push(`  ${clean(noteSentence(stopNote(s.stop, m.result.design.precision)))}`);
   }
   if (s.rows.length) out.push(...terminalTable({ columns: headlineColumns(m), rows: s.rows }, paint));
-  for (const n of s.notes) out.push(`  ${paint('!', 'warn')} ${clean(noteSentence(n))}`);
-  for (const r of s.rows) for (const n of r.notes) out.push(`  ${paint('!', 'warn')} ${clean(`${namesItsSubject(n) ? '' : `${r.target}: `}${noteSentence(n)}`)}`);
+  // Notes every target may repeat (precision, warm-up) come as one line per scenario naming the targets.
+  const folded = foldedNotes(s);
+  for (const n of [...s.notes, ...folded.scenario]) out.push(`  ${paint('!', 'warn')} ${clean(noteSentence(n))}`);
+  for (const r of folded.rows) for (const n of r.notes) out.push(`  ${paint('!', 'warn')} ${clean(`${namesItsSubject(n) ? '' : `${r.target}: `}${noteSentence(n)}`)}`);
   if (s.steps.length) out.push('  per step:', ...terminalTable({ columns: stepColumns(m), rows: s.steps }, paint, '    '));
   for (const r of s.rows) for (const f of r.failures) out.push(`  ${paint('✗', 'bad')} ${clean(`${r.target}, ${f.where} failed — ${failureText(f.failure)}`)}`);
   for (const x of s.missing) out.push(`  ${paint('–', x.kind === 'skipped' || x.kind === 'not-run' ? 'dim' : 'bad')} ${clean(`${x.target}: ${MISSING_LABEL[x.kind]} — ${x.reason}`)}`);
+  if (s.profiles.length) out.push('  profiles:', ...s.profiles.map((v) => `    ${profileLine(v, paint)}`));
   return out;
+}
+
+/** A profile in one line: the profiler's cost, the top 3 functions and the top 3 groups by self share; or why there is none. */
+function profileLine(v: ProfileView, paint: Paint): string {
+  if (!v.summary) return `${paint('–', v.record.status === 'failed' ? 'bad' : 'dim')} ${clean(noteSentence(v.note))}`;
+  const share = (x: { self: number }) => fmtPct(x.self, 0);
+  const fns = v.summary.top
+    .slice(0, 3)
+    .map((f) => `${shortFrame(f.name, 0)} ${share(f)}`)
+    .join(', ');
+  const pkgs = v.summary.byPackage
+    .slice(0, 3)
+    .map((g) => `${g.name} ${share(g)}`)
+    .join(', ');
+  const cost = v.record.costRatio == null ? '' : ` (${v.record.costRatio.toFixed(2)}× req/s)`;
+  return clean(`${v.target}${cost}: ${fns || 'no samples'} · ${pkgs || '—'}`);
 }
 
 /**
@@ -71,12 +96,14 @@ export function renderTerminal(result: BenchResult, options: TerminalOptions = {
   const out = [paint(clean(m.title), 'bold')];
   for (const f of m.facts) {
     const items = Array.isArray(f.text) ? f.text : [f.text];
-    items.forEach((t, k) => out.push(`  ${paint(pad(k ? '' : f.label, labelW, false), 'dim')}  ${clean(t)}`));
+    items.forEach((t, k) => {
+      out.push(`  ${paint(pad(k ? '' : f.label, labelW, false), 'dim')}  ${clean(t)}`);
+    });
   }
   for (const n of m.notes) out.push(`${paint('!', 'warn')} ${clean(noteSentence(n))}`);
   out.push(clean(noteSentence(m.remarks[0]!)));
-  m.scenarios.forEach((_, i) => out.push(...scenarioBlock(m, i, paint)));
+  for (let i = 0; i < m.scenarios.length; i++) out.push(...scenarioBlock(m, i, paint));
   if (m.result.ceilings.length) out.push('', paint('backend ceilings', 'bold'), ...terminalTable({ columns: ceilingColumns(), rows: m.result.ceilings }, paint));
   if (m.targetsWithCosts.length) out.push('', paint('costs', 'bold'), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint));
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

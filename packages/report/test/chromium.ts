@@ -21,6 +21,4 @@ function onPath(names: readonly string[]): string | null {
 export const chromiumPath = onPath(['chromium', 'chromium-browser']);
 
 /** Why the real-browser tests are skipped, or null when chromium is there. */
-export const chromiumMissing = chromiumPath
-  ? null
-  : 'chromium not found on PATH (chromium or chromium-browser); scripts/test-prereqs.sh installs it when run as root with apt-get';
+export const chromiumMissing = chromiumPath ? null : 'chromium not found on PATH (chromium or chromium-browser); scripts/test-prereqs.sh installs it when run as root with apt-get';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareResults, escapeHtml, escapeMarkdown, renderCompareMarkdown, renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
-import { HOSTILE_NAME, hostileFixture, loadFixture } from './helpers.js';
+import { HOSTILE_NAME, hostileFixture, hostileStacks, loadFixture } from './helpers.js';
 
 const RAW_MARKUP = [/<script/i, /<img/i, /<iframe/i, /<svg onload/i, /<b onclick/i, /<\/pre><script/i, /<\/details><script/i];
 
@@ -18,9 +18,11 @@ describe('escaping of strings from the result', () => {
     expect(md).toContain('&lt;b onclick="alert(9)"&gt;auto&lt;/b&gt;');
   });
 
-  it('leaves no raw markup in the HTML report: the only script is the report\'s own', () => {
-    const html = renderHtml(hostileFixture());
+  it("leaves no raw markup in the HTML report: the only script is the report's own", () => {
+    const html = renderHtml(hostileFixture(), { stacks: hostileStacks() });
     expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).toContain('class="flame"'); // the flame graphs of the hostile stacks were drawn
+    expect(html).toContain('&lt;/svg&gt;&lt;script&gt;alert(14)&lt;/script&gt;');
     for (const re of [/<img/i, /<iframe/i, /<svg onload/i, /<b onclick/i]) expect(html).not.toMatch(re);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');
     expect(html).not.toContain(HOSTILE_NAME);
@@ -38,7 +40,19 @@ describe('escaping of strings from the result', () => {
     expect(text).toContain('<svg onload=alert(8)> not found');
   });
 
-  it('renders the fixture without hostile strings unchanged in meaning', () => {
-    expect(renderMarkdown(loadFixture())).not.toContain('&lt;script');
+  // The fixture's own text: a crash log with `<--- Last few GCs --->`, a reason with quotes.
+  it("escapes the fixture's ordinary text once, never twice, and leaves text that needs none as it is", () => {
+    const md = renderMarkdown(loadFixture());
+    const html = renderHtml(loadFixture());
+    for (const [name, doc] of [
+      ['markdown', md],
+      ['html', html],
+    ] as const) {
+      expect(doc, name).toContain('&lt;--- Last few GCs ---&gt;');
+      expect(doc, name).not.toMatch(/&amp;(?:amp|lt|gt|quot|#39);/);
+      expect(doc, name).toContain('swift not found on PATH');
+    }
+    expect(md).toContain('invalid body {"name":1} answered 500, expected 422');
+    expect(html).toContain('invalid body {&quot;name&quot;:1} answered 500, expected 422');
   });
 });

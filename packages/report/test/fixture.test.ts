@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeHistogram, resultSchema } from '@benchsuite/sdk';
-import { loadFixture, resummarize } from './helpers.js';
+import { loadFixture, loadStacks, resummarize } from './helpers.js';
 
 describe('the test fixture', () => {
   const raw = JSON.parse(readFileSync(new URL('./fixtures/result.json', import.meta.url), 'utf8'));
@@ -28,6 +28,22 @@ describe('the test fixture', () => {
     expect(r.stops.map((s) => s.reason).sort()).toEqual(['budget', 'max-blocks', 'precision']);
     expect(r.summaries.some((s) => s.precision.met)).toBe(true);
     expect(r.summaries.some((s) => !s.precision.met)).toBe(true);
+    expect(r.profiles.map((p) => p.status).sort()).toEqual(['failed', 'ok', 'ok', 'unavailable']);
+    expect(r.profiles.find((p) => p.status === 'unavailable')?.reason).toBeTruthy();
+    expect(r.profiles.some((p) => p.summary?.top.some((f) => f.name.includes('<') && f.name.includes('&')))).toBe(true);
+  });
+
+  it('holds profile summaries that the SDK computes from its stacks files', () => {
+    const r = loadFixture();
+    for (const p of r.profiles.filter((x) => x.summary)) {
+      const text = loadStacks(r)[p.summary!.stacksFile!]!;
+      const weight = text
+        .trim()
+        .split('\n')
+        .reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+      expect(p.summary!.weight).toBe(weight);
+      expect(p.summary!.byPackage.reduce((a, g) => a + g.self, 0)).toBeCloseTo(1, 3);
+    }
   });
 
   it('holds exactly the summaries and rankings the SDK computes from its windows', () => {

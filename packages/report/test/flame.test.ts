@@ -97,7 +97,10 @@ describe('flameLayout', () => {
     for (let i = 1; i < 50; i++) lines.push(`main;tiny${i} 1`);
     const layout = flameLayout(lines.join('\n'), { width: W, minWidth: 5 });
     const depth2 = layout.rects.filter((r) => r.depth === 2);
-    expect(depth2.map((r) => [r.name, r.merged])).toEqual([['big', undefined], ['(50 frames, each under 5px)', 50]]);
+    expect(depth2.map((r) => [r.name, r.merged])).toEqual([
+      ['big', undefined],
+      ['(50 frames, each under 5px)', 50],
+    ]);
     const main = layout.rects.find((r) => r.name === 'main')!;
     expect(depth2.reduce((a, r) => a + r.width, 0)).toBeCloseTo(main.width, 9);
     expect(depth2[1]!.x).toBeCloseTo(depth2[0]!.x + depth2[0]!.width, 9);
@@ -133,7 +136,12 @@ describe('flameLayout', () => {
   it('is deterministic: the same stacks in any order, as text or as a map, give the same SVG', () => {
     const text = 'x;y 3\na;b 2\nx;z 5\na 1\n';
     const shuffled = 'a 1\nx;z 5\na;b 2\nx;y 3\n';
-    const map = new Map([['x;z', 5], ['a', 1], ['x;y', 3], ['a;b', 2]]);
+    const map = new Map([
+      ['x;z', 5],
+      ['a', 1],
+      ['x;y', 3],
+      ['a;b', 2],
+    ]);
     expect(flameGraphSvg(shuffled)).toBe(flameGraphSvg(text));
     expect(flameGraphSvg(map)).toBe(flameGraphSvg(text));
   });
@@ -161,7 +169,7 @@ describe('flameGraphSvg', () => {
     expect(names.filter((n) => n === 'title')).toHaveLength(names.filter((n) => n === 'g').length + 1);
   });
 
-  it('draws one rect per laid-out frame with the layout\'s widths, and tooltips with shares', () => {
+  it("draws one rect per laid-out frame with the layout's widths, and tooltips with shares", () => {
     const svg = flameGraphSvg('a;b 30\na;c 20\na 10\nd 40\n', { width: W });
     const widths: number[] = [];
     for (let at = svg.indexOf('width="', svg.indexOf('<rect')); at >= 0; at = svg.indexOf('<rect', at + 1)) {
@@ -199,11 +207,26 @@ describe('flameGraphSvg', () => {
 
 describe('packageBarsSvg', () => {
   const rows = [
-    { label: 'hono', groups: [{ name: 'runtime', self: 0.6 }, { name: 'hono', self: 0.25 }, { name: '@hono/node-server', self: 0.1 }, { name: 'own', self: 0.05 }] },
-    { label: 'node-<http>', groups: [{ name: 'runtime', self: 0.8 }, { name: 'own', self: 0.15 }, { name: 'contract', self: 0.05 }] },
+    {
+      label: 'hono',
+      groups: [
+        { name: 'runtime', self: 0.6 },
+        { name: 'hono', self: 0.25 },
+        { name: '@hono/node-server', self: 0.1 },
+        { name: 'own', self: 0.05 },
+      ],
+    },
+    {
+      label: 'node-<http>',
+      groups: [
+        { name: 'runtime', self: 0.8 },
+        { name: 'own', self: 0.15 },
+        { name: 'contract', self: 0.05 },
+      ],
+    },
   ];
 
-  it('stacks each target\'s shares across the bar; the same group has the same colour on every bar', () => {
+  it("stacks each target's shares across the bar; the same group has the same colour on every bar", () => {
     const svg = packageBarsSvg(rows, { width: 720, title: 'json-post: time by package' });
     checkXml(svg);
     expect(svg).toContain('node-&lt;http&gt;');

@@ -1,9 +1,20 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { resultSchema } from '@benchsuite/sdk';
 import {
-  compareFormatNames, compareFormats, compareResults, formatNames, formats, isCompareFormatName, isFormatName,
-  renderCompareMarkdown, renderHtml, renderMarkdown, renderTerminal, toGithubActionBenchmark,
-  type CompareFormatName, type FormatName,
+  compareFormatNames,
+  compareFormats,
+  compareResults,
+  formatNames,
+  formats,
+  isCompareFormatName,
+  isFormatName,
+  renderCompareMarkdown,
+  renderHtml,
+  renderMarkdown,
+  renderTerminal,
+  toGithubActionBenchmark,
+  type CompareFormatName,
+  type FormatName,
 } from '../src/index.js';
 import { loadFixture } from './helpers.js';
 
@@ -32,7 +43,7 @@ describe('the formats registry', () => {
     expect(resultSchema.parse(JSON.parse(formats.json.render(r)))).toEqual(r);
   });
 
-  it('has comparison formats: md, json and the head run\'s github-action-benchmark entries', () => {
+  it("has comparison formats: md, json and the head run's github-action-benchmark entries", () => {
     expect(compareFormatNames).toEqual(['md', 'json', 'github-action-benchmark']);
     expectTypeOf<CompareFormatName>().toEqualTypeOf<'md' | 'json' | 'github-action-benchmark'>();
     expect(isCompareFormatName('html')).toBe(false);

@@ -9,14 +9,23 @@ describe('toGithubActionBenchmark', () => {
   it('emits customBiggerIsBetter req/s entries {name, unit, value, range, extra}, one per pair and per step', () => {
     const entries = toGithubActionBenchmark(r);
     expect(entries.map((e) => e.name)).toEqual([
-      'baseline / node-http', 'baseline / fastify', 'baseline / express',
-      'json-post / node-http', 'json-post / fastify',
+      'baseline / node-http',
+      'baseline / fastify',
+      'baseline / express',
+      'json-post / node-http',
+      'json-post / fastify',
       'concurrency-ramp / node-http',
-      'concurrency-ramp / node-http @ 10 connections', 'concurrency-ramp / node-http @ 50 connections', 'concurrency-ramp / node-http @ 200 connections',
+      'concurrency-ramp / node-http @ 10 connections',
+      'concurrency-ramp / node-http @ 50 connections',
+      'concurrency-ramp / node-http @ 200 connections',
       'concurrency-ramp / fastify',
-      'concurrency-ramp / fastify @ 10 connections', 'concurrency-ramp / fastify @ 50 connections', 'concurrency-ramp / fastify @ 200 connections',
+      'concurrency-ramp / fastify @ 10 connections',
+      'concurrency-ramp / fastify @ 50 connections',
+      'concurrency-ramp / fastify @ 200 connections',
       'concurrency-ramp / express',
-      'concurrency-ramp / express @ 10 connections', 'concurrency-ramp / express @ 50 connections', 'concurrency-ramp / express @ 200 connections',
+      'concurrency-ramp / express @ 10 connections',
+      'concurrency-ramp / express @ 50 connections',
+      'concurrency-ramp / express @ 200 connections',
     ]);
     for (const e of entries) {
       expect(Object.keys(e).every((k) => ['name', 'unit', 'value', 'range', 'extra'].includes(k))).toBe(true);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { rankScenario, resultSchema, summarizePair, WindowIndex, type BenchResult, type EstimatorOptions } from '@benchsuite/sdk';
+import { stacksFilesOf } from '../src/index.js';
 
 const FIXTURE = new URL('./fixtures/result.json', import.meta.url);
 
@@ -7,6 +8,14 @@ const FIXTURE = new URL('./fixtures/result.json', import.meta.url);
 export function loadFixture(): BenchResult {
   return resultSchema.parse(JSON.parse(readFileSync(FIXTURE, 'utf8')));
 }
+
+/** The fixture's collapsed stacks, read as the CLI reads them next to `results.json`: `ReportOptions.stacks`. */
+export function loadStacks(r: BenchResult = loadFixture()): Record<string, string> {
+  return Object.fromEntries(stacksFilesOf(r).map((f) => [f, readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8')]));
+}
+
+/** The name in the fixture's node-http stacks that must come out escaped. */
+export const MARKUP_FRAME = 'route<T & U>';
 
 /** The run's estimator options, as the SDK used them for the fixture. */
 export function estimatorOptions(r: BenchResult): EstimatorOptions {
@@ -55,11 +64,25 @@ export function hostileFixture(): BenchResult {
   }
   for (const v of r.verify) {
     v.target = ren(v.target);
-    if (!v.ok) { v.reason = `<iframe src="javascript:alert(6)">`; v.diff = `</details><script>alert(7)</script>`; }
+    if (!v.ok) {
+      v.reason = `<iframe src="javascript:alert(6)">`;
+      v.diff = `</details><script>alert(7)</script>`;
+    }
   }
   for (const k of r.rankings) for (const p of k.places) p.targets = p.targets.map(ren);
+  for (const p of r.profiles) {
+    p.target = ren(p.target);
+    if (p.status !== 'ok') p.reason = `<iframe src="javascript:alert(10)"> & more`;
+    if (p.summary?.top[0]) p.summary.top[0].name = `<img src=x onerror=alert(11)> (/srv/a.js:1)`;
+    if (p.summary?.byPackage[0]) p.summary.byPackage[0].name = `<b onclick="alert(12)">pkg</b>`;
+  }
   const hb = r.targets.find((t) => t.status === 'skipped')!;
   hb.reason = `<svg onload=alert(8)> not found`;
   r.environment.driver.reason = '<b onclick="alert(9)">auto</b>';
   return resultSchema.parse(r);
+}
+
+/** Collapsed stacks for `hostileFixture()`'s profiles, with markup in frame names. */
+export function hostileStacks(r: BenchResult = hostileFixture()): Record<string, string> {
+  return Object.fromEntries(stacksFilesOf(r).map((f) => [f, `main (/srv/a.js:1);<img src=x onerror=alert(13)> (/srv/a.js:2) 70\nmain (/srv/a.js:1);</svg><script>alert(14)</script> 30\n`]));
 }

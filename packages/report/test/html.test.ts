@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildModel, headlineColumns, renderHtml } from '../src/index.js';
 import { chromiumMissing, chromiumPath } from './chromium.js';
-import { HOSTILE_NAME, hostileFixture, loadFixture } from './helpers.js';
+import { HOSTILE_NAME, MARKUP_FRAME, hostileFixture, hostileStacks, loadFixture, loadStacks } from './helpers.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOT = new URL('./__screenshots__/report.png', import.meta.url);
@@ -37,9 +37,14 @@ async function open(url: string, javaScriptEnabled = true) {
   const errors: string[] = [];
   const dialogs: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
+  page.on('dialog', async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
   await page.goto(url, { waitUntil: 'load' });
   return { page, context, requests, errors, dialogs };
 }
@@ -51,11 +56,13 @@ describe.skipIf(chromiumMissing !== null)(`renderHtml in a real browser${chromiu
   const CHARTS = 11;
 
   it('loads with no console error and no request but the file itself', async () => {
-    const url = writeHtml('report.html', renderHtml(loadFixture()));
+    const url = writeHtml('report.html', renderHtml(loadFixture(), { stacks: loadStacks() }));
     const { page, context, requests, errors } = await open(url);
     expect(errors).toEqual([]);
     expect(requests).toEqual([url]);
     expect(await page.locator('svg.chart').count()).toBe(CHARTS);
+    expect(await page.locator('svg.flame').count()).toBe(2);
+    expect(await page.locator('svg.package-bars').count()).toBe(1);
     expect(await page.locator('html.js').count()).toBe(1);
     mkdirSync(new URL('.', SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT.pathname, fullPage: true });
@@ -101,6 +108,28 @@ describe.skipIf(chromiumMissing !== null)(`renderHtml in a real browser${chromiu
     await context.close();
   });
 
+  it('draws a flame graph per profiled target, names shown as text, and the package bars comparing the targets', async () => {
+    const { page, context, errors } = await open(writeHtml('report.html', renderHtml(loadFixture(), { stacks: loadStacks() })), false);
+    expect(errors).toEqual([]);
+    const flame = page.locator('#s1-baseline svg.flame').first();
+    expect(await flame.getAttribute('aria-label')).toBe('node-http · baseline: flame graph (hover a frame for its share)');
+    // The browser decodes the escaped name back to the text it is: one frame, no stray element.
+    const titles = await flame.locator('g > title').allTextContents();
+    expect(titles.filter((t) => t.startsWith(`${MARKUP_FRAME} (`))).toHaveLength(1);
+    expect(await flame.locator('rect').count()).toBeGreaterThan(10);
+    const tags = await flame.locator('*').evaluateAll((els) => [...new Set(els.map((e) => e.tagName))].sort());
+    expect(tags).toEqual(['g', 'rect', 'text', 'title']);
+    const box = await flame.boundingBox();
+    expect(box!.width).toBeGreaterThan(300); // drawn, and not wider than the page
+    expect(box!.width).toBeLessThanOrEqual(1280);
+    const bars = page.locator('#s1-baseline svg.package-bars');
+    // One bar per profiled target, labelled at its left (the legend names the groups: fastify is one too).
+    expect(await bars.locator('text[text-anchor="end"]').allTextContents()).toEqual(['node-http', 'fastify']);
+    const text = await page.locator('#s1-baseline').innerText();
+    expect(text).toContain('express: not profiled, profiler perf unavailable');
+    await context.close();
+  });
+
   it('sorts a table when a header is clicked (progressive enhancement)', async () => {
     const { page, context } = await open(writeHtml('report.html', renderHtml(loadFixture())));
     const table = page.locator('#s1-baseline table.sortable').first();
@@ -128,8 +157,10 @@ describe.skipIf(chromiumMissing !== null)(`renderHtml in a real browser${chromiu
   });
 
   it('shows hostile strings as text: no dialog, no injected element, no console error', async () => {
-    const { page, context, dialogs, errors, requests } = await open(writeHtml('hostile.html', renderHtml(hostileFixture())));
-    await page.locator('details').evaluateAll((ds) => ds.forEach((d) => ((d as unknown as { open: boolean }).open = true)));
+    const { page, context, dialogs, errors, requests } = await open(writeHtml('hostile.html', renderHtml(hostileFixture(), { stacks: hostileStacks() })));
+    await page.locator('details').evaluateAll((ds) => {
+      for (const d of ds) (d as unknown as { open: boolean }).open = true;
+    });
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
     expect(requests).toHaveLength(1);
@@ -139,6 +170,8 @@ describe.skipIf(chromiumMissing !== null)(`renderHtml in a real browser${chromiu
     expect(text).toContain(HOSTILE_NAME);
     expect(text).toContain('<script>alert(4)</script> & "crash"');
     expect(text).toContain('<svg onload=alert(8)> not found');
+    expect(await page.locator('svg.flame').count()).toBe(2);
+    expect(await page.locator('svg.flame title', { hasText: '</svg><script>alert(14)</script>' }).count()).toBeGreaterThan(0);
     await context.close();
   });
 });

@@ -36,58 +36,97 @@ describe('renderMarkdown', () => {
   });
 
   it('states the design, driver and why, pinning, steal, precision reached, why each scenario stopped, overhead and runner RSS', () => {
-    const facts = Object.fromEntries(s['benchsuite — framework']!.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Run |  |')).map((l) => {
-      const [k, ...v] = l.slice(2, -2).split(' | ');
-      return [k, v.join(' | ')];
-    }));
-    expect(facts['Design']).toBe('1 s windows; 5–20 rounds per block, every target once per round in a seeded random order; 2–3 blocks (fresh server processes) per scenario; warm-up 2–6 s per block until per-second req/s is within ±5%');
+    const facts = Object.fromEntries(
+      s['benchsuite — framework']!.split('\n')
+        .filter((l) => l.startsWith('| ') && !l.startsWith('| Run |  |'))
+        .map((l) => {
+          const [k, ...v] = l.slice(2, -2).split(' | ');
+          return [k, v.join(' | ')];
+        }),
+    );
+    expect(facts.Design).toBe(
+      '1 s windows; 5–20 rounds per block, every target once per round in a seeded random order; 2–3 blocks (fresh server processes) per scenario; warm-up 2–6 s per block until per-second req/s is within ±5%',
+    );
     expect(facts['Precision target']).toBe('95% interval half-width ≤ ±2.0% for every headline figure, within a budget of 18 min 00 s; ties inside ±1.0%; 2000 bootstrap resamples');
-    expect(facts['Reference']).toBe('node-http (relative figures are ratios to it)');
-    expect(facts['Driver']).toBe('driver wrk 4.1.0 (-t1 -c50 --latency): auto: wrk is installed and has the higher ceiling; wrk tops out near 176k req/s on one loader core here, above every target');
-    expect(facts['Pinning']).toBe('taskset: server CPUs 0, loader CPUs 1');
+    expect(facts.Reference).toBe('node-http (relative figures are ratios to it)');
+    expect(facts.Driver).toBe('driver wrk 4.1.0 (-t1 -c50 --latency): auto: wrk is installed and has the higher ceiling; wrk tops out near 176k req/s on one loader core here, above every target');
+    expect(facts.Pinning).toBe('taskset: server CPUs 0, loader CPUs 1');
     expect(facts['CPU steal']).toMatch(/; 1 of 120 windows were over 10% and were left out of the estimates \(kept in the raw data\); 1 extra round replaced them$/);
-    expect(facts['Precision reached']).toBe(`${r.overall.precisionMet} of 8 pairs met ±2.0%; half-width median ±${(r.overall.medianHalfWidth! * 100).toFixed(1)}%, worst ±${(r.overall.worstHalfWidth! * 100).toFixed(1)}%`);
-    expect(facts['Stopped']!.split('<br>')).toEqual([
+    expect(facts['Precision reached']).toBe(
+      `${r.overall.precisionMet} of 8 pairs met ±2.0%; half-width median ±${(r.overall.medianHalfWidth! * 100).toFixed(1)}%, worst ±${(r.overall.worstHalfWidth! * 100).toFixed(1)}%`,
+    );
+    expect(facts.Stopped!.split('<br>')).toEqual([
       expect.stringMatching(/^baseline: stopped after 2 blocks \(17 rounds\): every headline figure reached the precision target \(worst ±1\.\d%, target ±2\.0%\)$/),
       expect.stringMatching(/^json-post: stopped after 2 blocks \(12 rounds\): the time budget ran out/),
       expect.stringMatching(/^concurrency-ramp: stopped after 3 blocks \(15 rounds\): the maximum of 3 blocks was reached/),
     ]);
-    expect(facts['Windows']).toBe('120 measured, 1 left out for CPU steal, 1 failed');
-    expect(facts['Time']).toMatch(/overhead 1\.04× \(wall time ÷ time under load\)$/);
+    expect(facts.Windows).toBe('120 measured, 1 left out for CPU steal, 1 failed');
+    expect(facts.Time).toMatch(/overhead 1\.04× \(wall time ÷ time under load\)$/);
     expect(facts['Runner peak RSS']).toBe('83.0 MiB');
   });
 
   it('ranks each scenario by relative throughput, ties sharing a place', () => {
-    const ramp = s['Rankings']!.split('### concurrency-ramp')[1]!;
+    const ramp = s.Rankings!.split('### concurrency-ramp')[1]!;
     expect(row(ramp, '1 (tie)', 'node-http')).toEqual(['1 (tie)', 'node-http', '1 (reference)', rps(pair('concurrency-ramp', 'node-http').rps)]);
     expect(row(ramp, '1 (tie)', 'fastify')[2]).toBe(r3(pair('concurrency-ramp', 'fastify').relativeRps!));
     expect(row(ramp, '2', 'express')).toHaveLength(4);
-    expect(s['Rankings']).not.toMatch(/### baseline[^#]*\(tie\)/);
+    expect(s.Rankings).not.toMatch(/### baseline[^#]*\(tie\)/);
   });
 
   it('shows every headline column of a pair, each figure with its interval', () => {
     const p = pair('baseline', 'fastify');
     expect(row(s['Scenario: baseline']!, '2', 'fastify')).toEqual([
-      '2', 'fastify', r3(p.relativeRps!), rps(p.rps), r1(p.cpuPerRequestUs!), r3(p.relativeCpu!),
-      `${(p.latency.p50 / 1000).toFixed(3)} ms`, `${(p.latency.p99 / 1000).toFixed(3)} ms`, `${(p.latency.p999 / 1000).toFixed(3)} ms`,
-      `±${(p.precision.reached! * 100).toFixed(1)}% ✓`, `⚠ disturbed, steal ${(p.noise.meanSteal * 100).toFixed(1)}%`, '16 / 1', '0', '0 / 0', '2',
+      '2',
+      'fastify',
+      r3(p.relativeRps!),
+      rps(p.rps),
+      r1(p.cpuPerRequestUs!),
+      r3(p.relativeCpu!),
+      `${(p.latency.p50 / 1000).toFixed(3)} ms`,
+      `${(p.latency.p99 / 1000).toFixed(3)} ms`,
+      `${(p.latency.p999 / 1000).toFixed(3)} ms`,
+      `±${(p.precision.reached! * 100).toFixed(1)}% ✓`,
+      `⚠ disturbed, steal ${(p.noise.meanSteal * 100).toFixed(1)}%`,
+      '16 / 1',
+      '0',
+      '0 / 0',
+      '2',
       `${(p.peakRssBytes / 2 ** 20).toFixed(1)} MiB`,
     ]);
     expect(p.relativeRps!.point).toBeGreaterThan(0.7);
     expect(p.relativeRps!.point).toBeLessThan(0.8);
-    expect(row(s['Scenario: baseline']!, '1', 'node-http').slice(2, 6)).toEqual(['1 (reference)', rps(pair('baseline', 'node-http').rps), r1(pair('baseline', 'node-http').cpuPerRequestUs!), '1 (reference)']);
+    expect(row(s['Scenario: baseline']!, '1', 'node-http').slice(2, 6)).toEqual([
+      '1 (reference)',
+      rps(pair('baseline', 'node-http').rps),
+      r1(pair('baseline', 'node-http').cpuPerRequestUs!),
+      '1 (reference)',
+    ]);
   });
 
   it('takes its header from the one column specification', () => {
     const labels = headlineColumns(buildModel(r)).map((c) => c.label);
     expect(labels).toEqual([
-      'Place', 'Target', 'Throughput ÷ node-http', 'req/s (median)', 'CPU µs/req', 'CPU ÷ node-http', 'p50', 'p99', 'p99.9',
-      'Precision (target ±2.0%)', 'Noise', 'Windows used / excluded', 'Bound windows', 'Errors / unexpected', 'Blocks', 'Peak RSS',
+      'Place',
+      'Target',
+      'Throughput ÷ node-http',
+      'req/s (median)',
+      'CPU µs/req',
+      'CPU ÷ node-http',
+      'p50',
+      'p99',
+      'p99.9',
+      'Precision (target ±2.0%)',
+      'Noise',
+      'Windows used / excluded',
+      'Bound windows',
+      'Errors / unexpected',
+      'Blocks',
+      'Peak RSS',
     ]);
     expect(s['Scenario: baseline']).toContain(`| ${labels.join(' | ')} |`);
   });
 
-  it('explains each pair\'s warnings: client-bound, warm-up, precision not met with why the scenario stopped, failures, waiting', () => {
+  it("explains each pair's warnings: client-bound, warm-up, precision not met with why the scenario stopped, failures, waiting", () => {
     expect(s['Scenario: baseline']).toContain("- ⚠ **node-http**: Client-bound in 1 of 17 windows (busiest loader core 97%, over 90%): that req/s is the load generator's ceiling, not the server's.");
     expect(s['Scenario: baseline']).toContain('- ⚠ express: warm-up reached its maximum without steady req/s (within ±5%) in 1 of 2 blocks.');
     expect(s['Scenario: json-post']).toMatch(/- ⚠ \*\*fastify\*\*: Precision ±\d\.\d% reached, target ±2\.0% \(the time budget ran out\)\./);
@@ -102,7 +141,15 @@ describe('renderMarkdown', () => {
     const steps = s['Scenario: concurrency-ramp']!.split('### concurrency-ramp: per step')[1]!;
     const rows = steps.split('\n').filter((l) => /^\| (node-http|fastify|express) \|/.test(l));
     expect(rows.map((l) => l.split(' | ').slice(0, 2).join(' '))).toEqual([
-      '| node-http 10', '| node-http 50', '| node-http 200', '| fastify 10', '| fastify 50', '| fastify 200', '| express 10', '| express 50', '| express 200',
+      '| node-http 10',
+      '| node-http 50',
+      '| node-http 200',
+      '| fastify 10',
+      '| fastify 50',
+      '| fastify 200',
+      '| express 10',
+      '| express 50',
+      '| express 200',
     ]);
     expect(row(steps, 'fastify', '50')[2]).toBe(r3(pair('concurrency-ramp', 'fastify').steps[1]!.relativeRps!));
     expect(row(steps, 'node-http', '10').at(-1)).toBe('⚠ 1 waiting');
@@ -112,7 +159,7 @@ describe('renderMarkdown', () => {
     expect(s['Scenario: baseline']).toContain('- **hummingbird** — skipped: swift not found on PATH');
     expect(s['Scenario: json-post']).toContain('- **express** — failed verify: invalid body {"name":1} answered 500, expected 422');
     expect(s['Scenario: json-post']).toContain('<details><summary>verify diff</summary>');
-    expect(s['Rankings']).toContain('Not ranked: express (failed verify: invalid body {"name":1} answered 500, expected 422); hummingbird (skipped: swift not found on PATH).');
+    expect(s.Rankings).toContain('Not ranked: express (failed verify: invalid body {"name":1} answered 500, expected 422); hummingbird (skipped: swift not found on PATH).');
   });
 
   it('re-estimates the relative figures against another reference from the raw windows', () => {
@@ -137,8 +184,8 @@ describe('renderMarkdown', () => {
   });
 
   it('shows costs and the environment with every target side by side', () => {
-    expect(s['Costs']).toContain('| node-http | 41.2 ms (n=5) | 45.6 MiB | 42.1 MiB | 1 | 74.6 MiB | — |');
-    expect(s['Environment']).toContain('| Status | ok | ok | ok | skipped: swift not found on PATH |');
-    expect(s['Environment']).toContain('| etag | — | — | weak (default) | — |');
+    expect(s.Costs).toContain('| node-http | 41.2 ms (n=5) | 45.6 MiB | 42.1 MiB | 1 | 74.6 MiB | — |');
+    expect(s.Environment).toContain('| Status | ok | ok | ok | skipped: swift not found on PATH |');
+    expect(s.Environment).toContain('| etag | — | — | weak (default) | — |');
   });
 });

@@ -27,7 +27,7 @@ describe('renderTerminal', () => {
     expect(text).not.toMatch(/\d MB\b/);
   });
 
-  it('prints each scenario\'s brief columns aligned, with notes, steps, failures and what was not measured', () => {
+  it("prints each scenario's brief columns aligned, with notes, steps, failures and what was not measured", () => {
     const block = text.split('\nbaseline — ')[1]!.split('\n\n')[0]!;
     const table = block.split('\n').filter((l) => /^ {2}(Place| +\d=? )/.test(l));
     expect(table[0]).toMatch(/^ {2}Place {2}Target {5}Throughput ÷ node-http {11}req\/s \(median\) {9}CPU µs\/req {7}CPU ÷ node-http {7}p99 {2}Precision \(target ±2\.0%\) {2}Noise$/);

@@ -25,7 +25,7 @@ if (!pinning.enabled) throw new Error(`cannot pin server and loader apart: ${pin
 const SERVER = pinning.serverCpus;
 const LOADER = pinning.loaderCpus;
 const pin = (cpus) => ['taskset', '-c', cpus.join(',')];
-const log = (m) => process.stderr.write(m + '\n');
+const log = (m) => process.stderr.write(`${m}\n`);
 const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 const server = fileURLToPath(new URL('../test/fixtures/tiny-server.mjs', import.meta.url));
 const hasWrk = (await drivers.wrk.available()) === true;
@@ -38,7 +38,7 @@ const request = [{ method: 'GET', path: '/ping', headers: {} }];
 function rawWrk() {
   const before = cpuTimes(LOADER);
   const both0 = cpuTimes([...SERVER, ...LOADER]);
-  const r = spawnSync('taskset', ['-c', LOADER.join(','), 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, srv.url + '/ping'], { encoding: 'utf8' });
+  const r = spawnSync('taskset', ['-c', LOADER.join(','), 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, `${srv.url}/ping`], { encoding: 'utf8' });
   const after = cpuTimes(LOADER);
   const both1 = cpuTimes([...SERVER, ...LOADER]);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
@@ -49,15 +49,23 @@ async function viaDriver(name) {
   const sampler = new TreeSampler(srv.pid, LOADER, SERVER, 1);
   let res;
   const out = await drivers[name].run({
-    baseUrl: srv.url, requests: request, connections, warmupSec: 1, durationSec: duration, timeoutSec: 10, expectStatus: [200], pin: pin(LOADER),
-    onMeasureStart: (pid) => sampler.windowStart(pid), onMeasureEnd: () => (res = sampler.windowEnd()),
+    baseUrl: srv.url,
+    requests: request,
+    connections,
+    warmupSec: 1,
+    durationSec: duration,
+    timeoutSec: 10,
+    expectStatus: [200],
+    pin: pin(LOADER),
+    onMeasureStart: (pid) => sampler.windowStart(pid),
+    onMeasureEnd: () => (res = sampler.windowEnd()),
   });
   sampler.stop();
   return { rps: out.requests / out.durationSec, busy: res.loaderCoreBusy, loaderCpu: res.loaderCpuSeconds / out.durationSec, serverCpu: res.serverCpuSeconds / out.durationSec, steal: res.cpuSteal };
 }
 
 // Warm the server up once so round 1 is not a JIT warm-up.
-if (hasWrk) spawnSync('taskset', ['-c', LOADER.join(','), 'wrk', '-t1', '-c50', '-d2s', srv.url + '/ping']);
+if (hasWrk) spawnSync('taskset', ['-c', LOADER.join(','), 'wrk', '-t1', '-c50', '-d2s', `${srv.url}/ping`]);
 const rows = { 'raw wrk': [], 'wrk driver': [], 'autocannon driver': [] };
 for (let i = 1; i <= rounds; i++) {
   if (hasWrk) {
@@ -65,7 +73,12 @@ for (let i = 1; i <= rounds; i++) {
     rows['wrk driver'].push(await viaDriver('wrk'));
   }
   rows['autocannon driver'].push(await viaDriver('autocannon'));
-  log(`round ${i}: ` + Object.entries(rows).map(([k, v]) => `${k} ${Math.round(v.at(-1)?.rps ?? 0)} (steal ${pct(v.at(-1)?.steal)})`).join(', '));
+  log(
+    `round ${i}: ` +
+      Object.entries(rows)
+        .map(([k, v]) => `${k} ${Math.round(v.at(-1)?.rps ?? 0)} (steal ${pct(v.at(-1)?.steal)})`)
+        .join(', '),
+  );
 }
 
 console.log(`\n## Drivers against node:http (server cpu ${SERVER}, loader cpu ${LOADER}, ${connections} connections, ${rounds} × ${duration} s, interleaved)\n`);
@@ -83,7 +96,9 @@ if (hasWrk) {
   // Paired per round (both measured back to back), as the suite's own estimator does.
   const ratios = rows['wrk driver'].map((x, i) => x.rps / rows['raw wrk'][i].rps);
   const ch = changeEstimate([rows['raw wrk'].map((x) => x.rps)], [rows['wrk driver'].map((x) => x.rps)], { resamples: 2000, confidence: 0.95, seed: 1 });
-  console.log(`\nwrk driver ÷ raw wrk: median of per-round ratios ${median(ratios).toFixed(3)}; ratio of medians ${ch.ratio.toFixed(3)}, 95% bootstrap interval ${ch.ci95 ? `[${ch.ci95[0].toFixed(3)}, ${ch.ci95[1].toFixed(3)}]` : '–'}`);
+  console.log(
+    `\nwrk driver ÷ raw wrk: median of per-round ratios ${median(ratios).toFixed(3)}; ratio of medians ${ch.ratio.toFixed(3)}, 95% bootstrap interval ${ch.ci95 ? `[${ch.ci95[0].toFixed(3)}, ${ch.ci95[1].toFixed(3)}]` : '–'}`,
+  );
 }
 
 // Client-bound sweep: autocannon at offered rates up to unlimited.
@@ -94,8 +109,17 @@ for (const rate of [5_000, 20_000, 40_000, undefined]) {
   const sampler = new TreeSampler(srv.pid, LOADER, SERVER, 1);
   let res;
   const out = await drivers.autocannon.run({
-    baseUrl: srv.url, requests: request, connections, warmupSec: 0.5, durationSec: Math.min(duration, 3), rate, timeoutSec: 10, expectStatus: [200], pin: pin(LOADER),
-    onMeasureStart: (pid) => sampler.windowStart(pid), onMeasureEnd: () => (res = sampler.windowEnd()),
+    baseUrl: srv.url,
+    requests: request,
+    connections,
+    warmupSec: 0.5,
+    durationSec: Math.min(duration, 3),
+    rate,
+    timeoutSec: 10,
+    expectStatus: [200],
+    pin: pin(LOADER),
+    onMeasureStart: (pid) => sampler.windowStart(pid),
+    onMeasureEnd: () => (res = sampler.windowEnd()),
   });
   sampler.stop();
   console.log(`| ${rate ?? 'unlimited'} | ${Math.round(out.requests / out.durationSec)} | ${pct(res.loaderBusiestCore)} | ${pct(res.cpuSteal)} | ${isClientBound(res)} |`);
@@ -115,7 +139,9 @@ if (args.result) {
   result = await runSuite({ scenarios, targets, design: { reference: 'node-http', rounds: { min: 5, max: 5 }, blocks: { min: 2, max: 2 } } });
 }
 const r = result.runner;
-console.log(`suite ${result.suite}: ${result.overall.windows} windows, wall ${r.wallSec.toFixed(0)} s, under load (warm-up + settle + measured) ${r.loadSec.toFixed(0)} s, measured only ${r.measuredSec.toFixed(0)} s`);
+console.log(
+  `suite ${result.suite}: ${result.overall.windows} windows, wall ${r.wallSec.toFixed(0)} s, under load (warm-up + settle + measured) ${r.loadSec.toFixed(0)} s, measured only ${r.measuredSec.toFixed(0)} s`,
+);
 console.log(`overhead = wall ÷ time under load = ${(r.wallSec / r.loadSec).toFixed(3)}; wall ÷ measured-only windows = ${(r.wallSec / r.measuredSec).toFixed(3)}`);
 console.log(`runner peak RSS: ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MiB; this script's own: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
 try {

@@ -40,7 +40,7 @@ export function allowedCpus(): number[] {
   return Array.from({ length: os.availableParallelism() }, (_, i) => i);
 }
 
-export function parseCpuList(list: string): number[] {
+function parseCpuList(list: string): number[] {
   const out: number[] = [];
   for (const part of list.trim().split(',')) {
     const [a, b] = part.split('-').map(Number) as [number, number | undefined];

@@ -3,13 +3,16 @@ import type { z } from 'zod';
 /** A user's definition or option is invalid; `message` names the field. Exit code 2 in the CLI. */
 export class BenchsuiteConfigError extends Error {
   override name = 'BenchsuiteConfigError';
-  constructor(message: string, readonly issues: string[] = [message]) {
+  constructor(
+    message: string,
+    readonly issues: string[] = [message],
+  ) {
     super(message);
   }
 }
 
 /** Render a zod path like `scenarios[2].load.connections`. */
-export function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix;
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;

@@ -60,23 +60,31 @@ export function noteText(n: Note): string {
     case 'noise-labels':
       return `noise: quiet = window-to-window req/s varied by at most ${pct(DEFAULTS.noisyWindowCov)} (CoV within blocks) with little steal; noisy = it varied more; disturbed = windows were left out for CPU steal over ${pct(n.stealThreshold ?? DEFAULTS.stealThreshold)}, or steal averaged over ${pct(DEFAULTS.disturbedSteal)}`;
     case 'stop-reason':
-      return n.reason === 'precision' ? 'every headline figure reached the precision target'
-        : n.reason === 'budget' ? 'the time budget ran out'
-          : n.reason === 'max-blocks' ? `the maximum of ${n.blocks} blocks was reached`
-            : n.reason === 'interrupted' ? 'the run was interrupted'
+      return n.reason === 'precision'
+        ? 'every headline figure reached the precision target'
+        : n.reason === 'budget'
+          ? 'the time budget ran out'
+          : n.reason === 'max-blocks'
+            ? `the maximum of ${n.blocks} blocks was reached`
+            : n.reason === 'interrupted'
+              ? 'the run was interrupted'
               : 'no target could be measured';
     case 'stopped':
-      return `${n.scenario}: stopped after ${n.blocks} block${n.blocks === 1 ? '' : 's'} (${n.rounds} rounds): ${noteText({ kind: 'stop-reason', reason: n.reason, blocks: n.blocks })}` +
-        (n.worst === null ? '' : ` (worst ±${pct(n.worst, 1)}, target ±${pct(n.target, 1)})`);
+      return (
+        `${n.scenario}: stopped after ${n.blocks} block${n.blocks === 1 ? '' : 's'} (${n.rounds} rounds): ${noteText({ kind: 'stop-reason', reason: n.reason, blocks: n.blocks })}` +
+        (n.worst === null ? '' : ` (worst ±${pct(n.worst, 1)}, target ±${pct(n.target, 1)})`)
+      );
     case 'single-block':
       return `${n.scenario}: one block (one server process per target) was run, so its intervals leave out the variation between server processes`;
     case 'interrupted':
       return 'the run was interrupted: windows that did not run are absent (`benchsuite run --resume DIR` continues it)';
     case 'regression-rule': {
       const t = n.thresholdPct / 100;
-      return `the change is head ÷ base of each pair's headline figure (throughput relative to the reference; the reference's own median req/s), with a 95% bootstrap interval over rounds; ` +
+      return (
+        `the change is head ÷ base of each pair's headline figure (throughput relative to the reference; the reference's own median req/s), with a 95% bootstrap interval over rounds; ` +
         `a regression is a change whose interval lies wholly below ${+(1 - t).toFixed(4)} (a drop of more than ${+n.thresholdPct.toFixed(2)}% that the noise cannot explain), an improvement one wholly above ${+(1 + t).toFixed(4)}; ` +
-        `changes within ±${pct(n.band ?? DEFAULTS.practicalBand, 1)} count as no change`;
+        `changes within ±${pct(n.band ?? DEFAULTS.practicalBand, 1)} count as no change`
+      );
     }
     case 'incomparable':
       return `the two results were measured on environments that differ in ${n.fields.join(', ')}: a change would measure the machine, not the code (--force compares them anyway)`;
@@ -94,11 +102,13 @@ export function noteText(n: Note): string {
     case 'precision-not-met-targets':
       return `precision target ±${pct(n.target, 1)} not reached by: ${n.targets.map((t) => `${t.target} ±${pct(t.reached, 1)}`).join(', ')} (${n.reason})`;
     case 'profile-shares':
-      return 'profiles: after a scenario\'s blocks, each target ran once more on a fresh process, one window of it under a sampling CPU profiler (never part of an estimate); ' +
-        'shares are of the CPU time it saw busy, idle left out: self = the function (or package) on top of the stack, total = anywhere on it';
+      return (
+        "profiles: after a scenario's blocks, each target ran once more on a fresh process, one window of it under a sampling CPU profiler (never part of an estimate); " +
+        'shares are of the CPU time it saw busy, idle left out: self = the function (or package) on top of the stack, total = anywhere on it'
+      );
     case 'profile-cost':
       return n.ratio === null
-        ? 'the profiler\'s cost is unknown: the unprofiled windows around the profiled one served no requests'
+        ? "the profiler's cost is unknown: the unprofiled windows around the profiled one served no requests"
         : `the profiled window ran at ${n.ratio.toFixed(2)}× the unprofiled req/s (${Math.round(n.profiled).toLocaleString('en-US')} vs ${Math.round(n.unprofiled).toLocaleString('en-US')} req/s, same process): the profiler's cost`;
     case 'profile-missing':
       return n.status === 'unavailable'

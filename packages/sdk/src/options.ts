@@ -3,7 +3,7 @@ import { DEFAULTS } from './defaults.js';
 import type { Driver } from './driver.js';
 import type { ScenarioInput } from './scenario.js';
 import type { TargetInput } from './target.js';
-import type { BenchResult, BlockRecord, VerifyOutcome, WindowRecord } from './result-schema.js';
+import type { BlockRecord, VerifyOutcome, WindowRecord } from './result-schema.js';
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
 export type SuiteEvent =
@@ -21,7 +21,7 @@ export type SuiteEvent =
   | { type: 'precision'; scenario: string; blocks: number; rounds: number; worstHalfWidth: number | null; target: number; decision: 'continue' | 'precision' | 'budget' | 'max-blocks' };
 
 /** Values from the command line that override every scenario's load profile. */
-export const loadOverridesSchema = z.strictObject({
+const loadOverridesSchema = z.strictObject({
   /** Measured seconds per window. */
   duration: z.number().positive().optional(),
   /** Settle seconds before each window of a stepped load (fixed loads are warmed up per block). */
@@ -30,7 +30,7 @@ export const loadOverridesSchema = z.strictObject({
 });
 export type LoadOverrides = z.infer<typeof loadOverridesSchema>;
 
-export const pinningOptionSchema = z.union([
+const pinningOptionSchema = z.union([
   z.literal('auto'),
   z.literal(false),
   z.strictObject({ server: z.array(z.number().int().nonnegative()).min(1), loader: z.array(z.number().int().nonnegative()).min(1) }),
@@ -126,5 +126,3 @@ export interface BenchsuiteConfig extends Partial<Omit<RunSuiteOptions, 'signal'
 export function defineConfig<const T extends BenchsuiteConfig>(config: T): T {
   return config;
 }
-
-export type { BenchResult };

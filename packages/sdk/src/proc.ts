@@ -17,10 +17,12 @@ function sysconf(name: string, fallback: number): number {
   }
 }
 export function ticksPerSecond(): number {
-  return (clkTck ??= sysconf('CLK_TCK', 100));
+  clkTck ??= sysconf('CLK_TCK', 100);
+  return clkTck;
 }
-export function pageBytes(): number {
-  return (pageSize ??= sysconf('PAGESIZE', 4096));
+function pageBytes(): number {
+  pageSize ??= sysconf('PAGESIZE', 4096);
+  return pageSize;
 }
 
 export interface ProcStat {
@@ -33,7 +35,7 @@ export interface ProcStat {
 }
 
 /** Parse /proc/<pid>/stat; the command name may contain spaces and parentheses, so split after the last ')'. */
-export function parseStat(text: string, pid: number): ProcStat | undefined {
+function parseStat(text: string, pid: number): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
   const f = text.slice(close + 2).split(' ');
@@ -87,9 +89,9 @@ export function readAllStats(): Map<number, ProcStat> {
 export function processTree(root: number, all: Map<number, ProcStat> = readAllStats()): ProcStat[] {
   const children = new Map<number, number[]>();
   for (const s of all.values()) {
-    let list = children.get(s.ppid);
-    if (!list) children.set(s.ppid, (list = []));
-    list.push(s.pid);
+    const list = children.get(s.ppid);
+    if (list) list.push(s.pid);
+    else children.set(s.ppid, [s.pid]);
   }
   const seen = new Set<number>();
   const stack = [root];

@@ -46,7 +46,12 @@ export interface RunningProcess {
 /** Raised when a process exits or never becomes ready; carries its output tail. */
 export class ProcessStartError extends Error {
   override name = 'ProcessStartError';
-  constructor(message: string, readonly phase: 'start' | 'ready', readonly tail: string, readonly exit?: ExitInfo) {
+  constructor(
+    message: string,
+    readonly phase: 'start' | 'ready',
+    readonly tail: string,
+    readonly exit?: ExitInfo,
+  ) {
     super(message);
   }
 }
@@ -58,7 +63,8 @@ let outputDir: string | undefined;
 /** A fresh file for one process's stdout + stderr, in a folder removed when the runner exits. */
 function outputFile(): string {
   if (!outputDir) {
-    const dir = (outputDir = guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-output-'))));
+    const dir = guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-output-')));
+    outputDir = dir;
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   return join(outputDir, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
@@ -114,7 +120,7 @@ function reaperWrite(line: string): void {
     (reaper.stdin as unknown as { unref?: () => void }).unref?.();
     reaper.stdin?.on('error', () => undefined);
   }
-  reaper.stdin?.write(line + '\n');
+  reaper.stdin?.write(`${line}\n`);
 }
 
 /**
@@ -136,11 +142,6 @@ export function guardTempDir(dir: string): string {
   if (dir.includes('\n')) throw new Error(`temporary folder name with a newline: ${JSON.stringify(dir)}`);
   reaperWrite(`dir ${dir}`);
   return dir;
-}
-
-/** Pid of the reaper process (for tests). */
-export function reaperPid(): number | undefined {
-  return reaper?.pid;
 }
 
 const live = new Set<RunningProcess>();
@@ -269,8 +270,8 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
       while (watching) {
         const fdr = openSync(log, 'r');
         try {
-          let n: number;
-          while ((n = readSync(fdr, buf, 0, buf.length, offset)) > 0) {
+          const read = () => readSync(fdr, buf, 0, buf.length, offset);
+          for (let n = read(); n > 0; n = read()) {
             offset += n;
             partial += buf.toString('utf8', 0, n);
             const lines = partial.split('\n');
@@ -289,7 +290,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     })();
   });
 
-  let unlistenAbort = () => undefined as void;
+  let unlistenAbort: () => void = () => undefined;
   const abort = new Promise<'aborted'>((resolve) => {
     const sig = options.signal;
     if (!sig) return;
@@ -307,9 +308,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
 
   let url: string;
   const readyPromise: Promise<string> =
-    ready.type === 'stdout'
-      ? urlFromStdout
-      : pollHealth(presetUrl! + ready.path, () => exitInfo !== undefined, t0 + timeoutMs, options.healthPollMs ?? 10).then(() => presetUrl!);
+    ready.type === 'stdout' ? urlFromStdout : pollHealth(presetUrl! + ready.path, () => exitInfo !== undefined, t0 + timeoutMs, options.healthPollMs ?? 10).then(() => presetUrl!);
   const first = await Promise.race([
     readyPromise.then((u) => ({ kind: 'ready' as const, u })),
     exited.then((e) => ({ kind: 'exit' as const, e })),

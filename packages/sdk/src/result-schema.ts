@@ -14,8 +14,14 @@ const int = z.number().int().nonnegative();
 
 /** Latency percentiles in microseconds, from an HDR histogram (µs resolution). */
 export const latencySchema = z.strictObject({
-  p50: nonneg, p90: nonneg, p99: nonneg, p999: nonneg,
-  min: nonneg, max: nonneg, mean: nonneg, stdev: nonneg,
+  p50: nonneg,
+  p90: nonneg,
+  p99: nonneg,
+  p999: nonneg,
+  min: nonneg,
+  max: nonneg,
+  mean: nonneg,
+  stdev: nonneg,
   count: int,
 });
 export type Latency = z.infer<typeof latencySchema>;
@@ -339,9 +345,14 @@ export const scenarioInfoSchema = z.strictObject({
   name: z.string(),
   description: z.string().optional(),
   group: z.string().optional(),
-  requests: z.array(z.strictObject({
-    method: z.string(), path: z.string(), headers: z.record(z.string(), z.string()), body: z.string().optional(),
-  })),
+  requests: z.array(
+    z.strictObject({
+      method: z.string(),
+      path: z.string(),
+      headers: z.record(z.string(), z.string()),
+      body: z.string().optional(),
+    }),
+  ),
   expect: z.strictObject({ status: z.array(z.number().int()) }),
   load: z.strictObject({
     connections: z.array(z.number().int().positive()),
@@ -364,7 +375,13 @@ export const environmentSchema = z.strictObject({
   python: z.string().nullable(),
   benchsuite: z.string(),
   git: z.strictObject({ commit: z.string(), dirty: z.boolean() }).nullable(),
-  driver: z.strictObject({ name: z.string(), version: z.string(), flags: z.array(z.string()), ceilingNote: z.string().optional(), /** Why this driver was used (what `auto` passed over). */ reason: z.string() }),
+  driver: z.strictObject({
+    name: z.string(),
+    version: z.string(),
+    flags: z.array(z.string()),
+    ceilingNote: z.string().optional(),
+    /** Why this driver was used (what `auto` passed over). */ reason: z.string(),
+  }),
   pinning: z.strictObject({
     enabled: z.boolean(),
     tool: z.string().nullable(),

@@ -17,22 +17,33 @@ export interface WindowResources {
   samples: number;
 }
 
-/** What a window's resources say about its bottleneck, beside client-bound. Thresholds live in `DEFAULTS`. */
-export function bottlenecks(r: WindowResources, o: { sampledServer: boolean; clientBound: boolean }): { backendBound: boolean; serverNotSaturated: boolean } {
-  return {
-    backendBound: r.serviceBusy > DEFAULTS.backendBoundBusy,
-    serverNotSaturated: o.sampledServer && !o.clientBound && r.serverCoreShare < DEFAULTS.serverSaturatedShare,
-  };
+/**
+ * Is the loader the bottleneck of a window? Judged per loader process, not over all loader cores:
+ * by its own CPU time per thread it can use, or by the busiest loader core, unless a helper
+ * service used more of those cores than the loader did (then the backend is the bottleneck). A
+ * single-threaded loader (autocannon) on one core of four leaves the cores' mean at 25% while its
+ * own core is saturated; either measure catches it.
+ */
+export function isClientBound(
+  r: Pick<WindowResources, 'loaderBusiestCore' | 'loaderThreadBusy'> & Partial<Pick<WindowResources, 'loaderCpuSeconds' | 'serviceCpuSeconds'>>,
+  threshold: number = DEFAULTS.clientBoundBusy,
+): boolean {
+  const serviceLeads = (r.serviceCpuSeconds ?? 0) > (r.loaderCpuSeconds ?? 0);
+  return r.loaderThreadBusy > threshold || (r.loaderBusiestCore > threshold && !serviceLeads);
 }
 
 /**
- * Is the loader the bottleneck of a window? Judged per loader process, not over all loader cores:
- * by the busiest loader core, or by the loader's own CPU time per thread it can use. A
- * single-threaded loader (autocannon) on one core of four leaves the cores' mean at 25% while
- * its own core is saturated; either measure catches it.
+ * What a window's resources say about its bottleneck, beside client-bound (thresholds in
+ * `DEFAULTS`): backend-bound when a helper service kept a core busy, on its own or as the larger
+ * user of a saturated loader core it shares with the load generator; server not saturated when
+ * the server's cores were far from busy while the loader had room.
  */
-export function isClientBound(r: Pick<WindowResources, 'loaderBusiestCore' | 'loaderThreadBusy'>, threshold: number = DEFAULTS.clientBoundBusy): boolean {
-  return r.loaderBusiestCore > threshold || r.loaderThreadBusy > threshold;
+export function bottlenecks(r: WindowResources, o: { sampledServer: boolean; clientBound: boolean }): { backendBound: boolean; serverNotSaturated: boolean } {
+  const serviceLeads = r.serviceCpuSeconds > r.loaderCpuSeconds;
+  return {
+    backendBound: r.serviceBusy > DEFAULTS.backendBoundBusy || (serviceLeads && r.loaderBusiestCore > DEFAULTS.backendBoundBusy),
+    serverNotSaturated: o.sampledServer && !o.clientBound && r.serverCoreShare < DEFAULTS.serverSaturatedShare,
+  };
 }
 
 interface Snapshot {
@@ -131,12 +142,13 @@ export class TreeSampler {
     const wallSec = (end.at - start.at) / 1000;
     // A loader that already exited (wrk stops at the window's end) was reaped by us: its whole CPU
     // moved into our cutime/cstime, so subtract what it had used before the window.
-    const loaderTicks =
-      end.loaderTicks !== undefined ? end.loaderTicks - (start.loaderTicks ?? 0) : end.reapedTicks - start.reapedTicks - (start.loaderTicks ?? 0);
+    const loaderTicks = end.loaderTicks !== undefined ? end.loaderTicks - (start.loaderTicks ?? 0) : end.reapedTicks - start.reapedTicks - (start.loaderTicks ?? 0);
     const loaderCpuSeconds = Math.max(0, loaderTicks) / hz;
     const loaderCores = this.loaderCpus.map((c) => diff(start.cores.get(c), end.cores.get(c)));
     const busy = (d: CpuJiffies) => (d.total > 0 ? d.busy / d.total : 0);
-    const sumAll = [...end.cores.keys()].map((c) => diff(start.cores.get(c), end.cores.get(c))).reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
+    const sumAll = [...end.cores.keys()]
+      .map((c) => diff(start.cores.get(c), end.cores.get(c)))
+      .reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
     const loaderSum = loaderCores.reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
     const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
     const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;

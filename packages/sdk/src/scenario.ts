@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { parseOrThrow } from './errors.js';
 
 /** HTTP methods a scenario may send. */
-export const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-export const requestSpecSchema = z.strictObject({
+const requestSpecSchema = z.strictObject({
   method: z.enum(httpMethods).default('GET'),
   path: z.string().startsWith('/', 'must start with "/"'),
   headers: z.record(z.string(), z.string()).default({}),
@@ -16,7 +16,7 @@ export type RequestSpecInput = z.input<typeof requestSpecSchema>;
 
 const positiveInt = z.number().int().positive();
 
-export const loadProfileSchema = z.strictObject({
+const loadProfileSchema = z.strictObject({
   /** Open connections: one number, or a stepped list measured one step after the other. */
   connections: z.union([positiveInt, z.array(positiveInt).min(1)]).default(50),
   /**
@@ -34,7 +34,7 @@ export const loadProfileSchema = z.strictObject({
 });
 export type LoadProfile = z.output<typeof loadProfileSchema>;
 
-export const expectationSchema = z.strictObject({
+const expectationSchema = z.strictObject({
   /** Status (or statuses) a correct response may have. */
   status: z.union([positiveInt, z.array(positiveInt).min(1)]),
   /** Exact JSON body expected by the verify step (deep equality after decoding). */
@@ -58,7 +58,7 @@ export interface PreparePatch {
 
 const fnSchema = <T>() => z.custom<T>((v) => typeof v === 'function', 'expected a function');
 
-export const scenarioSchema = z
+const scenarioSchema = z
   .strictObject({
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a kebab-case name ([a-z0-9._-])'),
     description: z.string().optional(),

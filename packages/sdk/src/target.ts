@@ -5,7 +5,7 @@ import { targetProfileSchema } from './profile/profiler.js';
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a kebab-case name ([a-z0-9._-])');
 const fnSchema = <T>() => z.custom<T>((v) => typeof v === 'function', 'expected a function');
 
-export const readinessSchema = z.discriminatedUnion('type', [
+const readinessSchema = z.discriminatedUnion('type', [
   /** Ready when stdout prints `listening on http://127.0.0.1:<port>` (the pattern's group 1 is the URL). */
   z.strictObject({ type: z.literal('stdout'), pattern: z.string().optional() }),
   /** Ready when `GET <path>` answers 200; needs a fixed `PORT` or a URL printed on stdout. */
@@ -30,7 +30,7 @@ export class TargetUnavailableError extends Error {
   override name = 'TargetUnavailableError';
 }
 
-export const serviceSchema = z.strictObject({
+const serviceSchema = z.strictObject({
   command: z.array(z.string()).min(1),
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).default({}),
@@ -51,7 +51,7 @@ const commonTarget = {
   supports: z.array(z.string()).optional(),
 };
 
-export const processTargetSchema = z.strictObject({
+const processTargetSchema = z.strictObject({
   kind: z.literal('process'),
   ...commonTarget,
   /** argv of the server; started with `PORT=0` (any free port) unless env sets it. */
@@ -66,6 +66,7 @@ export const processTargetSchema = z.strictObject({
   /** Helper processes started per trial before the server (e.g. a stub backend), pinned with the loader. */
   services: z.record(nameSchema, serviceSchema).default({}),
   /** Runs once before any trial: build, create a venv… Throw `TargetUnavailableError` to skip the target. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a setup that returns nothing (`async () => {}`) must be accepted; `undefined` would refuse its Promise<void>.
   setup: fnSchema<(ctx: SetupContext) => Promise<SetupResult | void> | SetupResult | void>().optional(),
   /** Size of what would be deployed, and how it was counted (for cost figures). */
   artifact: fnSchema<() => Promise<{ bytes: number; method: string }>>().optional(),
@@ -73,14 +74,14 @@ export const processTargetSchema = z.strictObject({
   profile: targetProfileSchema.optional(),
 });
 
-export const urlTargetSchema = z.strictObject({
+const urlTargetSchema = z.strictObject({
   kind: z.literal('url'),
   ...commonTarget,
   /** Base URL of a server that is already running (not restarted between trials). */
   url: z.url(),
 });
 
-export const targetSchema = z.discriminatedUnion('kind', [processTargetSchema, urlTargetSchema]);
+const targetSchema = z.discriminatedUnion('kind', [processTargetSchema, urlTargetSchema]);
 export type TargetInput = z.input<typeof targetSchema>;
 export type Target = z.output<typeof targetSchema>;
 export type ProcessTarget = z.output<typeof processTargetSchema>;

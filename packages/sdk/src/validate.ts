@@ -37,8 +37,14 @@ export function validateSuite(input: RunSuiteOptions) {
       seen.add(n);
     });
   };
-  dup(scenarios.map((s) => s.name), 'scenarios');
-  dup(targets.map((t) => t.name), 'targets');
+  dup(
+    scenarios.map((s) => s.name),
+    'scenarios',
+  );
+  dup(
+    targets.map((t) => t.name),
+    'targets',
+  );
   const ref = opts?.design.reference ?? (typeof input.design?.reference === 'string' ? input.design.reference : undefined); // listed even when other design fields are invalid
   if (ref !== undefined && targets.length && !targets.some((t) => t.name === ref)) {
     errors.push(`design.reference: "${ref}" is not a target of this suite; expected one of: ${targets.map((t) => t.name).join(', ')}`);

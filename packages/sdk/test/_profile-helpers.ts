@@ -3,11 +3,12 @@ import { Agent, request } from 'node:http';
 
 /** 1-based line of the first line of `file` containing `text` (where a profiler says a function starts). */
 export function lineOf(file: string, text: string): number {
-  const i = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text));
+  const i = readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(text));
   if (i < 0) throw new Error(`${text} not in ${file}`);
   return i + 1;
 }
-
 
 /**
  * Send GET requests one after another over one keep-alive connection until `maxRequests` were

@@ -85,7 +85,14 @@ describe('hierarchicalBootstrap', () => {
   it('resamples blocks: two blocks of different constants give resamples made of one block only', () => {
     // Blocks drawn with replacement: AA (mean 0), BB (mean 10), AB (mean 5), each drawn 25/25/50% of
     // the time, so the 2.5% and 97.5% quantiles of the mean are exactly 0 and 10.
-    const ci = hierarchicalBootstrap([[0, 0, 0, 0], [10, 10, 10, 10]], (xs) => xs.reduce((a, b) => a + b, 0) / xs.length, boot);
+    const ci = hierarchicalBootstrap(
+      [
+        [0, 0, 0, 0],
+        [10, 10, 10, 10],
+      ],
+      (xs) => xs.reduce((a, b) => a + b, 0) / xs.length,
+      boot,
+    );
     expect(ci).toEqual([0, 10]);
   });
 
@@ -127,7 +134,10 @@ describe('varianceComponents', () => {
     // group means 2 and 7, grand 4.5: var of means = (2.5² + 2.5²)/(2 − 1) = 12.5
     // harmonic mean of sizes n_H = 2 / (1/3 + 1/2) = 2.4; σ²_w / n_H = (4/3)/2.4 = 5/9
     // σ²_b = 12.5 − 5/9 = 107.5/9 ≈ 11.944, σ_b ≈ 3.4561
-    const vc = varianceComponents([[1, 2, 3], [6, 8]]);
+    const vc = varianceComponents([
+      [1, 2, 3],
+      [6, 8],
+    ]);
     expect(vc.within).toBeCloseTo(Math.sqrt(4 / 3), 10);
     expect(vc.between).toBeCloseTo(Math.sqrt(107.5 / 9), 10);
     expect(vc.between).toBeCloseTo(3.4561, 4);
@@ -135,7 +145,12 @@ describe('varianceComponents', () => {
 
   it('clamps the between component at zero when the means agree better than the rounds explain', () => {
     // Both means 5: var of means 0 − (within / n_H) < 0 → 0.
-    expect(varianceComponents([[0, 10], [1, 9]]).between).toBe(0);
+    expect(
+      varianceComponents([
+        [0, 10],
+        [1, 9],
+      ]).between,
+    ).toBe(0);
   });
 
   it('has no between component for one group; no within component without degrees of freedom', () => {
@@ -220,10 +235,26 @@ let nextIndex = 0;
 /** One ok window, checked against the result schema so a schema change shows up here by name. */
 function win(target: string, block: number, round: number, rps: number, o: { cpuUs?: number; excluded?: 'steal' | null; steal?: number; latencyUs?: number } = {}): OkWindow {
   const requests = Math.round(rps * 0.5);
-  const latency = { p50: o.latencyUs ?? 100, p90: o.latencyUs ?? 100, p99: o.latencyUs ?? 100, p999: o.latencyUs ?? 100, min: o.latencyUs ?? 100, max: o.latencyUs ?? 100, mean: o.latencyUs ?? 100, stdev: 0, count: 10 };
+  const latency = {
+    p50: o.latencyUs ?? 100,
+    p90: o.latencyUs ?? 100,
+    p99: o.latencyUs ?? 100,
+    p999: o.latencyUs ?? 100,
+    min: o.latencyUs ?? 100,
+    max: o.latencyUs ?? 100,
+    mean: o.latencyUs ?? 100,
+    stdev: 0,
+    count: 10,
+  };
   const histogram = histogramOf(10, o.latencyUs ?? 100);
   // Every resource figure 0 unless set: new numeric fields of the schema need no edit here.
-  const resources = { ...Object.fromEntries(Object.keys(resourceSchema.shape).map((k) => [k, 0])), serverCpuSeconds: ((o.cpuUs ?? 10) * requests) / 1e6, serverPeakRssBytes: 50e6, serverProcesses: 1, cpuSteal: o.steal ?? 0 };
+  const resources = {
+    ...Object.fromEntries(Object.keys(resourceSchema.shape).map((k) => [k, 0])),
+    serverCpuSeconds: ((o.cpuUs ?? 10) * requests) / 1e6,
+    serverPeakRssBytes: 50e6,
+    serverProcesses: 1,
+    cpuSteal: o.steal ?? 0,
+  };
   const counters = { requests, statusCounts: { '200': requests }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0 };
   const flags = { clientBound: false, backendBound: false, serverNotSaturated: false };
   const step = { connections: 10, durationSec: 0.5, rps, ...counters, latency, histogram, resources, ...flags, rpsPerCpuSecond: null };
@@ -312,7 +343,18 @@ describe('summarizePair', () => {
   });
 
   it('a pair whose every window failed still has a valid summary that counts the failures', () => {
-    const failed: WindowRecord = { scenario: 's', target: 'e', block: 1, round: 1, position: 0, index: 999, startedAt: new Date(0).toISOString(), elapsedSec: 1, status: 'failed', failure: { phase: 'crash', message: 'server exited', exitCode: 3 } };
+    const failed: WindowRecord = {
+      scenario: 's',
+      target: 'e',
+      block: 1,
+      round: 1,
+      position: 0,
+      index: 999,
+      startedAt: new Date(0).toISOString(),
+      elapsedSec: 1,
+      status: 'failed',
+      failure: { phase: 'crash', message: 'server exited', exitCode: 3 },
+    };
     const s = summarizePair('s', 'e', [...windows, failed], [], est, [0]);
     expect(s.windows).toMatchObject({ ok: 0, failed: 1 });
     expect(s.relativeRps).toBeNull();
@@ -353,15 +395,31 @@ describe('rankScenario and separated', () => {
 describe('changeEstimate (compare)', () => {
   const o = { resamples: 500, confidence: 0.95, seed: 3 };
   it('an exact 10% rise is 1.1 with a degenerate interval', () => {
-    const c = changeEstimate([[100, 100, 100], [100, 100]], [[110, 110, 110], [110, 110]], o)!;
+    const c = changeEstimate(
+      [
+        [100, 100, 100],
+        [100, 100],
+      ],
+      [
+        [110, 110, 110],
+        [110, 110],
+      ],
+      o,
+    )!;
     expect(c.ratio).toBeCloseTo(1.1, 12);
     expect(c.ci95![0]).toBeCloseTo(1.1, 12);
     expect(c.ci95![1]).toBeCloseTo(1.1, 12);
     expect(c.halfWidth).toBeCloseTo(0, 12);
   });
   it('is the ratio of medians, reproducible under a seed, with an interval around it', () => {
-    const base = [[90, 100, 110, 95], [105, 98, 102]];
-    const head = [[99, 110, 121, 104], [116, 108, 112]];
+    const base = [
+      [90, 100, 110, 95],
+      [105, 98, 102],
+    ];
+    const head = [
+      [99, 110, 121, 104],
+      [116, 108, 112],
+    ];
     const c = changeEstimate(base, head, o)!;
     // medians: base 100 (of 90 95 98 100 102 105 110), head 110 (of 99 104 108 110 112 116 121)
     expect(c.ratio).toBeCloseTo(1.1, 12);

@@ -30,7 +30,9 @@ describe('definitions are validated before anything starts', () => {
   });
 
   it('lists every bad field at once, each with its path', () => {
-    const issues = issuesOf(() => validateSuite({ scenarios: [{ name: 'Bad Name', request: { path: 'no-slash' }, expect: { status: 200 } } as never], targets: [{ kind: 'process', name: 't', command: [] } as never] }));
+    const issues = issuesOf(() =>
+      validateSuite({ scenarios: [{ name: 'Bad Name', request: { path: 'no-slash' }, expect: { status: 200 } } as never], targets: [{ kind: 'process', name: 't', command: [] } as never] }),
+    );
     expect(issues).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^scenarios\[0\]\.name: expected a kebab-case name/),
@@ -46,7 +48,9 @@ describe('definitions are validated before anything starts', () => {
   });
 
   it('requires exactly one of request / requests', () => {
-    expect(() => validateSuite({ scenarios: [{ name: 'x', expect: { status: 200 } } as never], targets: [tiny('t')] })).toThrowError(/scenarios\[0\]\.request: give exactly one of "request" or "requests"/);
+    expect(() => validateSuite({ scenarios: [{ name: 'x', expect: { status: 200 } } as never], targets: [tiny('t')] })).toThrowError(
+      /scenarios\[0\]\.request: give exactly one of "request" or "requests"/,
+    );
   });
 
   it('rejects duplicate names and an unknown target kind', () => {
@@ -57,7 +61,10 @@ describe('definitions are validated before anything starts', () => {
   it('applies command-line overrides to every load profile; settling only to stepped loads', () => {
     const { scenarios } = validateSuite({ scenarios: [ok, { ...ok, name: 'ramp', load: { connections: [1, 2] } }], targets: [tiny('t')], overrides: { duration: 3, warmup: 0.5 } });
     // A fixed load's block warm-up covers settling; between the steps of a ramp it applies.
-    expect(scenarios.map((s) => [s.load.duration, s.load.warmup])).toEqual([[3, undefined], [3, 0.5]]);
+    expect(scenarios.map((s) => [s.load.duration, s.load.warmup])).toEqual([
+      [3, undefined],
+      [3, 0.5],
+    ]);
     expect(scenarios[1]!.load.connections).toEqual([1, 2]);
     const c = validateSuite({ scenarios: [ok, { ...ok, name: 'ramp', load: { connections: [1, 2] } }], targets: [tiny('t')], overrides: { connections: 7 } }).scenarios;
     expect(c.map((s) => s.load.connections)).toEqual([7, 7]);

@@ -48,13 +48,9 @@ describe('V8 .cpuprofile → collapsed stacks', () => {
     expect(p.samples).toBe(6);
     expect(p.durationSec).toBeCloseTo(0.0009, 10);
     expect(formatCollapsed(p.stacks)).toBe(
-      [
-        '(garbage collector) 100',
-        '(idle) 100',
-        'main (/srv/app/server.js:10);burnCpuHot (/srv/app/server.js:3) 300',
-        'main (/srv/app/server.js:10);writeHead (node:_http_server:341) 300',
-        '',
-      ].join('\n'),
+      ['(garbage collector) 100', '(idle) 100', 'main (/srv/app/server.js:10);burnCpuHot (/srv/app/server.js:3) 300', 'main (/srv/app/server.js:10);writeHead (node:_http_server:341) 300', ''].join(
+        '\n',
+      ),
     );
   });
 
@@ -253,15 +249,44 @@ describe('summarizeProfile: per-package aggregation on a fixed collapsed-stack f
 
 describe('profiler commands and choice', () => {
   it('builds py-spy and perf command lines', () => {
-    expect(pySpyRecordArgs(42, '/o/p.txt', { rate: 250, durationSec: 2.2 })).toEqual(
-      ['record', '--pid', '42', '--rate', '250', '--duration', '3', '--format', 'raw', '--function', '--full-filenames', '--subprocesses', '--output', '/o/p.txt'],
-    );
-    expect(perfRecordArgs([7, 9], '/o/perf.data', { frequency: 999, durationSec: 5, controlFd: [3, 4] })).toEqual(
-      ['record', '-q', '-e', 'cpu-clock', '-F', '999', '-g', '-D', '-1', '--control=fd:3,4', '-p', '7,9', '-o', '/o/perf.data', '--', 'sleep', '5'],
-    );
+    expect(pySpyRecordArgs(42, '/o/p.txt', { rate: 250, durationSec: 2.2 })).toEqual([
+      'record',
+      '--pid',
+      '42',
+      '--rate',
+      '250',
+      '--duration',
+      '3',
+      '--format',
+      'raw',
+      '--function',
+      '--full-filenames',
+      '--subprocesses',
+      '--output',
+      '/o/p.txt',
+    ]);
+    expect(perfRecordArgs([7, 9], '/o/perf.data', { frequency: 999, durationSec: 5, controlFd: [3, 4] })).toEqual([
+      'record',
+      '-q',
+      '-e',
+      'cpu-clock',
+      '-F',
+      '999',
+      '-g',
+      '-D',
+      '-1',
+      '--control=fd:3,4',
+      '-p',
+      '7,9',
+      '-o',
+      '/o/perf.data',
+      '--',
+      'sleep',
+      '5',
+    ]);
   });
 
-  it('picks node for Node commands, py-spy for Python, perf otherwise, or the target\'s own', () => {
+  it("picks node for Node commands, py-spy for Python, perf otherwise, or the target's own", () => {
     expect(resolveProfiler('auto', [process.execPath, 'server.js']).name).toBe('node');
     expect(resolveProfiler('auto', ['node', 'server.js']).name).toBe('node');
     expect(resolveProfiler('auto', ['/srv/.venv/bin/python3.11', 'run.py']).name).toBe('py-spy');

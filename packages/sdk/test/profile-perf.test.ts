@@ -27,7 +27,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'bs-profile-perf-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(usable !== true)(`perf profiler${usable === true ? '' : ` (skipped: ${usable})`}`, () => {
-  it('records a process tree and attributes an interpreter\'s time to the runtime', async () => {
+  it("records a process tree and attributes an interpreter's time to the runtime", async () => {
     // no `auto` here: for a Python command auto picks py-spy; perf is what other processes get
     expect(resolveProfiler('auto', ['./a-compiled-server']).name).toBe('perf');
     const server = await startProcess({ command: [python!, hotServer] });

@@ -43,7 +43,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'bs-profile-py-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(usable !== true)(`py-spy profiler${skipReason}`, () => {
-  it('is the virtualenv\'s py-spy', () => {
+  it("is the virtualenv's py-spy", () => {
     expect(profiler.name).toBe('py-spy');
   });
 

@@ -19,12 +19,21 @@ function expectConsistentShape(r: BenchResult): void {
     // Every round measures every target of the block once, in positions 0..n-1, in index order.
     for (let round = 1; round <= b.rounds; round++) {
       const ws = mine.filter((w) => w.round === round);
-      expect(ws.map((w) => w.target).sort()).toEqual(b.targets.filter((t) => t.status === 'ok').map((t) => t.target).sort());
+      expect(ws.map((w) => w.target).sort()).toEqual(
+        b.targets
+          .filter((t) => t.status === 'ok')
+          .map((t) => t.target)
+          .sort(),
+      );
       expect(ws.map((w) => w.position)).toEqual(ws.map((_, i) => i));
     }
     // Steal replacement: one extra round per round that lost a window to steal, at most as many
     // as planned (these runs are far inside their budget, so the budget never stops it).
-    const lost = new Set(okWindows(mine).filter((w) => w.excluded === 'steal').map((w) => w.round)).size;
+    const lost = new Set(
+      okWindows(mine)
+        .filter((w) => w.excluded === 'steal')
+        .map((w) => w.round),
+    ).size;
     expect(b.extraRounds).toBe(Math.min(lost, b.plannedRounds));
   }
   for (const w of okWindows(r.windows)) expect(w.excluded === 'steal').toBe((w.resources.cpuSteal ?? 0) > r.design.stealThreshold);
@@ -35,69 +44,72 @@ describe.each([
   ['autocannon', true],
   ['wrk', wrkHere],
 ] as const)('runSuite end to end with the %s driver', (driver, runnable) => {
-  it.skipIf(!runnable)(`measures two real servers in rounds of paired windows and summarizes them against the reference${runnable ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`, async () => {
-    const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref' }, driver, seed: 7 });
-    expect(r.schemaVersion).toBe(2);
-    expect(r.environment.driver.name).toBe(driver);
-    expect(r.environment.driver.reason).toMatch(/--driver/);
-    expect(r.seed).toBe(7);
-    expect(r.resumed).toBe(false);
-    expect(r.interrupted).toBe(false);
-    expect(r.design).toMatchObject({ reference: 'ref', windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } });
-    expect(r.verify).toEqual([
-      { scenario: 'ping', target: 'ref', ok: true },
-      { scenario: 'ping', target: 'other', ok: true },
-    ]);
-    expectConsistentShape(r);
+  it.skipIf(!runnable)(
+    `measures two real servers in rounds of paired windows and summarizes them against the reference${runnable ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`,
+    async () => {
+      const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref' }, driver, seed: 7 });
+      expect(r.schemaVersion).toBe(2);
+      expect(r.environment.driver.name).toBe(driver);
+      expect(r.environment.driver.reason).toMatch(/--driver/);
+      expect(r.seed).toBe(7);
+      expect(r.resumed).toBe(false);
+      expect(r.interrupted).toBe(false);
+      expect(r.design).toMatchObject({ reference: 'ref', windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } });
+      expect(r.verify).toEqual([
+        { scenario: 'ping', target: 'ref', ok: true },
+        { scenario: 'ping', target: 'other', ok: true },
+      ]);
+      expectConsistentShape(r);
 
-    expect(r.blocks).toHaveLength(1);
-    const block = r.blocks[0]!;
-    expect(block).toMatchObject({ scenario: 'ping', block: 1, plannedRounds: 2, complete: true });
-    for (const t of block.targets) {
-      expect(t.status).toBe('ok');
-      expect(t.warmupRps.length).toBeGreaterThanOrEqual(1);
-      expect(t.startupMs).toBeGreaterThan(0);
-    }
-    expect(r.windows).toHaveLength(2 * block.rounds);
-    for (const w of r.windows) {
-      expect(w.status).toBe('ok');
-      if (w.status !== 'ok') continue;
-      expect(w.requests).toBeGreaterThan(0);
-      expect(w.statusCounts).toEqual({ '200': w.requests });
-      expect(w.errors + w.timeouts + w.unexpected).toBe(0);
-      expect(w.latency.count).toBe(w.requests);
-      expect(w.rps).toBeCloseTo(w.requests / w.durationSec, 6);
-      expect(w.resources.serverCpuSeconds).toBeGreaterThan(0);
-      expect(w.resources.serverPeakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
-      expect(w.cpuPerRequestUs).toBeGreaterThan(0);
-      expect(w.cpuPerRequestUs).toBeCloseTo((w.resources.serverCpuSeconds / w.requests) * 1e6, 6);
-      expect(w.steps).toHaveLength(1);
-    }
+      expect(r.blocks).toHaveLength(1);
+      const block = r.blocks[0]!;
+      expect(block).toMatchObject({ scenario: 'ping', block: 1, plannedRounds: 2, complete: true });
+      for (const t of block.targets) {
+        expect(t.status).toBe('ok');
+        expect(t.warmupRps.length).toBeGreaterThanOrEqual(1);
+        expect(t.startupMs).toBeGreaterThan(0);
+      }
+      expect(r.windows).toHaveLength(2 * block.rounds);
+      for (const w of r.windows) {
+        expect(w.status).toBe('ok');
+        if (w.status !== 'ok') continue;
+        expect(w.requests).toBeGreaterThan(0);
+        expect(w.statusCounts).toEqual({ '200': w.requests });
+        expect(w.errors + w.timeouts + w.unexpected).toBe(0);
+        expect(w.latency.count).toBe(w.requests);
+        expect(w.rps).toBeCloseTo(w.requests / w.durationSec, 6);
+        expect(w.resources.serverCpuSeconds).toBeGreaterThan(0);
+        expect(w.resources.serverPeakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
+        expect(w.cpuPerRequestUs).toBeGreaterThan(0);
+        expect(w.cpuPerRequestUs).toBeCloseTo((w.resources.serverCpuSeconds / w.requests) * 1e6, 6);
+        expect(w.steps).toHaveLength(1);
+      }
 
-    expect(r.summaries.map((s) => s.target)).toEqual(['ref', 'other']);
-    const [ref, other] = r.summaries as [BenchResult['summaries'][number], BenchResult['summaries'][number]];
-    const usable = (t: string) => okWindows(r.windows).filter((w) => w.target === t && w.excluded === null);
-    expect(ref.relativeRps).toBeNull();
-    expect(ref.rps.point).toBeGreaterThan(0);
-    expect(ref.rps.n).toBe(usable('ref').length);
-    expect(other.relativeRps).not.toBeNull();
-    expect(other.relativeRps!.point).toBeGreaterThan(0);
-    expect(other.relativeRps!.n).toBe(usable('other').filter((w) => usable('ref').some((x) => x.block === w.block && x.round === w.round)).length);
-    expect(other.relativeCpu!.point).toBeGreaterThan(0);
-    expect(other.precision.target).toBe(r.design.precision);
-    expect(other.precision.reached).toBe(other.relativeRps!.halfWidth);
-    for (const s of r.summaries) {
-      expect(s.reference).toBe('ref');
-      expect(s.cpuPerRequestUs!.point).toBeGreaterThan(0);
-      // Latency comes from the histograms merged over windows, never from averaged percentiles.
-      expect(s.latency.count).toBe(usable(s.target).reduce((a, w) => a + w.requests, 0));
-      expect(s.requests).toBe(s.latency.count);
-    }
-    expect(r.rankings).toHaveLength(1);
-    expect(r.rankings[0]!.places.flatMap((p) => p.targets).sort()).toEqual(['other', 'ref']);
-    expect(r.stops).toEqual([expect.objectContaining({ scenario: 'ping', blocks: 1, rounds: block.rounds })]);
-    expect(['precision', 'max-blocks']).toContain(r.stops[0]!.reason);
-  });
+      expect(r.summaries.map((s) => s.target)).toEqual(['ref', 'other']);
+      const [ref, other] = r.summaries as [BenchResult['summaries'][number], BenchResult['summaries'][number]];
+      const usable = (t: string) => okWindows(r.windows).filter((w) => w.target === t && w.excluded === null);
+      expect(ref.relativeRps).toBeNull();
+      expect(ref.rps.point).toBeGreaterThan(0);
+      expect(ref.rps.n).toBe(usable('ref').length);
+      expect(other.relativeRps).not.toBeNull();
+      expect(other.relativeRps!.point).toBeGreaterThan(0);
+      expect(other.relativeRps!.n).toBe(usable('other').filter((w) => usable('ref').some((x) => x.block === w.block && x.round === w.round)).length);
+      expect(other.relativeCpu!.point).toBeGreaterThan(0);
+      expect(other.precision.target).toBe(r.design.precision);
+      expect(other.precision.reached).toBe(other.relativeRps!.halfWidth);
+      for (const s of r.summaries) {
+        expect(s.reference).toBe('ref');
+        expect(s.cpuPerRequestUs!.point).toBeGreaterThan(0);
+        // Latency comes from the histograms merged over windows, never from averaged percentiles.
+        expect(s.latency.count).toBe(usable(s.target).reduce((a, w) => a + w.requests, 0));
+        expect(s.requests).toBe(s.latency.count);
+      }
+      expect(r.rankings).toHaveLength(1);
+      expect(r.rankings[0]!.places.flatMap((p) => p.targets).sort()).toEqual(['other', 'ref']);
+      expect(r.stops).toEqual([expect.objectContaining({ scenario: 'ping', blocks: 1, rounds: block.rounds })]);
+      expect(['precision', 'max-blocks']).toContain(r.stops[0]!.reason);
+    },
+  );
 });
 
 describe('latency resolution', () => {
@@ -126,7 +138,13 @@ describe('warm-up', () => {
   const scenario = { ...ping, load: { connections: 5 } };
   const design = { ...tinyDesign, windowSec: 0.5, rounds: { min: 1, max: 1 } };
   it('is kept out of every statistic, and recorded per block as its per-second req/s', async () => {
-    const r = await runSuite({ scenarios: [scenario], targets: [tiny('slow-start', slowStart)], design: { ...design, warmup: { minSec: 2, maxSec: 2, tolerance: 0.05 } }, driver: 'autocannon', verify: false });
+    const r = await runSuite({
+      scenarios: [scenario],
+      targets: [tiny('slow-start', slowStart)],
+      design: { ...design, warmup: { minSec: 2, maxSec: 2, tolerance: 0.05 } },
+      driver: 'autocannon',
+      verify: false,
+    });
     expect(okWindows(r.windows)[0]!.latency.p99).toBeLessThan(50_000);
     expect(r.blocks[0]!.targets[0]!.warmupRps).toHaveLength(2);
   });

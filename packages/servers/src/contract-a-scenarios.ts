@@ -2,16 +2,7 @@ import { defineScenario, type PrepareContext, type PreparePatch, type ScenarioIn
 import { contractA, type ContractScenario } from './contract/index.js';
 
 /** Names of the nine Contract A scenarios, in the contract's order. */
-export type ContractAScenarioName =
-  | 'baseline'
-  | 'param'
-  | 'auth'
-  | 'json-post'
-  | 'full-pipeline'
-  | 'concurrency-ramp'
-  | 'production-stack'
-  | 'conditional-get'
-  | 'rate-limit-flood';
+export type ContractAScenarioName = 'baseline' | 'param' | 'auth' | 'json-post' | 'full-pipeline' | 'concurrency-ramp' | 'production-stack' | 'conditional-get' | 'rate-limit-flood';
 
 /**
  * Learns the current ETag with one GET before the load, so that every measured request is a
@@ -34,7 +25,7 @@ export function learnEtag(path: string): (ctx: PrepareContext) => Promise<Prepar
  * inside the step, which is a failed window. Fixed loads use the design's window
  * (`DEFAULTS.windowSec`).
  */
-export const RAMP_WINDOW = { warmup: 0.3, duration: 0.5 } as const;
+const RAMP_WINDOW = { warmup: 0.3, duration: 0.5 } as const;
 
 function toScenario(s: ContractScenario): ScenarioInput {
   return defineScenario({

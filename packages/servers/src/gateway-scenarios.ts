@@ -45,7 +45,7 @@ const messagesScenario = <const N extends string>(name: N, chars: number, latenc
     },
   });
 
-export const gatewayHealthz = defineScenario({
+const gatewayHealthz = defineScenario({
   name: 'gateway-healthz',
   group: 'gateway',
   description: 'GET /healthz: middleware chain only (log, metrics, tracing, error mapper)',
@@ -54,7 +54,7 @@ export const gatewayHealthz = defineScenario({
   load,
 });
 
-export const gatewayModels = defineScenario({
+const gatewayModels = defineScenario({
   name: 'gateway-models',
   group: 'gateway',
   description: 'GET /v1/models with a valid key: auth plus a static body, no backend call',
@@ -63,7 +63,7 @@ export const gatewayModels = defineScenario({
   load,
 });
 
-export const gatewayNoKey = defineScenario({
+const gatewayNoKey = defineScenario({
   name: 'gateway-no-key',
   group: 'gateway',
   description: 'POST /v1/messages without a key: rejected by auth before the body is read (401)',
@@ -76,11 +76,11 @@ export const gatewayNoKey = defineScenario({
   load,
 });
 
-export const gatewayMessagesSmall = messagesScenario('gateway-messages-small', 200, '5 ms');
-export const gatewayMessagesMedium = messagesScenario('gateway-messages-medium', 2000, '50 ms');
-export const gatewayMessagesLarge = messagesScenario('gateway-messages-large', 8000, '200 ms');
+const gatewayMessagesSmall = messagesScenario('gateway-messages-small', 200, '5 ms');
+const gatewayMessagesMedium = messagesScenario('gateway-messages-medium', 2000, '50 ms');
+const gatewayMessagesLarge = messagesScenario('gateway-messages-large', 8000, '200 ms');
 
-export const gatewayStream = defineScenario({
+const gatewayStream = defineScenario({
   name: 'gateway-stream',
   group: 'gateway',
   description: 'POST /v1/messages with stream:true: Anthropic SSE events (verified by parity, never loaded)',
@@ -91,12 +91,4 @@ export const gatewayStream = defineScenario({
 });
 
 /** All gateway scenarios, light path first. */
-export const gatewayScenarios = [
-  gatewayHealthz,
-  gatewayModels,
-  gatewayNoKey,
-  gatewayMessagesSmall,
-  gatewayMessagesMedium,
-  gatewayMessagesLarge,
-  gatewayStream,
-] as const;
+export const gatewayScenarios = [gatewayHealthz, gatewayModels, gatewayNoKey, gatewayMessagesSmall, gatewayMessagesMedium, gatewayMessagesLarge, gatewayStream] as const;

@@ -32,6 +32,7 @@ export const gatewayUpstreamPoolSize = contractB.defaults.upstreamPoolSize;
 export const gatewayServerCpus = serverCpus();
 
 const gatewayEnv = {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the SDK's service placeholder, substituted when the target starts.
   BACKEND_URL: '${services.backend.url}',
   GATEWAY_API_KEYS: contractB.defaults.apiKeys.join(','),
   MODEL_ID: contractB.defaults.modelId,
@@ -64,7 +65,7 @@ export const fastifyGateway = defineTarget({
       tracing: '@opentelemetry/api, no SDK registered (no-op tracer), one span per request',
       requestLog: "pino via fastify's logger, one JSON line per request on stderr",
       errorMapper: 'setErrorHandler + setNotFoundHandler',
-      auth: "onRequest hook in the /v1 plugin scope",
+      auth: 'onRequest hook in the /v1 plugin scope',
       json: 'JSON.stringify',
     },
     upstreamPoolSize: gatewayUpstreamPoolSize,
@@ -137,10 +138,10 @@ const libraryOnlyPackages = {
   httpx: ['httpx', 'httpcore', 'certifi'],
   aiohttp: ['aiohttp', 'aiohappyeyeballs', 'aiosignal', 'attrs', 'attr', 'frozenlist', 'multidict', 'propcache', 'yarl'],
 } as const;
-const otherLibraryPackage = (library: keyof typeof libraryOnlyPackages) => (name: string): boolean =>
-  Object.entries(libraryOnlyPackages).some(
-    ([lib, pkgs]) => lib !== library && pkgs.some((p) => name === p || (name.startsWith(`${p}-`) && name.endsWith('.dist-info'))),
-  );
+const otherLibraryPackage =
+  (library: keyof typeof libraryOnlyPackages) =>
+  (name: string): boolean =>
+    Object.entries(libraryOnlyPackages).some(([lib, pkgs]) => lib !== library && pkgs.some((p) => name === p || (name.startsWith(`${p}-`) && name.endsWith('.dist-info'))));
 
 function fastapiTarget<const W extends number, const K extends FastapiClient = 'httpx'>(workers: W, client: K = 'httpx' as K) {
   const upstream = fastapiClients[client];
@@ -195,7 +196,7 @@ function fastapiTarget<const W extends number, const K extends FastapiClient = '
       return {
         bytes: app + sitePackages,
         method:
-          'app files (gateway/*.py + run.py + contract-b.json) + the venv\'s lib/python*/site-packages ' +
+          "app files (gateway/*.py + run.py + contract-b.json) + the venv's lib/python*/site-packages " +
           `(apparent sizes, __pycache__, pip and setuptools excluded, and the packages only ${upstream.library === 'httpx' ? 'aiohttp' : 'httpx'} needs); ` +
           'Python interpreter excluded',
       };
@@ -251,7 +252,10 @@ export const hummingbirdGateway = defineTarget({
   },
   async artifact() {
     const binary = hummingbirdBinary();
-    const size = await stat(binary).then((s) => s.size, () => undefined);
+    const size = await stat(binary).then(
+      (s) => s.size,
+      () => undefined,
+    );
     if (size === undefined) throw new TargetUnavailableError(`${binary} missing: build it (see external/hummingbird/README.md)`);
     return { bytes: size, method: 'size of the release binary (swift build -c release); Swift runtime libraries it links dynamically excluded' };
   },

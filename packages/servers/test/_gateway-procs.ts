@@ -48,12 +48,14 @@ export async function startProcess(name: string, command: string[], env: Record<
   const child = spawn(cmd!, args, { cwd, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const partial = { out: '', err: '' };
-  const keeper = (stream: 'out' | 'err') => (s: string): void => {
-    const parts = (partial[stream] + s).split('\n');
-    partial[stream] = parts.pop() ?? '';
-    for (const l of parts) if (l) lines.push(l);
-    if (lines.length > 2000) lines.splice(0, lines.length - 2000);
-  };
+  const keeper =
+    (stream: 'out' | 'err') =>
+    (s: string): void => {
+      const parts = (partial[stream] + s).split('\n');
+      partial[stream] = parts.pop() ?? '';
+      for (const l of parts) if (l) lines.push(l);
+      if (lines.length > 2000) lines.splice(0, lines.length - 2000);
+    };
   const keep = keeper('out');
   child.stderr!.setEncoding('utf8').on('data', keeper('err'));
   const url = await new Promise<string>((resolve, reject) => {
@@ -181,8 +183,17 @@ export function http(base: string, spec: HttpRequestSpec): Promise<HttpResult> {
 
 /** Headers parity compares (CONTRACT.md, common rules). */
 export const comparedHeaders = [
-  'content-type', 'content-encoding', 'etag', 'vary', 'cache-control', 'access-control-allow-origin',
-  'access-control-allow-methods', 'access-control-allow-headers', 'retry-after', 'www-authenticate', 'allow',
+  'content-type',
+  'content-encoding',
+  'etag',
+  'vary',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'retry-after',
+  'www-authenticate',
+  'allow',
 ] as const;
 
 export function compared(headers: Record<string, string>): Record<string, string> {

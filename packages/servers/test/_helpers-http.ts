@@ -45,26 +45,23 @@ export function send(baseUrl: string, req: TestRequest): Promise<ObservedRespons
   // body would otherwise go out unframed and read as a second, malformed request.
   if (req.body !== undefined && req.chunked) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {
-    const r = httpRequest(
-      { host: url.hostname, port: url.port, method: req.method ?? 'GET', path: req.path, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const raw = Buffer.concat(chunks);
-          const picked: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (compared.has(k) && v !== undefined) picked[k] = Array.isArray(v) ? v.join(', ') : v;
-          let body: string;
-          try {
-            body = (picked['content-encoding'] === 'gzip' && raw.length > 0 ? gunzipSync(raw) : raw).toString('utf8');
-          } catch (e) {
-            body = `<gunzip failed: ${(e as Error).message}>`;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: picked, body });
-        });
-      },
-    );
+    const r = httpRequest({ host: url.hostname, port: url.port, method: req.method ?? 'GET', path: req.path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const picked: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (compared.has(k) && v !== undefined) picked[k] = Array.isArray(v) ? v.join(', ') : v;
+        let body: string;
+        try {
+          body = (picked['content-encoding'] === 'gzip' && raw.length > 0 ? gunzipSync(raw) : raw).toString('utf8');
+        } catch (e) {
+          body = `<gunzip failed: ${(e as Error).message}>`;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: picked, body });
+      });
+    });
     r.on('error', reject);
     if (req.body !== undefined && req.chunked) {
       // A few chunks, so that the limit is crossed while the body is still arriving.

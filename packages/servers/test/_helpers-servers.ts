@@ -14,7 +14,11 @@ export const contract = JSON.parse(readFileSync(new URL('../contract/contract-a.
   comparedHeaders: string[];
   headers: Record<string, string>;
   limits: { bodyBytes: number; rateLimit: { max: number; windowMs: number } };
-  scenarios: { name: string; request: { method: string; path: string; headers?: Record<string, string>; body?: string }; expect: { status: number | number[]; json?: unknown; headers?: Record<string, string> } }[];
+  scenarios: {
+    name: string;
+    request: { method: string; path: string; headers?: Record<string, string>; body?: string };
+    expect: { status: number | number[]; json?: unknown; headers?: Record<string, string> };
+  }[];
 };
 
 /** node-http first: it is the reference the others are compared with. */

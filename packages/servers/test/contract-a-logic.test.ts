@@ -121,14 +121,25 @@ describe('validation', () => {
     [[], { status: 400, body: { error: 'bad_request' } }],
     [null, { status: 400, body: { error: 'bad_request' } }],
     [{}, { status: 422, body: { error: 'validation_failed', fields: ['email', 'name'] } }],
-    [{ name: '', email: 1 }, { status: 422, body: { error: 'validation_failed', fields: ['email', 'name'] } }],
-    [{ name: 'a', email: null }, { status: 422, body: { error: 'validation_failed', fields: ['email'] } }],
+    [
+      { name: '', email: 1 },
+      { status: 422, body: { error: 'validation_failed', fields: ['email', 'name'] } },
+    ],
+    [
+      { name: 'a', email: null },
+      { status: 422, body: { error: 'validation_failed', fields: ['email'] } },
+    ],
   ])('%j → %j', (body, result) => expect(validateUserBody(body)).toEqual(result));
 });
 
 describe('payloads and routing', () => {
   test('query: first value wins, empty keys dropped, order kept', () => {
-    expect(parseQuery('b=1&a=2&b=3&=x&c&2=z')).toEqual([['b', '1'], ['a', '2'], ['c', ''], ['2', 'z']]);
+    expect(parseQuery('b=1&a=2&b=3&=x&c&2=z')).toEqual([
+      ['b', '1'],
+      ['a', '2'],
+      ['c', ''],
+      ['2', 'z'],
+    ]);
     expect(userWithQueryJson('u', 'b=1&2=x&1=y')).toBe('{"id":"u","query":{"b":"1","2":"x","1":"y"}}');
   });
   test('created body: id first and always u_bench', () => {
@@ -162,9 +173,7 @@ describe('config from env', () => {
 
 describe('SDK definitions', () => {
   test('nine scenarios, valid for the SDK, in the contract order', () => {
-    expect(contractAScenarios.map((s) => s.name)).toEqual([
-      'baseline', 'param', 'auth', 'json-post', 'full-pipeline', 'concurrency-ramp', 'production-stack', 'conditional-get', 'rate-limit-flood',
-    ]);
+    expect(contractAScenarios.map((s) => s.name)).toEqual(['baseline', 'param', 'auth', 'json-post', 'full-pipeline', 'concurrency-ramp', 'production-stack', 'conditional-get', 'rate-limit-flood']);
     for (const s of contractAScenarios) expect(parseScenario(s).group).toBe('framework');
     const byName = Object.fromEntries(contractAScenarios.map((s) => [s.name, parseScenario(s)]));
     expect(byName['concurrency-ramp']?.load.connections).toEqual([10, 50, 100, 200, 500]);
@@ -190,7 +199,9 @@ describe('SDK definitions', () => {
     const lean = nodeTargets['hono-lean'].metadata as Record<string, string>;
     expect(lean.variantOf).toBe('hono');
     expect(lean.differs).toMatch(/body-size check/);
-    const changed = Object.keys(lean).filter((k) => lean[k] !== hono[k]).sort();
+    const changed = Object.keys(lean)
+      .filter((k) => lean[k] !== hono[k])
+      .sort();
     expect(changed).toEqual(['bodyParser', 'differs', 'variantOf']);
     expect(nodeTargets['hono-lean'].version).toBe(nodeTargets.hono.version);
   });
@@ -250,6 +261,7 @@ describe('request-target paths', () => {
     ['/users/a\\b', true],
     ['/users/%ZZ', true],
     ['/users/%E0%A4', true],
+    ['*', true],
   ])('isMalformedPath(%j) → %s', (path, bad) => expect(isMalformedPath(path)).toBe(bad));
   test.each([
     ['/ping', undefined],
@@ -262,7 +274,7 @@ describe('request-target paths', () => {
   ])('unroutedRawPath(%j) → %s', (path, status) => expect(unroutedRawPath(path)?.status).toBe(status));
 });
 
-describe('clientErrorResponse (Node\'s own answer to a request its parser rejects)', () => {
+describe("clientErrorResponse (Node's own answer to a request its parser rejects)", () => {
   test.each([
     ['HPE_INVALID_METHOD', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],
     [undefined, 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],

@@ -90,7 +90,7 @@ beforeAll(async () => {
 });
 afterAll(() => stopServers(servers));
 
-describe('requests the HTTP parser rejects get Node\'s bare answer from every server', () => {
+describe("requests the HTTP parser rejects get Node's bare answer from every server", () => {
   test.each(cases)('$name', async ({ parts, halfClose, expected }) => {
     const results = await Promise.all(serverNames.map((n) => rawExchange(servers![n].url, parts, { halfClose })));
     const problems: string[] = [];
@@ -101,5 +101,44 @@ describe('requests the HTTP parser rejects get Node\'s bare answer from every se
       if (!expected.endsWith('\r\n\r\n') && !(bytes.startsWith(expected) && bytes.endsWith(BAD_REQUEST))) problems.push(`${name} wrote ${JSON.stringify(bytes)}`);
     });
     if (problems.length > 0) expect.fail(`expected ${JSON.stringify(expected)}\n${problems.join('\n')}`);
+  });
+});
+
+/** Status line, content-type and body (de-chunked) of a raw HTTP/1.1 answer; other headers are not compared. */
+function summarize(bytes: string): string {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end < 0) return JSON.stringify(bytes);
+  const [statusLine = '', ...lines] = bytes.slice(0, end).split('\r\n');
+  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  let body = bytes.slice(end + 4);
+  if (headers.get('transfer-encoding') === 'chunked') {
+    let out = '';
+    for (let rest = body; ; ) {
+      const nl = rest.indexOf('\r\n');
+      const size = Number.parseInt(rest.slice(0, nl), 16);
+      if (!(size > 0)) break;
+      out += rest.slice(nl + 2, nl + 2 + size);
+      rest = rest.slice(nl + 2 + size + 2);
+    }
+    body = out;
+  }
+  return `${statusLine} | content-type: ${headers.get('content-type') ?? '(none)'} | ${body}`;
+}
+
+describe('request-targets that HTTP client libraries do not send', () => {
+  test.each([
+    {
+      name: 'asterisk form (OPTIONS *) → 400 bad_request',
+      raw: `OPTIONS * HTTP/1.1\r\n${HOST}Connection: close\r\n\r\n`,
+      expected: 'HTTP/1.1 400 Bad Request | content-type: application/json; charset=utf-8 | {"error":"bad_request"}',
+    },
+    { name: "HTTP/1.1 without Host → Node's own 400", raw: 'GET /ping HTTP/1.1\r\nConnection: close\r\n\r\n', expected: 'HTTP/1.1 400 Bad Request | content-type: (none) | ' },
+  ])('$name', async ({ raw, expected }) => {
+    const results = await Promise.all(serverNames.map((n) => rawExchange(servers![n].url, [raw])));
+    const problems = serverNames.flatMap((name, i) => {
+      const got = summarize((results[i] as RawResult).bytes);
+      return got === expected ? [] : [`${name}: ${got}`];
+    });
+    if (problems.length > 0) expect.fail(`expected ${expected}\n${problems.join('\n')}`);
   });
 });

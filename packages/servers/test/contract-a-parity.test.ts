@@ -122,7 +122,11 @@ const routingCases: Case[] = [
   { name: 'empty id before auth → 404', request: { method: 'HEAD', path: '/auth/users/' }, expect: { status: 404, headers: json } },
   { name: 'a #fragment is ignored', request: { path: '/users/a?x=1#y=2' }, expect: { status: 200, headers: json, json: { id: 'a', query: { x: '1' } } } },
   { name: 'absolute-form request-target', request: { path: 'http://127.0.0.1/users/a?b=1' }, expect: { status: 200, headers: json, json: { id: 'a', query: { b: '1' } } } },
-  { name: 'DELETE with an empty JSON body → 405 (the body is not looked at)', request: { method: 'DELETE', path: '/ping', headers: { 'content-type': 'application/json' } }, expect: err(405, 'method_not_allowed', { ...json, allow: 'GET, HEAD' }) },
+  {
+    name: 'DELETE with an empty JSON body → 405 (the body is not looked at)',
+    request: { method: 'DELETE', path: '/ping', headers: { 'content-type': 'application/json' } },
+    expect: err(405, 'method_not_allowed', { ...json, allow: 'GET, HEAD' }),
+  },
   { name: 'OPTIONS with a body on a non-CORS route → 405', request: { method: 'OPTIONS', path: '/healthz', body: '0' }, expect: err(405, 'method_not_allowed', { ...json, allow: 'GET, HEAD' }) },
 ];
 
@@ -130,8 +134,16 @@ const paramCases: Case[] = [
   { name: 'no query → empty object', request: { path: '/users/u_1' }, expect: { status: 200, headers: json, json: { id: 'u_1', query: {} } } },
   { name: 'repeated key keeps its first value', request: { path: '/users/u_1?a=1&b=2&a=3' }, expect: { status: 200, headers: json, json: { id: 'u_1', query: { a: '1', b: '2' } } } },
   { name: 'empty values kept, empty keys dropped', request: { path: '/users/u_1?a=&=x&b&&c=3' }, expect: { status: 200, headers: json, json: { id: 'u_1', query: { a: '', b: '', c: '3' } } } },
-  { name: 'keys keep first-appearance order, integer-like too', request: { path: '/users/u_1?b=1&2=x&1=y' }, expect: { status: 200, headers: json, text: '{"id":"u_1","query":{"b":"1","2":"x","1":"y"}}' } },
-  { name: 'bad escapes in the query stay literal, invalid UTF-8 becomes U+FFFD', request: { path: '/users/u_1?a=%ZZ&b=%E0%A4' }, expect: { status: 200, headers: json, json: { id: 'u_1', query: { a: '%ZZ', b: '\uFFFD' } } } },
+  {
+    name: 'keys keep first-appearance order, integer-like too',
+    request: { path: '/users/u_1?b=1&2=x&1=y' },
+    expect: { status: 200, headers: json, text: '{"id":"u_1","query":{"b":"1","2":"x","1":"y"}}' },
+  },
+  {
+    name: 'bad escapes in the query stay literal, invalid UTF-8 becomes U+FFFD',
+    request: { path: '/users/u_1?a=%ZZ&b=%E0%A4' },
+    expect: { status: 200, headers: json, json: { id: 'u_1', query: { a: '%ZZ', b: '\uFFFD' } } },
+  },
   { name: 'plus is a space, escapes decoded', request: { path: '/users/u_1?q=a+b%20c&x=%E2%9C%93' }, expect: { status: 200, headers: json, json: { id: 'u_1', query: { q: 'a b c', x: '✓' } } } },
   { name: 'unicode path parameter decoded', request: { path: '/users/%C3%A9l%C3%A8ve%20%F0%9F%98%80' }, expect: { status: 200, headers: json, json: { id: 'élève 😀', query: {} } } },
   { name: 'escaped percent stays a literal %', request: { path: '/users/%25E0' }, expect: { status: 200, headers: json, json: { id: '%E0', query: {} } } },
@@ -180,7 +192,11 @@ const bodyCases: Case[] = [
   { name: 'no content type, no body → 415', request: { method: 'POST', path: '/users' }, expect: err(415, 'unsupported_media_type') },
   { name: 'application/vnd.api+json → 415', request: post('/users', PAYLOAD, { 'content-type': 'application/vnd.api+json' }), expect: err(415, 'unsupported_media_type') },
   { name: 'charset other than utf-8 → 415', request: post('/users', PAYLOAD, { 'content-type': 'application/json; charset=latin1' }), expect: err(415, 'unsupported_media_type') },
-  { name: 'gzip-encoded request body → 415', request: post('/users', gzipSync(PAYLOAD), { 'content-type': 'application/json', 'content-encoding': 'gzip' }), expect: err(415, 'unsupported_media_type') },
+  {
+    name: 'gzip-encoded request body → 415',
+    request: post('/users', gzipSync(PAYLOAD), { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
+    expect: err(415, 'unsupported_media_type'),
+  },
   { name: 'charset=utf-8 parameter accepted', request: post('/users', PAYLOAD, { 'content-type': 'application/json; charset=UTF-8' }), expect: { status: 201, headers: json, json: CREATED } },
   { name: 'media type is case-insensitive', request: post('/users', PAYLOAD, { 'content-type': 'Application/JSON' }), expect: { status: 201, headers: json, json: CREATED } },
   { name: 'body of 1 MiB + 1 byte → 413', request: post('/users', big), expect: err(413, 'payload_too_large') },
@@ -219,11 +235,19 @@ const pipelineCases: Case[] = [
   { name: 'too large → 413', request: post('/auth/users', big, authJson), expect: err(413, 'payload_too_large') },
   { name: 'array → 400 (not 422)', request: post('/auth/users', '[]', authJson), expect: err(400, 'bad_request') },
   { name: 'empty object → 422 [email, name]', request: post('/auth/users', '{}', authJson), expect: err(422, 'validation_failed', json, { fields: ['email', 'name'] }) },
-  { name: 'empty name, numeric email → 422 [email, name]', request: post('/auth/users', '{"name":"","email":5}', authJson), expect: err(422, 'validation_failed', json, { fields: ['email', 'name'] }) },
+  {
+    name: 'empty name, numeric email → 422 [email, name]',
+    request: post('/auth/users', '{"name":"","email":5}', authJson),
+    expect: err(422, 'validation_failed', json, { fields: ['email', 'name'] }),
+  },
   { name: 'missing email → 422 [email]', request: post('/auth/users', '{"name":"a"}', authJson), expect: err(422, 'validation_failed', json, { fields: ['email'] }) },
   { name: 'null name → 422 [name] (no coercion)', request: post('/auth/users', '{"name":null,"email":"e"}', authJson), expect: err(422, 'validation_failed', json, { fields: ['name'] }) },
   { name: 'numeric name → 422 [name] (no coercion)', request: post('/auth/users', '{"name":1,"email":"e"}', authJson), expect: err(422, 'validation_failed', json, { fields: ['name'] }) },
-  { name: 'one emoji satisfies minLength 1', request: post('/auth/users', '{"name":"😀","email":"e"}', authJson), expect: { status: 201, headers: json, json: { id: contract.createdId, name: '😀', email: 'e' } } },
+  {
+    name: 'one emoji satisfies minLength 1',
+    request: post('/auth/users', '{"name":"😀","email":"e"}', authJson),
+    expect: { status: 201, headers: json, json: { id: contract.createdId, name: '😀', email: 'e' } },
+  },
   {
     name: 'extra properties kept',
     request: post('/auth/users', '{"name":"a","email":"e","tags":[1,{"x":null}]}', authJson),
@@ -258,7 +282,11 @@ const stackCases: Case[] = [
   { name: 'Accept-Encoding *;q=0 → identity, no error', request: stackPost({ 'accept-encoding': '*;q=0' }), expect: { status: 201, headers: stack(false), json: CREATED } },
   {
     name: 'OPTIONS preflight → 204 with allow-methods/headers',
-    request: { method: 'OPTIONS', path: '/stack/auth/users', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } },
+    request: {
+      method: 'OPTIONS',
+      path: '/stack/auth/users',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    },
     expect: { status: 204, headers: preflight },
   },
   { name: 'OPTIONS without Access-Control-Request-Method → 204 too', request: { method: 'OPTIONS', path: '/stack/auth/users' }, expect: { status: 204, headers: preflight } },
@@ -268,12 +296,28 @@ const stackCases: Case[] = [
 
 const conditionalCases: Case[] = [
   { name: 'no If-None-Match → 200 + etag + cache-control', request: { path: '/cached/users/u_123' }, expect: { status: 200, headers: cached('u_123'), text: cachedBody('u_123') } },
-  { name: 'stale If-None-Match → 200', request: { path: '/cached/users/u_123', headers: { 'if-none-match': '"stale"' } }, expect: { status: 200, headers: cached('u_123'), text: cachedBody('u_123') } },
-  { name: 'weak form of the ETag → 304', request: { path: '/cached/users/u_123', headers: { 'if-none-match': `W/${ETAG}` } }, expect: { status: 304, headers: { etag: ETAG, 'cache-control': 'no-cache' } } },
-  { name: 'list containing the ETag → 304', request: { path: '/cached/users/u_123', headers: { 'if-none-match': `"a", ${ETAG} ,W/"b"` } }, expect: { status: 304, headers: { etag: ETAG, 'cache-control': 'no-cache' } } },
+  {
+    name: 'stale If-None-Match → 200',
+    request: { path: '/cached/users/u_123', headers: { 'if-none-match': '"stale"' } },
+    expect: { status: 200, headers: cached('u_123'), text: cachedBody('u_123') },
+  },
+  {
+    name: 'weak form of the ETag → 304',
+    request: { path: '/cached/users/u_123', headers: { 'if-none-match': `W/${ETAG}` } },
+    expect: { status: 304, headers: { etag: ETAG, 'cache-control': 'no-cache' } },
+  },
+  {
+    name: 'list containing the ETag → 304',
+    request: { path: '/cached/users/u_123', headers: { 'if-none-match': `"a", ${ETAG} ,W/"b"` } },
+    expect: { status: 304, headers: { etag: ETAG, 'cache-control': 'no-cache' } },
+  },
   { name: '* → 304', request: { path: '/cached/users/u_123', headers: { 'if-none-match': '*' } }, expect: { status: 304, headers: { etag: ETAG, 'cache-control': 'no-cache' } } },
   { name: 'another id has its own ETag', request: { path: '/cached/users/u_999', headers: { 'if-none-match': ETAG } }, expect: { status: 200, headers: cached('u_999'), text: cachedBody('u_999') } },
-  { name: 'HEAD with matching ETag → 304', request: { method: 'HEAD', path: '/cached/users/u_123', headers: { 'if-none-match': ETAG } }, expect: { status: 304, headers: { etag: ETAG, 'cache-control': 'no-cache' } } },
+  {
+    name: 'HEAD with matching ETag → 304',
+    request: { method: 'HEAD', path: '/cached/users/u_123', headers: { 'if-none-match': ETAG } },
+    expect: { status: 304, headers: { etag: ETAG, 'cache-control': 'no-cache' } },
+  },
   { name: 'If-None-Match on another route is ignored', request: { path: '/ping', headers: { 'if-none-match': '*' } }, expect: { status: 200, headers: json, json: { ok: true } } },
 ];
 

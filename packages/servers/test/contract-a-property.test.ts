@@ -7,11 +7,11 @@
  * Reproduce a failure: the seed is printed at the start and in the failure message;
  * `FC_SEED=<seed> [FC_PATH=<path>] npx vitest run packages/servers/test/contract-a-property.test.ts`
  * replays it (FC_PATH jumps straight to the shrunk counterexample). `FC_RUNS` changes the number
- * of runs (default 200). Run under `flock /tmp/bs-load.lock`: it starts five servers.
+ * of runs (default 500). Run under `flock /tmp/bs-load.lock`: it starts every server.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { parityReport, sendToAll, type TestRequest } from './_helpers-http.js';
+import { parityReport, send, type ObservedResponse, type TestRequest } from './_helpers-http.js';
 import { contract, serverNames, startServers, stopServers, type RunningServer, type ServerName } from './_helpers-servers.js';
 
 const TOKEN = contract.token;
@@ -27,7 +27,7 @@ const envInt = (name: string): number | undefined => {
 };
 const SEED = envInt('FC_SEED') ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
 const PATH = process.env.FC_PATH || undefined;
-const RUNS = envInt('FC_RUNS') ?? 200;
+const RUNS = envInt('FC_RUNS') ?? 500;
 /** Stops generating new runs after this long (a run in progress finishes); keeps the file well under a minute. */
 const TIME_LIMIT_MS = 40_000;
 
@@ -43,53 +43,37 @@ const segmentPiece = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(fc.integer({ min: 0, max: 255 }), fc.boolean()).map(([b, lower]) => `%${hex(b, lower)}`) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }).map(encodeURIComponent) },
   { weight: 1, arbitrary: fc.constantFrom('%', '%Z', '%ZZ', '%E0%A4', '%C3', '%25', '%2F', '%2f', '%20', '%00', '%7E', '%2E') },
-  { weight: 1, arbitrary: fc.constantFrom('.', '..', ';', ',', '=', '@', ':', '!', '$', '&', "'", '(', ')', '*', '+', '\\', '"', '{', '|', '^', '`', 'é', '\u00ff') },
+  // No raw non-ASCII byte: Node's parser refuses it in every server alike (see contract-a-malformed),
+  // and with a large body the refusal races the upload into a connection reset.
+  { weight: 1, arbitrary: fc.constantFrom('.', '..', ';', ',', '=', '@', ':', '!', '$', '&', "'", '(', ')', '*', '+', '\\', '"', '{', '|', '^', '`') },
 );
 const segment = fc.array(segmentPiece, { minLength: 1, maxLength: 3 }).map((pieces) => pieces.join(''));
 const id = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('u_123', 'u_1', 'x') }, { weight: 4, arbitrary: segment });
 
-const routeTemplates = [
-  '/healthz',
-  '/ping',
-  '/users/:id',
-  '/auth/users/:id',
-  '/users',
-  '/auth/users',
-  '/stack/auth/users',
-  '/cached/users/:id',
-  '/rate-limited/users',
-] as const;
+const routeTemplates = ['/healthz', '/ping', '/users/:id', '/auth/users/:id', '/users', '/auth/users', '/stack/auth/users', '/cached/users/:id', '/rate-limited/users'] as const;
 const knownPath = fc.tuple(fc.constantFrom(...routeTemplates), id).map(([t, i]) => t.replace(':id', i));
 /** A known path bent slightly: the contract answers these with 404 (or 400 for a bad escape). */
-const bentPath = fc
-  .tuple(knownPath, fc.constantFrom('trailing-slash', 'upper', 'double-slash', 'extra-segment', 'escaped-letter', 'dot-segment'), segment)
-  .map(([p, how, seg]) => {
-    switch (how) {
-      case 'trailing-slash':
-        return `${p}/`;
-      case 'upper':
-        return p.toUpperCase();
-      case 'double-slash':
-        return `/${p}`;
-      case 'extra-segment':
-        return `${p}/${seg}`;
-      case 'escaped-letter':
-        // `/ping` → `/%70ing`: an escaped character never matches a literal one of a route.
-        return p.replace(/[a-z]/, (c) => `%${hex(c.charCodeAt(0), false)}`);
-      case 'dot-segment':
-        return `/${seg}/..${p}`;
-    }
-    return p;
-  });
+const bentPath = fc.tuple(knownPath, fc.constantFrom('trailing-slash', 'upper', 'double-slash', 'extra-segment', 'escaped-letter', 'dot-segment'), segment).map(([p, how, seg]) => {
+  switch (how) {
+    case 'trailing-slash':
+      return `${p}/`;
+    case 'upper':
+      return p.toUpperCase();
+    case 'double-slash':
+      return `/${p}`;
+    case 'extra-segment':
+      return `${p}/${seg}`;
+    case 'escaped-letter':
+      // `/ping` → `/%70ing`: an escaped character never matches a literal one of a route.
+      return p.replace(/[a-z]/, (c) => `%${hex(c.charCodeAt(0), false)}`);
+    case 'dot-segment':
+      return `/${seg}/..${p}`;
+  }
+  return p;
+});
 const unknownPath = fc.array(segment, { minLength: 0, maxLength: 3 }).map((segs) => `/${segs.join('/')}`);
-const queryPart = fc.oneof(
-  fc.stringMatching(/^[A-Za-z0-9_]{0,4}$/),
-  segmentPiece,
-  fc.constantFrom('+', '%2C', '%ZZ', '%E0%A4', '', '=', '%26', '%3D'),
-);
-const query = fc
-  .array(fc.tuple(queryPart, fc.option(queryPart, { nil: undefined })), { maxLength: 4 })
-  .map((pairs) => pairs.map(([k, v]) => (v === undefined ? k : `${k}=${v}`)).join('&'));
+const queryPart = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_]{0,4}$/), segmentPiece, fc.constantFrom('+', '%2C', '%ZZ', '%E0%A4', '', '=', '%26', '%3D'));
+const query = fc.array(fc.tuple(queryPart, fc.option(queryPart, { nil: undefined })), { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => (v === undefined ? k : `${k}=${v}`)).join('&'));
 const path = fc
   .tuple(
     fc.oneof({ weight: 6, arbitrary: knownPath }, { weight: 2, arbitrary: bentPath }, { weight: 1, arbitrary: unknownPath }),
@@ -98,10 +82,7 @@ const path = fc
   )
   .map(([p, q, fragment]) => `${q === undefined ? p : `${p}?${q}`}${fragment}`);
 
-const method = fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom('GET', 'POST') },
-  { weight: 2, arbitrary: fc.constantFrom('HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH') },
-);
+const method = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 2, arbitrary: fc.constantFrom('HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH') });
 
 // ---- headers --------------------------------------------------------------------------------
 
@@ -142,7 +123,18 @@ const headers = fc.record(
       ),
     ),
     accept: optional(
-      fc.constantFrom('application/json', '*/*', 'application/*', 'text/html', 'application/json;q=0', 'text/html, application/*;q=0.5', 'application/json;q=0.001', 'application/json; q=x', 'APPLICATION/JSON', ''),
+      fc.constantFrom(
+        'application/json',
+        '*/*',
+        'application/*',
+        'text/html',
+        'application/json;q=0',
+        'text/html, application/*;q=0.5',
+        'application/json;q=0.001',
+        'application/json; q=x',
+        'APPLICATION/JSON',
+        '',
+      ),
     ),
     'accept-encoding': optional(fc.constantFrom('gzip', 'GZIP', 'gzip;q=0', 'gzip, deflate, br', 'br', 'deflate', '*', '*;q=0', 'gzip;q=0, *', 'identity', 'x-gzip', '')),
     'if-none-match': optional(fc.constantFrom('*', ETAG_U123, `W/${ETAG_U123}`, `"a", ${ETAG_U123}`, '"stale"', 'W/"x"', '', 'garbage')),
@@ -153,18 +145,13 @@ const headers = fc.record(
 
 // ---- bodies ---------------------------------------------------------------------------------
 
-const wrapDeep = (depth: number, kind: 'array' | 'object'): string =>
-  kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+const wrapDeep = (depth: number, kind: 'array' | 'object'): string => (kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`);
 /** JSON nested around the contract's limit (and far past it), alone or under a valid payload. */
 const deepJson = fc
   .tuple(fc.oneof(fc.integer({ min: DEPTH - 3, max: DEPTH + 3 }), fc.constantFrom(5_000, 100_000)), fc.constantFrom('array', 'object'), fc.boolean())
-  .map(([depth, kind, inPayload]) =>
-    inPayload ? `{"name":"a","email":"b","x":${wrapDeep(depth - 1, kind as 'array' | 'object')}}` : wrapDeep(depth, kind as 'array' | 'object'),
-  );
+  .map(([depth, kind, inPayload]) => (inPayload ? `{"name":"a","email":"b","x":${wrapDeep(depth - 1, kind as 'array' | 'object')}}` : wrapDeep(depth, kind as 'array' | 'object')));
 const textValue = fc.oneof(fc.constantFrom('', 'Jane', '😀', 'a\u0000b'), fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null), fc.boolean());
-const payloadLike = fc
-  .record({ name: textValue, email: textValue, role: textValue, id: textValue, extra: fc.jsonValue({ maxDepth: 3 }) }, { requiredKeys: [] })
-  .map((o) => JSON.stringify(o));
+const payloadLike = fc.record({ name: textValue, email: textValue, role: textValue, id: textValue, extra: fc.jsonValue({ maxDepth: 3 }) }, { requiredKeys: [] }).map((o) => JSON.stringify(o));
 const body: fc.Arbitrary<string | Buffer | undefined> = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
   { weight: 4, arbitrary: payloadLike },
@@ -173,7 +160,10 @@ const body: fc.Arbitrary<string | Buffer | undefined> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 24 }) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 48 }).map((b) => Buffer.from(b)) },
   { weight: 1, arbitrary: payloadLike.map((p) => `\uFEFF${p}`) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '{', '{}', '[]', 'null', '"x"', '1e400', '{"a":1,}', '{"name":"a","name":"b"}', '{"__proto__":{"x":1},"constructor":{"prototype":1},"name":"a","email":"b"}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', ' ', '{', '{}', '[]', 'null', '"x"', '1e400', '{"a":1,}', '{"name":"a","name":"b"}', '{"__proto__":{"x":1},"constructor":{"prototype":1},"name":"a","email":"b"}'),
+  },
 );
 
 const request: fc.Arbitrary<TestRequest> = fc.record({ method, path, headers, body, chunked: fc.boolean() }).map(({ headers: h, body: b, ...rest }) => {
@@ -202,7 +192,10 @@ test(`random requests get the same answer from ${serverNames.join(', ')}, never 
   const started = performance.now();
   const details = await fc.check(
     fc.asyncProperty(request, async (req) => {
-      const responses = await sendToAll(servers!, req);
+      const settled = await Promise.allSettled(serverNames.map((n) => send(servers![n].url, req)));
+      const broken = settled.flatMap((r, i) => (r.status === 'rejected' ? [`${serverNames[i]}: ${(r.reason as Error).message}`] : []));
+      if (broken.length > 0) throw new Error(`${describeRequest(req)}\nno answer from ${broken.join('; ')}`);
+      const responses = Object.fromEntries(serverNames.map((n, i) => [n, (settled[i] as PromiseFulfilledResult<ObservedResponse>).value])) as Record<ServerName, ObservedResponse>;
       const problems = parityReport(responses);
       for (const n of serverNames) if (responses[n].status >= 500) problems.push(`${n} answered ${responses[n].status}: ${responses[n].body}`);
       if (problems.length > 0) throw new Error(`${describeRequest(req)}\n${problems.join('\n')}`);
@@ -213,7 +206,9 @@ test(`random requests get the same answer from ${serverNames.join(', ')}, never 
   console.log(`contract-a-property: ${details.numRuns} runs in ${seconds} s${details.interrupted ? ' (stopped by the time limit)' : ''}`);
   if (details.failed) {
     const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    expect.fail(`${why}\n\n${fc.defaultReportMessage(details) ?? ''}\nreplay: FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath}`);
+    // fast-check prints the whole counterexample; a deep body would fill the screen.
+    const report = (fc.defaultReportMessage(details) ?? '').split('\n').map((l) => (l.length > 400 ? `${l.slice(0, 400)}… (${l.length} chars)` : l));
+    expect.fail(`${why}\n\n${report.join('\n')}\nreplay: FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath}`);
   }
   // A run stopped by the time limit before it started is not a pass.
   expect(details.numRuns).toBeGreaterThan(0);

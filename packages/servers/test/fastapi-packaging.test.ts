@@ -36,7 +36,10 @@ describe('the FastAPI gateway inside @benchsuite/servers', () => {
     expect(benchsuiteCacheDir({ XDG_CACHE_HOME: 'relative/ignored', HOME: home })).toMatch(/\/\.cache\/benchsuite$/);
     const a = join(scratch, 'a');
     const b = join(scratch, 'b');
-    for (const [dir, pins] of [[a, 'fastapi==1\n'], [b, 'fastapi==2\n']] as const) {
+    for (const [dir, pins] of [
+      [a, 'fastapi==1\n'],
+      [b, 'fastapi==2\n'],
+    ] as const) {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'requirements.txt'), pins);

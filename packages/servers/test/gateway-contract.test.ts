@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { parseScenario, parseTarget, TargetUnavailableError } from '@benchsuite/sdk';
 import { checkApiKey, contractB, parseBearer, StreamTranslator, validateMessagesRequest } from '../src/gateway/contract.js';
-import { createStubBackend, estimateTokens, latencyMs, stubBackendService } from '../src/stub-backend/index.js';
+import { createStubBackend, estimateTokens, latencyMs, stubBackendService, type StubBackend, type StubBackendOptions } from '../src/stub-backend/index.js';
 import { gatewayMessageText, gatewayScenarios } from '../src/gateway-scenarios.js';
 import { fastapi1w, fastapi1wAiohttp, fastapi1wHttpxDefaults, fastapiNw, fastapiWorkers, gatewayServerCpus, gatewayTargets } from '../src/gateway-targets.js';
 import { ensureFastapiVenv } from '../src/gateway/fastapi-venv.js';
@@ -20,9 +20,15 @@ describe('contract-b.json is mirrored by the Hummingbird gateway', () => {
       ...contractB.validation.rules.map((r) => r.message),
       ...Object.values(contractB.headers),
       ...Object.values(contractB.env).filter((n) => n !== 'WORKERS'),
-      contractB.defaults.modelId, ...contractB.defaults.apiKeys,
-      contractB.metrics.counter.sample, contractB.metrics.histogram.family, ...contractB.metrics.labels, contractB.metrics.unmatchedRoute,
-      contractB.mapping.messageIdPrefix, contractB.mapping.upstreamPath, contractB.sse.errorEvent,
+      contractB.defaults.modelId,
+      ...contractB.defaults.apiKeys,
+      contractB.metrics.counter.sample,
+      contractB.metrics.histogram.family,
+      ...contractB.metrics.labels,
+      contractB.metrics.unmatchedRoute,
+      contractB.mapping.messageIdPrefix,
+      contractB.mapping.upstreamPath,
+      contractB.sse.errorEvent,
       ...Object.entries(contractB.mapping.stopReason).flatMap(([k, v]) => (k === 'default' ? [v] : [k, v])),
       ...contractB.routes.map((r) => r.path),
     ];
@@ -67,7 +73,9 @@ describe('contract logic (shared by the Node gateway and mirrored in Python/Swif
     try {
       const { port } = stub.server.address() as AddressInfo;
       const res = await http(`http://127.0.0.1:${port}`, {
-        method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } }),
       });
       const whole = new StreamTranslator('m').push(res.body);
@@ -83,54 +91,94 @@ describe('contract logic (shared by the Node gateway and mirrored in Python/Swif
   });
 });
 
-describe('stub backend: deterministic latency model', () => {
-  const stub = createStubBackend();
-  let base = '';
-  beforeAll(async () => {
-    await new Promise<void>((r) => stub.server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(stub.server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => {
-    stub.server.close();
-  });
+/** A stub on 127.0.0.1:0 of its own for one test (no state shared between tests), closed afterwards. */
+async function withStub(options: StubBackendOptions, use: (base: string, stub: StubBackend) => Promise<void>): Promise<void> {
+  const stub = createStubBackend(options);
+  await new Promise<void>((r) => stub.server.listen(0, '127.0.0.1', r));
+  try {
+    await use(`http://127.0.0.1:${(stub.server.address() as AddressInfo).port}`, stub);
+  } finally {
+    stub.server.closeAllConnections();
+    await new Promise<void>((r) => stub.server.close(() => r()));
+  }
+}
 
+const completion = (base: string, body: unknown) => http(base, { method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('stub backend: deterministic latency model', () => {
   test('ceil(chars/4) tokens, 10 ms per 100 tokens: 200 / 2000 / 8000 chars → 5 / 50 / 200 ms', () => {
     expect([200, 2000, 8000].map((c) => latencyMs(estimateTokens(c, 4), 10))).toEqual([5, 50, 200]);
     expect(estimateTokens(201, 4)).toBe(51);
   });
 
-  test('an 8000-char prompt is answered after ~200 ms with usage.prompt_tokens = 2000 and counter ids', async () => {
-    const send = () => http(base, {
-      method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'm', messages: [{ role: 'system', content: gatewayMessageText(4000) }, { role: 'user', content: gatewayMessageText(4000) }] }),
+  // The stub's sleep is injected: the test sees the delay it applied and holds the answer back
+  // until it lets the sleep end, so nothing here depends on how fast the machine is.
+  test('an 8000-char prompt (system + user) is held for the modelled 200 ms, then answered with usage.prompt_tokens = 2000 and counter ids', async () => {
+    const waits: number[] = [];
+    let release = (): void => {};
+    let sleeping = (): void => {};
+    const asleep = new Promise<void>((r) => (sleeping = r));
+    const sleep = (ms: number): Promise<void> => {
+      waits.push(ms);
+      sleeping();
+      return ms === 200 && waits.length === 1 ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+    };
+    await withStub({ sleep }, async (base, stub) => {
+      const body = {
+        model: 'm',
+        messages: [
+          { role: 'system', content: gatewayMessageText(4000) },
+          { role: 'user', content: gatewayMessageText(4000) },
+        ],
+      };
+      let answered = false;
+      const first = completion(base, body).then((r) => {
+        answered = true;
+        return r;
+      });
+      await asleep;
+      expect(waits).toEqual([200]);
+      // A full round trip on another connection while the first sleeps: its answer is still held.
+      expect((await http(base, { path: '/health' })).status).toBe(200);
+      expect(answered, 'answered before the latency sleep ended').toBe(false);
+      expect(stub.stats).toMatchObject({ requests: 1, inFlight: 1, completed: 0 });
+      release();
+      const res = JSON.parse((await first).body) as { id: string; usage: { prompt_tokens: number }; choices: { finish_reason: string }[] };
+      expect(res.usage.prompt_tokens).toBe(2000);
+      expect(res.choices[0]!.finish_reason).toBe('stop');
+      const second = JSON.parse((await completion(base, body)).body) as { id: string };
+      expect(waits).toEqual([200, 200]);
+      expect(Number(second.id.replace(contractB.stub.idPrefix, ''))).toBe(Number(res.id.replace(contractB.stub.idPrefix, '')) + 1);
     });
-    const t0 = performance.now();
-    const first = JSON.parse((await send()).body) as { id: string; usage: { prompt_tokens: number }; choices: { finish_reason: string }[] };
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeGreaterThanOrEqual(195);
-    expect(elapsed).toBeLessThan(600);
-    expect(first.usage.prompt_tokens).toBe(2000);
-    expect(first.choices[0]!.finish_reason).toBe('stop');
-    const second = JSON.parse((await send()).body) as { id: string };
-    expect(Number(second.id.replace(contractB.stub.idPrefix, ''))).toBe(Number(first.id.replace(contractB.stub.idPrefix, '')) + 1);
+  });
+
+  test('a streamed answer sleeps the latency once, then the chunk delay after every chunk', async () => {
+    const waits: number[] = [];
+    await withStub({ streamChunkDelayMs: 15, sleep: async (ms) => void waits.push(ms) }, async (base) => {
+      const res = await completion(base, { model: 'm', messages: [{ role: 'user', content: gatewayMessageText(200) }], stream: true });
+      const chunks = res.body.split('\n\n').filter((b) => b.startsWith('data: '));
+      expect(chunks.at(-1)).toBe('data: [DONE]');
+      expect(waits).toEqual([5, ...chunks.map(() => 15)]);
+    });
   });
 
   test('GET /health, GET /v1/models, and failures on demand', async () => {
-    expect((await http(base, { path: '/health' })).body).toBe('{"status":"ok"}');
-    expect(JSON.parse((await http(base, { path: '/v1/models' })).body)).toMatchObject({ object: 'list', data: [{ id: contractB.stub.modelId }] });
-    await http(base, { method: 'POST', path: '/debug/fail?status=500' });
-    const failed = await http(base, { method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: '{"messages":[]}' });
-    await http(base, { method: 'POST', path: '/debug/fail?status=0' });
-    expect(failed.status).toBe(500);
+    await withStub({}, async (base) => {
+      expect((await http(base, { path: '/health' })).body).toBe('{"status":"ok"}');
+      expect(JSON.parse((await http(base, { path: '/v1/models' })).body)).toMatchObject({ object: 'list', data: [{ id: contractB.stub.modelId }] });
+      await http(base, { method: 'POST', path: '/debug/fail?status=500' });
+      const failed = await completion(base, { messages: [] });
+      expect(failed.status).toBe(500);
+      await http(base, { method: 'POST', path: '/debug/fail?status=0' });
+      expect((await completion(base, { messages: [] })).status).toBe(200);
+    });
   });
 });
 
 describe('gateway scenarios and targets', () => {
   test('scenarios are valid, in group gateway, 50 connections, sized 200 / 2000 / 8000 chars', () => {
     const parsed = gatewayScenarios.map((s) => parseScenario(s));
-    expect(parsed.map((s) => s.name)).toEqual([
-      'gateway-healthz', 'gateway-models', 'gateway-no-key', 'gateway-messages-small', 'gateway-messages-medium', 'gateway-messages-large', 'gateway-stream',
-    ]);
+    expect(parsed.map((s) => s.name)).toEqual(['gateway-healthz', 'gateway-models', 'gateway-no-key', 'gateway-messages-small', 'gateway-messages-medium', 'gateway-messages-large', 'gateway-stream']);
     expect(parsed.every((s) => s.group === 'gateway' && s.load.connections === 50)).toBe(true);
     expect(parsed.filter((s) => s.verifyOnly).map((s) => s.name)).toEqual(['gateway-stream']);
     const chars = parsed.slice(3, 6).map((s) => (JSON.parse(s.request!.body!) as { messages: { content: string }[] }).messages[0]!.content.length);
@@ -140,11 +188,17 @@ describe('gateway scenarios and targets', () => {
   test('targets are valid, start the stub backend as a service and pass its URL as BACKEND_URL', () => {
     const parsed = gatewayTargets.map((t) => parseTarget(t));
     expect(parsed.map((t) => t.name)).toEqual([
-      'fastify-gateway', 'fastapi-1w', 'fastapi-1w-httpx-defaults', 'fastapi-1w-aiohttp', ...(fastapiWorkers > 1 ? [`fastapi-${fastapiWorkers}w`] : []), 'hummingbird',
+      'fastify-gateway',
+      'fastapi-1w',
+      'fastapi-1w-httpx-defaults',
+      'fastapi-1w-aiohttp',
+      ...(fastapiWorkers > 1 ? [`fastapi-${fastapiWorkers}w`] : []),
+      'hummingbird',
     ]);
     for (const t of parsed) {
       if (t.kind !== 'process') throw new Error('process targets expected');
       expect(t.supports).toEqual(['group:gateway']);
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the SDK's service placeholder, substituted when the target starts
       expect(t.env.BACKEND_URL).toBe('${services.backend.url}');
       expect(t.services.backend?.command).toEqual(stubBackendService.command);
       expect(typeof t.setup).toBe('function');
@@ -161,7 +215,10 @@ describe('gateway scenarios and targets', () => {
     };
     expect(fastapi1w.env).not.toHaveProperty('UPSTREAM_CLIENT');
     expect(fastapi1w.metadata).not.toHaveProperty('variantOf');
-    for (const [variant, client] of [[fastapi1wHttpxDefaults, 'httpx-default-limits'], [fastapi1wAiohttp, 'aiohttp']] as const) {
+    for (const [variant, client] of [
+      [fastapi1wHttpxDefaults, 'httpx-default-limits'],
+      [fastapi1wAiohttp, 'aiohttp'],
+    ] as const) {
       const { UPSTREAM_CLIENT, ...env } = variant.env;
       expect(UPSTREAM_CLIENT).toBe(client);
       expect(env).toEqual(fastapi1w.env);
@@ -203,10 +260,13 @@ describe('gateway scenarios and targets', () => {
     expect(r.created).toBe(false);
   });
 
-  test.skipIf(Boolean(process.env.HUMMINGBIRD_BIN))('hummingbird setup without a binary or swift → TargetUnavailableError naming the README', async () => {
-    const noSwift = { ...process.env, PATH: '/nonexistent' };
+  // Runs everywhere: the environment is passed in, so a HUMMINGBIRD_BIN or swift on this machine changes nothing.
+  test('hummingbird setup without a binary or swift → TargetUnavailableError naming the README', async () => {
+    const noSwift: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent' };
     delete noSwift.HUMMINGBIRD_BIN;
-    await expect(buildHummingbird({ env: noSwift })).rejects.toThrow(TargetUnavailableError);
+    const err = await buildHummingbird({ env: noSwift }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetUnavailableError);
+    expect((err as Error).message).toMatch(/^swift not found on PATH; see external\/hummingbird\/README\.md$/);
     await expect(buildHummingbird({ env: { ...noSwift, HUMMINGBIRD_BIN: '/nonexistent/gateway' } })).rejects.toThrow(/does not exist/);
   });
 });

@@ -1,9 +1,9 @@
 import type { GithubActionBenchmarkMetric } from '@benchsuite/report';
 import { defineCommand } from '../_cli.js';
 import { EXIT, UsageError } from '../_errors.js';
-import { formatNames, formats, isFormatName, METRICS, UnknownReferenceError } from '../_formats.js';
+import { formatNames, formats, isFormatName, METRICS, stacksFilesOf, UnknownReferenceError } from '../_formats.js';
 import { useColor, writeFileAtomic } from '../_io.js';
-import { readResultFile } from '../_results.js';
+import { readProfileStacks, readResultFile } from '../_results.js';
 import { ValueError } from '../_values.js';
 
 const resultFormat = (raw: string) => {
@@ -46,12 +46,14 @@ export const reportCommand = defineCommand({
   async run({ flags, positionals }, io) {
     const result = await readResultFile(positionals[0]!);
     const name = flags.format ?? (flags.out?.toLowerCase().endsWith('.html') ? 'html' : 'md');
+    const stacks = await readProfileStacks(positionals[0]!, stacksFilesOf(result));
     let text: string;
     try {
       text = formats[name].render(result, {
         ...(flags.reference ? { reference: flags.reference } : {}),
         ...(flags.metric ? { metric: flags.metric } : {}),
         color: !flags.out && useColor(io.stdoutTTY, io.env),
+        stacks,
       });
     } catch (err) {
       if (err instanceof UnknownReferenceError) throw new UsageError(`--reference: ${err.message}`);

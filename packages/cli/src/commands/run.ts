@@ -22,17 +22,8 @@ import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, valida
 import { EXIT, UsageError } from '../_errors.js';
 import { useColor, writeFileAtomic, type CommandIO } from '../_io.js';
 import { createProgress } from '../_progress.js';
-import {
-  formatPercent,
-  formatSeconds,
-  parseConnections,
-  parseDuration,
-  parseFraction,
-  parseInteger,
-  parseNames,
-  parseRange,
-  ValueError,
-} from '../_values.js';
+import { readProfileStacks } from '../_results.js';
+import { formatPercent, formatSeconds, parseConnections, parseDuration, parseFraction, parseInteger, parseNames, parseRange, ValueError } from '../_values.js';
 
 const text = (raw: string) => {
   if (!raw.trim()) throw new ValueError('expected a value, got ""');
@@ -51,18 +42,57 @@ const quickSummary = `${formatSeconds(QUICK.windowSec)} windows, ${QUICK.rounds.
  * are generated from. Defaults come from the SDK's DEFAULTS, never restated.
  */
 export const runFlags = {
-  suite: { type: 'value', short: 's', value: 'NAME', parse: text, help: 'suite to run: framework, gateway, or one from benchsuite.config.ts', default: `${DEFAULT_SUITE}, or the config's first suite` },
+  suite: {
+    type: 'value',
+    short: 's',
+    value: 'NAME',
+    parse: text,
+    help: 'suite to run: framework, gateway, or one from benchsuite.config.ts',
+    default: `${DEFAULT_SUITE}, or the config's first suite`,
+  },
   scenario: { type: 'value', value: 'A,B', parse: parseNames, repeatable: true, help: 'only these scenarios (names are checked)' },
   target: { type: 'value', value: 'X,Y', parse: parseNames, repeatable: true, help: 'only these targets (names are checked)' },
   connections: { type: 'value', short: 'c', value: 'N', parse: parseConnections, help: 'connections for every scenario, or a stepped list like 10,50,100', default: "each scenario's own" },
-  duration: { type: 'value', short: 'd', value: 'S', parse: (r: string) => parseDuration(r, { exclusive: true }), help: 'measured length of each window: 10s, 500ms, 1.5 (seconds)', default: formatSeconds(DEFAULTS.windowSec) },
-  warmup: { type: 'value', short: 'w', value: 'S', parse: (r: string) => parseDuration(r), help: 'settle time before each window of a stepped load (each block warms up until steady anyway)', default: formatSeconds(DEFAULTS.stepSettleSec) },
-  precision: { type: 'value', value: 'PCT', parse: (r: string) => parseFraction(r), help: "stop adding blocks once every relative figure's 95% interval is within ±PCT: 2% or 0.02", default: formatPercent(DEFAULTS.precision) },
-  budget: { type: 'value', value: 'TIME', parse: (r: string) => parseDuration(r, { exclusive: true }), help: 'wall-clock budget of the run: 20m, 90s; blocks stop being added when it is spent', default: formatSeconds(DEFAULTS.budgetSec) },
+  duration: {
+    type: 'value',
+    short: 'd',
+    value: 'S',
+    parse: (r: string) => parseDuration(r, { exclusive: true }),
+    help: 'measured length of each window: 10s, 500ms, 1.5 (seconds)',
+    default: formatSeconds(DEFAULTS.windowSec),
+  },
+  warmup: {
+    type: 'value',
+    short: 'w',
+    value: 'S',
+    parse: (r: string) => parseDuration(r),
+    help: 'settle time before each window of a stepped load (each block warms up until steady anyway)',
+    default: formatSeconds(DEFAULTS.stepSettleSec),
+  },
+  precision: {
+    type: 'value',
+    value: 'PCT',
+    parse: (r: string) => parseFraction(r),
+    help: "stop adding blocks once every relative figure's 95% interval is within ±PCT: 2% or 0.02",
+    default: formatPercent(DEFAULTS.precision),
+  },
+  budget: {
+    type: 'value',
+    value: 'TIME',
+    parse: (r: string) => parseDuration(r, { exclusive: true }),
+    help: 'wall-clock budget of the run: 20m, 90s; blocks stop being added when it is spent',
+    default: formatSeconds(DEFAULTS.budgetSec),
+  },
   rounds: { type: 'value', value: 'MIN[,MAX]', parse: parseRange, help: 'rounds per block (each measures every target once, in a seeded random order)', default: range(DEFAULTS.rounds) },
   blocks: { type: 'value', value: 'MIN[,MAX]', parse: parseRange, help: 'blocks per scenario (each starts fresh server processes)', default: range(DEFAULTS.blocks) },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
-  stealThreshold: { type: 'value', value: 'PCT', parse: (r: string) => parseFraction(r), help: 'a window with more CPU steal stays in the raw data but is left out of the estimates and replaced', default: formatPercent(DEFAULTS.stealThreshold) },
+  stealThreshold: {
+    type: 'value',
+    value: 'PCT',
+    parse: (r: string) => parseFraction(r),
+    help: 'a window with more CPU steal stays in the raw data but is left out of the estimates and replaced',
+    default: formatPercent(DEFAULTS.stealThreshold),
+  },
   driver: { type: 'value', value: 'NAME', parse: driverName, help: `load generator: ${driverNames.join(', ')}; auto picks the available one with the highest ceiling`, default: 'auto' },
   seed: { type: 'value', value: 'N', parse: (r: string) => parseInteger(r), help: 'seed of the round order and the bootstrap (recorded in the result)', default: 'random' },
   out: { type: 'value', short: 'o', value: 'DIR', parse: text, help: 'output folder', default: 'benchsuite-results/<timestamp>_<suite>' },
@@ -75,13 +105,36 @@ export const runFlags = {
   costs: { type: 'switch', help: `also measure startup (median of ${DEFAULTS.startups} cold starts), idle RSS/PSS of the process tree and artifact size`, default: 'on for gateway' },
   verify: { type: 'switch', negatable: true, help: 'skip sending each scenario once to each target and checking the answer before any load' },
   pin: { type: 'switch', negatable: true, help: 'skip pinning servers and load generator to separate cores (taskset)' },
-  trials: { type: 'removed', message: 'there are no trials any more: a run is rounds of short paired windows in blocks of fresh server processes; use --rounds MIN[,MAX], --blocks MIN[,MAX] or --precision PCT' },
+  trials: {
+    type: 'removed',
+    message: 'there are no trials any more: a run is rounds of short paired windows in blocks of fresh server processes; use --rounds MIN[,MAX], --blocks MIN[,MAX] or --precision PCT',
+  },
 } as const;
 
 export type RunFlags = FlagValues<typeof runFlags>;
 
 /** Flags that a resumed run takes from its saved plan instead. */
-const FIXED_BY_PLAN = ['suite', 'scenario', 'target', 'connections', 'duration', 'warmup', 'precision', 'budget', 'rounds', 'blocks', 'reference', 'stealThreshold', 'driver', 'seed', 'out', 'quick', 'costs', 'verify', 'pin'] as const satisfies readonly (keyof RunFlags)[];
+const FIXED_BY_PLAN = [
+  'suite',
+  'scenario',
+  'target',
+  'connections',
+  'duration',
+  'warmup',
+  'precision',
+  'budget',
+  'rounds',
+  'blocks',
+  'reference',
+  'stealThreshold',
+  'driver',
+  'seed',
+  'out',
+  'quick',
+  'costs',
+  'verify',
+  'pin',
+] as const satisfies readonly (keyof RunFlags)[];
 
 /** What `--resume` reads from the run's `run.json` (written by the SDK when the run started). */
 interface SavedPlan {
@@ -318,10 +371,11 @@ async function writeOutputs(result: BenchResult, dir: string, io: CommandIO): Pr
   await writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
   const files = [file];
   try {
-    const { formats, RUN_REPORTS } = await import('../_formats.js');
+    const { formats, RUN_REPORTS, stacksFilesOf } = await import('../_formats.js');
+    const stacks = await readProfileStacks(file, stacksFilesOf(result));
     for (const name of RUN_REPORTS) {
       const out = join(dir, `report.${formats[name].extension}`);
-      await writeFileAtomic(out, formats[name].render(result, {}));
+      await writeFileAtomic(out, formats[name].render(result, { stacks }));
       files.push(out);
     }
   } catch (err) {

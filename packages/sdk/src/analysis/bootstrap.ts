@@ -14,12 +14,10 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
 
 /** Median (mean of the two middle values for an even count); NaN for no values. */
 export function median(xs: readonly number[]): number {
-  return quantileSorted([...xs].sort((a, b) => a - b), 0.5);
-}
-
-/** Pool every group's values into one list. */
-export function pooled(groups: Grouped): number[] {
-  return groups.flat();
+  return quantileSorted(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 export interface BootstrapOptions {

@@ -20,7 +20,7 @@ export interface Change {
   method: string;
 }
 
-export const CHANGE_METHOD = 'ratio of medians (head ÷ base) of the per-round samples; 95% percentile bootstrap resampling each run\'s blocks, then rounds within blocks, independently';
+export const CHANGE_METHOD = "ratio of medians (head ÷ base) of the per-round samples; 95% percentile bootstrap resampling each run's blocks, then rounds within blocks, independently";
 
 /**
  * The change between two runs of the same figure, with the estimator of a run's own figures:

@@ -88,7 +88,8 @@ export function summarizePair(
   scenario: string,
   target: string,
   windows: readonly WindowRecord[],
-  blocks: readonly BlockRecord[],
+  /** Unused: the blocks are read from the windows; kept so callers' positional arguments stay valid. */
+  _blocks: readonly BlockRecord[],
   o: EstimatorOptions,
   serverCpus: number[],
   index = new WindowIndex(windows),
@@ -100,7 +101,13 @@ export function summarizePair(
   const ok = mine.filter((w): w is OkWindow => w.status === 'ok');
   const use = ok.filter((w) => w.excluded === null);
   const blockIds = [...new Set(use.map((w) => w.block))].sort((a, b) => a - b);
-  const byBlock = (f: (w: OkWindow) => number | null) => blockIds.map((b) => use.filter((w) => w.block === b).map(f).filter((v): v is number => v !== null && Number.isFinite(v)));
+  const byBlock = (f: (w: OkWindow) => number | null) =>
+    blockIds.map((b) =>
+      use
+        .filter((w) => w.block === b)
+        .map(f)
+        .filter((v): v is number => v !== null && Number.isFinite(v)),
+    );
   const isRef = target === o.reference;
   const rounds = roundsPerBlock(windows, scenario);
   const key = [scenario, target];
@@ -109,8 +116,8 @@ export function summarizePair(
   const cpuGroups = byBlock((w) => w.cpuPerRequestUs);
   const ratio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.rps > 0 ? t.rps / r.rps : null));
   const cpuRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (t.cpuPerRequestUs !== null && r.cpuPerRequestUs ? t.cpuPerRequestUs / r.cpuPerRequestUs : null));
-  const relativeRps = ratio && ratio.flat().length ? estimate(ratio, o, [...key, 'ratio'], RATIO_METHOD) : null;
-  const relativeCpu = cpuRatio && cpuRatio.flat().length ? estimate(cpuRatio, o, [...key, 'cpu-ratio'], RATIO_METHOD) : null;
+  const relativeRps = ratio?.flat().length ? estimate(ratio, o, [...key, 'ratio'], RATIO_METHOD) : null;
+  const relativeCpu = cpuRatio?.flat().length ? estimate(cpuRatio, o, [...key, 'cpu-ratio'], RATIO_METHOD) : null;
   const rps = estimate(rpsGroups, o, [...key, 'rps'], ABSOLUTE_METHOD);
   const cpuPerRequestUs = cpuGroups.flat().length ? estimate(cpuGroups, o, [...key, 'cpu'], ABSOLUTE_METHOD) : null;
   const headline = isRef ? rps : relativeRps;
@@ -125,12 +132,17 @@ export function summarizePair(
   const stepCount = use[0]?.steps.length ?? ok[0]?.steps.length ?? connectionSteps?.length ?? 1;
   const steps = Array.from({ length: stepCount }, (_, i) => {
     const st = use.map((w) => w.steps[i]).filter((s) => s !== undefined);
-    const stepGroups = blockIds.map((b) => use.filter((w) => w.block === b).map((w) => w.steps[i]?.rps).filter((v): v is number => v !== undefined));
+    const stepGroups = blockIds.map((b) =>
+      use
+        .filter((w) => w.block === b)
+        .map((w) => w.steps[i]?.rps)
+        .filter((v): v is number => v !== undefined),
+    );
     const stepRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.steps[i]?.rps ? (t.steps[i]?.rps ?? NaN) / r.steps[i]!.rps : null));
     return {
       connections: st[0]?.connections ?? connectionSteps?.[i] ?? 1,
       rps: estimate(stepGroups, o, [...key, 'step', i, 'rps'], ABSOLUTE_METHOD),
-      relativeRps: stepRatio && stepRatio.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
+      relativeRps: stepRatio?.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
       latency: stepCount === 1 ? latencyOf(merged) : latencyOf(mergeHistograms(st.map((s) => decodeHistogram(s.histogram)))),
       clientBoundWindows: st.filter((s) => s.clientBound).length,
       backendBoundWindows: st.filter((s) => s.backendBound).length,
@@ -143,7 +155,14 @@ export function summarizePair(
     target,
     reference: o.reference,
     blocks: blockIds.length,
-    windows: { ok: ok.length, failed: mine.length - ok.length, excludedSteal, clientBound: ok.filter((w) => w.clientBound).length, backendBound: ok.filter((w) => w.backendBound).length, serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length },
+    windows: {
+      ok: ok.length,
+      failed: mine.length - ok.length,
+      excludedSteal,
+      clientBound: ok.filter((w) => w.clientBound).length,
+      backendBound: ok.filter((w) => w.backendBound).length,
+      serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length,
+    },
     rps,
     relativeRps,
     cpuPerRequestUs,
@@ -163,7 +182,6 @@ export function summarizePair(
     serverCpus,
     steps,
   };
-  void blocks;
 }
 
 /** Two intervals are apart when they do not overlap and their points differ by more than the practical band. */
@@ -175,7 +193,7 @@ export function separated(a: Estimate, b: Estimate, band: number): boolean {
   return lo(top) > hi(bottom);
 }
 
-export const RANKING_METHOD = 'by relative throughput; a new place starts when a target\'s 95% interval is apart from every target of the place above and differs by more than the practical band';
+export const RANKING_METHOD = "by relative throughput; a new place starts when a target's 95% interval is apart from every target of the place above and differs by more than the practical band";
 
 /** Places within a scenario: ties are overlapping intervals or differences inside the practical band. */
 export function rankScenario(scenario: string, summaries: readonly PairSummary[], band: number): Ranking {

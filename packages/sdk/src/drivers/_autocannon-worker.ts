@@ -54,7 +54,10 @@ async function runWindow(job: WorkerJob, durationSec: number, record: boolean): 
   let unexpected = 0;
   let done!: (r: autocannon.Result) => void;
   let fail!: (e: Error) => void;
-  const finished = new Promise<autocannon.Result>((resolve, reject) => ((done = resolve), (fail = reject)));
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    done = resolve;
+    fail = reject;
+  });
   const t0 = performance.now();
   const instance = autocannon(opts(job, durationSec), (err, res) => (err ? fail(err) : done(res)));
   if (record) {

@@ -7,19 +7,22 @@ import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 import type { RequestSpec } from '../scenario.js';
 
-const luaString = (s: string) => JSON.stringify(s).replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => {
-  // Lua 5.1 has no \u escapes: encode the code point as UTF-8 decimal byte escapes.
-  return [...Buffer.from(String.fromCharCode(parseInt(h, 16)), 'utf8')].map((b) => `\\${b}`).join('');
-});
+const luaString = (s: string) =>
+  JSON.stringify(s).replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => {
+    // Lua 5.1 has no \u escapes: encode the code point as UTF-8 decimal byte escapes.
+    return [...Buffer.from(String.fromCharCode(parseInt(h, 16)), 'utf8')].map((b) => `\\${b}`).join('');
+  });
 const luaTable = (headers: Record<string, string>) =>
-  `{${Object.entries(headers).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(',')}}`;
+  `{${Object.entries(headers)
+    .map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`)
+    .join(',')}}`;
 
 /**
  * The Lua script handed to wrk: the request(s), a per-thread status count (response() is only a
  * counter; wrk must then parse each response, which costs a few % of its ceiling), and a done()
  * that prints ~300 exact µs quantiles from which the HDR histogram is rebuilt.
  */
-export function wrkScript(requests: readonly RequestSpec[]): string {
+function wrkScript(requests: readonly RequestSpec[]): string {
   const lines: string[] = [];
   if (requests.length === 1) {
     const r = requests[0]!;
@@ -65,11 +68,11 @@ export function wrkScript(requests: readonly RequestSpec[]): string {
     '  end',
     'end',
   );
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Parse the @@BS lines printed by `wrkScript`'s done(). */
-export function parseWrkOutput(stdout: string, expectStatus: readonly number[]): DriverRunResult {
+function parseWrkOutput(stdout: string, expectStatus: readonly number[]): DriverRunResult {
   const histogram = createHistogram();
   const statusCounts: Record<string, number> = {};
   let summary: number[] | undefined;
@@ -177,7 +180,18 @@ export const wrkDriver: Driver = {
     return wrkVersion;
   },
   flags(o) {
-    return ['-t', '<loader cores>', '-c', String(o.connections), `warmup=${o.warmupSec}s`, `duration=${o.durationSec}s (stopped by SIGINT)`, '--timeout', `${Math.ceil(o.timeoutSec)}s`, '-s', 'benchsuite.lua'];
+    return [
+      '-t',
+      '<loader cores>',
+      '-c',
+      String(o.connections),
+      `warmup=${o.warmupSec}s`,
+      `duration=${o.durationSec}s (stopped by SIGINT)`,
+      '--timeout',
+      `${Math.ceil(o.timeoutSec)}s`,
+      '-s',
+      'benchsuite.lua',
+    ];
   },
   async run(o) {
     if (o.rate) throw new Error('wrk cannot cap the request rate; use the autocannon driver for scenarios with load.rate');

@@ -20,8 +20,7 @@ if (dir) {
   delete process.env.BENCHSUITE_PROFILE_DIR;
   const file = (ext: string) => join(dir, `${process.pid}.${ext}`);
   const fail = (err: unknown) => writeFileSync(file('error'), String((err as Error)?.stack ?? err));
-  const post = <T>(session: Session, method: string, params?: object) =>
-    new Promise<T>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res as T))));
+  const post = <T>(session: Session, method: string, params?: object) => new Promise<T>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res as T))));
 
   let session: Session | undefined;
   let busy = false;
@@ -59,4 +58,3 @@ if (dir) {
   });
   writeFileSync(file('ready'), processStartTime(process.pid));
 }
-

@@ -92,7 +92,10 @@ export function pythonPackageOf(path: string): string | undefined {
   if (!m) return undefined;
   const top = m[1]!;
   // Extension modules are files such as `_cffi_backend.cpython-311-x86_64-linux-gnu.so`.
-  return top.replace(/\.(?:py|pyc|pyd|so)$/, '').replace(/\.cpython-.*$/, '').replace(/\.abi3$/, '');
+  return top
+    .replace(/\.(?:py|pyc|pyd|so)$/, '')
+    .replace(/\.cpython-.*$/, '')
+    .replace(/\.abi3$/, '');
 }
 
 const PY_STDLIB = /\/lib\/python\d+(?:\.\d+)?\//;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isNodeCommand, nodeProfiler } from './node.js';
-import { createPerfProfiler, perfProfiler } from './perf.js';
+import { perfProfiler } from './perf.js';
 import type { Profiler } from './profiler.js';
 import { createPySpyProfiler, pySpyCommand, pySpyProfiler } from './py-spy.js';
 

@@ -28,7 +28,8 @@ export function nodeHookPath(): string {
 let handOffDir: string | undefined;
 /** One hand-off folder per runner (files in it are keyed by pid), removed when the runner ends, even by SIGKILL. */
 function sharedHandOffDir(): string {
-  return (handOffDir ??= guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-profile-'))));
+  handOffDir ??= guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-profile-')));
+  return handOffDir;
 }
 
 /** Is this argv[0] a Node binary (`node`, `nodejs`, or this process's own `process.execPath`)? */

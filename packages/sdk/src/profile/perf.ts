@@ -23,9 +23,21 @@ export interface PerfProfilerOptions {
  */
 export function perfRecordArgs(pids: readonly number[], outFile: string, o: { frequency: number; durationSec: number; controlFd?: [number, number] }): string[] {
   return [
-    'record', '-q', '-e', 'cpu-clock', '-F', String(o.frequency), '-g',
+    'record',
+    '-q',
+    '-e',
+    'cpu-clock',
+    '-F',
+    String(o.frequency),
+    '-g',
     ...(o.controlFd ? ['-D', '-1', `--control=fd:${o.controlFd[0]},${o.controlFd[1]}`] : []),
-    '-p', pids.join(','), '-o', outFile, '--', 'sleep', String(Math.max(1, Math.ceil(o.durationSec))),
+    '-p',
+    pids.join(','),
+    '-o',
+    outFile,
+    '--',
+    'sleep',
+    String(Math.max(1, Math.ceil(o.durationSec))),
   ];
 }
 
@@ -67,7 +79,9 @@ export function createPerfProfiler(options: PerfProfilerOptions = {}): Profiler 
         }
       })()),
     async start(pid: number, outFile: string, opts: ProfileStartOptions = {}): Promise<ProfileSession> {
-      const pids = processTree(pid).map((s) => s.pid).sort((a, b) => a - b);
+      const pids = processTree(pid)
+        .map((s) => s.pid)
+        .sort((a, b) => a - b);
       if (pids.length === 0) throw new Error(`process ${pid} is not running`);
       const freq = opts.intervalUs ? Math.max(1, Math.round(1e6 / opts.intervalUs)) : frequency;
       const args = perfRecordArgs(pids, outFile, { frequency: freq, durationSec: opts.maxDurationSec ?? PROFILE_DEFAULTS.maxDurationSec, controlFd: [3, 4] });

@@ -39,10 +39,21 @@ export interface PySpyProfilerOptions {
 /** The argv of one `py-spy record` (raw folded output, one frame per function, full paths, worker processes included). */
 export function pySpyRecordArgs(pid: number, outFile: string, o: { rate: number; durationSec: number; nonblocking?: boolean | undefined }): string[] {
   return [
-    'record', '--pid', String(pid), '--rate', String(o.rate), '--duration', String(Math.max(1, Math.ceil(o.durationSec))),
-    '--format', 'raw', '--function', '--full-filenames', '--subprocesses',
+    'record',
+    '--pid',
+    String(pid),
+    '--rate',
+    String(o.rate),
+    '--duration',
+    String(Math.max(1, Math.ceil(o.durationSec))),
+    '--format',
+    'raw',
+    '--function',
+    '--full-filenames',
+    '--subprocesses',
     ...(o.nonblocking ? ['--nonblocking'] : []),
-    '--output', outFile,
+    '--output',
+    outFile,
   ];
 }
 

@@ -30,7 +30,10 @@ export function summarizeProfile(profile: CollapsedProfile, options: SummarizePr
   const cache = new Map<string, FrameClass>();
   const classOf = (frame: string) => {
     let c = cache.get(frame);
-    if (!c) cache.set(frame, (c = classifyFrame(frame, options)));
+    if (!c) {
+      c = classifyFrame(frame, options);
+      cache.set(frame, c);
+    }
     return c;
   };
   let weight = 0;

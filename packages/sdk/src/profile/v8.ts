@@ -64,7 +64,10 @@ export function cpuProfileToCollapsed(profile: CpuProfile, options: CpuProfileTo
   const names = new Map<number, string>();
   const nameOf = (node: CpuProfileNode) => {
     let n = names.get(node.id);
-    if (n === undefined) names.set(node.id, (n = v8FrameName(node.callFrame)));
+    if (n === undefined) {
+      n = v8FrameName(node.callFrame);
+      names.set(node.id, n);
+    }
     return n;
   };
   /** Frames from the root to `id`, walked up iteratively (deep recursion in the profiled code must not overflow ours). */

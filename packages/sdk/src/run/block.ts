@@ -82,7 +82,15 @@ interface Live {
  * random order. Windows over the steal threshold stay in the data, marked, and are replaced by
  * extra rounds while the budget lasts. A target that fails leaves the block; the others go on.
  */
-export async function runBlock(ctx: BlockContext, scenario: Scenario, runtimes: readonly TargetRuntime[], block: number, plannedRounds: number, budgetEndSec: number, stepSettleSec: number): Promise<{ record: BlockRecord; windows: WindowRecord[] }> {
+export async function runBlock(
+  ctx: BlockContext,
+  scenario: Scenario,
+  runtimes: readonly TargetRuntime[],
+  block: number,
+  plannedRounds: number,
+  budgetEndSec: number,
+  stepSettleSec: number,
+): Promise<{ record: BlockRecord; windows: WindowRecord[] }> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
   const windows: WindowRecord[] = [];
@@ -101,22 +109,24 @@ export async function runBlock(ctx: BlockContext, scenario: Scenario, runtimes: 
   try {
     // Start every target of the block at once (their start-up is not what is measured here; the
     // cost figures time cold starts one by one); they then sit idle on the server cores.
-    await Promise.all(live.map(async (l) => {
-      if (ctx.signal.aborted) return;
-      try {
-        l.started = await l.runtime.start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(l.name) });
-        if (l.started.startupMs !== undefined) l.info.startupMs = l.started.startupMs;
-        let requests: RequestSpec[];
+    await Promise.all(
+      live.map(async (l) => {
+        if (ctx.signal.aborted) return;
         try {
-          requests = await preparedRequests(scenario, l.started.baseUrl);
+          l.started = await l.runtime.start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(l.name) });
+          if (l.started.startupMs !== undefined) l.info.startupMs = l.started.startupMs;
+          let requests: RequestSpec[];
+          try {
+            requests = await preparedRequests(scenario, l.started.baseUrl);
+          } catch (err) {
+            throw new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`);
+          }
+          l.spec = windowSpec(scenario, requests, ctx.design, stepSettleSec);
         } catch (err) {
-          throw new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`);
+          fail(l, err);
         }
-        l.spec = windowSpec(scenario, requests, ctx.design, stepSettleSec);
-      } catch (err) {
-        fail(l, err);
-      }
-    }));
+      }),
+    );
     for (const l of live) {
       if (ctx.signal.aborted || l.info.status !== 'ok' || !l.started || !l.spec) continue;
       try {

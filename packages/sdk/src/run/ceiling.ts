@@ -22,7 +22,7 @@ export async function measureCeiling(
   const backend = scenario.backend;
   if (!backend) return undefined;
   const from = members.find((t) => t.kind === 'process' && backend.service in t.services);
-  if (!from || from.kind !== 'process') return undefined;
+  if (from?.kind !== 'process') return undefined;
   const spec = from.services[backend.service] as ServiceSpec;
   const svc = await startProcess({ ...spec, unsetEnv: ['NODE_EXTRA_CA_CERTS'], pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus), signal: ctx.signal });
   const connections = Math.max(...connectionSteps(scenario.load));
@@ -37,7 +37,14 @@ export async function measureCeiling(
       expectStatus: [200],
       pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
       signal: ctx.signal,
-      ...(sampler ? { onMeasureStart: (pid: number) => sampler.windowStart(pid), onMeasureEnd: () => void (clientBound ||= isClientBound(sampler.windowEnd())) } : {}),
+      ...(sampler
+        ? {
+            onMeasureStart: (pid: number) => sampler.windowStart(pid),
+            onMeasureEnd: () => {
+              clientBound ||= isClientBound(sampler.windowEnd());
+            },
+          }
+        : {}),
     });
   let clientBound = false;
   try {

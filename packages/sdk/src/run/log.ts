@@ -2,13 +2,27 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BenchsuiteConfigError } from '../errors.js';
-import { blockSchema, ceilingSchema, costsSchema, designSchema, profileRecordSchema, verifyOutcomeSchema, windowSchema, type BlockRecord, type Ceiling, type Costs, type DesignRecord, type ProfileRecord, type VerifyOutcome, type WindowRecord } from '../result-schema.js';
+import {
+  blockSchema,
+  ceilingSchema,
+  costsSchema,
+  designSchema,
+  profileRecordSchema,
+  verifyOutcomeSchema,
+  windowSchema,
+  type BlockRecord,
+  type Ceiling,
+  type Costs,
+  type ProfileRecord,
+  type VerifyOutcome,
+  type WindowRecord,
+} from '../result-schema.js';
 
 export const WINDOWS_FILE = 'windows.jsonl';
-export const PLAN_FILE = 'run.json';
+const PLAN_FILE = 'run.json';
 
 /** What a resumed run must reproduce: written once when a run starts. */
-export const runPlanSchema = z.strictObject({
+const runPlanSchema = z.strictObject({
   suite: z.string(),
   seed: z.number().int(),
   design: designSchema,
@@ -58,7 +72,7 @@ export class RunJournal {
     this.file = dir ? join(dir, WINDOWS_FILE) : undefined;
   }
   private append(line: Line): void {
-    if (this.file) appendFileSync(this.file, JSON.stringify(line) + '\n');
+    if (this.file) appendFileSync(this.file, `${JSON.stringify(line)}\n`);
   }
   window(window: WindowRecord): void {
     this.append({ record: 'window', window });
@@ -79,7 +93,7 @@ export class RunJournal {
     this.append({ record: 'profile', profile });
   }
   writePlan(plan: RunPlan): void {
-    if (this.dir) writeFileSync(join(this.dir, PLAN_FILE), JSON.stringify(plan, null, 2) + '\n');
+    if (this.dir) writeFileSync(join(this.dir, PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
   }
 }
 
@@ -116,5 +130,3 @@ export function readLog(dir: string): RunLog {
   });
   return log;
 }
-
-export type { DesignRecord };

@@ -27,7 +27,11 @@ async function preparedRequests(scenario: Scenario, baseUrl: string): Promise<Re
 }
 
 /** Run a target's setup hook (build, venv…). Unavailable targets resolve with a reason instead of throwing. */
-export async function setupTarget(target: Target, log: (m: string) => void, signal: AbortSignal = new AbortController().signal): Promise<{ status: 'ok'; command?: string[]; version?: string } | { status: 'skipped' | 'failed'; reason: string }> {
+export async function setupTarget(
+  target: Target,
+  log: (m: string) => void,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<{ status: 'ok'; command?: string[]; version?: string } | { status: 'skipped' | 'failed'; reason: string }> {
   if (target.kind !== 'process' || !target.setup) return { status: 'ok' };
   try {
     const r = (await target.setup({ log, signal })) ?? {};

@@ -33,7 +33,7 @@ async function preparedRequests(scenario: Scenario, baseUrl: string): Promise<Re
  */
 export async function profileTarget(ctx: BlockContext, scenario: Scenario, target: Target, outDir: string | undefined, stepSettleSec: number): Promise<ProfileRecord> {
   const base = { scenario: scenario.name, target: target.name };
-  if (target.kind !== 'process') return { ...base, status: 'unavailable', profiler: 'none', reason: 'a URL target: its process is not this runner\'s to profile' };
+  if (target.kind !== 'process') return { ...base, status: 'unavailable', profiler: 'none', reason: "a URL target: its process is not this runner's to profile" };
   const command = ctx.commands.get(target.name) ?? target.command;
   let profiler: Profiler;
   try {
@@ -69,7 +69,12 @@ export async function profileTarget(ctx: BlockContext, scenario: Scenario, targe
     const unprofiled = median([before.rps, after.rps]);
     const stacksFile = dir ? `profiles/${stem}.collapsed` : undefined;
     if (dir) writeFileSync(join(dir, `${stem}.collapsed`), formatCollapsed(stacks.stacks));
-    const summary = summarizeProfile(stacks, { profiler: profiler.name, ...(target.profile?.own ? { own: target.profile.own } : {}), ...(target.profile?.contract ? { contract: target.profile.contract } : {}), ...(stacksFile ? { stacksFile } : {}) });
+    const summary = summarizeProfile(stacks, {
+      profiler: profiler.name,
+      ...(target.profile?.own ? { own: target.profile.own } : {}),
+      ...(target.profile?.contract ? { contract: target.profile.contract } : {}),
+      ...(stacksFile ? { stacksFile } : {}),
+    });
     return { ...base, status: 'ok', profiler: profiler.name, rps: { profiled: during.rps, unprofiled }, costRatio: unprofiled > 0 ? during.rps / unprofiled : null, summary };
   } catch (err) {
     return { ...base, status: 'failed', profiler: profiler.name, reason: (err as Error).message };

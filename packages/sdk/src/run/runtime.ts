@@ -32,7 +32,7 @@ export interface StartedTarget {
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   pinning: Pinning;
   signal: AbortSignal;
   /** The command the target's setup produced (e.g. a virtualenv's python), when it replaced the declared one. */
@@ -51,7 +51,7 @@ export interface TargetRuntime {
 }
 
 /** Replace `${services.<name>.url}` in a target's environment. */
-export function substituteServices(env: Record<string, string>, services: Record<string, string>): Record<string, string> {
+function substituteServices(env: Record<string, string>, services: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     out[k] = v.replace(/\$\{services\.([a-z0-9._-]+)\.url\}/g, (_, name: string) => {

@@ -50,14 +50,29 @@ function headlineHalfWidths(scenario: string, names: readonly string[], windows:
     } else {
       const mine = windows.filter((w) => w.scenario === scenario && w.target === name && w.status === 'ok' && w.excluded === null);
       const blocks = [...new Set(mine.map((w) => w.block))];
-      out.push(estimate(blocks.map((b) => mine.filter((w) => w.block === b).map((w) => (w.status === 'ok' ? w.rps : 0))), o, [scenario, name, 'rps'], RATIO_METHOD).halfWidth);
+      out.push(
+        estimate(
+          blocks.map((b) => mine.filter((w) => w.block === b).map((w) => (w.status === 'ok' ? w.rps : 0))),
+          o,
+          [scenario, name, 'rps'],
+          RATIO_METHOD,
+        ).halfWidth,
+      );
     }
   }
   return out;
 }
 
 /** Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum, fitted to the budget. */
-function planRounds(design: Design, scenario: string, names: readonly string[], reference: string, windows: readonly WindowRecord[], blocks: readonly BlockRecord[], budgetLeftSec: number): { rounds: number; blockSec: number } {
+function planRounds(
+  design: Design,
+  scenario: string,
+  names: readonly string[],
+  reference: string,
+  windows: readonly WindowRecord[],
+  blocks: readonly BlockRecord[],
+  budgetLeftSec: number,
+): { rounds: number; blockSec: number } {
   const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
   if (!mine.length) return { rounds: design.rounds.min, blockSec: 0 };
   const roundSec = median(mine.map((b) => b.roundsWallSec / b.rounds));
@@ -71,7 +86,10 @@ function planRounds(design: Design, scenario: string, names: readonly string[], 
       if (name === reference) continue;
       const vc = varianceComponents(ratioGroups(windows, scenario, name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
       const total = (vc.between ?? 0) ** 2 + (vc.within ?? 0) ** 2;
-      if (total > worstTotal) ((worst = vc), (worstTotal = total));
+      if (total > worstTotal) {
+        worst = vc;
+        worstTotal = total;
+      }
     }
     rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
   }
@@ -115,7 +133,10 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   if (opts.resume) {
     if (!opts.outDir) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
     const plan = readPlan(opts.outDir);
-    const missing = [...plan.scenarios.filter((n) => !scenarios.some((s) => s.name === n)).map((n) => `scenario "${n}"`), ...plan.targets.filter((n) => !targets.some((t) => t.name === n)).map((n) => `target "${n}"`)];
+    const missing = [
+      ...plan.scenarios.filter((n) => !scenarios.some((s) => s.name === n)).map((n) => `scenario "${n}"`),
+      ...plan.targets.filter((n) => !targets.some((t) => t.name === n)).map((n) => `target "${n}"`),
+    ];
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
     designIn = plan.design;
@@ -138,7 +159,16 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   if (!pinning.enabled) emit({ type: 'log', level: 'warn', message: `not pinned: ${pinning.reason}` });
   const journal = new RunJournal(opts.outDir);
   if (!opts.resume) {
-    journal.writePlan({ suite: opts.suite, seed, design, driver: driver.name, scenarios: scenarios.map((s) => s.name), targets: targets.map((t) => t.name), startedAt: startedAt.toISOString(), options: { overrides: opts.overrides, verify: opts.verify, costs: opts.costs, profile: opts.profile, pinning: opts.pinning } });
+    journal.writePlan({
+      suite: opts.suite,
+      seed,
+      design,
+      driver: driver.name,
+      scenarios: scenarios.map((s) => s.name),
+      targets: targets.map((t) => t.name),
+      startedAt: startedAt.toISOString(),
+      options: { overrides: opts.overrides, verify: opts.verify, costs: opts.costs, profile: opts.profile, pinning: opts.pinning },
+    });
   }
   const commands = new Map<string, readonly string[]>();
   const phase: PhaseContext = { pinning, signal, emit, commands, journal };
@@ -268,7 +298,15 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         // minimum or maximum of blocks: a resumed run still completes as many as planned.
         const done = blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
         const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec }, design);
-        emit({ type: 'precision', scenario: scenario.name, blocks: done, rounds: windows.filter((w) => w.scenario === scenario.name && w.target === names[0]).length, worstHalfWidth: worst, target: design.precision, decision });
+        emit({
+          type: 'precision',
+          scenario: scenario.name,
+          blocks: done,
+          rounds: windows.filter((w) => w.scenario === scenario.name && w.target === names[0]).length,
+          worstHalfWidth: worst,
+          target: design.precision,
+          decision,
+        });
         // Every block the interrupted run logged is replayed, whatever the rule says now (its
         // clock differs): a resumed result holds every window exactly once.
         const logged = log.windows.some((w) => w.scenario === scenario.name && w.block === b + 1) || log.blocks.some((x) => x.scenario === scenario.name && x.block === b + 1);
@@ -323,7 +361,13 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         driver: {
           name: driver.name,
           version: await driver.version(),
-          flags: driver.flags({ connections: connectionSteps(firstScenario.load)[0]!, durationSec: firstScenario.load.duration ?? design.windowSec, warmupSec: firstScenario.load.warmup ?? 0, timeoutSec: firstScenario.load.timeout, rate: firstScenario.load.rate }),
+          flags: driver.flags({
+            connections: connectionSteps(firstScenario.load)[0]!,
+            durationSec: firstScenario.load.duration ?? design.windowSec,
+            warmupSec: firstScenario.load.warmup ?? 0,
+            timeoutSec: firstScenario.load.timeout,
+            rate: firstScenario.load.rate,
+          }),
           ...(driver.note ? { ceilingNote: driver.note } : {}),
           reason: choice.reason,
         },
@@ -370,7 +414,13 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       },
     };
     const checked = resultSchema.safeParse(result);
-    if (!checked.success) throw new Error(`internal error: result does not match its schema: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!checked.success)
+      throw new Error(
+        `internal error: result does not match its schema: ${checked.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.')}: ${i.message}`)
+          .join('; ')}`,
+      );
     return checked.data;
   } finally {
     unpin();

@@ -26,9 +26,40 @@ export interface WindowSpec {
 }
 
 /** The measured part of a window, before its place in the run (block, round…) is added. */
-export type WindowFigures = Pick<OkWindow, 'durationSec' | 'rps' | 'requests' | 'statusCounts' | 'errors' | 'timeouts' | 'non2xx' | 'unexpected' | 'latency' | 'histogram' | 'resources' | 'clientBound' | 'backendBound' | 'serverNotSaturated' | 'cpuPerRequestUs' | 'steps'>;
+export type WindowFigures = Pick<
+  OkWindow,
+  | 'durationSec'
+  | 'rps'
+  | 'requests'
+  | 'statusCounts'
+  | 'errors'
+  | 'timeouts'
+  | 'non2xx'
+  | 'unexpected'
+  | 'latency'
+  | 'histogram'
+  | 'resources'
+  | 'clientBound'
+  | 'backendBound'
+  | 'serverNotSaturated'
+  | 'cpuPerRequestUs'
+  | 'steps'
+>;
 
-const emptyResources = (): WindowResources => ({ serverCpuSeconds: 0, serverPeakRssBytes: 0, serverProcesses: 0, loaderCpuSeconds: 0, loaderCoreBusy: 0, loaderBusiestCore: 0, loaderThreadBusy: 0, cpuSteal: 0, serverCoreShare: 0, serviceCpuSeconds: 0, serviceBusy: 0, samples: 0 });
+const emptyResources = (): WindowResources => ({
+  serverCpuSeconds: 0,
+  serverPeakRssBytes: 0,
+  serverProcesses: 0,
+  loaderCpuSeconds: 0,
+  loaderCoreBusy: 0,
+  loaderBusiestCore: 0,
+  loaderThreadBusy: 0,
+  cpuSteal: 0,
+  serverCoreShare: 0,
+  serviceCpuSeconds: 0,
+  serviceBusy: 0,
+  samples: 0,
+});
 
 /** A loader that aborts when the server dies, so a crash ends the window at once instead of at its timeout. */
 function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; crashed: () => string | undefined; dispose: () => void } {
@@ -42,7 +73,14 @@ function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: Abort
     crashed = `server exited during the window (${describeExit(e)})`;
     ac.abort();
   });
-  return { signal: ac.signal, crashed: () => crashed, dispose: () => ((live = false), signal.removeEventListener('abort', onAbort)) };
+  return {
+    signal: ac.signal,
+    crashed: () => crashed,
+    dispose: () => {
+      live = false;
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 /**
@@ -52,7 +90,13 @@ function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: Abort
 export async function measureWindow(ctx: WindowContext, target: StartedTarget, spec: WindowSpec): Promise<WindowFigures> {
   const load = spec.scenario.load;
   const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
-  const sampler = new TreeSampler(target.pid, ctx.pinning.loaderCpus, ctx.pinning.serverCpus, ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length), target.servicePids);
+  const sampler = new TreeSampler(
+    target.pid,
+    ctx.pinning.loaderCpus,
+    ctx.pinning.serverCpus,
+    ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length),
+    target.servicePids,
+  );
   const watch = crashWatch(target, ctx.signal);
   const steps: StepResult[] = [];
   const histograms: Histogram[] = [];
@@ -85,7 +129,10 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
       const crash = watch.crashed();
       if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
       if (res.requests === 0) {
-        throw new PhaseError('load', `no response in the measured window at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
+        throw new PhaseError(
+          'load',
+          `no response in the measured window at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`,
+        );
       }
       const r = resources ?? emptyResources();
       const rps = res.durationSec > 0 ? res.requests / res.durationSec : 0;
@@ -116,7 +163,7 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
 }
 
 /** A window's figures from its steps: sums, duration-weighted shares, the merged histogram. */
-export function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServer: boolean): WindowFigures {
+function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServer: boolean): WindowFigures {
   const only = steps.length === 1 ? steps[0]! : undefined;
   const merged = only ? undefined : mergeHistograms(histograms);
   const sum = (f: (s: StepResult) => number) => steps.reduce((a, s) => a + f(s), 0);

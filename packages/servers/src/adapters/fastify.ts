@@ -71,8 +71,7 @@ const limitDepth: preValidationHookHandler = async (request, reply) => {
 const objectSchema = { body: { type: 'object' } } as const;
 const userSchema = { body: contractA.validationSchema } as const;
 
-const created = async (request: FastifyRequest, reply: FastifyReply) =>
-  reply.code(201).send(createdUserBody(request.body as Record<string, unknown>));
+const created = async (request: FastifyRequest, reply: FastifyReply) => reply.code(201).send(createdUserBody(request.body as Record<string, unknown>));
 
 /**
  * Builds the Fastify server of Contract A: built-in JSON parser and Ajv schema validation,
@@ -114,8 +113,7 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
     return fail(reply, e);
   };
   /** Is this a method and path the contract routes (as sent)? */
-  const routed = (request: FastifyRequest): boolean =>
-    matchRoute(pathnameOf(request.originalUrl))?.route.methods.includes(request.method) ?? false;
+  const routed = (request: FastifyRequest): boolean => matchRoute(pathnameOf(request.originalUrl))?.route.methods.includes(request.method) ?? false;
   // Fastify's error format (statusCode/code/message) is replaced by the contract's.
   app.setErrorHandler((error: { validation?: unknown; statusCode?: number }, request, reply) => {
     // Fastify parses a body even on its way to the not-found handler (`DELETE /ping` with an
@@ -133,7 +131,7 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
   app.get(paths.user, async (request: IdRequest, reply) => {
     return reply.type(JSON_CONTENT_TYPE).send(userWithQueryJson(request.params.id, queryOf(request.url)));
   });
-  app.get(paths.authUser, { onRequest: requireAuth }, async (request: IdRequest, reply) => {
+  app.get(paths.authUser, { onRequest: requireAuth }, async (request: IdRequest, _reply) => {
     return authUserBody(request.params.id);
   });
   app.post(paths.createUser, { onRequest: requireJson, preValidation: limitDepth, schema: objectSchema }, created);

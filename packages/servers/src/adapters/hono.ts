@@ -59,8 +59,7 @@ type Env = { Bindings: HttpBindings };
 type Status = 200 | 201 | 400 | 401 | 404 | 405 | 406 | 413 | 415 | 422 | 429 | 500 | 503;
 
 // Hono's c.json says `application/json`; the contract adds the charset.
-const json = (c: Context, status: number, body: unknown, headers: Record<string, string> = {}): Response =>
-  c.json(body as object, status as Status, { ...headers, 'Content-Type': JSON_CONTENT_TYPE });
+const json = (c: Context, status: number, body: unknown, headers: Record<string, string> = {}): Response => c.json(body as object, status as Status, { ...headers, 'Content-Type': JSON_CONTENT_TYPE });
 const fail = (c: Context, e: ContractError, headers: Record<string, string> = {}): Response => json(c, e.status, e.body, headers);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -95,18 +94,20 @@ const tooLarge = (c: Context): Response => fail(c, contractError('payload_too_la
  * parser delivers no more bytes than it declares. A chunked body is read here, capped, and
  * handed over as `incoming.rawBody`, which the node-server's body read takes before anything else.
  */
-const incomingBodyLimit = (maxSize: number): MiddlewareHandler<Env> => async (c, next) => {
-  const incoming = c.env.incoming as IncomingMessage & { rawBody?: Buffer };
-  const declared = incoming.headers['content-length'];
-  if (declared !== undefined && incoming.headers['transfer-encoding'] === undefined) {
-    if (Number(declared) > maxSize) return tooLarge(c);
+const incomingBodyLimit =
+  (maxSize: number): MiddlewareHandler<Env> =>
+  async (c, next) => {
+    const incoming = c.env.incoming as IncomingMessage & { rawBody?: Buffer };
+    const declared = incoming.headers['content-length'];
+    if (declared !== undefined && incoming.headers['transfer-encoding'] === undefined) {
+      if (Number(declared) > maxSize) return tooLarge(c);
+      return next();
+    }
+    const body = await readCapped(incoming, maxSize);
+    if (body === undefined) return tooLarge(c);
+    incoming.rawBody = body;
     return next();
-  }
-  const body = await readCapped(incoming, maxSize);
-  if (body === undefined) return tooLarge(c);
-  incoming.rawBody = body;
-  return next();
-};
+  };
 
 /** The whole body, or undefined once it passes `maxSize` (the rest is then discarded unread). */
 function readCapped(incoming: IncomingMessage, maxSize: number): Promise<Buffer | undefined> {
@@ -150,8 +151,7 @@ export function createServer(config: ContractAConfig): Promise<Server> {
 
 /** The Hono server with the body-size check chosen by `options` (see `HonoBodyLimit`). */
 export async function createHonoServer(config: ContractAConfig, options: HonoServerOptions): Promise<Server> {
-  const limitBody =
-    options.bodyLimit === 'body-limit' ? bodyLimit({ maxSize: contractA.limits.bodyBytes, onError: tooLarge }) : incomingBodyLimit(contractA.limits.bodyBytes);
+  const limitBody = options.bodyLimit === 'body-limit' ? bodyLimit({ maxSize: contractA.limits.bodyBytes, onError: tooLarge }) : incomingBodyLimit(contractA.limits.bodyBytes);
   const limiter = createRateLimiter({ max: config.rateLimitMax, windowMs: config.rateLimitWindowMs });
   const app = new Hono<Env>(); // strict routing and case sensitivity are Hono's defaults
 
@@ -234,7 +234,5 @@ export async function createHonoServer(config: ContractAConfig, options: HonoSer
   // What createAdaptorServer does, plus an errorHandler: a request-target that @hono/node-server
   // cannot turn into a URL (a `\` in the path) gets the contract's JSON 400, not a bare one.
   const contractResponse = (e: ContractError): Response => new Response(JSON.stringify(e.body), { status: e.status, headers: { 'content-type': JSON_CONTENT_TYPE } });
-  return createHttpServer(
-    getRequestListener(app.fetch, { errorHandler: (err) => contractResponse(contractError(err instanceof RequestError ? 'bad_request' : 'internal_error')) }),
-  );
+  return createHttpServer(getRequestListener(app.fetch, { errorHandler: (err) => contractResponse(contractError(err instanceof RequestError ? 'bad_request' : 'internal_error')) }));
 }

@@ -63,14 +63,16 @@ const requireAuth: Mw = async (ctx, next) => {
 };
 
 /** Koa has no body parser built in: the shared reader gives 415 / 413 / 400 like body-parser. */
-const parseJson = (check: (body: unknown) => ContractError | undefined): Mw => async (ctx, next) => {
-  const read = await readJsonBody(ctx.req);
-  if (!read.ok) return fail(ctx, read.error);
-  const e = check(read.value);
-  if (e) return fail(ctx, e);
-  ctx.state.body = read.value as Record<string, unknown>;
-  await next();
-};
+const parseJson =
+  (check: (body: unknown) => ContractError | undefined): Mw =>
+  async (ctx, next) => {
+    const read = await readJsonBody(ctx.req);
+    if (!read.ok) return fail(ctx, read.error);
+    const e = check(read.value);
+    if (e) return fail(ctx, e);
+    ctx.state.body = read.value as Record<string, unknown>;
+    await next();
+  };
 const objectBody = parseJson(requireObjectBody);
 const userBody = parseJson(validateUserBody);
 
@@ -95,14 +97,20 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
   // the contract answers 400 (isMalformedPath).
   router.param('id', (_id, ctx, next) => (isMalformedPath(rawPath(ctx)) ? fail(ctx, contractError('bad_request')) : next()));
 
-  router.get(paths.healthz, (ctx) => void (ctx.body = healthBody));
-  router.get(paths.ping, (ctx) => void (ctx.body = pingBody));
+  router.get(paths.healthz, (ctx) => {
+    ctx.body = healthBody;
+  });
+  router.get(paths.ping, (ctx) => {
+    ctx.body = pingBody;
+  });
   // The raw query, not ctx.query: the contract keeps first values and first-appearance order.
   router.get(paths.user, (ctx) => {
     ctx.body = userWithQueryJson(ctx.params.id ?? '', ctx.querystring);
     ctx.type = JSON_CONTENT_TYPE;
   });
-  router.get(paths.authUser, requireAuth, (ctx) => void (ctx.body = authUserBody(ctx.params.id ?? '')));
+  router.get(paths.authUser, requireAuth, (ctx) => {
+    ctx.body = authUserBody(ctx.params.id ?? '');
+  });
   router.post(paths.createUser, objectBody, created);
   router.post(paths.authCreateUser, requireAuth, userBody, created);
 

@@ -69,7 +69,7 @@ export const manifests = {
   'hono-lean': {
     ...honoManifest,
     bodyParser:
-      "hono validator(\"json\") on @hono/node-server's direct body read; 1 MiB check from the node IncomingMessage " +
+      'hono validator("json") on @hono/node-server\'s direct body read; 1 MiB check from the node IncomingMessage ' +
       '(Content-Length; a chunked body is read capped into incoming.rawBody), no hono bodyLimit',
     variantOf: 'hono',
     differs:
@@ -88,7 +88,8 @@ export const manifests = {
     negotiation: 'shared acceptsJson',
     timeout: 'middleware racing next() with setTimeout',
     notFound: 'last middleware + shared notRouted (404/405)',
-    contractEdges: 'outer middleware maps unexpected errors to the JSON internal_error body; app.silent (no per-request stderr); Accept-Encoding reduced to gzip-or-identity before koa-compress; shared JSON depth limit',
+    contractEdges:
+      'outer middleware maps unexpected errors to the JSON internal_error body; app.silent (no per-request stderr); Accept-Encoding reduced to gzip-or-identity before koa-compress; shared JSON depth limit',
   },
 } as const satisfies Record<string, FairnessManifest>;
 

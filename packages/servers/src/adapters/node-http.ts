@@ -55,8 +55,7 @@ function send(res: ServerResponse, status: number, body: Body, headers: Outgoing
   res.end(payload);
 }
 
-const sendError = (res: ServerResponse, e: ContractError, headers: OutgoingHttpHeaders = {}, gzip = false): void =>
-  send(res, e.status, e.body, headers, gzip);
+const sendError = (res: ServerResponse, e: ContractError, headers: OutgoingHttpHeaders = {}, gzip = false): void => send(res, e.status, e.body, headers, gzip);
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,7 +72,7 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
     const path = pathnameOf(url);
     if (isMalformedPath(path)) return sendError(res, contractError('bad_request'));
     const match = matchRoute(path);
-    if (!match || !match.route.methods.includes(method)) {
+    if (!match?.route.methods.includes(method)) {
       const e = notRouted(path);
       return sendError(res, e, e.allow ? { allow: e.allow } : {});
     }

@@ -15,7 +15,7 @@ export type ErrorCode =
   | 'timeout';
 
 /** Processing steps a route applies, in order (documentation for other languages; adapters wire them by hand). */
-export type RouteStep = 'query' | 'auth' | 'parse' | 'validate' | 'cors' | 'compress' | 'timeout' | 'negotiate' | 'etag' | 'rate-limit';
+type RouteStep = 'query' | 'auth' | 'parse' | 'validate' | 'cors' | 'compress' | 'timeout' | 'negotiate' | 'etag' | 'rate-limit';
 
 /** One route of the contract; `path` uses `:param` segments, a syntax every Node router accepts. */
 export interface ContractRoute {
@@ -85,7 +85,7 @@ export const contractA: ContractA = Object.freeze(JSON.parse(readFileSync(contra
 export const JSON_CONTENT_TYPE = contractA.contentType;
 
 /** Looks up a route by id; throws on a typo so that an adapter cannot silently wire nothing. */
-export function route(id: string): ContractRoute {
+function route(id: string): ContractRoute {
   const found = contractA.routes.find((r) => r.id === id);
   if (!found) throw new Error(`contract-a.json has no route "${id}"`);
   return found;

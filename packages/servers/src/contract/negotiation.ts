@@ -75,7 +75,11 @@ export function jsonRequestError(contentType: string | undefined | null, content
     const eq = p.indexOf('=');
     if (eq < 0) continue;
     if (p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const charset = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const charset = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (charset !== 'utf-8') return unsupported;
   }
   return undefined;

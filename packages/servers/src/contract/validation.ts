@@ -30,7 +30,7 @@ export function errorFromAjv(errors: readonly Pick<ErrorObject, 'instancePath' |
 const decodePointer = (segment: string): string => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** True for a plain JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
+function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -32,7 +32,7 @@ export async function filesSize(files: readonly string[]): Promise<number> {
 }
 
 /** Node's lookup: `<from>/node_modules/<name>`, then each parent folder's. */
-export function findPackageDir(name: string, from: string): string | undefined {
+function findPackageDir(name: string, from: string): string | undefined {
   let dir = from;
   for (;;) {
     const candidate = join(dir, 'node_modules', name);

@@ -17,9 +17,18 @@ interface ErrorSpec {
   message: string;
 }
 export type GatewayErrorKey =
-  | 'notFound' | 'methodNotAllowed' | 'payloadTooLarge' | 'unsupportedMediaType'
-  | 'missingApiKey' | 'invalidApiKey' | 'invalidJson' | 'notAnObject'
-  | 'upstreamUnreachable' | 'upstreamStatus' | 'upstreamInvalid' | 'internal';
+  | 'notFound'
+  | 'methodNotAllowed'
+  | 'payloadTooLarge'
+  | 'unsupportedMediaType'
+  | 'missingApiKey'
+  | 'invalidApiKey'
+  | 'invalidJson'
+  | 'notAnObject'
+  | 'upstreamUnreachable'
+  | 'upstreamStatus'
+  | 'upstreamInvalid'
+  | 'internal';
 
 export interface ContractB {
   version: number;
@@ -130,7 +139,7 @@ export function modelsBody(modelId: string): string {
 // ---------------------------------------------------------------- routes
 
 /** Methods declared for `path` in the route table (empty when the path is unknown). */
-export function allowedMethods(path: string): string[] {
+function allowedMethods(path: string): string[] {
   return contractB.routes.filter((r) => r.path === path).map((r) => r.method);
 }
 
@@ -257,7 +266,7 @@ export function toOpenAIRequest(req: MessagesRequest): Record<string, unknown> {
 }
 
 /** OpenAI `finish_reason` → Anthropic `stop_reason`. */
-export function mapStopReason(finish: unknown): string {
+function mapStopReason(finish: unknown): string {
   const table = contractB.mapping.stopReason;
   return typeof finish === 'string' && finish !== 'default' && table[finish] !== undefined ? table[finish] : table.default;
 }
@@ -285,7 +294,7 @@ export function fromOpenAIResponse(upstream: unknown, model: string): Record<str
 }
 
 /** One SSE event with its `event:` line. */
-export function sseEvent(name: string, data: unknown): string {
+function sseEvent(name: string, data: unknown): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
@@ -311,8 +320,7 @@ export class StreamTranslator {
   push(text: string): string {
     this.buffer += text;
     let out = '';
-    let nl: number;
-    while (!this.finished && (nl = this.buffer.indexOf('\n')) >= 0) {
+    for (let nl = this.buffer.indexOf('\n'); !this.finished && nl >= 0; nl = this.buffer.indexOf('\n')) {
       const line = this.buffer.slice(0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.slice(nl + 1);
       out += this.line(line);

@@ -34,7 +34,10 @@ export function benchsuiteCacheDir(env: NodeJS.ProcessEnv = process.env): string
 export function fastapiVenvDir(dir = fastapiDir, env: NodeJS.ProcessEnv = process.env): string {
   let key = 'no-requirements';
   try {
-    key = createHash('sha256').update(readFileSync(join(dir, 'requirements.txt'))).digest('hex').slice(0, 12);
+    key = createHash('sha256')
+      .update(readFileSync(join(dir, 'requirements.txt')))
+      .digest('hex')
+      .slice(0, 12);
   } catch {
     // Not built yet: ensureFastapiVenv reports the missing requirements.txt itself.
   }
@@ -146,7 +149,10 @@ async function lock(path: string, log: (l: string) => void, signal?: AbortSignal
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(path).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > 10 * 60_000) {
         await rmdir(path).catch(() => {});
         continue;

@@ -5,9 +5,21 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import { Pool } from 'undici';
 import { SpanKind, trace, type Span } from '@opentelemetry/api';
 import {
-  checkApiKey, contractB, errorBody, fromOpenAIResponse, gatewayError, GatewayHttpError, healthzBody,
-  isJsonContentType, modelsBody, noRouteError, routeLabel, StreamTranslator, toOpenAIRequest,
-  validateMessagesRequest, type GatewayConfig,
+  checkApiKey,
+  contractB,
+  errorBody,
+  fromOpenAIResponse,
+  gatewayError,
+  GatewayHttpError,
+  healthzBody,
+  isJsonContentType,
+  modelsBody,
+  noRouteError,
+  routeLabel,
+  StreamTranslator,
+  toOpenAIRequest,
+  validateMessagesRequest,
+  type GatewayConfig,
 } from './contract.js';
 
 /**
@@ -40,10 +52,7 @@ const elapsedSeconds = (start: bigint): number => Number(process.hrtime.bigint()
 const requestLog: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', async (request, reply) => {
     reply.raw.once('close', () => {
-      request.log.info(
-        { method: request.method, path: pathOf(request.url), status: reply.statusCode, durationMs: Number((elapsedSeconds(request.gatewayStart) * 1e3).toFixed(3)) },
-        'request',
-      );
+      request.log.info({ method: request.method, path: pathOf(request.url), status: reply.statusCode, durationMs: Number((elapsedSeconds(request.gatewayStart) * 1e3).toFixed(3)) }, 'request');
     });
   });
 };

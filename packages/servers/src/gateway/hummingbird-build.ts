@@ -8,7 +8,7 @@ import { TargetUnavailableError } from '@benchsuite/sdk';
 /** `external/hummingbird` in this checkout (the Swift package). */
 export const hummingbirdDir = fileURLToPath(new URL('../../../../external/hummingbird/', import.meta.url));
 /** Where `swift build -c release` puts the binary. */
-export const hummingbirdReleaseBinary = join(hummingbirdDir, '.build', 'release', 'gateway');
+const hummingbirdReleaseBinary = join(hummingbirdDir, '.build', 'release', 'gateway');
 
 /** The prebuilt binary from `HUMMINGBIRD_BIN`, else the release build path (may not exist yet). */
 export function hummingbirdBinary(env: NodeJS.ProcessEnv = process.env): string {

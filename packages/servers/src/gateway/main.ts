@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { readGatewayConfig } from './contract.js';
+import { readGatewayConfig, type GatewayConfig } from './contract.js';
 import { createFastifyGateway } from './fastify-gateway.js';
 
 /**
@@ -7,7 +7,7 @@ import { createFastifyGateway } from './fastify-gateway.js';
  * GATEWAY_API_KEYS, MODEL_ID, UPSTREAM_POOL_SIZE, GATEWAY_REQUEST_LOG (0 = off; log lines go
  * to stderr). Prints `listening on http://127.0.0.1:<port>` on stdout when ready.
  */
-let config;
+let config: GatewayConfig;
 try {
   config = readGatewayConfig();
 } catch (err) {

@@ -1,0 +1,67 @@
+// Bottleneck flags per window (issue 11): backend-bound when a helper service saturates its core,
+// server-not-saturated when the server waits rather than computes. Starts real processes and
+// loads them briefly: run under the shared lock.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runSuite, type OkWindow, type TargetInput } from '../src/index.js';
+import { tiny, tinyDesign, tinyServer } from './_helpers.js';
+
+const proxy = fileURLToPath(new URL('./fixtures/proxy-server.mjs', import.meta.url));
+const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: { connections: 20 } };
+const design = { ...tinyDesign, windowSec: 0.6 };
+const ok = (ws: readonly unknown[]) => ws.filter((w): w is OkWindow => (w as OkWindow).status === 'ok');
+
+/** A proxy target in front of a tiny backend service that burns `busy` loop iterations per request. */
+function proxied(name: string, busy: number): TargetInput {
+  return {
+    kind: 'process',
+    name,
+    command: [process.execPath, proxy],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the SDK's service placeholder, substituted when the target starts
+    env: { BACKEND_URL: '${services.backend.url}' },
+    services: { backend: { command: [process.execPath, tinyServer], env: { BUSY_ITERS: String(busy) } } },
+  } as TargetInput;
+}
+
+describe('backend-bound', () => {
+  it('is raised when the backend computes per request, and not with a backend that does not', async () => {
+    // ~2 ms of CPU per request in the backend: it saturates its core long before the proxy does.
+    const r = await runSuite({ scenarios: [ping], targets: [proxied('slow-backend', 4_000_000), proxied('fast-backend', 0)], design, driver: 'wrk', verify: false, seed: 5 });
+    const slow = ok(r.windows.filter((w) => w.target === 'slow-backend'));
+    const fast = ok(r.windows.filter((w) => w.target === 'fast-backend'));
+    expect(slow.length).toBeGreaterThan(0);
+    expect(fast.length).toBeGreaterThan(0);
+    for (const w of slow) {
+      // The backend shares the loader's core: saturated, and the backend is its main user.
+      expect(w.resources.serviceCpuSeconds).toBeGreaterThan(w.resources.loaderCpuSeconds);
+      expect(w.backendBound).toBe(true);
+      expect(w.clientBound).toBe(false);
+    }
+    for (const w of fast) expect(w.backendBound).toBe(false);
+    expect(r.summaries.find((s) => s.target === 'slow-backend')!.windows.backendBound).toBe(slow.length);
+  });
+});
+
+describe('server not saturated', () => {
+  it('is raised on a server that sleeps per request, and not on one that computes', async () => {
+    const r = await runSuite({
+      scenarios: [ping],
+      targets: [tiny('sleeper', { DELAY_MS: '20' }), tiny('burner', { BUSY_ITERS: '200000' })],
+      design,
+      driver: 'wrk',
+      verify: false,
+      seed: 6,
+    });
+    const sleeper = ok(r.windows.filter((w) => w.target === 'sleeper'));
+    const burner = ok(r.windows.filter((w) => w.target === 'burner'));
+    expect(sleeper.length).toBeGreaterThan(0);
+    for (const w of sleeper) {
+      expect(w.resources.serverCoreShare).toBeLessThan(0.5);
+      expect(w.serverNotSaturated).toBe(true);
+    }
+    for (const w of burner) {
+      expect(w.resources.serverCoreShare).toBeGreaterThan(0.7);
+      expect(w.serverNotSaturated).toBe(false);
+    }
+  });
+});
