@@ -176,14 +176,17 @@ export async function createServer(config: ContractAConfig): Promise<Server> {
   app.options(paths.stackCreateUser, stackVary, corsMiddleware);
   app.post(paths.stackCreateUser, stackVary, corsMiddleware, gzipOnly, compress, handlerTimeout, negotiate, requireAuth, requireJson, parseJson, validateUser, stackCreated);
 
-  app.use((req, res) => {
+  const unrouted = (req: Request, res: Response) => {
     // Express answers a bad escape in a route parameter with a 400 by itself; elsewhere it is ours.
     const path = rawPath(req);
     if (isMalformedPath(path)) return fail(res, contractError('bad_request'));
     const e = notRouted(path);
     if (e.allow) res.set('allow', e.allow);
     fail(res, e);
-  });
+  };
+  app.use(unrouted);
   app.use(errorHandler);
-  return createHttpServer(app);
+  // A target the router cannot parse (e.g. `//healthz?@`, whose pathname is null) skips every
+  // middleware and would reach Express's own HTML 404: answer it as an unrouted request instead.
+  return createHttpServer((req, res) => app(req as Request, res as Response, () => unrouted(req as Request, res as Response)));
 }
