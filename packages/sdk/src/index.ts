@@ -48,6 +48,6 @@ export { designOptionsSchema, type DesignOptions, type Design } from './options.
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed, type Grouped, type BootstrapOptions } from './analysis/bootstrap.js';
 export { varianceComponents, optimalRounds, blocksForPrecision } from './analysis/components.js';
 export { decideStop, scenarioBudget, type StopDecision, type StopState, type StopRule } from './analysis/stopping.js';
-export { estimate, summarizePair, rankScenario, separated, ratioGroups, WindowIndex, RATIO_METHOD, ABSOLUTE_METHOD, RANKING_METHOD, type EstimatorOptions } from './analysis/summarize.js';
+export { estimate, overallOf, summarizePair, rankScenario, separated, ratioGroups, WindowIndex, RATIO_METHOD, ABSOLUTE_METHOD, RANKING_METHOD, type EstimatorOptions } from './analysis/summarize.js';
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';
 export * from './profile/index.js';

@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
-import type { BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
+import type { BenchResult, BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
 import { hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
 import { varianceComponents } from './components.js';
 
@@ -215,4 +215,22 @@ export function rankScenario(scenario: string, summaries: readonly PairSummary[]
   }
   flush();
   return { scenario, places, method: RANKING_METHOD };
+}
+
+/** The run-level figures of a result: precision reached over all pairs, windows and steal. */
+export function overallOf(summaries: readonly PairSummary[], windows: readonly WindowRecord[], overhead: number | null): BenchResult['overall'] {
+  const ok = windows.filter((w): w is OkWindow => w.status === 'ok');
+  const steal = ok.map((w) => w.resources.cpuSteal ?? 0);
+  const reached = summaries.map((s) => s.precision.reached).filter((h): h is number => h !== null);
+  return {
+    pairs: summaries.length,
+    precisionMet: summaries.filter((s) => s.precision.met).length,
+    medianHalfWidth: reached.length ? median(reached) : null,
+    worstHalfWidth: reached.length ? Math.max(...reached) : null,
+    windows: windows.length,
+    excludedSteal: ok.filter((w) => w.excluded === 'steal').length,
+    meanSteal: steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0,
+    maxSteal: steal.length ? Math.max(...steal) : 0,
+    overhead,
+  };
 }

@@ -23,7 +23,7 @@ import { validateSuite } from '../validate.js';
 import { median } from '../analysis/bootstrap.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, scenarioBudget } from '../analysis/stopping.js';
-import { RATIO_METHOD, estimate, rankScenario, summarizePair, WindowIndex, ratioGroups, type EstimatorOptions } from '../analysis/summarize.js';
+import { estimate, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import { runBlock, type BlockContext } from './block.js';
 import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
@@ -343,8 +343,6 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       info.costs.peakRssBytes = peaks.length ? Math.max(...peaks) : null;
     }
     const okWindows = windows.filter((w) => w.status === 'ok');
-    const steal = okWindows.map((w) => (w.status === 'ok' ? (w.resources.cpuSteal ?? 0) : 0));
-    const halfWidths = summaries.map((s) => s.precision.reached).filter((h): h is number => h !== null);
     const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0);
     const wallSec = (performance.now() - wall0) / 1000 + resumedSec;
     const firstScenario = loadScenarios[0] ?? scenarios[0]!;
@@ -401,17 +399,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       profiles,
       ceilings,
       runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
-      overall: {
-        pairs: summaries.length,
-        precisionMet: summaries.filter((s) => s.precision.met).length,
-        medianHalfWidth: halfWidths.length ? median(halfWidths) : null,
-        worstHalfWidth: halfWidths.length ? Math.max(...halfWidths) : null,
-        windows: windows.length,
-        excludedSteal: okWindows.filter((w) => w.status === 'ok' && w.excluded === 'steal').length,
-        meanSteal: steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0,
-        maxSteal: steal.length ? Math.max(...steal) : 0,
-        overhead: loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null,
-      },
+      overall: overallOf(summaries, windows, loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null),
     };
     const checked = resultSchema.safeParse(result);
     if (!checked.success)
