@@ -363,3 +363,8 @@ export function describeExit(e: ExitInfo | undefined): string {
   if (!e) return 'still running';
   return e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`;
 }
+
+/** The last `n` lines of a process's output (for failure records). */
+export function lastLines(text: string, n: number): string {
+  return text.trimEnd().split('\n').slice(-n).join('\n');
+}

@@ -114,3 +114,11 @@ export function scenarioRequests(s: Scenario): RequestSpec[] {
 export function connectionSteps(load: LoadProfile): number[] {
   return Array.isArray(load.connections) ? load.connections : [load.connections];
 }
+
+/** The scenario's requests against a fresh server, after its `prepare` hook (e.g. a learnt ETag header). */
+export async function prepareRequests(scenario: Scenario, baseUrl: string): Promise<RequestSpec[]> {
+  const requests = scenarioRequests(scenario);
+  if (!scenario.prepare) return requests;
+  const patch = await scenario.prepare({ baseUrl, requests });
+  return requests.map((r) => ({ ...r, headers: { ...r.headers, ...patch.headers } }));
+}

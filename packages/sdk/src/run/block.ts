@@ -1,7 +1,8 @@
 import type { Design } from '../options.js';
 import { seededShuffle } from '../random.js';
 import type { BlockRecord, FailedWindow, OkWindow, WindowRecord } from '../result-schema.js';
-import { connectionSteps, scenarioRequests, type RequestSpec, type Scenario } from '../scenario.js';
+import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
+import { lastLines } from '../process.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
@@ -48,15 +49,6 @@ export function windowSpec(scenario: Scenario, requests: readonly RequestSpec[],
     settleSec: scenario.load.warmup ?? (steps.length > 1 ? stepSettleSec : 0),
   };
 }
-
-async function preparedRequests(scenario: Scenario, baseUrl: string): Promise<RequestSpec[]> {
-  const requests = scenarioRequests(scenario);
-  if (!scenario.prepare) return requests;
-  const patch = await scenario.prepare({ baseUrl, requests });
-  return requests.map((r) => ({ ...r, headers: { ...r.headers, ...patch.headers } }));
-}
-
-const lastLines = (text: string, n: number) => text.trimEnd().split('\n').slice(-n).join('\n');
 
 function failureOf(err: unknown, signal: AbortSignal): FailedWindow['failure'] {
   const f = err instanceof PhaseError ? err : new PhaseError(signal.aborted ? 'interrupted' : 'load', (err as Error)?.message ?? String(err));
@@ -117,7 +109,7 @@ export async function runBlock(
           if (l.started.startupMs !== undefined) l.info.startupMs = l.started.startupMs;
           let requests: RequestSpec[];
           try {
-            requests = await preparedRequests(scenario, l.started.baseUrl);
+            requests = await prepareRequests(scenario, l.started.baseUrl);
           } catch (err) {
             throw new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`);
           }

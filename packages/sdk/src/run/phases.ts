@@ -3,7 +3,8 @@ import type { Pinning } from '../environment.js';
 import type { SuiteEvent } from '../options.js';
 import { processTree, pssBytes, readAllStats } from '../proc.js';
 import type { Costs, TargetInfo, VerifyOutcome } from '../result-schema.js';
-import { scenarioRequests, type RequestSpec, type Scenario } from '../scenario.js';
+import { prepareRequests, type Scenario } from '../scenario.js';
+import { lastLines } from '../process.js';
 import { targetSupports, TargetUnavailableError, type Target } from '../target.js';
 import { send, verifyScenario } from '../verify.js';
 import type { RunJournal } from './log.js';
@@ -15,15 +16,6 @@ export interface PhaseContext {
   emit: (e: SuiteEvent) => void;
   commands: Map<string, readonly string[]>;
   journal: RunJournal;
-}
-
-const lastLines = (text: string, n: number) => text.trimEnd().split('\n').slice(-n).join('\n');
-
-async function preparedRequests(scenario: Scenario, baseUrl: string): Promise<RequestSpec[]> {
-  const requests = scenarioRequests(scenario);
-  if (!scenario.prepare) return requests;
-  const patch = await scenario.prepare({ baseUrl, requests });
-  return requests.map((r) => ({ ...r, headers: { ...r.headers, ...patch.headers } }));
 }
 
 /** Run a target's setup hook (build, venv…). Unavailable targets resolve with a reason instead of throwing. */
@@ -102,7 +94,7 @@ export async function verifyPhase(scenarios: readonly Scenario[], targets: reado
         if (!started) outcome = { scenario: s.name, target: t.name, ok: false, reason: startError ?? 'could not start', ...(startTail ? { diff: lastLines(startTail, 20) } : {}) };
         else {
           try {
-            outcome = await verifyScenario(started.baseUrl, s, await preparedRequests(s, started.baseUrl), t.name);
+            outcome = await verifyScenario(started.baseUrl, s, await prepareRequests(s, started.baseUrl), t.name);
           } catch (err) {
             outcome = { scenario: s.name, target: t.name, ok: false, reason: `could not verify: ${(err as Error).message}` };
           }
@@ -133,7 +125,7 @@ export async function measureCosts(target: Target, scenario: Scenario | undefine
       samples.push(started.startupMs ?? 0);
       if (i === startups - 1 && started.pid !== undefined) {
         // A short warm-up: the scenario's request (or /healthz) 200 times, then let it settle.
-        const requests = scenario ? await preparedRequests(scenario, started.baseUrl) : [{ method: 'GET' as const, path: '/healthz', headers: {} }];
+        const requests = scenario ? await prepareRequests(scenario, started.baseUrl) : [{ method: 'GET' as const, path: '/healthz', headers: {} }];
         for (let k = 0; k < 200; k++) await send(started.baseUrl, requests[k % requests.length]!).catch(() => undefined);
         await sleep(500);
         const tree = processTree(started.pid, readAllStats());

@@ -7,7 +7,7 @@ import { resolveProfiler } from '../profile/index.js';
 import type { Profiler, ProfileSession } from '../profile/profiler.js';
 import { summarizeProfile } from '../profile/summarize.js';
 import type { ProfileRecord } from '../result-schema.js';
-import { scenarioRequests, type RequestSpec, type Scenario } from '../scenario.js';
+import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { median } from '../analysis/bootstrap.js';
 import type { BlockContext } from './block.js';
@@ -17,13 +17,6 @@ import { measureWindow } from './window.js';
 import { warmUp } from './warmup.js';
 
 const fileSafe = (s: string) => s.replace(/[^a-z0-9._-]+/gi, '_');
-
-async function preparedRequests(scenario: Scenario, baseUrl: string): Promise<RequestSpec[]> {
-  const requests = scenarioRequests(scenario);
-  if (!scenario.prepare) return requests;
-  const patch = await scenario.prepare({ baseUrl, requests });
-  return requests.map((r) => ({ ...r, headers: { ...r.headers, ...patch.headers } }));
-}
 
 /**
  * Profile one (scenario, target): a fresh server started for its profiler (Node: a preload hook),
@@ -56,7 +49,7 @@ export async function profileTarget(ctx: BlockContext, scenario: Scenario, targe
     });
     // Profiled windows are longer than the design's: a few thousand samples make the shares
     // stable to a point or two. The unprofiled windows around it have the same length.
-    const spec = windowSpec(scenario, await preparedRequests(scenario, started.baseUrl), { windowSec: Math.max(ctx.design.windowSec, PROFILE_DEFAULTS.windowSec) }, stepSettleSec);
+    const spec = windowSpec(scenario, await prepareRequests(scenario, started.baseUrl), { windowSec: Math.max(ctx.design.windowSec, PROFILE_DEFAULTS.windowSec) }, stepSettleSec);
     await warmUp(ctx, started, spec, ctx.design.warmup);
     const before = await measureWindow(ctx, started, spec);
     if (dir) mkdirSync(dir, { recursive: true });

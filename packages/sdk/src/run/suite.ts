@@ -24,7 +24,7 @@ import { median } from '../analysis/bootstrap.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, scenarioBudget } from '../analysis/stopping.js';
 import { estimate, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
-import { runBlock, type BlockContext } from './block.js';
+import { runBlock, windowSpec, type BlockContext } from './block.js';
 import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { runtimeOf } from './runtime.js';
@@ -229,7 +229,8 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     const perRound = (s: Scenario) => {
       const steps = connectionSteps(s.load).length;
       const n = usable.filter((t) => targetSupports(t, s) && verified(s, t)).length;
-      return n * steps * ((s.load.duration ?? design.windowSec) + (s.load.warmup ?? (steps > 1 ? stepSettle : 0)));
+      const w = windowSpec(s, [], design, stepSettle);
+      return n * steps * (w.windowSec + w.settleSec);
     };
     const weights = loadScenarios.map(perRound);
     for (const [si, scenario] of loadScenarios.entries()) {
@@ -361,8 +362,8 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
           version: await driver.version(),
           flags: driver.flags({
             connections: connectionSteps(firstScenario.load)[0]!,
-            durationSec: firstScenario.load.duration ?? design.windowSec,
-            warmupSec: firstScenario.load.warmup ?? 0,
+            durationSec: windowSpec(firstScenario, [], design, stepSettle).windowSec,
+            warmupSec: windowSpec(firstScenario, [], design, stepSettle).settleSec,
             timeoutSec: firstScenario.load.timeout,
             rate: firstScenario.load.rate,
           }),
@@ -383,8 +384,8 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         expect: { status: Array.isArray(s.expect.status) ? s.expect.status : [s.expect.status] },
         load: {
           connections: connectionSteps(s.load),
-          warmupSec: s.load.warmup ?? (connectionSteps(s.load).length > 1 ? stepSettle : 0),
-          durationSec: s.load.duration ?? design.windowSec,
+          warmupSec: windowSpec(s, [], design, stepSettle).settleSec,
+          durationSec: windowSpec(s, [], design, stepSettle).windowSec,
           ...(s.load.rate ? { rate: s.load.rate } : {}),
           timeoutSec: s.load.timeout,
         },
