@@ -23,13 +23,14 @@ const servers = await import('@benchsuite/servers').catch((err: unknown) => {
 /** Why the built-in suites are not available here, or undefined when they are. */
 const builtinSuitesMissing = servers
   ? undefined
-  : 'the built-in suites (framework, gateway) come with @benchsuite/servers, which is not installed (npm install -D @benchsuite/servers, or its npm pack tarball)';
+  : 'the built-in suites (framework, gateway, python) come with @benchsuite/servers, which is not installed (npm install -D @benchsuite/servers, or its npm pack tarball)';
 
 /** Suites shipped with benchsuite; `framework` is the default. Empty without @benchsuite/servers. */
 export const builtinSuites: Record<string, SuiteChoice> = servers
   ? {
       framework: { scenarios: servers.contractAScenarios, targets: servers.contractATargets, costs: false },
       gateway: { scenarios: servers.gatewayScenarios, targets: servers.gatewayTargets, costs: true },
+      python: { scenarios: servers.pythonScenarios, targets: servers.pythonTargets, costs: true },
     }
   : {};
 export const DEFAULT_SUITE = 'framework';

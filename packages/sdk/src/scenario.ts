@@ -39,6 +39,8 @@ const expectationSchema = z.strictObject({
   status: z.union([positiveInt, z.array(positiveInt).min(1)]),
   /** Exact JSON body expected by the verify step (deep equality after decoding). */
   json: z.unknown().optional(),
+  /** Exact body text expected by the verify step (after decoding), when the bytes themselves are the point (HTML, a number's form). */
+  text: z.string().optional(),
   /** Headers that must be present with these values (names lower-case). */
   headers: z.record(z.string(), z.string()).optional(),
 });

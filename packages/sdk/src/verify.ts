@@ -23,10 +23,17 @@ export async function send(baseUrl: string, r: RequestSpec, timeoutMs = 10_000):
 
 const show = (v: unknown) => JSON.stringify(v);
 
+/** Index of the first character where two texts differ (the shorter one's length when one is a prefix). */
+const firstDifference = (a: string, b: string): number => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+};
+
 /**
  * Check one scenario's requests against a running target, as TechEmpower's verify step does:
- * status among the expected ones, the exact JSON body when the scenario gives one, and the named
- * headers. Returns a readable diff when it does not match.
+ * status among the expected ones, the exact JSON body or body text when the scenario gives one,
+ * and the named headers. Returns a readable diff when it does not match.
  */
 export async function verifyScenario(baseUrl: string, scenario: Scenario, requests: readonly RequestSpec[], target: string): Promise<VerifyOutcome> {
   const expected = Array.isArray(scenario.expect.status) ? scenario.expect.status : [scenario.expect.status];
@@ -50,6 +57,10 @@ export async function verifyScenario(baseUrl: string, scenario: Scenario, reques
       if (!isDeepStrictEqual(actual, scenario.expect.json)) {
         problems.push(`${where}\n  body:\n  - expected ${show(scenario.expect.json)}\n  + received ${actual === undefined ? JSON.stringify(obs.body.slice(0, 300)) : show(actual)}`);
       }
+    }
+    if (scenario.expect.text !== undefined && obs.status !== 304 && obs.status !== 204 && obs.body !== scenario.expect.text) {
+      const at = firstDifference(obs.body, scenario.expect.text);
+      problems.push(`${where}\n  body text differs at character ${at}:\n  - expected ${show(scenario.expect.text.slice(at, at + 80))}\n  + received ${show(obs.body.slice(at, at + 80))}`);
     }
     for (const [name, value] of Object.entries(scenario.expect.headers ?? {})) {
       const got = obs.headers[name.toLowerCase()];

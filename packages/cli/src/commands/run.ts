@@ -47,7 +47,7 @@ export const runFlags = {
     short: 's',
     value: 'NAME',
     parse: text,
-    help: 'suite to run: framework, gateway, or one from benchsuite.config.ts',
+    help: 'suite to run: framework, gateway, python, or one from benchsuite.config.ts',
     default: `${DEFAULT_SUITE}, or the config's first suite`,
   },
   scenario: { type: 'value', value: 'A,B', parse: parseNames, repeatable: true, help: 'only these scenarios (names are checked)' },
@@ -102,7 +102,7 @@ export const runFlags = {
   quick: { type: 'switch', help: `smoke run that checks the plumbing, not a figure to publish: ${quickSummary}` },
   dryRun: { type: 'switch', short: 'n', help: 'print the plan (scenarios, targets, reference, design, budget, driver) and exit without starting anything' },
   json: { type: 'switch', help: 'print only the result JSON on stdout; progress and summary stay on stderr' },
-  costs: { type: 'switch', help: `also measure startup (median of ${DEFAULTS.startups} cold starts), idle RSS/PSS of the process tree and artifact size`, default: 'on for gateway' },
+  costs: { type: 'switch', help: `also measure startup (median of ${DEFAULTS.startups} cold starts), idle RSS/PSS of the process tree and artifact size`, default: 'on for gateway and python' },
   verify: { type: 'switch', negatable: true, help: 'skip sending each scenario once to each target and checking the answer before any load' },
   pin: { type: 'switch', negatable: true, help: 'skip pinning servers and load generator to separate cores (taskset)' },
   trials: {

@@ -3,15 +3,24 @@ import { defineCommand } from '../_cli.js';
 import { availableSuites, loadConfig, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
 
-/** `benchsuite setup <target…>`: run targets' setup hooks now (e.g. create the FastAPI venv, build Hummingbird). */
+/**
+ * `benchsuite setup <target…>`: run targets' setup hooks now (e.g. create the FastAPI gateway's or
+ * the Python suite's venv, build Hummingbird). A suite name stands for all its targets; a target
+ * name found in several suites (fastapi-1w is in gateway and python) sets up each of them.
+ */
 export const setupCommand = defineCommand({
   name: 'setup',
   summary: 'prepare targets ahead of a run (virtualenvs, builds)',
-  positionals: [{ name: 'target', help: 'target names or prefixes (fastapi matches fastapi-1w and fastapi-2w); commas allowed', required: true, variadic: true }],
+  positionals: [
+    { name: 'target', help: 'suite names (all their targets), target names or prefixes (fastapi matches fastapi-1w and fastapi-2w); commas allowed', required: true, variadic: true },
+  ],
   flags: {
     config: { type: 'value', value: 'FILE', parse: (r: string) => r, help: 'config file', default: './benchsuite.config.ts, .mts, .js or .mjs' },
   },
-  examples: [['benchsuite setup fastapi', "create the FastAPI gateway's virtualenv"]],
+  examples: [
+    ['benchsuite setup gateway', "create the FastAPI gateway's virtualenv, build Hummingbird when a Swift toolchain exists"],
+    ['benchsuite setup python', "create the Python web suite's virtualenv (FastAPI, Litestar, uvicorn)"],
+  ],
   exitCodes: [
     [EXIT.ok, 'every target is ready'],
     [EXIT.failed, 'a named target could not be set up (skipped or failed; the reason is printed)'],
@@ -20,16 +29,22 @@ export const setupCommand = defineCommand({
   async run({ flags, positionals }, io) {
     const loaded = await loadConfig(flags.config);
     const { suites } = availableSuites(loaded ? validateConfig(loaded.raw, loaded.file) : undefined);
-    const all = new Map<string, unknown>();
-    for (const s of Object.values(suites)) for (const t of s.targets) all.set(t.name, t);
+    type Entry = { suite: string; name: string; target: unknown };
+    const all: Entry[] = [];
+    for (const [suite, s] of Object.entries(suites)) for (const t of s.targets) all.push({ suite, name: t.name, target: t });
+    const names = [...new Set(all.map((e) => e.name))];
     const wanted = positionals.flatMap((x) => x.split(',')).filter(Boolean);
-    const matches = (n: string, w: string) => n === w || n.startsWith(`${w}-`);
-    const chosen = [...all.keys()].filter((n) => wanted.some((w) => matches(n, w)));
-    const unmatched = wanted.filter((w) => !chosen.some((n) => matches(n, w)));
-    if (unmatched.length) throw new UsageError(`unknown target ${unmatched.map((u) => `"${u}"`).join(', ')}; expected one of: ${[...all.keys()].join(', ')}`);
+    const matches = (e: Entry, w: string) => w === e.suite || e.name === w || e.name.startsWith(`${w}-`);
+    // The same target object can sit in several suites (a config reusing a built-in one): set it up once.
+    const chosen = [...new Map(all.filter((e) => wanted.some((w) => matches(e, w))).map((e) => [e.target, e])).values()];
+    const unmatched = wanted.filter((w) => !all.some((e) => matches(e, w)));
+    if (unmatched.length) throw new UsageError(`unknown target ${unmatched.map((u) => `"${u}"`).join(', ')}; expected a suite (${Object.keys(suites).join(', ')}) or one of: ${names.join(', ')}`);
+    // A name in several suites is shown with its suite, so each line says which one it was.
+    const label = (e: Entry) => (all.filter((x) => x.name === e.name && x.target !== e.target).length ? `${e.suite}/${e.name}` : e.name);
     let code: number = EXIT.ok;
-    for (const name of chosen) {
-      const r = await setupTarget(parseTarget(all.get(name), name), (m) => io.stderr(`${name}: ${m}\n`));
+    for (const entry of chosen) {
+      const name = label(entry);
+      const r = await setupTarget(parseTarget(entry.target, entry.name), (m) => io.stderr(`${name}: ${m}\n`));
       if (r.status === 'ok') io.stderr(`${name}: ready${r.command ? ` (${r.command.join(' ')})` : ''}\n`);
       else {
         // Asked for by name and not usable here: that is a failure of this command, skipped or not.

@@ -26,12 +26,13 @@ export function benchsuiteCacheDir(env: NodeJS.ProcessEnv = process.env): string
 }
 
 /**
- * The virtualenv for the requirements in `dir`: `<cache>/fastapi-venv-<first 12 hex of
+ * The virtualenv for the requirements in `dir`: `<cache>/<name>-venv-<first 12 hex of
  * sha256(requirements.txt)>`. One folder per requirements set, so two checkouts or installed
  * versions with different pins never rebuild each other's venv (or one in use); a Python version
- * change rebuilds in place (the marker inside records it).
+ * change rebuilds in place (the marker inside records it). Every Python app of benchsuite (the
+ * FastAPI gateway, the contract C servers) gets its venv this one way, from its own requirements.
  */
-export function fastapiVenvDir(dir = fastapiDir, env: NodeJS.ProcessEnv = process.env): string {
+export function venvDirFor(name: string, dir: string, env: NodeJS.ProcessEnv = process.env): string {
   let key = 'no-requirements';
   try {
     key = createHash('sha256')
@@ -41,20 +42,27 @@ export function fastapiVenvDir(dir = fastapiDir, env: NodeJS.ProcessEnv = proces
   } catch {
     // Not built yet: ensureFastapiVenv reports the missing requirements.txt itself.
   }
-  return join(benchsuiteCacheDir(env), `fastapi-venv-${key}`);
+  return join(benchsuiteCacheDir(env), `${name}-venv-${key}`);
 }
 
-export interface EnsureFastapiVenvOptions {
+/** The FastAPI gateway's virtualenv: {@link venvDirFor} `fastapi` and {@link fastapiDir}. */
+export function fastapiVenvDir(dir = fastapiDir, env: NodeJS.ProcessEnv = process.env): string {
+  return venvDirFor('fastapi', dir, env);
+}
+
+export interface EnsureVenvOptions {
   /** Progress lines (pip output included). */
   log?: (line: string) => void;
   /** Python used to create the venv; default `python3`. */
   python?: string;
-  /** Folder holding `requirements.txt`; default {@link fastapiDir}. The venv goes to {@link fastapiVenvDir}. */
+  /** Folder holding `requirements.txt`; default {@link fastapiDir}. The venv goes to {@link venvDirFor}. */
   dir?: string;
+  /** What needs the venv, for error messages ("the FastAPI gateway"); default the venv's name. */
+  app?: string;
   signal?: AbortSignal;
 }
 
-export interface FastapiVenvResult {
+export interface VenvResult {
   /** The venv's interpreter, e.g. `~/.cache/benchsuite/fastapi-venv-0123456789ab/bin/python`. */
   python: string;
   venvDir: string;
@@ -70,29 +78,46 @@ export function fastapiVenvPython(dir = fastapiDir): string {
   return join(fastapiVenvDir(dir), 'bin', 'python');
 }
 
+/** Options of {@link ensureFastapiVenv}. */
+export type EnsureFastapiVenvOptions = EnsureVenvOptions;
+/** What {@link ensureFastapiVenv} returns. */
+export type FastapiVenvResult = VenvResult;
+
 /**
- * Create the venv ({@link fastapiVenvDir}: python3 -m venv + pip install -r requirements.txt) when
- * it is missing or was built from other requirements or another Python (a hash marker records
- * that); otherwise reuse it. Safe to call concurrently: a lock directory serialises builders.
- * Throws `TargetUnavailableError` when python3 is missing or cannot create a virtualenv (Debian
- * without python3-venv).
+ * The FastAPI gateway's venv ({@link ensureVenv} for `fastapi` and {@link fastapiDir}).
  *
  * @example
  * const { python } = await ensureFastapiVenv({ log: (l) => console.error(l) });
  */
-export async function ensureFastapiVenv(options: EnsureFastapiVenvOptions = {}): Promise<FastapiVenvResult> {
+export function ensureFastapiVenv(options: EnsureVenvOptions = {}): Promise<VenvResult> {
+  return ensureVenv('fastapi', { ...options, dir: options.dir ?? fastapiDir, app: options.app ?? 'the FastAPI gateway' });
+}
+
+/**
+ * Create the venv `name` for the requirements in `options.dir` ({@link venvDirFor}: python3 -m
+ * venv + pip install -r requirements.txt) when it is missing or was built from other
+ * requirements or another Python (a hash marker records that); otherwise reuse it. Progress
+ * lines go to `options.log`, prefixed `<name> venv:`. Safe to call concurrently: a lock
+ * directory serialises builders. Throws `TargetUnavailableError` when python3 is missing or
+ * cannot create a virtualenv (Debian without python3-venv).
+ *
+ * @example
+ * const { python } = await ensureVenv('python-web', { dir: pythonWebDir, log: (l) => console.error(l) });
+ */
+export async function ensureVenv(name: string, options: EnsureVenvOptions & { dir: string }): Promise<VenvResult> {
   const started = Date.now();
-  const dir = options.dir ?? fastapiDir;
+  const dir = options.dir;
+  const app = options.app ?? name;
   const log = options.log ?? (() => {});
   const python3 = options.python ?? 'python3';
-  const venvDir = fastapiVenvDir(dir);
+  const venvDir = venvDirFor(name, dir);
   const python = join(venvDir, 'bin', 'python');
 
   const pythonVersion = await run(python3, ['--version'], { log: () => {}, signal: options.signal }).catch((err: unknown) => {
-    throw new TargetUnavailableError(`${python3} not found or not runnable (${(err as Error).message}); the FastAPI gateway needs Python 3.10+`);
+    throw new TargetUnavailableError(`${python3} not found or not runnable (${(err as Error).message}); ${app} needs Python 3.10+`);
   });
   const requirements = await readFile(join(dir, 'requirements.txt'), 'utf8').catch((err: unknown) => {
-    throw new Error(`${join(dir, 'requirements.txt')} unreadable (${(err as Error).message}); build @benchsuite/servers, which copies external/fastapi there`);
+    throw new Error(`${join(dir, 'requirements.txt')} unreadable (${(err as Error).message}); build @benchsuite/servers, which copies its Python apps there`);
   });
   const wanted = createHash('sha256').update(pythonVersion.trim()).update('\n').update(requirements).digest('hex');
 
@@ -105,23 +130,23 @@ export async function ensureFastapiVenv(options: EnsureFastapiVenvOptions = {}):
     throw new TargetUnavailableError(`${python3} cannot create a virtualenv (no ensurepip module; on Debian/Ubuntu: apt-get install python3-venv)`);
   });
   await mkdir(benchsuiteCacheDir(), { recursive: true }).catch((err: unknown) => {
-    throw new TargetUnavailableError(`cannot create ${benchsuiteCacheDir()} for the FastAPI venv (${(err as Error).message}); set BENCHSUITE_CACHE_DIR to a writable folder`);
+    throw new TargetUnavailableError(`cannot create ${benchsuiteCacheDir()} for the ${name} venv (${(err as Error).message}); set BENCHSUITE_CACHE_DIR to a writable folder`);
   });
-  const unlock = await lock(`${venvDir}.lock`, log, options.signal);
+  const unlock = await lock(`${venvDir}.lock`, (l) => log(`${name} venv: ${l}`), options.signal);
   try {
     // Another process may have built it while we waited for the lock.
     if (await markerMatches(venvDir, wanted)) return { python, venvDir, created: false, durationMs: Date.now() - started };
-    log(`fastapi venv: creating ${venvDir} with ${pythonVersion.trim()}`);
+    log(`${name} venv: creating ${venvDir} with ${pythonVersion.trim()}`);
     await rm(venvDir, { recursive: true, force: true });
     await run(python3, ['-m', 'venv', venvDir], { log, signal: options.signal });
-    log('fastapi venv: pip install -r requirements.txt');
+    log(`${name} venv: pip install -r requirements.txt`);
     await run(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '-r', join(dir, 'requirements.txt')], {
       log: (line) => log(`pip: ${line}`),
       signal: options.signal,
     });
     await writeFile(join(venvDir, MARKER), wanted);
     const durationMs = Date.now() - started;
-    log(`fastapi venv: ready in ${(durationMs / 1000).toFixed(1)} s`);
+    log(`${name} venv: ready in ${(durationMs / 1000).toFixed(1)} s`);
     return { python, venvDir, created: true, durationMs };
   } finally {
     await unlock();
@@ -157,7 +182,7 @@ async function lock(path: string, log: (l: string) => void, signal?: AbortSignal
         await rmdir(path).catch(() => {});
         continue;
       }
-      if (!announced) log(`fastapi venv: waiting for another process building it (${path})`);
+      if (!announced) log(`waiting for another process building it (${path})`);
       announced = true;
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -1,0 +1,100 @@
+"""Launcher for the contract C Python servers (common rules of /work/shared/CONTRACT.md):
+
+    python run.py <fastapi|litestar|http-server>
+
+- PORT: 0 = any free port. For uvicorn it is picked here, before uvicorn starts: with several
+  workers the port must be known up front (the supervisor binds it once for all of them).
+- WORKERS (fastapi, litestar; default 1): uvicorn worker processes.
+- Prints `listening on http://127.0.0.1:<port>` on stdout once the server answers: http.server
+  as soon as it is bound, uvicorn once a watcher thread's GET /healthz answered 200.
+- SIGTERM: stop accepting, finish in-flight requests (at most 4 s), exit 0.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+APPS = {"fastapi": "webapp.fastapi_app:app", "litestar": "webapp.litestar_app:app", "http-server": None}
+
+
+def usage() -> int:
+    print(f"usage: python run.py <{'|'.join(APPS)}>", file=sys.stderr)
+    return 2
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def announce_when_serving(port: int, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn.request("GET", "/healthz")
+            status = conn.getresponse().status
+            conn.close()
+            if status == 200:
+                sys.stdout.write(f"listening on http://127.0.0.1:{port}\n")
+                sys.stdout.flush()
+                return
+        except OSError:
+            pass
+        time.sleep(0.01)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[1] not in APPS:
+        return usage()
+    name = argv[1]
+    sys.path.insert(0, str(HERE))
+    if name == "http-server":
+        from webapp.stdlib_server import main as serve
+
+        return serve()
+
+    raw_port = os.environ.get("PORT", "0") or "0"
+    raw_workers = os.environ.get("WORKERS", "1") or "1"
+    if not raw_port.isdigit() or int(raw_port) > 65535:
+        print(f"PORT must be a port number, got {raw_port!r}", file=sys.stderr)
+        return 2
+    if not raw_workers.isdigit() or int(raw_workers) < 1:
+        print(f"WORKERS must be an integer >= 1, got {raw_workers!r}", file=sys.stderr)
+        return 2
+    port = int(raw_port) or free_port()
+    workers = int(raw_workers)
+
+    import uvicorn
+
+    stop = threading.Event()
+    threading.Thread(target=announce_when_serving, args=(port, stop), daemon=True).start()
+    try:
+        uvicorn.run(
+            APPS[name],
+            app_dir=str(HERE),
+            host="127.0.0.1",
+            port=port,
+            workers=workers,
+            loop="uvloop",
+            http="httptools",
+            lifespan="on",
+            access_log=False,
+            server_header=False,
+            log_level=os.environ.get("UVICORN_LOG_LEVEL", "warning"),
+            timeout_graceful_shutdown=4,
+        )
+    finally:
+        stop.set()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
