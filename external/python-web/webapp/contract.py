@@ -58,10 +58,10 @@ def render_page(rows: list[dict[str, Any]] = PAGE_ROWS) -> str:
     parts = [_PAGE["head"]]
     for it in rows:
         parts.append(
-            row.replace("${id}", str(it["id"]))
-            .replace("${name}", it["name"])
-            .replace("${price}", f"{it['price']:.2f}")
-            .replace("${tags}", sep.join(it["tags"]))
+            row.replace("{{id}}", str(it["id"]))
+            .replace("{{name}}", it["name"])
+            .replace("{{price}}", f"{it['price']:.2f}")
+            .replace("{{tags}}", sep.join(it["tags"]))
         )
     parts.append(_PAGE["tail"])
     return "".join(parts)

@@ -89,6 +89,15 @@ describe('the packages as another repository gets them (npm pack tarballs, no re
         'package/dist/fastapi/requirements.txt',
         'package/dist/fastapi/gateway/app.py',
         'package/dist/fastapi/gateway/contract.py',
+        'package/contract/contract-c.json',
+        'package/dist/contract-c/main.js',
+        'package/dist/python-web/run.py',
+        'package/dist/python-web/artifact.py',
+        'package/dist/python-web/requirements.txt',
+        'package/dist/python-web/webapp/contract.py',
+        'package/dist/python-web/webapp/fastapi_app.py',
+        'package/dist/python-web/webapp/litestar_app.py',
+        'package/dist/python-web/webapp/stdlib_server.py',
       ]),
     );
     expect(servers.filter((f) => f.includes('__pycache__') || f.includes('.venv'))).toEqual([]);

@@ -34,7 +34,7 @@ export { serverCpus, parseCpuList, SERVER_CPUS_ENV } from './server-cpus.js';
 export { stubBackendService, stubBackendMain, createStubBackend, type StubBackendOptions, type StubBackendStats } from './stub-backend/index.js';
 export { createFastifyGateway, type FastifyGatewayOptions } from './gateway/fastify-gateway.js';
 export { contractB, contractBPath, readGatewayConfig, type ContractB, type GatewayConfig } from './gateway/contract.js';
-export { ensureFastapiVenv, ensureVenv, fastapiDir, type EnsureFastapiVenvOptions, type FastapiVenvResult, type EnsureVenvOptions, type VenvResult } from "./gateway/fastapi-venv.js";
+export { ensureFastapiVenv, ensureVenv, fastapiDir, type EnsureFastapiVenvOptions, type FastapiVenvResult, type EnsureVenvOptions, type VenvResult } from './gateway/fastapi-venv.js';
 export { buildHummingbird, hummingbirdBinary, hummingbirdUnavailableReason } from './gateway/hummingbird-build.js';
 export { contractC, contractCFile, renderPage as contractCPage, type ContractC } from './contract-c/contract-c.js';
 export {

@@ -27,7 +27,7 @@ const contractCPath = fileURLToPath(contractCFile);
 const VENV = 'python-web';
 
 /** The suite's virtualenv folder (`<cache>/python-web-venv-<hash of requirements.txt>`). */
-export const pythonWebVenvDir = (env: NodeJS.ProcessEnv = process.env): string => venvDirFor(VENV, pythonWebDir, env);
+const pythonWebVenvDir = (env: NodeJS.ProcessEnv = process.env): string => venvDirFor(VENV, pythonWebDir, env);
 /** The suite's Python interpreter (whether or not the venv exists yet). */
 export const pythonWebPython = (): string => join(pythonWebVenvDir(), 'bin', 'python');
 
@@ -115,19 +115,19 @@ function pythonArtifact(server: PythonServer): () => Promise<{ bytes: number; me
 }
 
 const pythonCommon = (server: PythonServer, framework: string, version: () => Promise<string | undefined>) => ({
-    kind: 'process' as const,
-    language: 'Python',
-    framework,
-    command: [pythonWebPython(), join(pythonWebDir, 'run.py'), server],
-    cwd: pythonWebDir,
-    supports: ['group:python'],
-    async setup(ctx: { log: (line: string) => void; signal: AbortSignal }) {
-      await ensurePythonWebVenv({ log: ctx.log, signal: ctx.signal });
-      const v = await version();
-      return v ? { version: v } : {};
-    },
-    artifact: pythonArtifact(server),
-  });
+  kind: 'process' as const,
+  language: 'Python',
+  framework,
+  command: [pythonWebPython(), join(pythonWebDir, 'run.py'), server],
+  cwd: pythonWebDir,
+  supports: ['group:python'],
+  async setup(ctx: { log: (line: string) => void; signal: AbortSignal }) {
+    await ensurePythonWebVenv({ log: ctx.log, signal: ctx.signal });
+    const v = await version();
+    return v ? { version: v } : {};
+  },
+  artifact: pythonArtifact(server),
+});
 
 const uvicornPieces = (workers: number) => `uvicorn (uvloop + httptools), ${workers} worker process${workers > 1 ? 'es + supervisor' : ''}, no access log`;
 

@@ -55,17 +55,7 @@ const large = JSON.stringify(Array.from({ length: C.large.count }, (_, i) => ite
 const page =
   C.page.head +
   Array.from({ length: C.page.rows }, (_, i) => item(i + 1))
-    .map((it) =>
-      C.page.row
-        .split('${id}')
-        .join(String(it.id))
-        .split('${name}')
-        .join(it.name)
-        .split('${price}')
-        .join(it.price.toFixed(2))
-        .split('${tags}')
-        .join(it.tags.join(C.page.tagSeparator)),
-    )
+    .map((it) => C.page.row.split('{{id}}').join(String(it.id)).split('{{name}}').join(it.name).split('{{price}}').join(it.price.toFixed(2)).split('{{tags}}').join(it.tags.join(C.page.tagSeparator)))
     .join('') +
   C.page.tail;
 
@@ -125,7 +115,11 @@ describe.skipIf(pythonAbsent !== null)(`contract C parity: node:http, FastAPI (1
   });
 
   test('every scenario of the contract is among the cases', () => {
-    for (const s of C.scenarios) expect(cases.map((c) => c.request.path), s.name).toContain(s.path);
+    for (const s of C.scenarios)
+      expect(
+        cases.map((c) => c.request.path),
+        s.name,
+      ).toContain(s.path);
   });
 
   test.each(cases)('$name', async ({ request, expect: want }) => {
@@ -141,7 +135,19 @@ describe.skipIf(pythonAbsent !== null)(`contract C parity: node:http, FastAPI (1
 
   test('the compared headers are the common rules list', () => {
     expect([...C.comparedHeaders].sort()).toEqual(
-      ['content-type', 'content-encoding', 'etag', 'vary', 'cache-control', 'access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'retry-after', 'www-authenticate', 'allow'].sort(),
+      [
+        'content-type',
+        'content-encoding',
+        'etag',
+        'vary',
+        'cache-control',
+        'access-control-allow-origin',
+        'access-control-allow-methods',
+        'access-control-allow-headers',
+        'retry-after',
+        'www-authenticate',
+        'allow',
+      ].sort(),
     );
   });
 

@@ -11,9 +11,7 @@ import { EXIT, UsageError } from '../_errors.js';
 export const setupCommand = defineCommand({
   name: 'setup',
   summary: 'prepare targets ahead of a run (virtualenvs, builds)',
-  positionals: [
-    { name: 'target', help: 'suite names (all their targets), target names or prefixes (fastapi matches fastapi-1w and fastapi-2w); commas allowed', required: true, variadic: true },
-  ],
+  positionals: [{ name: 'target', help: 'suite names (all their targets), target names or prefixes (fastapi matches fastapi-1w and fastapi-2w); commas allowed', required: true, variadic: true }],
   flags: {
     config: { type: 'value', value: 'FILE', parse: (r: string) => r, help: 'config file', default: './benchsuite.config.ts, .mts, .js or .mjs' },
   },

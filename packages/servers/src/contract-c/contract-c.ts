@@ -9,7 +9,7 @@ export interface ContractCRoute {
 }
 
 /** A load scenario as stored in the JSON file (`kind` says which content type it answers). */
-export interface ContractCScenario {
+interface ContractCScenario {
   name: string;
   description: string;
   path: string;
@@ -52,7 +52,7 @@ export const contractCFile = new URL('../../contract/contract-c.json', import.me
 export const contractC: ContractC = Object.freeze(JSON.parse(readFileSync(contractCFile, 'utf8')) as ContractC);
 
 /** Item n (1-based): `{"id":n,"name":"item n","price":n*1.5,"tags":["a","b"]}`. */
-export function makeItem(n: number): ContractCItem {
+function makeItem(n: number): ContractCItem {
   const { namePrefix, priceFactor, tags } = contractC.items;
   return { id: n, name: `${namePrefix}${n}`, price: n * priceFactor, tags: [...tags] };
 }
@@ -62,24 +62,20 @@ const range = (count: number): ContractCItem[] => Array.from({ length: count }, 
 /** The data behind `/api/large`, made once per process; serialising it is the per-request work. */
 export const largeItems: readonly ContractCItem[] = range(contractC.large.count);
 /** The rows behind `/page`, made once per process; rendering them is the per-request work. */
-export const pageRows: readonly ContractCItem[] = range(contractC.page.rows);
+const pageRows: readonly ContractCItem[] = range(contractC.page.rows);
 
 /** `GET /items/{id}` body: the id as the string sent (after percent-decoding). */
 export const itemBody = (id: string): { id: string; name: string } => ({ id, name: `${contractC.items.namePrefix}${id}` });
 
 /**
- * The ~10 KiB HTML page, built per request from the rows: head, one row each (`${id}`, `${name}`,
- * `${price}` with two decimals, `${tags}` joined), tail. Python's `render_page` gives the same bytes.
+ * The ~10 KiB HTML page, built per request from the rows: head, one row each (`{{id}}`, `{{name}}`,
+ * `{{price}}` with two decimals, `{{tags}}` joined), tail. Python's `render_page` gives the same bytes.
  */
 export function renderPage(rows: readonly ContractCItem[] = pageRows): string {
   const { head, row, tail, tagSeparator } = contractC.page;
   let html = head;
   for (const it of rows) {
-    html += row
-      .replaceAll('${id}', String(it.id))
-      .replaceAll('${name}', it.name)
-      .replaceAll('${price}', it.price.toFixed(2))
-      .replaceAll('${tags}', it.tags.join(tagSeparator));
+    html += row.replaceAll('{{id}}', String(it.id)).replaceAll('{{name}}', it.name).replaceAll('{{price}}', it.price.toFixed(2)).replaceAll('{{tags}}', it.tags.join(tagSeparator));
   }
   return html + tail;
 }
