@@ -1,0 +1,78 @@
+/**
+ * The python suite's definitions: six scenarios checked byte for byte, the targets' setup hooks
+ * (the shared venv mechanism, versions from the pinned requirements) and their cost figures
+ * (artifact sizes from the installed dependency closure of each server).
+ */
+import { describe, expect, test } from 'vitest';
+import { inject } from 'vitest';
+import { parseScenario, parseTarget, setupTarget, targetSupports } from '@benchsuite/sdk';
+import type {} from './_gateway-global-setup.js';
+import { ensurePythonWebVenv, nodeHttpC, pythonHttpServer, pythonFastapi1w, pythonLitestar, pythonScenarios, pythonTargets } from '../src/python-suite.js';
+import { contractC } from '../src/contract-c/contract-c.js';
+
+const pythonAbsent: string | null = inject('pythonWebUnavailable') ?? null;
+
+describe('python suite definitions', () => {
+  test('six scenarios, one per endpoint, each with its exact body text and content type', () => {
+    expect(pythonScenarios.map((s) => [s.name, s.request?.path])).toEqual([
+      ['hello', '/hello'],
+      ['root-html', '/'],
+      ['json', '/api/json'],
+      ['item', '/items/42'],
+      ['large-json', '/api/large'],
+      ['page', '/page'],
+    ]);
+    for (const input of pythonScenarios) {
+      const s = parseScenario(input);
+      expect(s.group).toBe('python');
+      expect(s.expect.text, s.name).toBeTypeOf('string');
+      expect(s.expect.headers?.['content-type'], s.name).toBe(s.name === 'root-html' || s.name === 'page' ? contractC.contentTypes.html : contractC.contentTypes.json);
+    }
+    expect(parseScenario(pythonScenarios[3]!).expect.text).toBe('{"id":"42","name":"item 42"}');
+  });
+
+  test('the reference comes first, every target takes every scenario of the suite and none other', () => {
+    expect(pythonTargets[0]).toBe(nodeHttpC);
+    for (const t of pythonTargets.map((x) => parseTarget(x))) {
+      expect(t.metadata.contract, t.name).toBe('C');
+      for (const s of pythonScenarios) expect(targetSupports(t, parseScenario(s)), `${t.name} ${s.name}`).toBe(true);
+      expect(targetSupports(t, { name: 'baseline', group: 'framework' }), t.name).toBe(false);
+    }
+  });
+
+  test('node-http-c: its artifact is its own files, no dependency', async () => {
+    const a = await nodeHttpC.artifact();
+    expect(a.bytes).toBeGreaterThan(5_000);
+    expect(a.bytes).toBeLessThan(100_000);
+    expect(a.method).toMatch(/no dependency/);
+  });
+});
+
+describe.skipIf(pythonAbsent !== null)(`python suite targets with their venv${pythonAbsent ? ` (skipped: ${pythonAbsent})` : ''}`, () => {
+  test('the venv is reused once built (hash marker of requirements.txt)', async () => {
+    const r = await ensurePythonWebVenv();
+    expect(r.created).toBe(false);
+    expect(r.venvDir).toMatch(/python-web-venv-[0-9a-f]{12}$/);
+  });
+
+  test('setup hooks report the pinned versions', async () => {
+    const log = () => {};
+    expect(await setupTarget(parseTarget(pythonFastapi1w), log)).toMatchObject({ status: 'ok', version: '0.165.0' });
+    expect(await setupTarget(parseTarget(pythonLitestar), log)).toMatchObject({ status: 'ok', version: '2.25.0' });
+    expect(await setupTarget(parseTarget(pythonHttpServer), log)).toMatchObject({ status: 'ok', version: expect.stringMatching(/^3\.\d+\.\d+$/) });
+  });
+
+  test('artifacts: each server counts its own dependency closure, http.server none', async () => {
+    const fastapi = await pythonFastapi1w.artifact();
+    const litestar = await pythonLitestar.artifact();
+    const stdlib = await pythonHttpServer.artifact();
+    expect(fastapi.method).toMatch(/fastapi, .*starlette, .*uvicorn, uvloop/);
+    expect(fastapi.method).not.toMatch(/litestar|msgspec|py-spy/);
+    expect(litestar.method).toMatch(/litestar, .*msgspec, .*uvicorn/);
+    expect(litestar.method).not.toMatch(/fastapi|starlette|py-spy/);
+    expect(stdlib.method).toMatch(/no third-party package/);
+    expect(fastapi.bytes).toBeGreaterThan(1_000_000);
+    expect(litestar.bytes).toBeGreaterThan(1_000_000);
+    expect(stdlib.bytes).toBeLessThan(100_000);
+  });
+});
