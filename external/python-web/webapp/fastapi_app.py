@@ -1,4 +1,8 @@
-"""Contract C on FastAPI (served by uvicorn): idiomatic handlers returning dicts and strings.
+"""Contract C on FastAPI (served by uvicorn): handlers returning plain dicts and strings, without
+return annotations, as the sources' apps were written (`return {"Hello": "World"}`): FastAPI
+serialises them with jsonable_encoder + the response class (json.dumps). A return annotation
+would make FastAPI validate through Pydantic, and its Rust fast path (dump_json) applies only
+with the default response class, which sends `application/json` without the contract's charset.
 
 Configuration that differs from FastAPI's defaults, each because the contract says so:
 - a JSONResponse subclass as the default response class, for `application/json; charset=utf-8`
@@ -40,35 +44,35 @@ async def http_error(_request: Request, exc: StarletteHTTPException) -> Contract
 
 
 @app.get("/healthz")
-async def healthz() -> dict:
+async def healthz():
     return HEALTHZ
 
 
 @app.get("/hello")
-async def hello() -> dict:
+async def hello():
     return HELLO
 
 
 @app.get("/", response_class=HTMLResponse)
-async def root() -> str:
+async def root():
     return ROOT_HTML
 
 
 @app.get("/api/json")
-async def api_json() -> dict:
+async def api_json():
     return JSON_BODY
 
 
 @app.get("/items/{item_id}")
-async def item(item_id: str) -> dict:
+async def item(item_id: str):
     return item_body(item_id)
 
 
 @app.get("/api/large")
-async def large() -> list:
+async def large():
     return LARGE
 
 
 @app.get("/page", response_class=HTMLResponse)
-async def page() -> str:
+async def page():
     return render_page()

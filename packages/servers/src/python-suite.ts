@@ -141,7 +141,7 @@ function fastapiTarget<const W extends number>(workers: W) {
       pieces: {
         server: uvicornPieces(workers),
         router: 'fastapi (starlette Router), async def handlers',
-        json: "FastAPI's default path: jsonable_encoder + starlette JSONResponse (json.dumps, compact)",
+        json: 'handlers return plain dicts, no return annotation: jsonable_encoder + the JSONResponse subclass (json.dumps, compact); not the Pydantic dump_json path',
         html: 'HTMLResponse (response_class)',
         config: 'default_response_class = JSONResponse with charset=utf-8; openapi_url/docs_url/redoc_url None; redirect_slashes False',
         errors: "exception handler for starlette's HTTPException (404/405 bodies; Allow from starlette)",
