@@ -185,7 +185,7 @@ export const pythonHttpServer = defineTarget({
   metadata: {
     contract: 'C',
     pieces: {
-      server: 'http.server ThreadingHTTPServer (one thread per connection), HTTP/1.1 keep-alive, no request log',
+      server: 'http.server ThreadingHTTPServer (one thread per connection), HTTP/1.1 keep-alive, TCP_NODELAY (disable_nagle_algorithm), no request log',
       router: 'the shared route table (webapp/contract.py)',
       json: 'json.dumps (compact)',
       html: 'the shared renderer',

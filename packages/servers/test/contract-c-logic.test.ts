@@ -62,6 +62,10 @@ describe.skipIf(pythonAbsent !== null)(`contract C logic: the Python twin gives 
     expect(py('print(json.dumps([c.render_page(), c.dumps(c.LARGE).decode()]))')).toEqual([renderPage(), JSON.stringify(largeItems)]);
   });
 
+  it('http.server speaks HTTP/1.1 keep-alive with TCP_NODELAY (else every response waits ~40 ms for a delayed ACK)', () => {
+    expect(py('from webapp.stdlib_server import Handler\nprint(json.dumps([Handler.protocol_version, Handler.disable_nagle_algorithm]))')).toEqual(['HTTP/1.1', true]);
+  });
+
   it('path decoding and route match on tricky paths', () => {
     const paths = ['/items/caf%C3%A9', '/items/a%ZZ%4', '/items/x%E0%A4y', '/%68ello', '/items/%F0%9F%98%80', '/items/%c3%28', '/items/%ED%A0%80', '/items/', '/items/a/b', '/HELLO', '/'];
     const theirs = py(
