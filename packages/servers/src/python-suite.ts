@@ -26,6 +26,14 @@ const contractCPath = fileURLToPath(contractCFile);
 
 const VENV = 'python-web';
 
+/**
+ * `--profile`: the shared contract C code of both languages is `contract` in time-by-package
+ * (each server's own module is then its own code).
+ */
+const profile = {
+  contract: ['packages/servers/dist/contract-c/contract-c', 'packages/servers/src/contract-c/contract-c', 'python-web/webapp/contract.py'],
+};
+
 /** The suite's virtualenv folder (`<cache>/python-web-venv-<hash of requirements.txt>`). */
 const pythonWebVenvDir = (env: NodeJS.ProcessEnv = process.env): string => venvDirFor(VENV, pythonWebDir, env);
 /** The suite's Python interpreter (whether or not the venv exists yet). */
@@ -127,6 +135,7 @@ const pythonCommon = (server: PythonServer, framework: string, version: () => Pr
     return v ? { version: v } : {};
   },
   artifact: pythonArtifact(server),
+  profile,
 });
 
 const uvicornPieces = (workers: number) => `uvicorn (uvloop + httptools), ${workers} worker process${workers > 1 ? 'es + supervisor' : ''}, no access log`;
@@ -205,6 +214,7 @@ export const nodeHttpC = defineTarget({
   version: process.versions.node,
   command: [process.execPath, nodeMain],
   supports: ['group:python'],
+  profile,
   metadata: {
     contract: 'C',
     role: 'cross-language reference',
