@@ -55,12 +55,6 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[1] not in APPS:
         return usage()
     name = argv[1]
-    sys.path.insert(0, str(HERE))
-    if name == "http-server":
-        from webapp.stdlib_server import main as serve
-
-        return serve()
-
     raw_port = os.environ.get("PORT", "0") or "0"
     raw_workers = os.environ.get("WORKERS", "1") or "1"
     if not raw_port.isdigit() or int(raw_port) > 65535:
@@ -69,6 +63,19 @@ def main(argv: list[str]) -> int:
     if not raw_workers.isdigit() or int(raw_workers) < 1:
         print(f"WORKERS must be an integer >= 1, got {raw_workers!r}", file=sys.stderr)
         return 2
+    sys.path.insert(0, str(HERE))
+    # Read the contract here, so that a missing or broken file is one line and exit 2, not a
+    # traceback from every worker.
+    try:
+        import webapp.contract  # noqa: F401
+    except (OSError, ValueError) as err:
+        print(f"cannot read the contract C data ({err}); set CONTRACT_C_PATH to packages/servers/contract/contract-c.json", file=sys.stderr)
+        return 2
+    if name == "http-server":
+        from webapp.stdlib_server import main as serve
+
+        return serve()
+
     port = int(raw_port) or free_port()
     workers = int(raw_workers)
 

@@ -9,8 +9,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-_DEFAULT_PATH = Path(__file__).resolve().parents[3] / "packages" / "servers" / "contract" / "contract-c.json"
-CONTRACT_PATH = Path(os.environ.get("CONTRACT_C_PATH", str(_DEFAULT_PATH)))
+_ROOT = Path(__file__).resolve().parents[3]
+# Without CONTRACT_C_PATH: the checkout's file seen from external/python-web, else the package's
+# own copy seen from packages/servers/dist/python-web.
+_CANDIDATES = [_ROOT / "packages" / "servers" / "contract" / "contract-c.json", _ROOT / "contract" / "contract-c.json"]
+CONTRACT_PATH = Path(os.environ.get("CONTRACT_C_PATH") or next((p for p in _CANDIDATES if p.is_file()), _CANDIDATES[0]))
 C: dict[str, Any] = json.loads(CONTRACT_PATH.read_text(encoding="utf-8"))
 
 JSON_TYPE: str = C["contentTypes"]["json"]

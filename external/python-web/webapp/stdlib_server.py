@@ -114,11 +114,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main() -> int:
-    raw = os.environ.get("PORT", "0") or "0"
-    if not raw.isdigit() or int(raw) > 65535:
-        print(f"PORT must be a port number, got {raw!r}", file=sys.stderr)
-        return 2
-    httpd = ThreadingHTTPServer((HOST, int(raw)), Handler)
+    # run.py has checked PORT.
+    httpd = ThreadingHTTPServer((HOST, int(os.environ.get("PORT", "0") or "0")), Handler)
     httpd.daemon_threads = True
     stopping = threading.Event()
 

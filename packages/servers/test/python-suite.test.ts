@@ -3,11 +3,14 @@
  * (the shared venv mechanism, versions from the pinned requirements) and their cost figures
  * (artifact sizes from the installed dependency closure of each server).
  */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import { parseScenario, parseTarget, setupTarget, targetSupports } from '@benchsuite/sdk';
 import type {} from './_gateway-global-setup.js';
-import { ensurePythonWebVenv, nodeHttpC, pythonHttpServer, pythonFastapi1w, pythonLitestar, pythonScenarios, pythonTargets } from '../src/python-suite.js';
+import { ensurePythonWebVenv, pythonWebDir, pythonWebPython, nodeHttpC, pythonHttpServer, pythonFastapi1w, pythonLitestar, pythonScenarios, pythonTargets } from '../src/python-suite.js';
 import { contractC } from '../src/contract-c/contract-c.js';
 
 const pythonAbsent: string | null = inject('pythonWebUnavailable') ?? null;
@@ -75,4 +78,26 @@ describe.skipIf(pythonAbsent !== null)(`python suite targets with their venv${py
     expect(litestar.bytes).toBeGreaterThan(1_000_000);
     expect(stdlib.bytes).toBeLessThan(100_000);
   });
+
+  test('the launcher refuses bad usage and bad env with exit 2 and a message, before starting anything', () => {
+    const run = (args: string[], env: Record<string, string>) =>
+      spawnSync(pythonWebPython(), [join(pythonWebDir, 'run.py'), ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+    const usage = run(['django'], {});
+    expect([usage.status, usage.stderr]).toEqual([2, 'usage: python run.py <fastapi|litestar|http-server>\n']);
+    const workers = run(['fastapi'], { WORKERS: '0' });
+    expect([workers.status, workers.stderr]).toEqual([2, "WORKERS must be an integer >= 1, got '0'\n"]);
+    const contract = run(['http-server'], { CONTRACT_C_PATH: '/nonexistent/contract-c.json' });
+    expect(contract.status).toBe(2);
+    expect(contract.stderr).toMatch(/^cannot read the contract C data \(.*No such file.*\); set CONTRACT_C_PATH to packages\/servers\/contract\/contract-c\.json\n$/);
+    for (const server of ['fastapi', 'http-server']) {
+      const port = run([server], { PORT: 'abc' });
+      expect([port.status, port.stderr, port.stdout], server).toEqual([2, "PORT must be a port number, got 'abc'\n", '']);
+    }
+  });
+});
+
+test('the node:http server refuses a bad PORT with exit 2 and a message', () => {
+  const main = fileURLToPath(new URL('../dist/contract-c/main.js', import.meta.url));
+  const r = spawnSync(process.execPath, [main], { encoding: 'utf8', env: { ...process.env, PORT: 'abc' }, timeout: 30_000 });
+  expect([r.status, r.stderr, r.stdout]).toEqual([2, 'PORT must be a port number, got "abc"\n', '']);
 });
