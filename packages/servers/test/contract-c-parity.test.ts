@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import type {} from './_gateway-global-setup.js';
 import { compared, http, startProcess, type HttpRequestSpec, type RunningProcess } from './_gateway-procs.js';
-import { pythonWebDir, pythonWebPython } from '../src/python-suite.js';
+import { parseScenario, verifyScenario } from '@benchsuite/sdk';
+import { pythonScenarios, pythonWebDir, pythonWebPython } from '../src/python-suite.js';
 
 const contractPath = fileURLToPath(new URL('../contract/contract-c.json', import.meta.url));
 /** The contract as the servers read it (this test reads the file itself, not the TypeScript loader). */
@@ -135,6 +136,13 @@ describe.skipIf(pythonAbsent !== null)(`contract C parity: node:http, FastAPI (1
     }
     expect(answers.get(REFERENCE), `${REFERENCE} differs from the contract`).toEqual(want);
     for (const name of pythonServers) expect(answers.get(name), `${name} differs from ${REFERENCE}`).toEqual(answers.get(REFERENCE));
+  });
+
+  test("the suite's own verify step passes for every scenario on every server (exact body text, content type)", async () => {
+    for (const input of pythonScenarios) {
+      const scenario = parseScenario(input);
+      for (const [name, proc] of up) expect(await verifyScenario(proc.url, scenario, [scenario.request!], name)).toEqual({ scenario: scenario.name, target: name, ok: true });
+    }
   });
 
   test('the compared headers are the common rules list', () => {
