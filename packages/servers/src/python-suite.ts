@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineScenario, defineTarget, TargetUnavailableError, type ScenarioInput } from '@benchsuite/sdk';
-import { contractC, contractCFile, itemBody, largeItems, renderPage } from './contract-c/contract-c.js';
+import { answer, contractC, contractCFile, decodePath, matchRoute } from './contract-c/contract-c.js';
 import { filesSize } from './gateway/artifact.js';
 import { ensureVenv, venvDirFor, type EnsureVenvOptions, type VenvResult } from './gateway/fastapi-venv.js';
 import { serverCpus } from './server-cpus.js';
@@ -52,21 +52,14 @@ export function ensurePythonWebVenv(options: Omit<EnsureVenvOptions, 'dir'> = {}
 
 // ---------------------------------------------------------------------------------- scenarios
 
-const bodyOf: Record<string, () => string> = {
-  '/hello': () => JSON.stringify(contractC.bodies.hello),
-  '/': () => contractC.bodies.rootHtml,
-  '/api/json': () => JSON.stringify(contractC.bodies.json),
-  '/api/large': () => JSON.stringify(largeItems),
-  '/page': () => renderPage(),
-};
-const expectedBody = (path: string): string => bodyOf[path]?.() ?? (path.startsWith('/items/') ? JSON.stringify(itemBody(decodeURIComponent(path.slice('/items/'.length)))) : '');
-
 /**
  * The six contract C scenarios (group `python`), from `contract/contract-c.json`: each is verified
  * byte for byte (`expect.text`) before any load, so a server that writes `3.0` for `3` is caught.
  */
 export const pythonScenarios: ScenarioInput[] = contractC.scenarios.map((s) => {
-  const text = expectedBody(s.path);
+  const match = matchRoute(decodePath(s.path));
+  if (!match) throw new Error(`contract-c.json: scenario ${s.name}'s path ${s.path} matches no route`);
+  const text = answer(match.route.id, match.params).body;
   return defineScenario({
     name: s.name,
     description: s.description,

@@ -123,6 +123,40 @@ export function matchRoute(path: string): { route: ContractCRoute; params: Recor
   return undefined;
 }
 
+/** A routed answer: its content type and body. */
+export interface ContractCAnswer {
+  contentType: string;
+  body: string;
+}
+
+/**
+ * The 200 answer of a route, made afresh on every call (serialising the list and rendering the
+ * page are the per-request work): the node:http server sends it, and the suite's scenarios expect
+ * its exact text.
+ *
+ * @example
+ * answer('item', { id: '42' }).body // '{"id":"42","name":"item 42"}'
+ */
+export function answer(route: ContractCRoute['id'], params: Record<string, string> = {}): ContractCAnswer {
+  const { json, html } = contractC.contentTypes;
+  switch (route) {
+    case 'healthz':
+      return { contentType: json, body: JSON.stringify(contractC.bodies.healthz) };
+    case 'hello':
+      return { contentType: json, body: JSON.stringify(contractC.bodies.hello) };
+    case 'root':
+      return { contentType: html, body: contractC.bodies.rootHtml };
+    case 'json':
+      return { contentType: json, body: JSON.stringify(contractC.bodies.json) };
+    case 'item':
+      return { contentType: json, body: JSON.stringify(itemBody(params.id ?? '')) };
+    case 'large':
+      return { contentType: json, body: JSON.stringify(largeItems) };
+    case 'page':
+      return { contentType: html, body: renderPage() };
+  }
+}
+
 /** Error bodies of contract C: the shape of contract A's (`{"error":"<code>"}`). */
 export const notFoundBody = { error: 'not_found' } as const;
 export const methodNotAllowedBody = { error: 'method_not_allowed' } as const;

@@ -1,13 +1,13 @@
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
-import { contractC, decodePath, itemBody, largeItems, matchRoute, methodNotAllowedBody, notFoundBody, renderPage } from './contract-c.js';
+import { answer, contractC, decodePath, matchRoute, methodNotAllowedBody, notFoundBody } from './contract-c.js';
 
 /**
  * Contract C on plain node:http: the cross-language reference of the Python suite. The shared
- * module (contract-c.ts) holds the data, the routing decision and the page renderer; this file
+ * module (contract-c.ts) holds the data, the routing decision and the answers; this file
  * only reads the request and writes the response, as contract A's node-http adapter does.
  */
 
-const { json: JSON_TYPE, html: HTML_TYPE } = contractC.contentTypes;
+const JSON_TYPE = contractC.contentTypes.json;
 
 function send(res: ServerResponse, status: number, body: string, contentType: string, extra: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...extra });
@@ -26,21 +26,7 @@ export function createServer(): Server {
     const match = matchRoute(path);
     if (!match) return sendJson(res, 404, notFoundBody);
     if (!match.route.methods.includes(req.method ?? 'GET')) return sendJson(res, 405, methodNotAllowedBody, { allow: match.route.methods.join(', ') });
-    switch (match.route.id) {
-      case 'healthz':
-        return sendJson(res, 200, contractC.bodies.healthz);
-      case 'hello':
-        return sendJson(res, 200, contractC.bodies.hello);
-      case 'root':
-        return send(res, 200, contractC.bodies.rootHtml, HTML_TYPE);
-      case 'json':
-        return sendJson(res, 200, contractC.bodies.json);
-      case 'item':
-        return sendJson(res, 200, itemBody(match.params.id ?? ''));
-      case 'large':
-        return sendJson(res, 200, largeItems);
-      case 'page':
-        return send(res, 200, renderPage(), HTML_TYPE);
-    }
+    const { contentType, body } = answer(match.route.id, match.params);
+    send(res, 200, body, contentType);
   });
 }
