@@ -70,6 +70,26 @@ def render_page(rows: list[dict[str, Any]] = PAGE_ROWS) -> str:
     return "".join(parts)
 
 
+def answer(route_id: str, params: dict[str, str]) -> tuple[str, bytes]:
+    """The 200 answer of a route (content type, body), made afresh on every call; the twin of
+    contract-c.ts's `answer`. http.server sends it; FastAPI and Litestar serialise their own way."""
+    if route_id == "healthz":
+        return JSON_TYPE, dumps(HEALTHZ)
+    if route_id == "hello":
+        return JSON_TYPE, dumps(HELLO)
+    if route_id == "root":
+        return HTML_TYPE, ROOT_HTML.encode("utf-8")
+    if route_id == "json":
+        return JSON_TYPE, dumps(JSON_BODY)
+    if route_id == "item":
+        return JSON_TYPE, dumps(item_body(params["id"]))
+    if route_id == "large":
+        return JSON_TYPE, dumps(LARGE)
+    if route_id == "page":
+        return HTML_TYPE, render_page().encode("utf-8")
+    raise ValueError(f"no route {route_id!r}")
+
+
 def dumps(obj: Any) -> bytes:
     """Compact JSON exactly as JSON.stringify writes it for these values."""
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")

@@ -15,21 +15,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
-from .contract import (
-    HEALTHZ,
-    HELLO,
-    HTML_TYPE,
-    JSON_BODY,
-    JSON_TYPE,
-    LARGE,
-    METHOD_NOT_ALLOWED,
-    NOT_FOUND,
-    ROOT_HTML,
-    dumps,
-    item_body,
-    match,
-    render_page,
-)
+from .contract import JSON_TYPE, METHOD_NOT_ALLOWED, NOT_FOUND, answer, dumps, match
 
 HOST = "127.0.0.1"
 SHUTDOWN_DEADLINE_S = 4.5
@@ -93,22 +79,8 @@ class Handler(BaseHTTPRequestHandler):
             if self.command not in route["methods"]:
                 self._discard_body()
                 return self._send(405, dumps(METHOD_NOT_ALLOWED), JSON_TYPE, {"Allow": ", ".join(route["methods"])})
-            rid = route["id"]
-            if rid == "healthz":
-                return self._send(200, dumps(HEALTHZ), JSON_TYPE)
-            if rid == "hello":
-                return self._send(200, dumps(HELLO), JSON_TYPE)
-            if rid == "root":
-                return self._send(200, ROOT_HTML.encode("utf-8"), HTML_TYPE)
-            if rid == "json":
-                return self._send(200, dumps(JSON_BODY), JSON_TYPE)
-            if rid == "item":
-                return self._send(200, dumps(item_body(params["id"])), JSON_TYPE)
-            if rid == "large":
-                return self._send(200, dumps(LARGE), JSON_TYPE)
-            if rid == "page":
-                return self._send(200, render_page().encode("utf-8"), HTML_TYPE)
-            return self._send(500, dumps({"error": "internal_error"}), JSON_TYPE)
+            content_type, body = answer(route["id"], params)
+            return self._send(200, body, content_type)
 
     do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _handle
 

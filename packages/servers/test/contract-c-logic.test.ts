@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { contractC, contractCFile, decodePath, itemBody, largeItems, matchRoute, renderPage } from '../src/contract-c/contract-c.js';
+import { answer, contractC, contractCFile, decodePath, itemBody, largeItems, matchRoute, renderPage } from '../src/contract-c/contract-c.js';
 
 const pythonWebSrc = fileURLToPath(new URL('../../../external/python-web/', import.meta.url));
 const python3 = spawnSync('python3', ['--version'], { encoding: 'utf8' });
@@ -58,6 +58,13 @@ describe('contract C logic (Node)', () => {
 });
 
 describe.skipIf(pythonAbsent !== null)(`contract C logic: the Python twin gives the same bytes${pythonAbsent ? ` (skipped: ${pythonAbsent})` : ''}`, () => {
+  it('every route answers the same content type and bytes', () => {
+    const routes = contractC.routes.map((r) => [r.id, r.id === 'item' ? { id: 'café 1' } : {}] as const);
+    const theirs = py('print(json.dumps([[t, b.decode()] for t, b in (c.answer(rid, p) for rid, p in data)], ensure_ascii=False))', routes);
+    expect(theirs).toEqual(routes.map(([id, params]) => Object.values(answer(id, params))));
+    expect(theirs).toHaveLength(7);
+  });
+
   it('the page and the 100-item list', () => {
     expect(py('print(json.dumps([c.render_page(), c.dumps(c.LARGE).decode()]))')).toEqual([renderPage(), JSON.stringify(largeItems)]);
   });
