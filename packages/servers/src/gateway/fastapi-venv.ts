@@ -55,7 +55,7 @@ export interface EnsureVenvOptions {
   log?: (line: string) => void;
   /** Python used to create the venv; default `python3`. */
   python?: string;
-  /** Folder holding `requirements.txt`; default {@link fastapiDir}. The venv goes to {@link venvDirFor}. */
+  /** Folder holding `requirements.txt` (required by {@link ensureVenv}; {@link ensureFastapiVenv} defaults to {@link fastapiDir}). The venv goes to {@link venvDirFor}. */
   dir?: string;
   /** What needs the venv, for error messages ("the FastAPI gateway"); default the venv's name. */
   app?: string;
