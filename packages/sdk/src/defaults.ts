@@ -41,6 +41,13 @@ export const DEFAULTS = {
   backendBoundBusy: 0.9,
   /** A server whose process tree used less than this share of its cores, with the loader not saturated, waits rather than computes. */
   serverSaturatedShare: 0.7,
+  /**
+   * Concurrency sweeps (a stepped load, `--connections 1,2,4,…`): the knee is the first level past
+   * which req/s gains less than `kneeGain` while p99 still grows.
+   */
+  sweep: { kneeGain: 0.05 },
+  /** A process of the server's tree counts as a worker when it used at least this share of the tree's CPU time in a window (a supervisor idles). */
+  workerCpuShare: 0.05,
   /** Default concurrency when a scenario names none. */
   connections: 50,
   /** Seconds without a response before a request counts as a timeout. */

@@ -11,6 +11,11 @@ export interface DriverRunOptions {
   /** Seconds of load before the measured window; nothing from it is recorded. */
   warmupSec: number;
   durationSec: number;
+  /**
+   * Send exactly this many requests in the measured part instead of running for `durationSec`
+   * (drivers with the `fixedRequests` capability); the settle part stays timed.
+   */
+  requestCount?: number | undefined;
   /** Offered requests per second for the whole run; unlimited when absent. */
   rate?: number | undefined;
   timeoutSec: number;
@@ -39,6 +44,8 @@ export interface DriverRunResult {
 export interface DriverCapabilities {
   /** Can cap the offered request rate (`load.rate`). */
   capRate: boolean;
+  /** Can send an exact number of requests per window instead of running for a duration (`load.requests`, `--requests`). */
+  fixedRequests?: boolean;
   /** Records latency at µs resolution. */
   microsecondLatency: boolean;
   /** How many loader cores one loader process can keep busy: `one` (an event loop) or one thread per loader core. */
@@ -60,7 +67,7 @@ export interface Driver {
   available(): Promise<true | string>;
   version(): Promise<string>;
   /** The flags this driver runs with for these options, recorded in the result. */
-  flags(options: Pick<DriverRunOptions, 'connections' | 'durationSec' | 'warmupSec' | 'rate' | 'timeoutSec'>): string[];
+  flags(options: Pick<DriverRunOptions, 'connections' | 'durationSec' | 'warmupSec' | 'rate' | 'timeoutSec' | 'requestCount'>): string[];
   /** Warm up for `warmupSec`, then measure for `durationSec`, in the loader's own (pinned) process. */
   run(options: DriverRunOptions): Promise<DriverRunResult>;
   /** A sentence on what limits this driver (e.g. latency resolution). */

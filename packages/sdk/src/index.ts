@@ -35,7 +35,7 @@ export { validateSuite } from './validate.js';
 export { setupTarget } from './run/phases.js';
 export { isClientBound } from './sampler.js';
 export { startProcess, stopAllProcesses, freePort, guardTempDir, ProcessStartError, describeExit, type RunningProcess, type StartProcessOptions, type ExitInfo } from './process.js';
-export { drivers, driverNames, resolveDriver, type DriverName, type DriverChoice } from './drivers/index.js';
+export { drivers, driverNames, driverNeeds, resolveDriver, type DriverName, type DriverChoice, type DriverNeeds } from './drivers/index.js';
 export { autocannonDriver } from './drivers/autocannon.js';
 export { wrkDriver } from './drivers/wrk.js';
 export { verifyScenario, send, type Observed } from './verify.js';
@@ -49,5 +49,7 @@ export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSe
 export { varianceComponents, optimalRounds, blocksForPrecision } from './analysis/components.js';
 export { decideStop, scenarioBudget, type StopDecision, type StopState, type StopRule } from './analysis/stopping.js';
 export { estimate, overallOf, summarizePair, rankScenario, separated, ratioGroups, WindowIndex, RATIO_METHOD, ABSOLUTE_METHOD, RANKING_METHOD, type EstimatorOptions } from './analysis/summarize.js';
+export { bestCleanPoint, kneeOf, sweepOf, isCleanLevel, type SweepLevel } from './analysis/sweep.js';
+export { perProcessOf, processFigures, workerCount, type ProcessSample } from './analysis/per-process.js';
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';
 export * from './profile/index.js';

@@ -27,6 +27,8 @@ const loadOverridesSchema = z.strictObject({
   /** Settle seconds before each window of a stepped load (fixed loads are warmed up per block). */
   warmup: z.number().nonnegative().optional(),
   connections: z.union([z.number().int().positive(), z.array(z.number().int().positive()).min(1)]).optional(),
+  /** Requests per measured window (per step) instead of a duration (`--requests`). */
+  requests: z.number().int().positive().optional(),
 });
 export type LoadOverrides = z.infer<typeof loadOverridesSchema>;
 

@@ -48,6 +48,12 @@ export const resourceSchema = z.strictObject({
   /** Peak RSS summed over the server's process tree, bytes, from ~100 ms samples. */
   serverPeakRssBytes: int,
   serverProcesses: int,
+  /**
+   * Processes of the server's tree that did the work: each used at least `DEFAULTS.workerCpuShare`
+   * of the tree's CPU time in the window (a supervisor or resource tracker idles). 0 when the tree
+   * used no measurable CPU.
+   */
+  serverWorkers: int.optional(),
   /** CPU seconds of the load generator process during the measured window. */
   loaderCpuSeconds: nonneg,
   /** Busy fraction (0..1) of the loader's cores during the window, from /proc/stat (mean over them). */
@@ -130,6 +136,8 @@ export const okWindowSchema = z.strictObject({
   cpuPerRequestUs: num.nullable(),
   /** One entry per connection step (a single entry for a fixed load). */
   steps: z.array(stepResultSchema).min(1),
+  /** `load.requests` / `--requests`: every step of this window sent exactly this many requests instead of running for a duration. */
+  fixedRequests: z.number().int().positive().optional(),
   /** Why this window is left out of the estimates (it stays in the raw data): CPU steal over the threshold. */
   excluded: z.enum(['steal']).nullable(),
 });
@@ -206,7 +214,59 @@ export const stepSummarySchema = z.strictObject({
   clientBoundWindows: int,
   backendBoundWindows: int,
   serverNotSaturatedWindows: int,
+  /** The status mix at this step over the usable windows: answers by status code, then the counters. */
+  requests: int.optional(),
+  statusCounts: statusCountsSchema.optional(),
+  errors: int.optional(),
+  timeouts: int.optional(),
+  unexpected: int.optional(),
+  /** Every answer had an expected status and there was no error or timeout at this step. */
+  clean: z.boolean().optional(),
 });
+
+/** A point of a concurrency sweep: a level (connection count) with its median req/s and latency. */
+const sweepPointSchema = z.strictObject({
+  connections: z.number().int().positive(),
+  /** Median req/s at this level, with its interval (the level's `steps[].rps`). */
+  rps: estimateSchema,
+  /** Median per-round ratio to the reference at this level; null for the reference. */
+  relativeRps: estimateSchema.nullable(),
+  /** µs, from the level's merged histogram. */
+  p50: nonneg,
+  p99: nonneg,
+});
+
+/**
+ * A concurrency sweep (a stepped load): the curve is `steps` (one per level, with its status mix);
+ * these are the two points read off it.
+ */
+export const sweepSchema = z.strictObject({
+  /** The highest median req/s at a level where every answer had an expected status and there was no error or timeout; null when no level was clean. */
+  bestClean: sweepPointSchema.nullable(),
+  /** The first level past which req/s gains less than `kneeGain` while p99 still grows; null when the curve has no such bend within the levels swept. */
+  knee: sweepPointSchema.extend({ nextConnections: z.number().int().positive(), nextGain: num }).nullable(),
+  /** The gain threshold of the knee (`DEFAULTS.sweep.kneeGain`). */
+  kneeGain: nonneg,
+  /** Levels left out of the best clean point: errors, timeouts or unexpected statuses. */
+  uncleanLevels: z.array(z.number().int().positive()),
+});
+export type Sweep = z.infer<typeof sweepSchema>;
+
+/**
+ * Throughput per server process and per server core used. "Processes" are the tree's workers
+ * (those that used at least `DEFAULTS.workerCpuShare` of its CPU); "cores used" is the tree's CPU
+ * seconds ÷ window seconds; req/s per core is therefore responses per server CPU-second.
+ */
+export const perProcessSchema = z.strictObject({
+  /** Median worker processes per window. */
+  processes: nonneg,
+  /** Most processes seen in the tree (supervisors and helpers included). */
+  treeProcesses: int,
+  coresUsed: estimateSchema,
+  rpsPerProcess: estimateSchema,
+  rpsPerCore: estimateSchema,
+});
+export type PerProcess = z.infer<typeof perProcessSchema>;
 
 export const pairSummarySchema = z.strictObject({
   scenario: z.string(),
@@ -251,6 +311,10 @@ export const pairSummarySchema = z.strictObject({
   /** Cores the server was pinned to (its process tree shares them). */
   serverCpus: z.array(z.number().int().nonnegative()),
   steps: z.array(stepSummarySchema),
+  /** A stepped load (more than one connection level): best clean point and knee of the curve in `steps`. */
+  sweep: sweepSchema.optional(),
+  /** Throughput per server process and per core used; absent without a sampled server process tree. */
+  perProcess: perProcessSchema.optional(),
 });
 export type PairSummary = z.infer<typeof pairSummarySchema>;
 
@@ -359,6 +423,8 @@ export const scenarioInfoSchema = z.strictObject({
     warmupSec: nonneg,
     durationSec: nonneg,
     rate: num.optional(),
+    /** Requests per measured window (per step) instead of a duration. */
+    requests: z.number().int().positive().optional(),
     timeoutSec: nonneg,
   }),
 });

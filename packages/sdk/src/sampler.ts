@@ -1,10 +1,13 @@
 import { DEFAULTS } from './defaults.js';
+import { workerCount } from './analysis/per-process.js';
 import { cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies } from './proc.js';
 
 export interface WindowResources {
   serverCpuSeconds: number;
   serverPeakRssBytes: number;
   serverProcesses: number;
+  /** Processes of the tree that did the work (see `workerCount`). */
+  serverWorkers?: number;
   loaderCpuSeconds: number;
   loaderCoreBusy: number;
   loaderBusiestCore: number;
@@ -137,6 +140,7 @@ export class TreeSampler {
       return Math.max(0, sum);
     };
     const serverTicks = delta(start.serverTicks, end.serverTicks);
+    const perProcess = [...end.serverTicks].map(([pid, t]) => Math.max(0, t - (start.serverTicks.get(pid) ?? 0)));
     const serviceTicks = end.serviceTicks.map((m, i) => delta(start.serviceTicks[i], m));
     const hz = ticksPerSecond();
     const wallSec = (end.at - start.at) / 1000;
@@ -157,6 +161,7 @@ export class TreeSampler {
       serverCpuSeconds,
       serverPeakRssBytes: this.peak,
       serverProcesses: this.procs,
+      serverWorkers: workerCount(perProcess),
       loaderCpuSeconds,
       // Without pinned loader cores, fall back to the loader process's share of one core.
       loaderCoreBusy: loaderCores.length ? busy(loaderSum) : threadBusy,

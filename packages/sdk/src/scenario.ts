@@ -27,6 +27,12 @@ const loadProfileSchema = z.strictObject({
   warmup: z.number().nonnegative().optional(),
   /** Seconds measured per window (per step for a stepped list). Default: the design's `windowSec`. */
   duration: z.number().positive().optional(),
+  /**
+   * Send exactly this many requests per measured window (per step of a stepped load) instead of
+   * running for `duration`, as h2load `-n` does; with one connection that is a sequential run.
+   * Needs a driver with the `fixedRequests` capability; at least as many as the largest step's connections.
+   */
+  requests: positiveInt.optional(),
   /** Optional cap on offered requests per second (whole suite, not per connection). */
   rate: z.number().positive().optional(),
   /** Seconds without a response before a request counts as a timeout. */
@@ -85,6 +91,10 @@ const scenarioSchema = z
   .superRefine((s, ctx) => {
     if (!s.request === !s.requests) {
       ctx.addIssue({ code: 'custom', path: ['request'], message: 'give exactly one of "request" or "requests"' });
+    }
+    const most = Math.max(...connectionSteps(s.load));
+    if (s.load.requests !== undefined && s.load.requests < most) {
+      ctx.addIssue({ code: 'custom', path: ['load', 'requests'], message: `${s.load.requests} requests cannot keep ${most} connections busy; give at least ${most}` });
     }
   });
 

@@ -1,6 +1,6 @@
 import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
 import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
-import { parseScenario, type Scenario } from './scenario.js';
+import { connectionSteps, parseScenario, type Scenario } from './scenario.js';
 import { parseTarget, type Target } from './target.js';
 
 /** Validate every definition up front, listing every problem at once: nothing starts when one is invalid. */
@@ -54,8 +54,17 @@ export function validateSuite(input: RunSuiteOptions) {
   for (const s of scenarios) {
     if (o.duration !== undefined) s.load.duration = o.duration;
     if (o.connections !== undefined) s.load.connections = o.connections;
+    if (o.requests !== undefined) s.load.requests = o.requests;
     // Settling applies between the steps of a stepped load; a fixed load's block warm-up covers it.
     if (o.warmup !== undefined && Array.isArray(s.load.connections) && s.load.connections.length > 1) s.load.warmup = o.warmup;
   }
+  // Checked again after the overrides: `--requests 10 -c 50` cannot keep 50 connections busy.
+  for (const s of scenarios) {
+    const most = Math.max(...connectionSteps(s.load));
+    if (s.load.requests !== undefined && s.load.requests < most && !s.verifyOnly) {
+      errors.push(`${o.requests !== undefined ? 'overrides.requests' : `scenarios[${scenarios.indexOf(s)}].load.requests`}: ${s.load.requests} requests cannot keep ${most} connections busy (scenario ${s.name}); give at least ${most}`);
+    }
+  }
+  if (errors.length) throw new BenchsuiteConfigError(errors.join('\n'), errors);
   return { opts, scenarios, targets };
 }

@@ -3,6 +3,8 @@ import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '..
 import type { BenchResult, BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
 import { hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
 import { varianceComponents } from './components.js';
+import { perProcessOf } from './per-process.js';
+import { isCleanLevel, sweepOf } from './sweep.js';
 
 /** What the estimators need of the design. */
 export interface EstimatorOptions {
@@ -139,6 +141,15 @@ export function summarizePair(
         .filter((v): v is number => v !== undefined),
     );
     const stepRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.steps[i]?.rps ? (t.steps[i]?.rps ?? NaN) / r.steps[i]!.rps : null));
+    const statusCounts: Record<string, number> = {};
+    for (const x of st) for (const [code, n] of Object.entries(x.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
+    const counters = {
+      requests: st.reduce((a, x) => a + x.requests, 0),
+      statusCounts,
+      errors: st.reduce((a, x) => a + x.errors, 0),
+      timeouts: st.reduce((a, x) => a + x.timeouts, 0),
+      unexpected: st.reduce((a, x) => a + x.unexpected, 0),
+    };
     return {
       connections: st[0]?.connections ?? connectionSteps?.[i] ?? 1,
       rps: estimate(stepGroups, o, [...key, 'step', i, 'rps'], ABSOLUTE_METHOD),
@@ -147,8 +158,15 @@ export function summarizePair(
       clientBoundWindows: st.filter((s) => s.clientBound).length,
       backendBoundWindows: st.filter((s) => s.backendBound).length,
       serverNotSaturatedWindows: st.filter((s) => s.serverNotSaturated).length,
+      ...counters,
+      clean: isCleanLevel(counters),
     };
   });
+  const sweep = sweepOf(steps);
+  const perProcess = perProcessOf(
+    blockIds.map((b) => use.filter((w) => w.block === b).map((w) => ({ ...w.resources, rps: w.rps, requests: w.requests, durationSec: w.durationSec }))),
+    (g, name) => estimate(g, o, [...key, name], ABSOLUTE_METHOD),
+  );
   const reached = headline?.halfWidth ?? null;
   return {
     scenario,
@@ -181,6 +199,8 @@ export function summarizePair(
     peakRssBytes: Math.max(0, ...ok.map((w) => w.resources.serverPeakRssBytes)),
     serverCpus,
     steps,
+    ...(sweep ? { sweep } : {}),
+    ...(perProcess ? { perProcess } : {}),
   };
 }
 

@@ -14,6 +14,8 @@ export interface WorkerJob {
   connections: number;
   warmupSec: number;
   durationSec: number;
+  /** Exact number of requests of the measured window (autocannon's `amount`), instead of a duration. */
+  requestCount?: number | undefined;
   rate?: number | undefined;
   timeoutSec: number;
   expectStatus: number[];
@@ -29,11 +31,13 @@ export interface WorkerResult {
   unexpected: number;
 }
 
-function opts(job: WorkerJob, durationSec: number): autocannon.Options {
+function opts(job: WorkerJob, durationSec: number, amount?: number): autocannon.Options {
   return {
     url: job.url,
     connections: job.connections,
     duration: durationSec,
+    // autocannon spreads `amount` over the connections and stops once each has its share answered.
+    ...(amount ? { amount } : {}),
     timeout: job.timeoutSec,
     requests: job.requests.map((r) => ({ method: r.method as autocannon.Request['method'], path: r.path, headers: r.headers, body: r.body })),
     ...(job.rate ? { overallRate: job.rate } : {}),
@@ -47,7 +51,7 @@ function opts(job: WorkerJob, durationSec: number): autocannon.Options {
   } as autocannon.Options;
 }
 
-async function runWindow(job: WorkerJob, durationSec: number, record: boolean): Promise<WorkerResult> {
+async function runWindow(job: WorkerJob, durationSec: number, record: boolean, amount?: number): Promise<WorkerResult> {
   const h = createHistogram();
   const statusCounts: Record<string, number> = {};
   const expected = new Set(job.expectStatus);
@@ -59,7 +63,7 @@ async function runWindow(job: WorkerJob, durationSec: number, record: boolean): 
     fail = reject;
   });
   const t0 = performance.now();
-  const instance = autocannon(opts(job, durationSec), (err, res) => (err ? fail(err) : done(res)));
+  const instance = autocannon(opts(job, durationSec, amount), (err, res) => (err ? fail(err) : done(res)));
   if (record) {
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       h.recordValue(Math.max(1, Math.round(responseTime * 1000)));
@@ -90,7 +94,7 @@ process.once('message', async (job: WorkerJob) => {
   try {
     if (job.warmupSec > 0) await runWindow(job, job.warmupSec, false);
     process.send!({ type: 'measure-start' });
-    const result = await runWindow(job, job.durationSec, true);
+    const result = await runWindow(job, job.durationSec, true, job.requestCount);
     process.send!({ type: 'measure-end' });
     process.send!({ type: 'result', result }, () => process.exit(0));
   } catch (err) {

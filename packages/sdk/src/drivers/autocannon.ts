@@ -15,7 +15,7 @@ const workerPath = existsSync(builtWorker) ? builtWorker : fileURLToPath(new URL
 export const autocannonDriver: Driver = {
   name: 'autocannon',
   ceilingRps: 75_000,
-  capabilities: { capRate: true, microsecondLatency: true, threads: 'one' },
+  capabilities: { capRate: true, fixedRequests: true, microsecondLatency: true, threads: 'one' },
   note: 'autocannon saturates one core near 75–80k req/s; its own histogram keeps whole ms, so benchsuite records each response time at µs resolution itself.',
   async available() {
     return true;
@@ -25,7 +25,7 @@ export const autocannonDriver: Driver = {
     return (require('autocannon/package.json') as { version: string }).version;
   },
   flags(o) {
-    return [`connections=${o.connections}`, `warmup=${o.warmupSec}s`, `duration=${o.durationSec}s`, `timeout=${o.timeoutSec}s`, 'pipelining=1', ...(o.rate ? [`overallRate=${o.rate}`] : [])];
+    return [`connections=${o.connections}`, `warmup=${o.warmupSec}s`, o.requestCount ? `amount=${o.requestCount}` : `duration=${o.durationSec}s`, `timeout=${o.timeoutSec}s`, 'pipelining=1', ...(o.rate ? [`overallRate=${o.rate}`] : [])];
   },
   run(o) {
     const job: WorkerJob = {
@@ -34,6 +34,7 @@ export const autocannonDriver: Driver = {
       connections: o.connections,
       warmupSec: o.warmupSec,
       durationSec: o.durationSec,
+      requestCount: o.requestCount,
       rate: o.rate,
       timeoutSec: o.timeoutSec,
       expectStatus: [...o.expectStatus],

@@ -1,4 +1,5 @@
 import type { Driver } from '../driver.js';
+import type { Scenario } from '../scenario.js';
 import { autocannonDriver } from './autocannon.js';
 import { wrkDriver } from './wrk.js';
 
@@ -14,26 +15,53 @@ export interface DriverChoice {
   reason: string;
 }
 
+/** What the suite's scenarios ask of the driver. */
+export interface DriverNeeds {
+  /** A scenario caps the request rate (`load.rate`). */
+  capRate?: boolean;
+  /** A scenario sends a fixed number of requests per window (`load.requests`, `--requests`). */
+  fixedRequests?: boolean;
+}
+
+/** What these scenarios ask of the driver (verify-only ones are never loaded). */
+export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyOnly'>[]): DriverNeeds {
+  const loaded = scenarios.filter((s) => !s.verifyOnly);
+  return { capRate: loaded.some((s) => s.load.rate !== undefined), fixedRequests: loaded.some((s) => s.load.requests !== undefined) };
+}
+
+/** What a driver cannot do of what is needed, as the end of a sentence; undefined when it can do all. */
+function lacks(d: Driver, needs: DriverNeeds): string | undefined {
+  if (needs.capRate && !d.capabilities.capRate) return 'cannot cap the request rate';
+  if (needs.fixedRequests && !d.capabilities.fixedRequests) return 'cannot send a fixed number of requests per window (--requests)';
+  return undefined;
+}
+
 const k = (n: number) => `${Math.round(n / 1000)}k`;
 
 /**
  * Resolve `auto` to the available driver with the highest ceiling that can do what the suite
  * needs (a capped rate), or check a named one. The reason names what was passed over and why.
  */
-export async function resolveDriver(choice: string | Driver, needs: { capRate?: boolean } = {}): Promise<DriverChoice> {
-  if (typeof choice === 'object') return { driver: choice, reason: 'custom driver given by the configuration' };
+export async function resolveDriver(choice: string | Driver, needs: DriverNeeds = {}): Promise<DriverChoice> {
+  if (typeof choice === 'object') {
+    const missing = lacks(choice, needs);
+    if (missing) throw new Error(`driver ${choice.name} ${missing}, which a scenario of this suite needs`);
+    return { driver: choice, reason: 'custom driver given by the configuration' };
+  }
   if (choice !== 'auto') {
     const d = (drivers as Record<string, Driver>)[choice];
     if (!d) throw new Error(`unknown driver "${choice}"; expected one of: ${driverNames.join(', ')}`);
     const ok = await d.available();
     if (ok !== true) throw new Error(`driver ${choice} is not available: ${ok}`);
-    if (needs.capRate && !d.capabilities.capRate) throw new Error(`driver ${choice} cannot cap the request rate, which a scenario of this suite needs`);
+    const missing = lacks(d, needs);
+    if (missing) throw new Error(`driver ${choice} ${missing}, which a scenario of this suite needs${choice === 'wrk' ? ' (autocannon can)' : ''}`);
     return { driver: d, reason: `chosen with --driver (one process tops out near ${k(d.ceilingRps)} req/s per loader core)` };
   }
   const passed: string[] = [];
   for (const d of Object.values(drivers as Record<string, Driver>).sort((a, b) => b.ceilingRps - a.ceilingRps)) {
-    if (needs.capRate && !d.capabilities.capRate) {
-      passed.push(`${d.name} cannot cap the request rate`);
+    const missing = lacks(d, needs);
+    if (missing) {
+      passed.push(`${d.name} ${missing}`);
       continue;
     }
     const ok = await d.available();

@@ -163,7 +163,7 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'mea
 export const wrkDriver: Driver = {
   name: 'wrk',
   ceilingRps: 170_000,
-  capabilities: { capRate: false, microsecondLatency: true, threads: 'per-loader-core' },
+  capabilities: { capRate: false, fixedRequests: false, microsecondLatency: true, threads: 'per-loader-core' },
   note: 'wrk cannot cap the request rate; status codes are counted in a Lua response() hook.',
   async available() {
     return new Promise((resolve) => {
@@ -195,6 +195,7 @@ export const wrkDriver: Driver = {
   },
   async run(o) {
     if (o.rate) throw new Error('wrk cannot cap the request rate; use the autocannon driver for scenarios with load.rate');
+    if (o.requestCount) throw new Error('wrk cannot send a fixed number of requests; use the autocannon driver for load.requests (--requests)');
     const dir = guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-wrk-')));
     try {
       const script = join(dir, 'benchsuite.lua');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS } from '../defaults.js';
-import { resolveDriver } from '../drivers/index.js';
+import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { captureEnvironment, decidePinning, pinSelf } from '../environment.js';
 import { BenchsuiteConfigError } from '../errors.js';
 import type { Design, SuiteEvent, RunSuiteOptions } from '../options.js';
@@ -148,8 +148,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   const resumedSec = log.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
   const elapsed = () => resumedSec + (performance.now() - wall0) / 1000;
 
-  const needsRate = scenarios.some((s) => s.load.rate !== undefined && !s.verifyOnly);
-  const choice = await resolveDriver(opts.driver, { capRate: needsRate }).catch((err: Error) => {
+  const choice = await resolveDriver(opts.driver, driverNeeds(scenarios)).catch((err: Error) => {
     throw new BenchsuiteConfigError(`driver: ${err.message}`);
   });
   const driver = choice.driver;
@@ -366,6 +365,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
             warmupSec: windowSpec(firstScenario, [], design, stepSettle).settleSec,
             timeoutSec: firstScenario.load.timeout,
             rate: firstScenario.load.rate,
+            requestCount: firstScenario.load.requests,
           }),
           ...(driver.note ? { ceilingNote: driver.note } : {}),
           reason: choice.reason,
@@ -387,6 +387,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
           warmupSec: windowSpec(s, [], design, stepSettle).settleSec,
           durationSec: windowSpec(s, [], design, stepSettle).windowSec,
           ...(s.load.rate ? { rate: s.load.rate } : {}),
+          ...(s.load.requests ? { requests: s.load.requests } : {}),
           timeoutSec: s.load.timeout,
         },
       })),

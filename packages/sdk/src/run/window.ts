@@ -44,6 +44,7 @@ export type WindowFigures = Pick<
   | 'serverNotSaturated'
   | 'cpuPerRequestUs'
   | 'steps'
+  | 'fixedRequests'
 >;
 
 const emptyResources = (): WindowResources => ({
@@ -110,6 +111,7 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
           connections,
           warmupSec: spec.settleSec,
           durationSec: spec.windowSec,
+          requestCount: load.requests,
           rate: load.rate,
           timeoutSec: load.timeout,
           expectStatus,
@@ -159,7 +161,8 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
     watch.dispose();
     sampler.stop();
   }
-  return combineSteps(steps, histograms, target.pid !== undefined);
+  const figures = combineSteps(steps, histograms, target.pid !== undefined);
+  return load.requests !== undefined ? { ...figures, fixedRequests: load.requests } : figures;
 }
 
 /** A window's figures from its steps: sums, duration-weighted shares, the merged histogram. */
@@ -189,6 +192,7 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
       serverCpuSeconds: cpu,
       serverPeakRssBytes: max((s) => s.resources.serverPeakRssBytes),
       serverProcesses: max((s) => s.resources.serverProcesses),
+      serverWorkers: max((s) => s.resources.serverWorkers ?? 0),
       loaderCpuSeconds: sum((s) => s.resources.loaderCpuSeconds),
       loaderCoreBusy: weighted((s) => s.resources.loaderCoreBusy),
       loaderBusiestCore: max((s) => s.resources.loaderBusiestCore),
