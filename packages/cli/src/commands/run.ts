@@ -5,6 +5,7 @@ import {
   DEFAULTS,
   QUICK,
   driverNames,
+  driverNeeds,
   resolveDriver,
   resolveReference,
   runSuite,
@@ -14,6 +15,7 @@ import {
   type BenchsuiteConfig,
   type Design,
   type DesignOptions,
+  type DriverNeeds,
   type LoadOverrides,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
@@ -60,6 +62,12 @@ export const runFlags = {
     parse: (r: string) => parseDuration(r, { exclusive: true }),
     help: 'measured length of each window: 10s, 500ms, 1.5 (seconds)',
     default: formatSeconds(DEFAULTS.windowSec),
+  },
+  requests: {
+    type: 'value',
+    value: 'N',
+    parse: (r: string) => parseInteger(r, { min: 1 }),
+    help: 'send exactly N requests per window (per connection step) instead of running for --duration, as h2load -n does; with -c 1 a sequential run (needs a driver that can: autocannon)',
   },
   warmup: {
     type: 'value',
@@ -120,6 +128,7 @@ const FIXED_BY_PLAN = [
   'target',
   'connections',
   'duration',
+  'requests',
   'warmup',
   'precision',
   'budget',
@@ -208,6 +217,7 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'overrides.duration': 'duration',
   'overrides.warmup': 'warmup',
   'overrides.connections': 'connections',
+  'overrides.requests': 'requests',
 };
 function nameFlag(issue: string, flags: RunFlags): string {
   for (const [field, flag] of Object.entries(FIELD_FLAGS)) {
@@ -217,10 +227,10 @@ function nameFlag(issue: string, flags: RunFlags): string {
 }
 
 /** One line per design choice, for the header and `--dry-run`. */
-export function describeDesign(design: Design, windowSec: number): string {
+export function describeDesign(design: Design, windowSec: number, requests?: number): string {
   const w = design.warmup;
   return [
-    `${formatSeconds(windowSec)} windows`,
+    requests ? `windows of exactly ${requests} requests each (per connection step)` : `${formatSeconds(windowSec)} windows`,
     `${span(design.rounds)} round${design.rounds.max === 1 ? '' : 's'} per block`,
     `${span(design.blocks)} block${design.blocks.max === 1 ? '' : 's'} per scenario`,
     `warm-up ${w.minSec === w.maxSec ? formatSeconds(w.minSec) : `${formatSeconds(w.minSec)}–${formatSeconds(w.maxSec)} until req/s is steady within ±${formatPercent(w.tolerance)}`}`,
@@ -235,8 +245,8 @@ interface Prepared {
   configFile: string | undefined;
   design: Design;
   reference: string;
-  /** A scenario caps the request rate: the driver must be able to. */
-  needsRate: boolean;
+  /** What the scenarios ask of the driver (a capped rate, a fixed number of requests). */
+  needs: DriverNeeds;
   plan: SavedPlan | undefined;
 }
 
@@ -274,6 +284,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     ...(flags.duration !== undefined ? { duration: flags.duration } : {}),
     ...(flags.warmup !== undefined ? { warmup: flags.warmup } : {}),
     ...(flags.connections !== undefined ? { connections: flags.connections } : {}),
+    ...(flags.requests !== undefined ? { requests: flags.requests } : {}),
   };
   const outDir = plan ? resolve(cwd, flags.resume!) : resolve(cwd, flags.out ?? join('benchsuite-results', `${timestamp()}_${suiteName}`));
   if (!plan && (existsSync(join(outDir, 'run.json')) || existsSync(join(outDir, 'windows.jsonl')))) {
@@ -305,14 +316,13 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   const resolved = plan?.design ?? checked.opts.design;
-  const needsRate = checked.scenarios.some((s) => s.load.rate !== undefined && !s.verifyOnly);
-  return { options, suite: suiteName, configFile: loaded?.file, design: resolved, reference: resolveReference(resolved, checked.targets), needsRate, plan };
+  return { options, suite: suiteName, configFile: loaded?.file, design: resolved, reference: resolveReference(resolved, checked.targets), needs: driverNeeds(checked.scenarios), plan };
 }
 
 /** Resolve the driver before anything is printed, so an unusable one is a usage error (exit 2). */
 async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
   try {
-    const choice = await resolveDriver(p.options.driver ?? 'auto', { capRate: p.needsRate });
+    const choice = await resolveDriver(p.options.driver ?? 'auto', p.needs);
     return { name: choice.driver.name, reason: choice.reason };
   } catch (err) {
     throw new UsageError(`driver: ${(err as Error).message}`);
@@ -352,7 +362,7 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
       `scenarios  ${plan.scenarios.join(', ')}`,
       `targets    ${plan.targets.join(', ')}`,
       `reference  ${plan.reference}`,
-      `design     ${describeDesign(p.design, windowSec(p))}`,
+      `design     ${describeDesign(p.design, windowSec(p), p.options.overrides?.requests)}`,
       `budget     ${formatSeconds(p.design.budgetSec)}`,
       `driver     ${driver.name}: ${driver.reason}`,
       `seed       ${plan.seed ?? 'random (recorded in the result)'}`,
@@ -414,7 +424,7 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
     p.plan
       ? `benchsuite run: resuming suite ${p.suite} in ${o.outDir} (same seed, plan and design)\n`
       : `benchsuite run: suite ${p.suite}, ${o.scenarios.length} scenario${o.scenarios.length === 1 ? '' : 's'} × ${o.targets.length} target${o.targets.length === 1 ? '' : 's'}, reference ${p.reference}\n` +
-          `  design: ${describeDesign(p.design, windowSec(p))}\n` +
+          `  design: ${describeDesign(p.design, windowSec(p), p.options.overrides?.requests)}\n` +
           `  windows go to ${join(o.outDir, 'windows.jsonl')} (Ctrl-C stops after the current window; ${resumeHint})\n`,
   );
 

@@ -51,10 +51,11 @@ export async function resolveDriver(choice: string | Driver, needs: DriverNeeds 
   if (choice !== 'auto') {
     const d = (drivers as Record<string, Driver>)[choice];
     if (!d) throw new Error(`unknown driver "${choice}"; expected one of: ${driverNames.join(', ')}`);
+    // What it cannot do is said first: it holds on every machine, installed or not.
+    const missing = lacks(d, needs);
+    if (missing) throw new Error(`${choice} ${missing}, which a scenario of this suite needs${choice === 'wrk' ? ' (autocannon can)' : ''}`);
     const ok = await d.available();
     if (ok !== true) throw new Error(`driver ${choice} is not available: ${ok}`);
-    const missing = lacks(d, needs);
-    if (missing) throw new Error(`driver ${choice} ${missing}, which a scenario of this suite needs${choice === 'wrk' ? ' (autocannon can)' : ''}`);
     return { driver: d, reason: `chosen with --driver (one process tops out near ${k(d.ceilingRps)} req/s per loader core)` };
   }
   const passed: string[] = [];

@@ -1,0 +1,149 @@
+// A concurrency sweep and fixed request counts through runSuite, against real servers on real
+// sockets. Loads the machine a little: run this file under the shared lock
+// (`flock /tmp/bs-load.lock npx vitest run packages/sdk/test/sweep-run.test.ts`). Every run is tiny
+// (0.25-s windows or 40-request windows, one block, two rounds); nothing here asserts a duration.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BenchsuiteConfigError, resolveDriver, resultSchema, runSuite, type OkWindow, type SuiteEvent } from '../src/index.js';
+import { tiny, tinyDesign } from './_helpers.js';
+
+const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 } };
+
+describe('a concurrency sweep end to end', () => {
+  it('gives every target a curve over the levels with its status mix, a best clean point, a knee field and per-process figures', async () => {
+    const r = await runSuite({
+      scenarios: [ping],
+      targets: [tiny('ref'), tiny('other')],
+      design: { ...tinyDesign, reference: 'ref' },
+      // What `--connections 1,2,4 --warmup 0.1` passes.
+      overrides: { connections: [1, 2, 4], warmup: 0.1 },
+      driver: 'autocannon',
+      seed: 5,
+    });
+    expect(resultSchema.safeParse(r).success).toBe(true);
+    expect(r.scenarios[0]!.load.connections).toEqual([1, 2, 4]);
+    for (const w of r.windows) {
+      expect(w.status).toBe('ok');
+      if (w.status === 'ok') expect(w.steps.map((s) => s.connections)).toEqual([1, 2, 4]);
+    }
+    expect(r.summaries.map((s) => s.target).sort()).toEqual(['other', 'ref']);
+    for (const s of r.summaries) {
+      expect(s.steps.map((x) => x.connections)).toEqual([1, 2, 4]);
+      for (const level of s.steps) {
+        expect(level.rps.point).toBeGreaterThan(0);
+        expect(level.rps.ci95).not.toBeNull();
+        expect(level.latency.p99).toBeGreaterThanOrEqual(level.latency.p50);
+        expect(level.latency.p50).toBeGreaterThan(0);
+        // The status mix: every answer a 200, no error or timeout, so every level is clean.
+        expect(level.statusCounts).toEqual({ '200': level.requests });
+        expect(level.requests).toBeGreaterThan(0);
+        expect([level.errors, level.timeouts, level.unexpected]).toEqual([0, 0, 0]);
+        expect(level.clean).toBe(true);
+        if (s.target === 'ref') expect(level.relativeRps).toBeNull();
+        else expect(level.relativeRps!.point).toBeGreaterThan(0);
+      }
+      const sweep = s.sweep!;
+      expect(sweep.uncleanLevels).toEqual([]);
+      expect(sweep.kneeGain).toBe(0.05);
+      // The best clean point is the level with the highest median req/s (all are clean here).
+      const top = s.steps.reduce((a, b) => (b.rps.point > a.rps.point ? b : a));
+      expect(sweep.bestClean).toMatchObject({ connections: top.connections, p50: top.latency.p50, p99: top.latency.p99 });
+      expect(sweep.bestClean!.rps.point).toBe(top.rps.point);
+      // The knee may or may not fall inside three levels on a shared machine; when it does, it is one of them and the next level gained < 5%.
+      if (sweep.knee) {
+        expect([1, 2]).toContain(sweep.knee.connections);
+        expect(sweep.knee.nextGain).toBeLessThan(0.05);
+      } else expect(sweep.knee).toBeNull();
+      // One node process did all the work.
+      expect(s.perProcess!.processes).toBe(1);
+      expect(s.perProcess!.treeProcesses).toBe(1);
+      expect(s.perProcess!.coresUsed.point).toBeGreaterThan(0);
+      expect(s.perProcess!.rpsPerProcess.point).toBeCloseTo(s.rps.point, -1);
+      expect(s.perProcess!.rpsPerCore.point).toBeGreaterThan(0);
+    }
+  }, 180_000);
+});
+
+describe('fixed request counts (--requests)', () => {
+  let server: Server;
+  let url = '';
+  let count = 0;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/count-me') count++;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  // No verify request and no warm-up, so every request the server sees belongs to a measured window.
+  const design = { ...tinyDesign, warmup: { minSec: 0, maxSec: 0 } };
+  const counted = { name: 'counted', request: { path: '/count-me' }, expect: { status: 200 } };
+
+  it.each([
+    ['one connection (a sequential run)', 1, 40],
+    ['a stepped load, every step with its own 40', [1, 4], 40],
+  ] as const)('sends exactly N requests per window: %s', async (_, connections, n) => {
+    count = 0;
+    const perWindow: number[] = [];
+    let seen = 0;
+    const onEvent = (e: SuiteEvent) => {
+      if (e.type !== 'window') return;
+      perWindow.push(count - seen);
+      seen = count;
+    };
+    const r = await runSuite({
+      scenarios: [counted],
+      targets: [{ kind: 'url', name: 'counter', url }],
+      design,
+      overrides: { requests: n, connections, warmup: 0 },
+      driver: 'autocannon',
+      verify: false,
+      pinning: false,
+      seed: 1,
+      onEvent,
+    });
+    const steps = Array.isArray(connections) ? connections.length : 1;
+    const ok = r.windows.filter((w): w is OkWindow => w.status === 'ok');
+    expect(ok).toHaveLength(2);
+    // The server counted exactly N per step of every window, and nothing else.
+    expect(perWindow).toEqual([n * steps, n * steps]);
+    expect(count).toBe(2 * n * steps);
+    // The window records say so.
+    for (const w of ok) {
+      expect(w.fixedRequests).toBe(n);
+      expect(w.requests).toBe(n * steps);
+      for (const s of w.steps) {
+        expect(s.requests).toBe(n);
+        expect(s.statusCounts).toEqual({ '200': n });
+        expect(s.latency.count).toBe(n);
+      }
+    }
+    expect(r.scenarios[0]!.load.requests).toBe(n);
+    expect(r.environment.driver.flags).toContain(`amount=${n}`);
+  }, 120_000);
+
+  it('a driver that cannot send a fixed count refuses before anything starts; auto picks one that can and says why', async () => {
+    count = 0;
+    const run = runSuite({ scenarios: [counted], targets: [{ kind: 'url', name: 'counter', url }], design, overrides: { requests: 10, connections: 1 }, driver: 'wrk', pinning: false });
+    await expect(run).rejects.toThrowError(BenchsuiteConfigError);
+    await expect(run).rejects.toThrowError(/driver: wrk cannot send a fixed number of requests per window \(--requests\).*\(autocannon can\)/);
+    expect(count).toBe(0);
+    const auto = await resolveDriver('auto', { fixedRequests: true });
+    expect(auto.driver.name).toBe('autocannon');
+    expect(auto.reason).toMatch(/^wrk cannot send a fixed number of requests per window \(--requests\).*: using autocannon/);
+  });
+
+  it('refuses fewer requests than connections, naming the field', async () => {
+    await expect(runSuite({ scenarios: [counted], targets: [{ kind: 'url', name: 'counter', url }], overrides: { requests: 3, connections: [1, 4] } })).rejects.toThrowError(
+      /overrides\.requests: 3 requests cannot keep 4 connections busy \(scenario counted\); give at least 4/,
+    );
+    await expect(runSuite({ scenarios: [{ ...counted, load: { connections: 8, requests: 2 } }], targets: [{ kind: 'url', name: 'counter', url }] })).rejects.toThrowError(
+      /scenarios\[0\]\.load\.requests: 2 requests cannot keep 8 connections busy/,
+    );
+  });
+});
