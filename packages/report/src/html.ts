@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { decodeHistogram, type BenchResult, type Note, type PairSummary } from '@benchsuite/sdk';
-import { DASH, escapeHtml as esc, fmtRatio, fmtUs } from './format.js';
+import { DASH, escapeHtml as esc, fmtRatio, fmtRps, fmtUs } from './format.js';
 import { flameGraphSvg, packageBarsSvg } from './flame.js';
 import {
   MISSING_LABEL,
@@ -20,7 +20,21 @@ import {
   type ScenarioView,
 } from './model.js';
 import { PALETTE, SVG_DEFS, barChart, lineChart, type LineSeries } from './svg.js';
-import { ceilingColumns, costColumns, headlineColumns, machineFacts, packageTable, profileFunctionColumns, rankingColumns, stepColumns, targetTable, topFunctionRows, type Table } from './tables.js';
+import {
+  ceilingColumns,
+  costColumns,
+  headlineColumns,
+  machineFacts,
+  packageTable,
+  perProcessColumns,
+  profileFunctionColumns,
+  rankingColumns,
+  stepColumns,
+  sweepColumns,
+  targetTable,
+  topFunctionRows,
+  type Table,
+} from './tables.js';
 
 const slug = (s: string, i: number) =>
   `s${i + 1}-${s
@@ -208,12 +222,35 @@ function stepCharts(m: ReportModel, s: ScenarioView): string {
         : { x: Math.log2(st.connections), y: st.relativeRps?.point ?? Number.NaN, lo: st.relativeRps?.ci95?.[0] ?? null, hi: st.relativeRps?.ci95?.[1] ?? null },
     ),
   }));
+  // Rings on the sweep's two points: the best clean point on the throughput curve, the knee on both.
+  const markOf = (r: ScenarioView['rows'][number], connections: number, knee: boolean, best: boolean) =>
+    [best && r.summary.sweep?.bestClean?.connections === connections ? 'best clean point' : '', knee && r.summary.sweep?.knee?.connections === connections ? 'knee' : ''].filter(Boolean).join(', ') ||
+    undefined;
+  const abs: LineSeries[] = s.rows.map((r) => ({
+    name: r.target,
+    color: color(r.target),
+    points: r.summary.steps.map((st) => {
+      const mark = markOf(r, st.connections, true, true);
+      return { x: Math.log2(st.connections), y: st.rps.point, lo: st.rps.ci95?.[0] ?? null, hi: st.rps.ci95?.[1] ?? null, ...(mark ? { mark } : {}) };
+    }),
+  }));
   const p99: LineSeries[] = s.rows.map((r) => ({
     name: r.target,
     color: color(r.target),
-    points: r.summary.steps.map((st) => ({ x: Math.log2(st.connections), y: st.latency.p99 / 1000 })),
+    points: r.summary.steps.map((st) => {
+      const mark = markOf(r, st.connections, true, false);
+      return { x: Math.log2(st.connections), y: st.latency.p99 / 1000, ...(mark ? { mark } : {}) };
+    }),
   }));
-  return `<div class="charts two">${lineChart({
+  return `<div class="charts three">${lineChart({
+    title: 'Throughput by connections (median req/s, 95% interval; ringed: best clean point, knee)',
+    series: abs,
+    xTicks,
+    xLabel: 'connections',
+    yLabel: 'req/s',
+    yFormat: fmtRps,
+    yTickFormat: plainTick,
+  })}${lineChart({
     title: `Throughput relative to ${m.reference} by connections (95% interval)`,
     series: rel,
     xTicks,
@@ -222,7 +259,7 @@ function stepCharts(m: ReportModel, s: ScenarioView): string {
     yFormat: fmtRatio,
     yTickFormat: plainTick,
   })}${lineChart({
-    title: 'p99 latency by connections (log scale)',
+    title: 'p99 latency by connections (log scale; ringed: knee)',
     series: p99,
     xTicks,
     xLabel: 'connections',
@@ -267,6 +304,10 @@ function scenarioHtml(m: ReportModel, s: ScenarioView, index: number): string {
   if (s.steps.length) {
     parts.push('<h3>Per step</h3>', stepCharts(m, s), htmlTable({ columns: stepColumns(m), rows: s.steps }, color));
   }
+  const swept = s.rows.filter((r) => r.summary.sweep);
+  if (swept.length) parts.push('<h3>Sweep</h3>', htmlTable({ columns: sweepColumns(m), rows: swept }, color));
+  const perProcess = s.rows.filter((r) => r.summary.perProcess);
+  if (perProcess.length) parts.push('<h3>Per process and per core</h3>', htmlTable({ columns: perProcessColumns(), rows: perProcess }, color));
   if (s.profiles.length) parts.push(profilesHtml(m, s));
   parts.push('</section>');
   return parts.join('\n');

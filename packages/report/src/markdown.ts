@@ -16,7 +16,21 @@ import {
   type ReportOptions,
   type ScenarioView,
 } from './model.js';
-import { ceilingColumns, costColumns, headlineColumns, machineFacts, packageTable, profileFunctionColumns, rankingColumns, stepColumns, targetTable, topFunctionRows, type Table } from './tables.js';
+import {
+  ceilingColumns,
+  costColumns,
+  headlineColumns,
+  machineFacts,
+  packageTable,
+  perProcessColumns,
+  profileFunctionColumns,
+  rankingColumns,
+  stepColumns,
+  sweepColumns,
+  targetTable,
+  topFunctionRows,
+  type Table,
+} from './tables.js';
 
 /**
  * A table from its column specification; a warn/bad cell gets a ⚠ so it stands out without colour.
@@ -93,6 +107,10 @@ function scenarioSection(m: ReportModel, s: ScenarioView): string[] {
   if (s.steps.length) {
     out.push(`### ${md(info.name)}: per step`, '', ...markdownTable({ columns: stepColumns(m), rows: s.steps }), '');
   }
+  const swept = s.rows.filter((r) => r.summary.sweep);
+  if (swept.length) out.push(`### ${md(info.name)}: sweep`, '', ...markdownTable({ columns: sweepColumns(m), rows: swept }), '');
+  const perProcess = s.rows.filter((r) => r.summary.perProcess);
+  if (perProcess.length) out.push(`### ${md(info.name)}: per process and per core`, '', ...markdownTable({ columns: perProcessColumns(), rows: perProcess }), '');
 
   for (const r of s.rows) {
     for (const f of r.failures) {

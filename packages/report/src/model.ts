@@ -165,7 +165,7 @@ export function loadText(info: ScenarioInfo): string {
   const conns = l.connections.length ? l.connections.join(' → ') : '?';
   const stepped = l.connections.length > 1;
   return (
-    `${conns} connection${l.connections.length === 1 && l.connections[0] === 1 ? '' : 's'}, ${l.durationSec} s windows` +
+    `${conns} connection${l.connections.length === 1 && l.connections[0] === 1 ? '' : 's'}, ${l.requests ? `windows of ${l.requests} requests` : `${l.durationSec} s windows`}` +
     `${stepped ? `, one per step${l.warmupSec ? ` (${l.warmupSec} s settle)` : ''}` : ''}${l.rate ? `, ${l.rate} req/s target rate` : ''}`
   );
 }

@@ -132,7 +132,8 @@ export function barChart(o: BarChartOptions): string {
 export interface LineSeries {
   name: string;
   color: string;
-  points: { x: number; y: number; lo?: number | null; hi?: number | null }[];
+  /** `mark`: a ring around the point with this label (e.g. the best clean point, the knee). */
+  points: { x: number; y: number; lo?: number | null; hi?: number | null; mark?: string }[];
 }
 
 export interface LineChartOptions {
@@ -200,6 +201,11 @@ export function lineChart(o: LineChartOptions): string {
         parts.push(`<path d="M${n(sx(p.x))} ${n(sy(p.lo))}V${n(sy(p.hi))}M${n(sx(p.x) - 4)} ${n(sy(p.lo))}h8M${n(sx(p.x) - 4)} ${n(sy(p.hi))}h8" stroke="${s.color}" stroke-width="1.3"/>`);
       }
       parts.push(`<circle cx="${n(sx(p.x))}" cy="${n(sy(p.y))}" r="3.2" fill="${s.color}"><title>${esc(`${s.name}: ${o.yFormat(p.y)}`)}</title></circle>`);
+      if (p.mark) {
+        parts.push(
+          `<circle class="mark" cx="${n(sx(p.x))}" cy="${n(sy(p.y))}" r="7" fill="none" stroke="${s.color}" stroke-width="1.5"><title>${esc(`${s.name}: ${p.mark}, ${o.yFormat(p.y)}`)}</title></circle>`,
+        );
+      }
     }
     parts.push('</g>');
   }

@@ -4,7 +4,7 @@
  * decide how a `Table` is drawn, never what is in it.
  */
 import type { Ceiling, Estimate, ProfileRecord, TargetInfo } from '@benchsuite/sdk';
-import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtUs, shortFrame, valueText } from './format.js';
+import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, shortFrame, valueText } from './format.js';
 import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
 
 export type Align = 'left' | 'right';
@@ -209,6 +209,16 @@ export function stepColumns(m: ReportModel): Column<StepRow>[] {
     { id: 'p99', label: 'p99', align: 'right', brief: true, text: (r) => fmtMs(r.step.latency.p99), sort: (r) => r.step.latency.p99 },
     { id: 'p999', label: 'p99.9', align: 'right', text: (r) => fmtMs(r.step.latency.p999), sort: (r) => r.step.latency.p999 },
     {
+      id: 'status',
+      label: 'Status mix',
+      align: 'left',
+      brief: true,
+      help: 'answers by status code at this step over the used windows, then socket errors and timeouts; ✓ clean (every answer expected, none failed)',
+      text: (r) => statusMixText(r.step),
+      sort: (r) => (r.step.unexpected ?? 0) + (r.step.errors ?? 0) + (r.step.timeouts ?? 0),
+      tone: (r) => (r.step.clean === false ? 'bad' : null),
+    },
+    {
       id: 'bound',
       label: 'Bound windows',
       align: 'right',
@@ -216,6 +226,111 @@ export function stepColumns(m: ReportModel): Column<StepRow>[] {
       text: (r) => boundText(r.step.clientBoundWindows, r.step.backendBoundWindows, r.step.serverNotSaturatedWindows),
       sort: (r) => r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows,
       tone: (r) => (r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows ? 'warn' : null),
+    },
+  ];
+}
+
+/** `200×1 234 ✓` or `200×1 227, 500×7, 2 errors, 1 timeout ✗`; a dash for results recorded before the status mix was kept. */
+export function statusMixText(step: { statusCounts?: Record<string, number> | undefined; errors?: number | undefined; timeouts?: number | undefined; clean?: boolean | undefined }): string {
+  if (!step.statusCounts) return DASH;
+  const parts = Object.entries(step.statusCounts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, n]) => `${code}×${fmtInt(n)}`);
+  if (step.errors) parts.push(`${fmtInt(step.errors)} error${step.errors === 1 ? '' : 's'}`);
+  if (step.timeouts) parts.push(`${fmtInt(step.timeouts)} timeout${step.timeouts === 1 ? '' : 's'}`);
+  return `${parts.join(', ') || 'no answer'} ${step.clean ? '✓' : '✗'}`;
+}
+
+/** A concurrency sweep per target: the best clean point and the knee read off its curve. */
+export function sweepColumns(m: ReportModel): Column<PairRow>[] {
+  const gain = m.result.summaries.find((x) => x.sweep)?.sweep?.kneeGain;
+  const sweep = (r: PairRow) => r.summary.sweep;
+  return [
+    { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
+    {
+      id: 'best-clean',
+      label: 'Best clean point',
+      align: 'right',
+      brief: true,
+      numeric: true,
+      help: 'the highest median req/s at a level where every answer had an expected status, with no error or timeout: at how many connections, and its 95% interval',
+      text: (r) => {
+        const b = sweep(r)?.bestClean;
+        return b ? `${fmtEstimate(b.rps, fmtRps)} at ${b.connections}` : 'no clean level';
+      },
+      sort: (r) => sweep(r)?.bestClean?.rps.point ?? null,
+      tone: (r) => (sweep(r)?.bestClean ? null : 'bad'),
+    },
+    { id: 'best-p50', label: 'p50 there', align: 'right', text: (r) => fmtMs(sweep(r)?.bestClean?.p50), sort: (r) => sweep(r)?.bestClean?.p50 ?? null },
+    { id: 'best-p99', label: 'p99 there', align: 'right', brief: true, text: (r) => fmtMs(sweep(r)?.bestClean?.p99), sort: (r) => sweep(r)?.bestClean?.p99 ?? null },
+    {
+      id: 'knee',
+      label: 'Knee',
+      align: 'right',
+      brief: true,
+      help: `the first level past which req/s gains less than ${fmtPct(gain ?? null, 0)} while p99 still grows: its connections, then the next level's gain`,
+      text: (r) => {
+        const k = sweep(r)?.knee;
+        return k ? `${k.connections} (→ ${k.nextConnections}: ${fmtSignedPct(k.nextGain * 100)})` : 'none within the levels';
+      },
+      sort: (r) => sweep(r)?.knee?.connections ?? null,
+    },
+    {
+      id: 'unclean',
+      label: 'Unclean levels',
+      align: 'right',
+      brief: true,
+      help: 'levels with errors, timeouts or unexpected statuses, left out of the best clean point',
+      text: (r) => sweep(r)?.uncleanLevels.join(', ') || 'none',
+      sort: (r) => sweep(r)?.uncleanLevels.length ?? null,
+      tone: (r) => (sweep(r)?.uncleanLevels.length ? 'warn' : null),
+    },
+  ];
+}
+
+/** Throughput per server process and per server core used. */
+export function perProcessColumns(): Column<PairRow>[] {
+  const pp = (r: PairRow) => r.summary.perProcess;
+  return [
+    { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
+    {
+      id: 'processes',
+      label: 'Processes',
+      align: 'right',
+      brief: true,
+      help: "processes of the server's tree that did the work (each over a small share of its CPU), median over windows; the tree's largest size in brackets",
+      text: (r) => (pp(r) ? `${Number(pp(r)!.processes.toFixed(1))} (${pp(r)!.treeProcesses})` : DASH),
+      sort: (r) => pp(r)?.processes ?? null,
+    },
+    {
+      id: 'cores',
+      label: 'Cores used',
+      align: 'right',
+      brief: true,
+      numeric: true,
+      help: 'server tree CPU seconds ÷ window seconds, median with its 95% interval',
+      text: (r) => fmtEstimate(pp(r)?.coresUsed, (x) => x.toFixed(2)),
+      sort: (r) => pp(r)?.coresUsed.point ?? null,
+    },
+    {
+      id: 'per-process',
+      label: 'req/s per process',
+      align: 'right',
+      brief: true,
+      numeric: true,
+      help: 'req/s ÷ working processes, median over windows with its 95% interval',
+      text: (r) => fmtEstimate(pp(r)?.rpsPerProcess, fmtRps),
+      sort: (r) => pp(r)?.rpsPerProcess.point ?? null,
+    },
+    {
+      id: 'per-core',
+      label: 'req/s per core',
+      align: 'right',
+      brief: true,
+      numeric: true,
+      help: 'req/s ÷ cores used = responses per server CPU-second, median over windows with its 95% interval',
+      text: (r) => fmtEstimate(pp(r)?.rpsPerCore, fmtRps),
+      sort: (r) => pp(r)?.rpsPerCore.point ?? null,
     },
   ];
 }

@@ -1,7 +1,7 @@
 import type { BenchResult } from '@benchsuite/sdk';
 import { fmtPct, shortFrame } from './format.js';
 import { MISSING_LABEL, buildModel, failureText, foldedNotes, loadText, namesItsSubject, noteSentence, stopNote, type ProfileView, type ReportModel, type ReportOptions } from './model.js';
-import { ceilingColumns, costColumns, headlineColumns, stepColumns, type Table, type Tone } from './tables.js';
+import { ceilingColumns, costColumns, headlineColumns, perProcessColumns, stepColumns, sweepColumns, type Table, type Tone } from './tables.js';
 
 export interface TerminalOptions extends ReportOptions {
   /** ANSI colours (warnings yellow, failures red, headings bold); default false. The caller decides (TTY, NO_COLOR). */
@@ -61,6 +61,10 @@ function scenarioBlock(m: ReportModel, i: number, paint: Paint): string[] {
   for (const n of [...s.notes, ...folded.scenario]) out.push(`  ${paint('!', 'warn')} ${clean(noteSentence(n))}`);
   for (const r of folded.rows) for (const n of r.notes) out.push(`  ${paint('!', 'warn')} ${clean(`${namesItsSubject(n) ? '' : `${r.target}: `}${noteSentence(n)}`)}`);
   if (s.steps.length) out.push('  per step:', ...terminalTable({ columns: stepColumns(m), rows: s.steps }, paint, '    '));
+  const swept = s.rows.filter((r) => r.summary.sweep);
+  if (swept.length) out.push('  sweep:', ...terminalTable({ columns: sweepColumns(m), rows: swept }, paint, '    '));
+  const perProcess = s.rows.filter((r) => r.summary.perProcess);
+  if (perProcess.length) out.push('  per process and per core:', ...terminalTable({ columns: perProcessColumns(), rows: perProcess }, paint, '    '));
   for (const r of s.rows) for (const f of r.failures) out.push(`  ${paint('✗', 'bad')} ${clean(`${r.target}, ${f.where} failed — ${failureText(f.failure)}`)}`);
   for (const x of s.missing) out.push(`  ${paint('–', x.kind === 'skipped' || x.kind === 'not-run' ? 'dim' : 'bad')} ${clean(`${x.target}: ${MISSING_LABEL[x.kind]} — ${x.reason}`)}`);
   if (s.profiles.length) out.push('  profiles:', ...s.profiles.map((v) => `    ${profileLine(v, paint)}`));

@@ -52,8 +52,9 @@ async function open(url: string, javaScriptEnabled = true) {
 const cellTexts = (page: Page, selector: string) => page.$$eval(selector, (tds) => tds.map((td) => td.textContent?.trim() ?? ''));
 
 describe.skipIf(chromiumMissing !== null)(`renderHtml in a real browser${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, () => {
-  // 3 scenarios × (relative throughput, CPU per request, latency curves) + 2 per-step charts for the ramp.
-  const CHARTS = 11;
+  // 3 scenarios × (relative throughput, CPU per request, latency curves) + 3 per-step charts for the
+  // ramp (req/s, relative req/s and p99 by connections).
+  const CHARTS = 12;
 
   it('loads with no console error and no request but the file itself', async () => {
     const url = writeHtml('report.html', renderHtml(loadFixture(), { stacks: loadStacks() }));

@@ -138,7 +138,7 @@ describe('renderMarkdown', () => {
   });
 
   it('shows a row per step for the stepped load', () => {
-    const steps = s['Scenario: concurrency-ramp']!.split('### concurrency-ramp: per step')[1]!;
+    const steps = s['Scenario: concurrency-ramp']!.split('### concurrency-ramp: per step')[1]!.split('\n### ')[0]!;
     const rows = steps.split('\n').filter((l) => /^\| (node-http|fastify|express) \|/.test(l));
     expect(rows.map((l) => l.split(' | ').slice(0, 2).join(' '))).toEqual([
       '| node-http 10',

@@ -39,7 +39,12 @@ describe('renderTerminal', () => {
     expect(block).toContain('  – hummingbird: skipped — swift not found on PATH');
     const ramp = text.split('\nconcurrency-ramp — ')[1]!;
     expect(ramp).toContain('  per step:');
-    expect(ramp.split('\n').filter((l) => /^ {4}(node-http|fastify|express) +\d+ /.test(l))).toHaveLength(9);
+    expect(
+      ramp
+        .split('\n  sweep:')[0]!
+        .split('\n')
+        .filter((l) => /^ {4}(node-http|fastify|express) +\d+ /.test(l)),
+    ).toHaveLength(9);
     expect(ramp).toContain('  ✗ express, block 2, round 3 failed — crash: server exited during load (signal SIGKILL)');
     expect(text.split('\njson-post — ')[1]).toContain('  – express: failed verify — invalid body {"name":1} answered 500, expected 422');
   });

@@ -62,7 +62,9 @@ export function validateSuite(input: RunSuiteOptions) {
   for (const s of scenarios) {
     const most = Math.max(...connectionSteps(s.load));
     if (s.load.requests !== undefined && s.load.requests < most && !s.verifyOnly) {
-      errors.push(`${o.requests !== undefined ? 'overrides.requests' : `scenarios[${scenarios.indexOf(s)}].load.requests`}: ${s.load.requests} requests cannot keep ${most} connections busy (scenario ${s.name}); give at least ${most}`);
+      errors.push(
+        `${o.requests !== undefined ? 'overrides.requests' : `scenarios[${scenarios.indexOf(s)}].load.requests`}: ${s.load.requests} requests cannot keep ${most} connections busy (scenario ${s.name}); give at least ${most}`,
+      );
     }
   }
   if (errors.length) throw new BenchsuiteConfigError(errors.join('\n'), errors);

@@ -87,45 +87,49 @@ describe('fixed request counts (--requests)', () => {
   it.each([
     ['one connection (a sequential run)', 1, 40],
     ['a stepped load, every step with its own 40', [1, 4], 40],
-  ] as const)('sends exactly N requests per window: %s', async (_, connections, n) => {
-    count = 0;
-    const perWindow: number[] = [];
-    let seen = 0;
-    const onEvent = (e: SuiteEvent) => {
-      if (e.type !== 'window') return;
-      perWindow.push(count - seen);
-      seen = count;
-    };
-    const r = await runSuite({
-      scenarios: [counted],
-      targets: [{ kind: 'url', name: 'counter', url }],
-      design,
-      overrides: { requests: n, connections, warmup: 0 },
-      driver: 'autocannon',
-      verify: false,
-      pinning: false,
-      seed: 1,
-      onEvent,
-    });
-    const steps = Array.isArray(connections) ? connections.length : 1;
-    const ok = r.windows.filter((w): w is OkWindow => w.status === 'ok');
-    expect(ok).toHaveLength(2);
-    // The server counted exactly N per step of every window, and nothing else.
-    expect(perWindow).toEqual([n * steps, n * steps]);
-    expect(count).toBe(2 * n * steps);
-    // The window records say so.
-    for (const w of ok) {
-      expect(w.fixedRequests).toBe(n);
-      expect(w.requests).toBe(n * steps);
-      for (const s of w.steps) {
-        expect(s.requests).toBe(n);
-        expect(s.statusCounts).toEqual({ '200': n });
-        expect(s.latency.count).toBe(n);
+  ] as const)(
+    'sends exactly N requests per window: %s',
+    async (_, connections, n) => {
+      count = 0;
+      const perWindow: number[] = [];
+      let seen = 0;
+      const onEvent = (e: SuiteEvent) => {
+        if (e.type !== 'window') return;
+        perWindow.push(count - seen);
+        seen = count;
+      };
+      const r = await runSuite({
+        scenarios: [counted],
+        targets: [{ kind: 'url', name: 'counter', url }],
+        design,
+        overrides: { requests: n, connections, warmup: 0 },
+        driver: 'autocannon',
+        verify: false,
+        pinning: false,
+        seed: 1,
+        onEvent,
+      });
+      const steps = Array.isArray(connections) ? connections.length : 1;
+      const ok = r.windows.filter((w): w is OkWindow => w.status === 'ok');
+      expect(ok).toHaveLength(2);
+      // The server counted exactly N per step of every window, and nothing else.
+      expect(perWindow).toEqual([n * steps, n * steps]);
+      expect(count).toBe(2 * n * steps);
+      // The window records say so.
+      for (const w of ok) {
+        expect(w.fixedRequests).toBe(n);
+        expect(w.requests).toBe(n * steps);
+        for (const s of w.steps) {
+          expect(s.requests).toBe(n);
+          expect(s.statusCounts).toEqual({ '200': n });
+          expect(s.latency.count).toBe(n);
+        }
       }
-    }
-    expect(r.scenarios[0]!.load.requests).toBe(n);
-    expect(r.environment.driver.flags).toContain(`amount=${n}`);
-  }, 120_000);
+      expect(r.scenarios[0]!.load.requests).toBe(n);
+      expect(r.environment.driver.flags).toContain(`amount=${n}`);
+    },
+    120_000,
+  );
 
   it('a driver that cannot send a fixed count refuses before anything starts; auto picks one that can and says why', async () => {
     count = 0;

@@ -48,8 +48,17 @@ export function perProcessOf(groups: readonly (readonly ProcessSample[])[], est:
   return {
     processes: median(figs.flat().map((f) => f.processes)),
     treeProcesses: Math.max(0, ...groups.flat().map((s) => s.serverProcesses)),
-    coresUsed: est(of((f) => f.coresUsed), 'cores-used'),
-    rpsPerProcess: est(of((f) => f.rpsPerProcess), 'rps-per-process'),
-    rpsPerCore: est(of((f) => f.rpsPerCore), 'rps-per-core'),
+    coresUsed: est(
+      of((f) => f.coresUsed),
+      'cores-used',
+    ),
+    rpsPerProcess: est(
+      of((f) => f.rpsPerProcess),
+      'rps-per-process',
+    ),
+    rpsPerCore: est(
+      of((f) => f.rpsPerCore),
+      'rps-per-core',
+    ),
   };
 }

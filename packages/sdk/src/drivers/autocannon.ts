@@ -25,7 +25,14 @@ export const autocannonDriver: Driver = {
     return (require('autocannon/package.json') as { version: string }).version;
   },
   flags(o) {
-    return [`connections=${o.connections}`, `warmup=${o.warmupSec}s`, o.requestCount ? `amount=${o.requestCount}` : `duration=${o.durationSec}s`, `timeout=${o.timeoutSec}s`, 'pipelining=1', ...(o.rate ? [`overallRate=${o.rate}`] : [])];
+    return [
+      `connections=${o.connections}`,
+      `warmup=${o.warmupSec}s`,
+      o.requestCount ? `amount=${o.requestCount}` : `duration=${o.durationSec}s`,
+      `timeout=${o.timeoutSec}s`,
+      'pipelining=1',
+      ...(o.rate ? [`overallRate=${o.rate}`] : []),
+    ];
   },
   run(o) {
     const job: WorkerJob = {
