@@ -231,7 +231,7 @@ export function stepColumns(m: ReportModel): Column<StepRow>[] {
 }
 
 /** `200×1 234 ✓` or `200×1 227, 500×7, 2 errors, 1 timeout ✗`; a dash for results recorded before the status mix was kept. */
-export function statusMixText(step: { statusCounts?: Record<string, number> | undefined; errors?: number | undefined; timeouts?: number | undefined; clean?: boolean | undefined }): string {
+function statusMixText(step: { statusCounts?: Record<string, number> | undefined; errors?: number | undefined; timeouts?: number | undefined; clean?: boolean | undefined }): string {
   if (!step.statusCounts) return DASH;
   const parts = Object.entries(step.statusCounts)
     .sort(([a], [b]) => a.localeCompare(b))

@@ -2,10 +2,13 @@
 // sockets. Loads the machine a little: run this file under the shared lock
 // (`flock /tmp/bs-load.lock npx vitest run packages/sdk/test/sweep-run.test.ts`). Every run is tiny
 // (0.25-s windows or 40-request windows, one block, two rounds); nothing here asserts a duration.
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchsuiteConfigError, resolveDriver, resultSchema, runSuite, type OkWindow, type SuiteEvent } from '../src/index.js';
+import { TreeSampler } from '../src/sampler.js';
 import { tiny, tinyDesign } from './_helpers.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 } };
@@ -150,4 +153,30 @@ describe('fixed request counts (--requests)', () => {
       /scenarios\[0\]\.load\.requests: 2 requests cannot keep 8 connections busy/,
     );
   });
+});
+
+describe('working processes of a real server tree', () => {
+  it('counts the busy processes of the tree as workers, not the idle parent or an idle helper', async () => {
+    // A supervisor (idle) with two busy workers (each spins for at most 3 s) and an idle helper.
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      "for (const i of [1, 2]) spawn(process.execPath, ['-e', 'const e = Date.now() + 3000; while (Date.now() < e) {}'], { stdio: 'ignore' });",
+      "spawn('sleep', ['20'], { stdio: 'ignore' });",
+      'setTimeout(() => {}, 20000);',
+    ].join('\n');
+    const parent = spawn(process.execPath, ['-e', script], { stdio: 'ignore', detached: true });
+    try {
+      await sleep(400); // the children are running
+      const sampler = new TreeSampler(parent.pid, [], []);
+      sampler.windowStart(process.pid);
+      await sleep(800);
+      const r = sampler.windowEnd();
+      sampler.stop();
+      expect(r.serverProcesses).toBe(4);
+      expect(r.serverWorkers).toBe(2);
+      expect(r.serverCpuSeconds).toBeGreaterThan(0);
+    } finally {
+      process.kill(-parent.pid!, 'SIGKILL');
+    }
+  }, 30_000);
 });
