@@ -243,7 +243,7 @@ function stepCharts(m: ReportModel, s: ScenarioView): string {
     }),
   }));
   return `<div class="charts three">${lineChart({
-    title: 'Throughput by connections (median req/s, 95% interval; ringed: best clean point, knee)',
+    title: 'req/s by connections (95% interval; rings: best clean, knee)',
     series: abs,
     xTicks,
     xLabel: 'connections',
@@ -259,7 +259,7 @@ function stepCharts(m: ReportModel, s: ScenarioView): string {
     yFormat: fmtRatio,
     yTickFormat: plainTick,
   })}${lineChart({
-    title: 'p99 latency by connections (log scale; ringed: knee)',
+    title: 'p99 latency by connections (log scale; ring: knee)',
     series: p99,
     xTicks,
     xLabel: 'connections',

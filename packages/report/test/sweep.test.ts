@@ -68,8 +68,8 @@ describe('a sweep in the reports', () => {
       .split('<h2>Scenario: concurrency-ramp</h2>')[1]!
       .split('</section>')[0]!
       .replace(/\u202f/g, ' ');
-    expect(ramp).toContain('aria-label="Throughput by connections (median req/s, 95% interval; ringed: best clean point, knee)"');
-    expect(ramp).toContain('aria-label="p99 latency by connections (log scale; ringed: knee)"');
+    expect(ramp).toContain('aria-label="req/s by connections (95% interval; rings: best clean, knee)"');
+    expect(ramp).toContain('aria-label="p99 latency by connections (log scale; ring: knee)"');
     // node-http, fastify and express each have their best clean point and knee at 50: one ring on
     // the req/s curve (both names) and one on the p99 curve per target.
     expect(ramp.match(/<circle class="mark"/g)).toHaveLength(6);
