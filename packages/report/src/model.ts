@@ -159,6 +159,13 @@ export function driverText(d: BenchResult['environment']['driver']): string {
   return noteText({ kind: 'driver-choice', driver: name, reason: d.reason }) + (d.ceilingNote ? `; ${d.ceilingNote}` : '');
 }
 
+/** `0.8 s windows`, or `windows of 2000 requests` when every scenario sends a fixed count (`--requests`). */
+function windowsText(r: BenchResult): string {
+  const counts = [...new Set(r.scenarios.map((s) => s.load.requests))];
+  const only = counts.length === 1 ? counts[0] : undefined;
+  return only ? `windows of ${only} requests (per connection step)` : `${r.design.windowSec} s windows`;
+}
+
 /** `50 connections, 1 s windows` / `10 → 50 → 200 connections, 1 s windows, one per step (0.25 s settle)` */
 export function loadText(info: ScenarioInfo): string {
   const l = info.load;
@@ -255,7 +262,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     {
       label: 'Design',
       text:
-        `${d.windowSec} s windows; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
+        `${windowsText(r)}; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
         `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: d.warmup.minSec, max: d.warmup.maxSec })} s per block until per-second req/s is within ±${fmtPct(d.warmup.tolerance, 0)}`,
     },
     {
