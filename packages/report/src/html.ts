@@ -1,3 +1,4 @@
+import { capacityCharts, capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
 import { createHash } from 'node:crypto';
 import { decodeHistogram, type BenchResult, type Note, type PairSummary } from '@benchsuite/sdk';
 import { DASH, escapeHtml as esc, fmtRatio, fmtRps, fmtUs } from './format.js';
@@ -343,6 +344,19 @@ function profilesHtml(m: ReportModel, s: ScenarioView): string {
   return parts.join('\n');
 }
 
+/** Thresholds, open-loop figures and capacity searches (with their rate vs latency charts). */
+function loadHtml(m: ReportModel): string {
+  const color = colorOf(m.result);
+  const parts: string[] = [];
+  const th = thresholdTable(m.result);
+  if (th.rows.length) parts.push(`<section id="thresholds"><h2>Thresholds</h2>${htmlTable(th, color)}</section>`);
+  const ol = openLoopTable(m.result);
+  if (ol.rows.length) parts.push(`<section id="open-loop"><h2>Open loop</h2>${htmlTable(ol, color)}</section>`);
+  const cap = capacityTable(m.result);
+  if (cap.rows.length) parts.push(`<section id="capacity"><h2>Capacity under the SLO</h2>${capacityCharts(m.result, color).join('')}${htmlTable(cap, color)}</section>`);
+  return parts.join('\n');
+}
+
 function ceilingsHtml(m: ReportModel): string {
   if (!m.result.ceilings.length) return '';
   return `<section id="ceilings"><h2>Backend ceilings</h2>${htmlTable({ columns: ceilingColumns(), rows: m.result.ceilings }, colorOf(m.result))}</section>`;
@@ -475,6 +489,7 @@ ${SVG_DEFS}
 <main>
 ${headerHtml(m)}
 ${navHtml(m)}
+${loadHtml(m)}
 ${rankingsHtml(m)}
 ${readingHtml(m)}
 ${m.scenarios.map((s, i) => scenarioHtml(m, s, i)).join('\n')}

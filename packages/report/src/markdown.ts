@@ -16,6 +16,7 @@ import {
   type ReportOptions,
   type ScenarioView,
 } from './model.js';
+import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
 import {
   ceilingColumns,
   costColumns,
@@ -158,6 +159,18 @@ function profilesSection(s: ScenarioView): string[] {
   return out;
 }
 
+/** Thresholds, open-loop figures and capacity searches, when the run had them. */
+function loadSections(m: ReportModel): string[] {
+  const out: string[] = [];
+  const th = thresholdTable(m.result);
+  if (th.rows.length) out.push('## Thresholds', '', ...markdownTable(th), '');
+  const ol = openLoopTable(m.result);
+  if (ol.rows.length) out.push('## Open loop', '', ...markdownTable(ol), '');
+  const cap = capacityTable(m.result);
+  if (cap.rows.length) out.push('## Capacity under the SLO', '', ...markdownTable(cap), '');
+  return out;
+}
+
 function ceilings(m: ReportModel): string[] {
   if (!m.result.ceilings.length) return [];
   return ['## Backend ceilings', '', ...markdownTable({ columns: ceilingColumns(), rows: m.result.ceilings }), ''];
@@ -184,7 +197,7 @@ function environment(m: ReportModel): string[] {
  */
 export function renderMarkdown(result: BenchResult, options: ReportOptions = {}): string {
   const m = buildModel(result, options);
-  const lines = [...header(m), ...rankings(m), ...legend(m), ...m.scenarios.flatMap((s) => scenarioSection(m, s)), ...ceilings(m), ...costs(m), ...environment(m)];
+  const lines = [...header(m), ...loadSections(m), ...rankings(m), ...legend(m), ...m.scenarios.flatMap((s) => scenarioSection(m, s)), ...ceilings(m), ...costs(m), ...environment(m)];
   return `${lines
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

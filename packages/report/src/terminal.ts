@@ -1,3 +1,4 @@
+import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
 import type { BenchResult } from '@benchsuite/sdk';
 import { fmtPct, shortFrame } from './format.js';
 import { MISSING_LABEL, buildModel, failureText, foldedNotes, loadText, namesItsSubject, noteSentence, stopNote, type ProfileView, type ReportModel, type ReportOptions } from './model.js';
@@ -107,6 +108,13 @@ export function renderTerminal(result: BenchResult, options: TerminalOptions = {
   for (const n of m.notes) out.push(`${paint('!', 'warn')} ${clean(noteSentence(n))}`);
   out.push(clean(noteSentence(m.remarks[0]!)));
   for (let i = 0; i < m.scenarios.length; i++) out.push(...scenarioBlock(m, i, paint));
+  for (const [title, t] of [
+    ['open loop', openLoopTable(m.result)],
+    ['capacity under the SLO', capacityTable(m.result)],
+    ['thresholds', thresholdTable(m.result)],
+  ] as const) {
+    if (t.rows.length) out.push('', paint(title, 'bold'), ...terminalTable(t as Table<unknown>, paint));
+  }
   if (m.result.ceilings.length) out.push('', paint('backend ceilings', 'bold'), ...terminalTable({ columns: ceilingColumns(), rows: m.result.ceilings }, paint));
   if (m.targetsWithCosts.length) out.push('', paint('costs', 'bold'), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint));
   return `${out.join('\n')}\n`;

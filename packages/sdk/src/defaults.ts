@@ -82,6 +82,36 @@ export const DEFAULTS = {
     /** How long `stop()` waits for the profile to be written (and, for perf, `perf script`), ms. */
     stopTimeoutMs: 60_000,
   },
+  /** Open-loop load (`load.openLoop`, the k6 driver). */
+  openLoop: {
+    /**
+     * Requests in flight at once are allowed up to this many seconds of arrivals (at least the
+     * scenario's connections, at most `maxInFlight`), so a server that stalls shows it as latency
+     * rather than as sends that never left; sends beyond it are dropped and counted. k6 allocates
+     * them all before the window (one JS runtime each, about 1 MB), hence the cap.
+     */
+    inFlightSec: 1,
+    maxInFlight: 1000,
+  },
+  /** `--slo`: the capacity search (offered rate stepped up, then bisected, on a fresh process per target). */
+  capacity: {
+    /** First offered rate: this share of the closed-loop req/s the block's warm-up reached. */
+    startShare: 0.5,
+    /** First offered rate, req/s, when the warm-up gives no hint. */
+    startRate: 200,
+    /** Coarse steps multiply the rate by this until the SLO fails. */
+    growth: 2,
+    /** Bisection stops when the bracket is narrower than this share of its lower end. */
+    resolution: 0.05,
+    /** Seconds per probe (one open-loop window at one rate). */
+    probeSec: 2,
+    /** Most probes per target (coarse + bisection), a bound on the search's time. */
+    maxProbes: 14,
+    /** A probe whose achieved req/s is below this share of the offered rate did not keep up (fails the SLO). */
+    keptUpShare: 0.95,
+  },
+  /** Exit code of `run` and `merge` when a `--threshold` fails (k6 uses the same). */
+  thresholdExitCode: 99,
   /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */
   compareThresholdPct: 5,
 } as const;

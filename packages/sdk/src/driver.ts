@@ -18,6 +18,11 @@ export interface DriverRunOptions {
   requestCount?: number | undefined;
   /** Offered requests per second for the whole run; unlimited when absent. */
   rate?: number | undefined;
+  /**
+   * With `rate`: send on a fixed schedule whatever the server does (open loop), and time each
+   * request from its intended send as well. Only drivers with `capabilities.openLoop`.
+   */
+  openLoop?: boolean | undefined;
   timeoutSec: number;
   /** Expected statuses; anything else is counted as `unexpected`. */
   expectStatus: readonly number[];
@@ -39,6 +44,18 @@ export interface DriverRunResult {
   timeouts: number;
   non2xx: number;
   unexpected: number;
+  /** Open-loop figures: latency from each request's intended send time (µs), late and dropped sends. */
+  openLoop?: OpenLoopFigures;
+}
+
+/** What an open-loop window adds to its figures. */
+export interface OpenLoopFigures {
+  /** Latency from the intended send time (corrects for coordinated omission), µs. */
+  corrected: Histogram;
+  /** Sends that left later than their schedule. */
+  late: number;
+  /** Scheduled sends that never left (no free connection / virtual user). */
+  dropped: number;
 }
 
 export interface DriverCapabilities {
@@ -46,6 +63,8 @@ export interface DriverCapabilities {
   capRate: boolean;
   /** Can send an exact number of requests per window instead of running for a duration (`load.requests`, `--requests`). */
   fixedRequests?: boolean;
+  /** Sends on a schedule whatever the server does and times requests from their intended send (`load.openLoop`). */
+  openLoop?: boolean;
   /** Records latency at µs resolution. */
   microsecondLatency: boolean;
   /** How many loader cores one loader process can keep busy: `one` (an event loop) or one thread per loader core. */
@@ -67,7 +86,7 @@ export interface Driver {
   available(): Promise<true | string>;
   version(): Promise<string>;
   /** The flags this driver runs with for these options, recorded in the result. */
-  flags(options: Pick<DriverRunOptions, 'connections' | 'durationSec' | 'warmupSec' | 'rate' | 'timeoutSec' | 'requestCount'>): string[];
+  flags(options: Pick<DriverRunOptions, 'connections' | 'durationSec' | 'warmupSec' | 'rate' | 'timeoutSec' | 'requestCount' | 'openLoop'>): string[];
   /** Warm up for `warmupSec`, then measure for `durationSec`, in the loader's own (pinned) process. */
   run(options: DriverRunOptions): Promise<DriverRunResult>;
   /** A sentence on what limits this driver (e.g. latency resolution). */

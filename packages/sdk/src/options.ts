@@ -29,6 +29,10 @@ const loadOverridesSchema = z.strictObject({
   connections: z.union([z.number().int().positive(), z.array(z.number().int().positive()).min(1)]).optional(),
   /** Requests per measured window (per step) instead of a duration (`--requests`). */
   requests: z.number().int().positive().optional(),
+  /** Offered requests per second for every scenario. */
+  rate: z.number().positive().optional(),
+  /** Open loop for every scenario (needs a rate, and a driver that can: k6). */
+  openLoop: z.boolean().optional(),
 });
 export type LoadOverrides = z.infer<typeof loadOverridesSchema>;
 
@@ -88,6 +92,10 @@ export const suiteOptionsSchema = z.strictObject({
   profile: z.boolean().default(false),
   /** Measure cost figures per process target (startup median of N cold starts, idle memory, artifact). */
   costs: z.union([z.boolean(), z.strictObject({ startups: z.number().int().positive() })]).default(false),
+  /** Absolute checks on every pair's merged figures after the run, e.g. `p99<50ms,errors<0.1%,rps>20000` (each string may hold several terms). */
+  thresholds: z.array(z.string()).default([]),
+  /** Capacity under this SLO per (scenario, target), e.g. `p99<50ms,errors<0.1%`: open-loop rates stepped up, then bisected. */
+  slo: z.string().optional(),
   signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'expected an AbortSignal').optional(),
   onEvent: z.custom<(e: SuiteEvent) => void>((v) => typeof v === 'function', 'expected a function').optional(),
 });
@@ -109,6 +117,10 @@ export interface RunSuiteOptions {
   costs?: boolean | { startups: number };
   /** One extra profiled window per (scenario, target): top functions, time by package, collapsed stacks. */
   profile?: boolean;
+  /** Absolute checks after the run on every pair's merged figures: `['p99<50ms,errors<0.1%']`. */
+  thresholds?: readonly string[];
+  /** Capacity under an SLO per (scenario, target): `'p99<50ms,errors<0.1%'`. */
+  slo?: string;
   signal?: AbortSignal;
   onEvent?: (event: SuiteEvent) => void;
 }

@@ -73,6 +73,21 @@ export const resourceSchema = z.strictObject({
   samples: int,
 });
 
+/** Open-loop figures of a window, step or pair (`load.openLoop`): the schedule and what it cost. */
+export const openLoopSchema = z.strictObject({
+  /** Offered requests per second (the schedule). */
+  offeredRate: nonneg,
+  /** Latency from each request's intended send time, µs: what a user arriving on schedule waited. */
+  corrected: latencySchema,
+  /** HDR histogram of `corrected`, compressed base64 (mergeable). */
+  correctedHistogram: z.string(),
+  /** Sends that left later than their schedule. */
+  late: int,
+  /** Scheduled sends that never left (no free connection). */
+  dropped: int,
+});
+export type OpenLoop = z.infer<typeof openLoopSchema>;
+
 export const stepResultSchema = z.strictObject({
   connections: z.number().int().positive(),
   /** Seconds actually measured. */
@@ -91,6 +106,7 @@ export const stepResultSchema = z.strictObject({
   serverNotSaturated: z.boolean(),
   /** RPS per server CPU-second (null when the server used no measurable CPU). */
   rpsPerCpuSecond: num.nullable(),
+  openLoop: openLoopSchema.optional(),
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 
@@ -140,6 +156,7 @@ export const okWindowSchema = z.strictObject({
   fixedRequests: z.number().int().positive().optional(),
   /** Why this window is left out of the estimates (it stays in the raw data): CPU steal over the threshold. */
   excluded: z.enum(['steal']).nullable(),
+  openLoop: openLoopSchema.optional(),
 });
 export const failedWindowSchema = z.strictObject({
   ...windowBase,
@@ -315,6 +332,8 @@ export const pairSummarySchema = z.strictObject({
   sweep: sweepSchema.optional(),
   /** Throughput per server process and per core used; absent without a sampled server process tree. */
   perProcess: perProcessSchema.optional(),
+  /** Open-loop figures merged over windows (`load.openLoop`). */
+  openLoop: openLoopSchema.optional(),
 });
 export type PairSummary = z.infer<typeof pairSummarySchema>;
 
@@ -479,6 +498,48 @@ export const designSchema = z.strictObject({
 });
 export type DesignRecord = z.infer<typeof designSchema>;
 
+/** One `--threshold` (or a scenario's `thresholds`) checked against one pair's merged figures. */
+export const thresholdOutcomeSchema = z.strictObject({
+  scenario: z.string(),
+  target: z.string(),
+  /** As written, e.g. `p99<50ms`. */
+  expression: z.string(),
+  metric: z.string(),
+  op: z.enum(['<', '<=', '>', '>=']),
+  /** The limit in the metric's unit (µs for latency, a share for errors, req/s for rps). */
+  limit: num,
+  /** The measured value in the same unit; null when the pair has no such figure. */
+  measured: num.nullable(),
+  pass: z.boolean(),
+});
+export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;
+
+/** One open-loop probe of the capacity search: an offered rate and what it gave. */
+export const capacityProbeSchema = z.strictObject({
+  rate: nonneg,
+  achievedRps: nonneg,
+  p50: nonneg,
+  p99: nonneg,
+  /** Share of sends that failed, timed out, got an unexpected status or were dropped. */
+  errorShare: nonneg,
+  meets: z.boolean(),
+  /** The SLO term that failed first, e.g. `p99<50ms`. */
+  failed: z.string().nullable(),
+});
+/** `--slo`: the highest offered rate that met the SLO, per (scenario, target). */
+export const capacitySchema = z.strictObject({
+  scenario: z.string(),
+  target: z.string(),
+  slo: z.string(),
+  /** Highest rate that met the SLO (median over blocks); null when even the first rate failed. */
+  capacity: num.nullable(),
+  /** Lowest and highest capacity over blocks (fresh processes), or the bisection bracket with one block. */
+  interval: z.tuple([nonneg, nonneg]).nullable(),
+  blocks: z.array(z.strictObject({ block: z.number().int().positive(), capacity: num.nullable(), bracket: z.tuple([nonneg, nonneg]).nullable(), probes: z.array(capacityProbeSchema) })),
+  driver: z.string(),
+});
+export type Capacity = z.infer<typeof capacitySchema>;
+
 export const resultSchema = z.strictObject({
   schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
   suite: z.string(),
@@ -504,6 +565,10 @@ export const resultSchema = z.strictObject({
   profiles: z.array(profileRecordSchema),
   /** Backends' own ceilings (scenarios that declare a backend). */
   ceilings: z.array(ceilingSchema),
+  /** Thresholds checked after the run (`--threshold`, scenarios' `thresholds`); absent when none were given. */
+  thresholds: z.array(thresholdOutcomeSchema).optional(),
+  /** Capacity under an SLO (`--slo`); absent when not asked for. */
+  capacity: z.array(capacitySchema).optional(),
   /** The runner itself: its peak RSS and where the wall time went. */
   runner: z.strictObject({
     peakRssBytes: int,

@@ -35,6 +35,12 @@ const loadProfileSchema = z.strictObject({
   requests: positiveInt.optional(),
   /** Optional cap on offered requests per second (whole suite, not per connection). */
   rate: z.number().positive().optional(),
+  /**
+   * With `rate`: open loop. Requests are sent on a fixed schedule whatever the server does (a
+   * driver with `capabilities.openLoop`, such as k6), and latency is also timed from each request's
+   * intended send, so a stalling server cannot hide its stall (coordinated omission).
+   */
+  openLoop: z.boolean().default(false),
   /** Seconds without a response before a request counts as a timeout. */
   timeout: z.number().positive().default(10),
 });
@@ -87,8 +93,11 @@ const scenarioSchema = z
     backend: z.strictObject({ service: z.string(), request: requestSpecSchema }).optional(),
     /** Verify-only scenarios are checked by parity/verify but never put under load. */
     verifyOnly: z.boolean().default(false),
+    /** Absolute pass/fail checks on this scenario's merged figures, e.g. `['p99<50ms', 'errors<0.1%']` (see `--threshold`). */
+    thresholds: z.array(z.string()).optional(),
   })
   .superRefine((s, ctx) => {
+    if (s.load.openLoop && s.load.rate === undefined) ctx.addIssue({ code: 'custom', path: ['load', 'openLoop'], message: 'open-loop load needs load.rate (requests per second)' });
     if (!s.request === !s.requests) {
       ctx.addIssue({ code: 'custom', path: ['request'], message: 'give exactly one of "request" or "requests"' });
     }

@@ -1,6 +1,7 @@
 import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
 import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
 import { connectionSteps, parseScenario, type Scenario } from './scenario.js';
+import { parseThresholds } from './analysis/thresholds.js';
 import { parseTarget, type Target } from './target.js';
 
 /** Validate every definition up front, listing every problem at once: nothing starts when one is invalid. */
@@ -49,6 +50,20 @@ export function validateSuite(input: RunSuiteOptions) {
   if (ref !== undefined && targets.length && !targets.some((t) => t.name === ref)) {
     errors.push(`design.reference: "${ref}" is not a target of this suite; expected one of: ${targets.map((t) => t.name).join(', ')}`);
   }
+  const terms = (text: string, where: string) => {
+    try {
+      parseThresholds(text);
+    } catch (err) {
+      errors.push(`${where}: ${(err as Error).message}`);
+    }
+  };
+  opts?.thresholds.forEach((t, i) => terms(t, `thresholds[${i}]`));
+  if (opts?.slo !== undefined) terms(opts.slo, 'slo');
+  scenarios.forEach((s, i) => s.thresholds?.forEach((t, j) => terms(t, `scenarios[${i}].thresholds[${j}]`)));
+  if (opts?.overrides.openLoop && opts.overrides.rate === undefined) {
+    const without = scenarios.filter((s) => s.load.rate === undefined && !s.verifyOnly).map((s) => s.name);
+    if (without.length) errors.push(`overrides.openLoop: open-loop load needs a rate, which ${without.join(', ')} do not set; give overrides.rate`);
+  }
   if (errors.length || !opts) throw new BenchsuiteConfigError(errors.join('\n'), errors);
   const o = opts.overrides;
   for (const s of scenarios) {
@@ -57,6 +72,8 @@ export function validateSuite(input: RunSuiteOptions) {
     if (o.requests !== undefined) s.load.requests = o.requests;
     // Settling applies between the steps of a stepped load; a fixed load's block warm-up covers it.
     if (o.warmup !== undefined && Array.isArray(s.load.connections) && s.load.connections.length > 1) s.load.warmup = o.warmup;
+    if (o.rate !== undefined) s.load.rate = o.rate;
+    if (o.openLoop !== undefined) s.load.openLoop = o.openLoop;
   }
   // Checked again after the overrides: `--requests 10 -c 50` cannot keep 50 connections busy.
   for (const s of scenarios) {

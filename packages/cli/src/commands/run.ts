@@ -6,6 +6,7 @@ import {
   QUICK,
   driverNames,
   driverNeeds,
+  parseThresholds,
   resolveDriver,
   resolveReference,
   runSuite,
@@ -34,6 +35,14 @@ const text = (raw: string) => {
 const driverName = (raw: string) => {
   if (!(driverNames as readonly string[]).includes(raw)) throw new ValueError(`expected one of ${driverNames.join(', ')}, got "${raw}"`);
   return raw;
+};
+const thresholdText = (raw: string) => {
+  try {
+    parseThresholds(raw);
+  } catch (err) {
+    throw new ValueError((err as Error).message);
+  }
+  return [raw];
 };
 const range = (r: { min: number; max: number }) => `${r.min},${r.max}`;
 const { stepSettleSec: QUICK_SETTLE, ...QUICK_DESIGN } = QUICK;
@@ -106,6 +115,16 @@ export const runFlags = {
   out: { type: 'value', short: 'o', value: 'DIR', parse: text, help: 'output folder', default: 'benchsuite-results/<timestamp>_<suite>' },
   resume: { type: 'value', value: 'DIR', parse: text, help: 'continue the interrupted run in DIR with its seed, plan and design; nothing finished runs again' },
   config: { type: 'value', value: 'FILE', parse: text, help: 'config file', default: './benchsuite.config.ts, .mts, .js or .mjs' },
+  rate: { type: 'value', value: 'N', parse: (r: string) => parseInteger(r, { min: 1 }), help: 'offered requests per second for every scenario (closed loop unless --open-loop)' },
+  openLoop: { type: 'switch', help: 'open loop: send at --rate on a fixed schedule whatever the server does, latency also timed from each intended send (driver k6)' },
+  threshold: {
+    type: 'value',
+    value: 'EXPR',
+    parse: thresholdText,
+    repeatable: true,
+    help: `pass/fail checks on every pair's merged figures, e.g. p99<50ms,errors<0.1%,rps>20000; a failed one exits ${DEFAULTS.thresholdExitCode}`,
+  },
+  slo: { type: 'value', value: 'EXPR', parse: thresholdText, help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1% (driver k6)' },
   profile: { type: 'switch', help: 'after each scenario, profile every target for one extra window (never in the estimates): top functions, time by package, collapsed stacks' },
   quick: { type: 'switch', help: `smoke run that checks the plumbing, not a figure to publish: ${quickSummary}` },
   dryRun: { type: 'switch', short: 'n', help: 'print the plan (scenarios, targets, reference, design, budget, driver) and exit without starting anything' },
@@ -285,6 +304,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     ...(flags.warmup !== undefined ? { warmup: flags.warmup } : {}),
     ...(flags.connections !== undefined ? { connections: flags.connections } : {}),
     ...(flags.requests !== undefined ? { requests: flags.requests } : {}),
+    ...(flags.rate !== undefined ? { rate: flags.rate } : {}),
+    ...(flags.openLoop ? { openLoop: true } : {}),
   };
   const outDir = plan ? resolve(cwd, flags.resume!) : resolve(cwd, flags.out ?? join('benchsuite-results', `${timestamp()}_${suiteName}`));
   if (!plan && (existsSync(join(outDir, 'run.json')) || existsSync(join(outDir, 'windows.jsonl')))) {
@@ -305,6 +326,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     verify: plan?.verify ?? flags.verify ?? config?.verify ?? true,
     profile: flags.profile ?? config?.profile ?? false,
     costs: plan?.costs ?? flags.costs ?? config?.costs ?? suite.costs,
+    ...((flags.threshold ?? config?.thresholds) ? { thresholds: flags.threshold ?? config?.thresholds } : {}),
+    ...((flags.slo?.[0] ?? config?.slo) !== undefined ? { slo: flags.slo?.[0] ?? config?.slo } : {}),
   };
   // The SDK's own validation of the final options (design ranges, reference among the targets…).
   let checked: ReturnType<typeof validateSuite> | undefined;
@@ -316,7 +339,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   const resolved = plan?.design ?? checked.opts.design;
-  return { options, suite: suiteName, configFile: loaded?.file, design: resolved, reference: resolveReference(resolved, checked.targets), needs: driverNeeds(checked.scenarios), plan };
+  return { options, suite: suiteName, configFile: loaded?.file, design: resolved, reference: resolveReference(resolved, checked.targets), needs: driverNeeds(checked.scenarios, { slo: checked.opts.slo }), plan };
 }
 
 /** Resolve the driver before anything is printed, so an unusable one is a usage error (exit 2). */
@@ -376,7 +399,7 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
   return EXIT.ok;
 }
 
-async function writeOutputs(result: BenchResult, dir: string, io: CommandIO): Promise<string[]> {
+export async function writeOutputs(result: BenchResult, dir: string, io: CommandIO): Promise<string[]> {
   const file = join(dir, 'results.json');
   await writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
   const files = [file];
@@ -403,9 +426,10 @@ async function summary(result: BenchResult, io: CommandIO): Promise<void> {
   }
 }
 
-/** Exit 1 when any window, server start in a block, verification or target set-up failed. */
+/** Exit 1 when any window, server start in a block, verification or target set-up failed; the threshold code when a threshold failed. */
 export function runExitCode(result: BenchResult): number {
   if (result.interrupted) return EXIT.interrupted;
+  if (result.thresholds?.some((t) => !t.pass)) return EXIT.threshold;
   const failed =
     result.windows.some((w) => w.status === 'failed') ||
     result.blocks.some((b) => b.targets.some((t) => t.status === 'failed')) ||
@@ -478,11 +502,15 @@ export const runCommand = defineCommand({
     ['benchsuite run --budget 5m -o results/today', 'stop adding blocks after five minutes; write to results/today'],
     ['benchsuite run -n', 'show the plan and the driver that would be used, start nothing'],
     ['benchsuite run --resume benchsuite-results/<folder>', 'continue an interrupted run'],
+    ['benchsuite run --scenario baseline --threshold "p99<50ms,errors<0.1%"', `fail the job (exit ${DEFAULTS.thresholdExitCode}) when a pair's merged p99 or error share is over the limit`],
+    ['benchsuite run --driver k6 --rate 2000 --open-loop', 'open-loop load at 2,000 req/s, latency also from each intended send'],
+    ['benchsuite run --scenario baseline --slo "p99<50ms,errors<0.1%"', 'capacity: the highest open-loop rate per target that meets the SLO'],
   ],
   exitCodes: [
     [EXIT.ok, 'done'],
     [EXIT.failed, 'some windows failed, a target failed to set up, or a target failed verify'],
     [EXIT.usage, 'bad usage or config (every problem is listed, each naming its flag or field)'],
+    [EXIT.threshold, "a threshold (--threshold, or a scenario's thresholds) failed; the reports show each with its measured value"],
     [EXIT.interrupted, 'interrupted: Ctrl-C stops after the current window and writes the results (--resume DIR continues); a second Ctrl-C quits at once'],
   ],
   strayHint,

@@ -1,3 +1,4 @@
+import { mergeOpenLoop } from '../open-loop.js';
 import { DEFAULTS } from '../defaults.js';
 import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
 import type { BenchResult, BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
@@ -201,6 +202,7 @@ export function summarizePair(
     steps,
     ...(sweep ? { sweep } : {}),
     ...(perProcess ? { perProcess } : {}),
+    ...(use.some((w) => w.openLoop) ? { openLoop: mergeOpenLoop(use.map((w) => w.openLoop)) } : {}),
   };
 }
 

@@ -1,10 +1,11 @@
 import type { Driver } from '../driver.js';
 import type { Scenario } from '../scenario.js';
 import { autocannonDriver } from './autocannon.js';
+import { k6Driver } from './k6.js';
 import { wrkDriver } from './wrk.js';
 
 /** Built-in drivers by name; the keys are the valid `--driver` values besides `auto`. */
-export const drivers = { wrk: wrkDriver, autocannon: autocannonDriver } satisfies Record<string, Driver>;
+export const drivers = { wrk: wrkDriver, autocannon: autocannonDriver, k6: k6Driver } satisfies Record<string, Driver>;
 export type DriverName = keyof typeof drivers;
 /** Valid `--driver` values, for the CLI's check and help. */
 export const driverNames = ['auto', ...Object.keys(drivers)] as ['auto', ...DriverName[]];
@@ -21,18 +22,32 @@ export interface DriverNeeds {
   capRate?: boolean;
   /** A scenario sends a fixed number of requests per window (`load.requests`, `--requests`). */
   fixedRequests?: boolean;
+  /** Open-loop load (`load.openLoop`) or a capacity search (`--slo`): sends on a schedule. */
+  openLoop?: boolean;
 }
 
 /** What these scenarios ask of the driver (verify-only ones are never loaded). */
-export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyOnly'>[]): DriverNeeds {
+export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyOnly'>[], o: { slo?: string | undefined } = {}): DriverNeeds {
   const loaded = scenarios.filter((s) => !s.verifyOnly);
-  return { capRate: loaded.some((s) => s.load.rate !== undefined), fixedRequests: loaded.some((s) => s.load.requests !== undefined) };
+  return {
+    capRate: loaded.some((s) => s.load.rate !== undefined),
+    fixedRequests: loaded.some((s) => s.load.requests !== undefined),
+    openLoop: loaded.some((s) => s.load.openLoop) || o.slo !== undefined,
+  };
+}
+
+/** Drivers that can send on a schedule (open loop). */
+export function openLoopDrivers(): string[] {
+  return Object.values(drivers as Record<string, Driver>)
+    .filter((d) => d.capabilities.openLoop)
+    .map((d) => d.name);
 }
 
 /** What a driver cannot do of what is needed, as the end of a sentence; undefined when it can do all. */
 function lacks(d: Driver, needs: DriverNeeds): string | undefined {
   if (needs.capRate && !d.capabilities.capRate) return 'cannot cap the request rate';
   if (needs.fixedRequests && !d.capabilities.fixedRequests) return 'cannot send a fixed number of requests per window (--requests)';
+  if (needs.openLoop && !d.capabilities.openLoop) return `is closed-loop only (open-loop load and --slo need one of: ${openLoopDrivers().join(', ')})`;
   return undefined;
 }
 
@@ -53,7 +68,7 @@ export async function resolveDriver(choice: string | Driver, needs: DriverNeeds 
     if (!d) throw new Error(`unknown driver "${choice}"; expected one of: ${driverNames.join(', ')}`);
     // What it cannot do is said first: it holds on every machine, installed or not.
     const missing = lacks(d, needs);
-    if (missing) throw new Error(`${choice} ${missing}, which a scenario of this suite needs${choice === 'wrk' ? ' (autocannon can)' : ''}`);
+    if (missing) throw new Error(`${choice} ${missing}, which a scenario of this suite needs${choice === 'wrk' && !needs.openLoop ? ' (autocannon can)' : ''}`);
     const ok = await d.available();
     if (ok !== true) throw new Error(`driver ${choice} is not available: ${ok}`);
     return { driver: d, reason: `chosen with --driver (one process tops out near ${k(d.ceilingRps)} req/s per loader core)` };

@@ -37,6 +37,8 @@ const runPlanSchema = z.strictObject({
     costs: z.union([z.boolean(), z.strictObject({ startups: z.number().int().positive() })]),
     profile: z.boolean(),
     pinning: z.unknown(),
+    thresholds: z.array(z.string()).optional(),
+    slo: z.string().optional(),
   }),
 });
 export type RunPlan = z.infer<typeof runPlanSchema>;

@@ -10,6 +10,7 @@ import {
   resultSchema,
   type BenchResult,
   type BlockRecord,
+  type Capacity,
   type Ceiling,
   type ProfileRecord,
   type DesignRecord,
@@ -30,6 +31,8 @@ import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phas
 import { runtimeOf } from './runtime.js';
 import { measureCeiling } from './ceiling.js';
 import { profileTarget } from './profile.js';
+import { capacityOf } from './capacity.js';
+import { evaluateThresholds, parseThresholds } from '../analysis/thresholds.js';
 
 /** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */
 export function resolveReference(design: Pick<Design, 'reference'>, targets: readonly Pick<Target, 'name'>[]): string {
@@ -143,12 +146,17 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
   }
+  const thresholdTerms = {
+    run: opts.thresholds.flatMap((t) => parseThresholds(t)),
+    scenarios: new Map(scenarios.filter((s) => s.thresholds?.length).map((s) => [s.name, s.thresholds!.flatMap((t) => parseThresholds(t))])),
+  };
+  const slo = opts.slo !== undefined ? { text: opts.slo, terms: parseThresholds(opts.slo) } : undefined;
   const reference = resolveReference(designIn, targets);
   const design: DesignRecord & Design = { ...designIn, reference, confidence: DEFAULTS.confidence, clientBoundBusy: DEFAULTS.clientBoundBusy };
   const resumedSec = log.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
   const elapsed = () => resumedSec + (performance.now() - wall0) / 1000;
 
-  const choice = await resolveDriver(opts.driver, driverNeeds(scenarios)).catch((err: Error) => {
+  const choice = await resolveDriver(opts.driver, driverNeeds(scenarios, { slo: opts.slo })).catch((err: Error) => {
     throw new BenchsuiteConfigError(`driver: ${err.message}`);
   });
   const driver = choice.driver;
@@ -166,7 +174,15 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       scenarios: scenarios.map((s) => s.name),
       targets: targets.map((t) => t.name),
       startedAt: startedAt.toISOString(),
-      options: { overrides: opts.overrides, verify: opts.verify, costs: opts.costs, profile: opts.profile, pinning: opts.pinning },
+      options: {
+        overrides: opts.overrides,
+        verify: opts.verify,
+        costs: opts.costs,
+        profile: opts.profile,
+        pinning: opts.pinning,
+        thresholds: opts.thresholds,
+        ...(opts.slo !== undefined ? { slo: opts.slo } : {}),
+      },
     });
   }
   const commands = new Map<string, readonly string[]>();
@@ -206,6 +222,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     const stops: StopRecord[] = [];
     const ceilings: Ceiling[] = [...log.ceilings];
     const profiles: ProfileRecord[] = [...log.profiles];
+    const capacity: Capacity[] = [];
     let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
     let loadSec = 0;
     const est: EstimatorOptions = { reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed };
@@ -254,6 +271,22 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         } catch (err) {
           emit({ type: 'log', level: 'warn', message: `${scenario.name}: backend ceiling not measured: ${(err as Error).message}` });
         }
+      }
+      if (slo) {
+        // A capacity run: open-loop probes per target instead of rounds of paired windows.
+        for (const t of members) {
+          if (signal.aborted || capacity.some((c) => c.scenario === scenario.name && c.target === t.name)) continue;
+          emit({ type: 'log', level: 'info', message: `${scenario.name} × ${t.name}: capacity under ${slo.text}` });
+          const c = await capacityOf(ctx, scenario, t, slo, design.blocks.min, (block, p) =>
+            emit({
+              type: 'log',
+              level: 'info',
+              message: `${scenario.name} × ${t.name} block ${block}: ${Math.round(p.rate)} req/s offered → ${Math.round(p.achievedRps)} req/s, p99 ${(p.p99 / 1000).toFixed(1)} ms, ${p.meets ? 'meets' : `fails ${p.failed}`}`,
+            }),
+          );
+          capacity.push(c);
+        }
+        continue;
       }
       const budgetEnd = elapsed() + scenarioBudget(design.budgetSec - elapsed(), weights, si);
       const runtimes = members.map(runtimeOf);
@@ -336,6 +369,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         summaries.push(summarizePair(s.name, t.name, windows, blocks, est, pinning.serverCpus, windowIndex, ceilings.find((c) => c.scenario === s.name)?.rps.point, connectionSteps(s.load)));
       }
     }
+    const thresholdOutcomes = thresholdTerms.run.length || thresholdTerms.scenarios.size ? evaluateThresholds(summaries, thresholdTerms.run, thresholdTerms.scenarios) : undefined;
     const rankings = loadScenarios.map((s) => rankScenario(s.name, summaries, design.practicalBand)).filter((r) => r.places.length > 0);
     for (const info of infos.values()) {
       if (!info.costs) continue;
@@ -400,6 +434,8 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       stops,
       profiles,
       ceilings,
+      ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
+      ...(slo ? { capacity } : {}),
       runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
       overall: overallOf(summaries, windows, loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null),
     };

@@ -6,6 +6,7 @@ import type { OkWindow, StepResult } from '../result-schema.js';
 import { bottlenecks, isClientBound, TreeSampler, type WindowResources } from '../sampler.js';
 import type { RequestSpec, Scenario } from '../scenario.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
+import { mergeOpenLoop, openLoopRecord } from '../open-loop.js';
 
 /** What one window needs besides the target: the driver, pinning and the window's timing. */
 export interface WindowContext {
@@ -45,6 +46,7 @@ export type WindowFigures = Pick<
   | 'cpuPerRequestUs'
   | 'steps'
   | 'fixedRequests'
+  | 'openLoop'
 >;
 
 const emptyResources = (): WindowResources => ({
@@ -113,6 +115,7 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
           durationSec: spec.windowSec,
           requestCount: load.requests,
           rate: load.rate,
+          openLoop: load.openLoop,
           timeoutSec: load.timeout,
           expectStatus,
           pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
@@ -155,6 +158,7 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
         clientBound: isClientBound(r, ctx.clientBoundBusy),
         ...bottlenecks(r, { sampledServer: target.pid !== undefined, clientBound: isClientBound(r, ctx.clientBoundBusy) }),
         rpsPerCpuSecond: r.serverCpuSeconds > 0 ? res.requests / r.serverCpuSeconds : null,
+        ...(load.openLoop ? { openLoop: openLoopRecord(res.openLoop, load.rate) } : {}),
       });
     }
   } finally {
@@ -208,5 +212,6 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
     serverNotSaturated: steps.some((s) => s.serverNotSaturated),
     cpuPerRequestUs: sampledServer && requests > 0 && cpu > 0 ? (cpu / requests) * 1e6 : null,
     steps,
+    ...(steps.some((s) => s.openLoop) ? { openLoop: mergeOpenLoop(steps.map((s) => s.openLoop)) } : {}),
   };
 }

@@ -1,0 +1,137 @@
+/**
+ * Tables and charts of open-loop runs, capacity searches and thresholds: specified once, drawn by
+ * the markdown, HTML and terminal renderers like every other table.
+ */
+import type { BenchResult, Capacity, PairSummary, ThresholdOutcome } from '@benchsuite/sdk';
+import { DASH, fmtInt, fmtMs, fmtPct, fmtRps } from './format.js';
+import { lineChart, PALETTE } from './svg.js';
+import type { Column, Table } from './tables.js';
+
+/** A threshold's limit or measured value in its metric's unit. */
+export function thresholdValue(metric: string, v: number | null): string {
+  if (v === null) return DASH;
+  if (metric === 'errors') return fmtPct(v, 3);
+  if (metric === 'rps') return fmtRps(v);
+  if (metric === 'cpu') return `${v.toFixed(1)} µs`;
+  return fmtMs(v);
+}
+
+/** Every threshold with its measured value, failed ones first. */
+export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
+  const rows = [...(result.thresholds ?? [])].sort((a, b) => Number(a.pass) - Number(b.pass));
+  return {
+    columns: [
+      { id: 'result', label: 'Result', align: 'left', brief: true, numeric: true, text: (t) => (t.pass ? 'passed' : 'FAILED'), tone: (t) => (t.pass ? null : 'bad') },
+      { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (t) => t.scenario },
+      { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (t) => t.target },
+      { id: 'threshold', label: 'Threshold', align: 'left', brief: true, text: (t) => t.expression },
+      {
+        id: 'measured',
+        label: 'Measured',
+        help: 'the merged figure the threshold was checked against (latency from the merged histogram; for open-loop load, timed from each intended send)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (t) => thresholdValue(t.metric, t.measured),
+        sort: (t) => t.measured,
+      },
+      { id: 'limit', label: 'Limit', align: 'right', brief: true, numeric: true, text: (t) => `${t.op} ${thresholdValue(t.metric, t.limit)}` },
+    ],
+    rows,
+  };
+}
+
+/** One row per (scenario, target) of a capacity search. */
+export function capacityTable(result: BenchResult): Table<Capacity> {
+  return {
+    columns: [
+      { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (c) => c.scenario },
+      { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (c) => c.target },
+      {
+        id: 'capacity',
+        label: 'Capacity (req/s)',
+        help: 'the highest offered open-loop rate that met the SLO: the median over blocks (fresh processes)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (c) => (c.capacity === null ? 'none met the SLO' : fmtRps(c.capacity)),
+        sort: (c) => c.capacity,
+        tone: (c) => (c.capacity === null ? 'bad' : null),
+      },
+      {
+        id: 'interval',
+        label: 'Range',
+        help: 'the lowest and highest capacity over blocks; with one block, the last bisection bracket (met, failed)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (c) => (c.interval ? `[${fmtRps(c.interval[0])}, ${fmtRps(c.interval[1])}]` : DASH),
+      },
+      { id: 'slo', label: 'SLO', align: 'left', brief: true, text: (c) => c.slo },
+      { id: 'probes', label: 'Probes', align: 'right', numeric: true, text: (c) => fmtInt(c.blocks.reduce((a, b) => a + b.probes.length, 0)) },
+    ],
+    rows: result.capacity ?? [],
+  };
+}
+
+/** Open-loop pairs: offered rate, achieved, latency from the intended send next to the uncorrected one, late and dropped sends. */
+export function openLoopTable(result: BenchResult): Table<PairSummary> {
+  return {
+    columns: [
+      { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (s) => s.scenario },
+      { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (s) => s.target },
+      { id: 'offered', label: 'Offered req/s', align: 'right', brief: true, numeric: true, text: (s) => fmtRps(s.openLoop!.offeredRate) },
+      { id: 'achieved', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (s) => fmtRps(s.rps.point) },
+      {
+        id: 'p99c',
+        label: 'p99 from intended send',
+        help: 'latency timed from when each request was scheduled to leave: what a user arriving on schedule waits (corrects coordinated omission)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (s) => fmtMs(s.openLoop!.corrected.p99),
+        sort: (s) => s.openLoop!.corrected.p99,
+      },
+      {
+        id: 'p99',
+        label: 'p99 from actual send',
+        help: 'latency timed from when the request actually left (what a closed-loop tool reports)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (s) => fmtMs(s.latency.p99),
+      },
+      { id: 'p50c', label: 'p50 from intended send', align: 'right', numeric: true, text: (s) => fmtMs(s.openLoop!.corrected.p50) },
+      { id: 'late', label: 'Late sends', align: 'right', brief: true, numeric: true, text: (s) => fmtInt(s.openLoop!.late), tone: (s) => (s.openLoop!.late ? 'warn' : null) },
+      { id: 'dropped', label: 'Dropped sends', align: 'right', brief: true, numeric: true, text: (s) => fmtInt(s.openLoop!.dropped), tone: (s) => (s.openLoop!.dropped ? 'bad' : null) },
+    ],
+    rows: result.summaries.filter((s) => s.openLoop),
+  };
+}
+
+/** Rate vs p50/p99 of every probe, one chart per scenario (HTML). */
+export function capacityCharts(result: BenchResult, color: (target: string) => string): string[] {
+  const byScenario = new Map<string, Capacity[]>();
+  for (const c of result.capacity ?? []) byScenario.set(c.scenario, [...(byScenario.get(c.scenario) ?? []), c]);
+  return [...byScenario.entries()].map(([scenario, caps]) => {
+    const series = caps.flatMap((c, i) => {
+      const probes = c.blocks.flatMap((b) => b.probes).sort((a, b) => a.rate - b.rate);
+      const col = color(c.target) || PALETTE[i % PALETTE.length]!;
+      return [
+        { name: `${c.target} p99`, color: col, points: probes.map((p) => ({ x: p.rate, y: p.p99 })) },
+        { name: `${c.target} p50`, color: col, points: probes.map((p) => ({ x: p.rate, y: p.p50 })) },
+      ];
+    });
+    const rates = [...new Set(caps.flatMap((c) => c.blocks.flatMap((b) => b.probes.map((p) => p.rate))))].sort((a, b) => a - b);
+    const ticks = rates.length > 8 ? rates.filter((_, i) => i % Math.ceil(rates.length / 8) === 0) : rates;
+    return lineChart({
+      title: `${scenario}: latency from intended send vs offered rate (SLO ${caps[0]!.slo})`,
+      series,
+      xTicks: ticks.map((x) => ({ x, label: fmtRps(x) })),
+      xLabel: 'offered req/s (open loop)',
+      yLabel: 'latency',
+      yLog: true,
+      yFormat: (v) => fmtMs(v),
+    });
+  });
+}

@@ -1,0 +1,153 @@
+import { execFile, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { DEFAULTS } from '../defaults.js';
+import { histogramFromTrend, k6Script, K6_MIN_SECONDS, parseK6Summary, type ClosedLoad, type OpenLoad } from '../k6/script.js';
+import { guardProcessGroup, guardTempDir } from '../process.js';
+import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
+
+/** The tool's cache folder: `$BENCHSUITE_CACHE_DIR`, else `$XDG_CACHE_HOME/benchsuite`, else `~/.cache/benchsuite`. */
+function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.BENCHSUITE_CACHE_DIR) return env.BENCHSUITE_CACHE_DIR;
+  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(xdg, 'benchsuite');
+}
+
+const executable = (p: string) => {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Where k6 is: `$BENCHSUITE_K6`, the tool's cache (`benchsuite setup k6` builds it there from the
+ * Go module proxy), PATH, then Go's own bin folder. Null when none has it.
+ */
+export function findK6(env: NodeJS.ProcessEnv = process.env): string | null {
+  const candidates = [
+    env.BENCHSUITE_K6,
+    join(cacheDir(env), 'bin', 'k6'),
+    ...(env.PATH ?? '').split(delimiter).map((d) => d && join(d, 'k6')),
+    env.GOBIN && join(env.GOBIN, 'k6'),
+    env.GOPATH && join(env.GOPATH, 'bin', 'k6'),
+    join(homedir(), 'go', 'bin', 'k6'),
+  ];
+  return candidates.find((c): c is string => !!c && executable(c)) ?? null;
+}
+
+/** The load a window asks for, as the script's executor sees it. */
+export function k6Load(o: Pick<DriverRunOptions, 'connections' | 'rate' | 'openLoop' | 'timeoutSec'>): ClosedLoad | OpenLoad {
+  if (!o.openLoop || !o.rate) return { kind: 'closed', connections: [o.connections] };
+  // In flight at once: the connections asked for, or as many as a second of arrivals when the
+  // server stalls, so a stall shows up as latency instead of as sends that never happened.
+  const maxInFlight = Math.max(o.connections, Math.min(DEFAULTS.openLoop.maxInFlight, Math.ceil(o.rate * DEFAULTS.openLoop.inFlightSec)));
+  // All allocated up front: a virtual user made mid-window costs a script init, and its sends wait for it.
+  return { kind: 'open', rate: o.rate, preAllocated: maxInFlight, maxInFlight };
+}
+
+function runK6(bin: string, o: DriverRunOptions, script: string, mode: 'warmup' | 'measure'): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: o.baseUrl, K6_NO_USAGE_REPORT: 'true' };
+  const argv = [...o.pin, bin, 'run', '--quiet', '--no-color', '--log-output=stderr', script];
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
+    guardProcessGroup(child);
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-3000)));
+    const abort = () => child.kill('SIGKILL');
+    o.signal?.addEventListener('abort', abort, { once: true });
+    child.once('spawn', () => {
+      if (mode === 'measure') o.onMeasureStart?.(child.pid!);
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (mode === 'measure') o.onMeasureEnd?.(child.pid!);
+      o.signal?.removeEventListener('abort', abort);
+      if (o.signal?.aborted) return reject(new Error('interrupted'));
+      // k6 exits 99 when a threshold fails; the script's only threshold always holds.
+      if (code !== 0 || !out.includes('@@BS ')) return reject(new Error(`k6 failed (${signal ?? `exit ${code}`}): ${(err || out).trim().slice(-600)}`));
+      resolve(out);
+    });
+  });
+}
+
+let k6Version: Promise<string> | undefined;
+
+/**
+ * k6 (Go, goja scripts) from the Go module proxy: closed loop (`constant-vus`) or open loop
+ * (`constant-arrival-rate`, latency also from each request's intended send time, late and dropped
+ * sends counted). Its ceiling is far below wrk's (about 20k req/s per core here): use it for
+ * open-loop load, rates, and the scripts that run on the k6-operator.
+ */
+export const k6Driver: Driver = {
+  name: 'k6',
+  ceilingRps: 20_000,
+  capabilities: { capRate: true, openLoop: true, microsecondLatency: true, threads: 'per-loader-core' },
+  note: 'k6 runs windows of at least 1 s (shorter ones are lengthened); its latency comes from a grid of ~300 exact quantiles printed by the script; an open-loop send later than its schedule by more than 2 ms (k6 scripts read a ms clock) counts as late.',
+  async available() {
+    return findK6() ? true : 'k6 not found (benchsuite setup k6 builds it from the Go module proxy)';
+  },
+  version() {
+    k6Version ??= new Promise((resolve) => {
+      const bin = findK6();
+      if (!bin) return resolve('unknown');
+      execFile(bin, ['version'], (_err, stdout) => resolve(/k6 v?(\S+)/.exec(String(stdout))?.[1] ?? 'unknown'));
+    });
+    return k6Version;
+  },
+  flags(o) {
+    const load = k6Load({ ...o, connections: o.connections, openLoop: o.openLoop ?? false });
+    return load.kind === 'open'
+      ? [
+          'executor=constant-arrival-rate',
+          `rate=${load.rate}/s`,
+          `preAllocatedVUs=${load.preAllocated}`,
+          `maxVUs=${load.maxInFlight}`,
+          `duration=${Math.max(K6_MIN_SECONDS, o.durationSec)}s`,
+          `warmup=${o.warmupSec}s`,
+        ]
+      : ['executor=constant-vus', `vus=${o.connections}`, `duration=${Math.max(K6_MIN_SECONDS, o.durationSec)}s`, `warmup=${o.warmupSec}s`];
+  },
+  async run(o): Promise<DriverRunResult> {
+    const bin = findK6();
+    if (!bin) throw new Error('k6 not found (benchsuite setup k6 builds it from the Go module proxy)');
+    const dir = guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-k6-')));
+    try {
+      const load = k6Load(o);
+      const write = (name: string, durationSec: number) => {
+        const file = join(dir, name);
+        writeFileSync(file, k6Script({ requests: o.requests, expectStatus: o.expectStatus, load, durationSec, timeoutSec: o.timeoutSec }));
+        return file;
+      };
+      if (o.warmupSec > 0) await runK6(bin, o, write('warmup.js', o.warmupSec), 'warmup');
+      const s = parseK6Summary(await runK6(bin, o, write('measure.js', o.durationSec), 'measure'));
+      return summaryToResult(s);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+/** A script summary as the figures every driver returns. */
+export function summaryToResult(s: ReturnType<typeof parseK6Summary>): DriverRunResult {
+  const histogram = histogramFromTrend(s.latency);
+  let non2xx = 0;
+  for (const [code, n] of Object.entries(s.statusCounts)) if (!code.startsWith('2')) non2xx += n;
+  const durationSec = s.durationMs / 1000;
+  return {
+    requests: histogram.totalCount,
+    durationSec,
+    histogram,
+    statusCounts: s.statusCounts,
+    errors: s.errors,
+    timeouts: s.timeouts,
+    non2xx,
+    unexpected: s.unexpected,
+    ...(s.corrected ? { openLoop: { corrected: histogramFromTrend(s.corrected), late: s.late, dropped: s.dropped } } : {}),
+  };
+}
