@@ -57,9 +57,9 @@ export function validateSuite(input: RunSuiteOptions) {
       errors.push(`${where}: ${(err as Error).message}`);
     }
   };
-  opts?.thresholds.forEach((t, i) => terms(t, `thresholds[${i}]`));
+  for (const [i, t] of (opts?.thresholds ?? []).entries()) terms(t, `thresholds[${i}]`);
   if (opts?.slo !== undefined) terms(opts.slo, 'slo');
-  scenarios.forEach((s, i) => s.thresholds?.forEach((t, j) => terms(t, `scenarios[${i}].thresholds[${j}]`)));
+  for (const [i, s] of scenarios.entries()) for (const [j, t] of (s.thresholds ?? []).entries()) terms(t, `scenarios[${i}].thresholds[${j}]`);
   if (opts?.overrides.openLoop && opts.overrides.rate === undefined) {
     const without = scenarios.filter((s) => s.load.rate === undefined && !s.verifyOnly).map((s) => s.name);
     if (without.length) errors.push(`overrides.openLoop: open-loop load needs a rate, which ${without.join(', ')} do not set; give overrides.rate`);

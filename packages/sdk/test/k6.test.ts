@@ -179,6 +179,7 @@ describe('k6-operator manifests', () => {
     expect(files.some((f) => f.path === 'README.md')).toBe(true);
     for (const f of manifests) {
       const docs = parseAllDocuments(f.content).map((d) => d.toJS());
+      // biome-ignore lint/suspicious/noExplicitAny: parsed YAML, checked field by field below.
       const [cm, tr] = docs as [Record<string, any>, Record<string, any>];
       expect(cm).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
       expect(cm.data['test.js']).toBe(files.find((x) => x.path === f.path.replace('testrun.yaml', 'test.js'))!.content);

@@ -69,7 +69,13 @@ describe('checkThresholds', () => {
 describe('searchCapacity', () => {
   const known = (capacity: number) => {
     const rates: number[] = [];
-    return { rates, probe: async (r: number) => (rates.push(r), r <= capacity) };
+    return {
+      rates,
+      probe: async (r: number) => {
+        rates.push(r);
+        return r <= capacity;
+      },
+    };
   };
   it('brackets a known capacity to the resolution, from below and from above', async () => {
     for (const start of [100, 5000]) {
