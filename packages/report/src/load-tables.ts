@@ -5,7 +5,7 @@
 import type { BenchResult, Capacity, PairSummary, ThresholdOutcome } from '@benchsuite/sdk';
 import { DASH, fmtInt, fmtMs, fmtPct, fmtRps } from './format.js';
 import { lineChart, PALETTE } from './svg.js';
-import type { Column, Table } from './tables.js';
+import type { Table } from './tables.js';
 
 /** A threshold's limit or measured value in its metric's unit. */
 export function thresholdValue(metric: string, v: number | null): string {
