@@ -17,6 +17,7 @@ import { histogramFromTrend } from '../src/k6/script.js';
 import { parseThresholds } from '../src/analysis/thresholds.js';
 import { judgeProbe, searchCapacity } from '../src/run/capacity.js';
 import { latencyOf, mergeHistograms, parseScenario, runSuite, startProcess, type RunningProcess } from '../src/index.js';
+import { allowedCpus } from '../src/environment.js';
 import { tiny, tinyDesign, tinyServer } from './_helpers.js';
 
 const k6 = findK6();
@@ -29,8 +30,13 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+// Server and loaders on different cores, as a run pins them, when there are two.
+const cpus = allowedCpus();
+const serverPin = cpus.length >= 2 ? ['taskset', '-c', String(cpus[0])] : [];
+const loaderPin = cpus.length >= 2 ? ['taskset', '-c', cpus.slice(1).join(',')] : [];
+
 async function server(env: Record<string, string>): Promise<string> {
-  const s = await startProcess({ command: [process.execPath, tinyServer], env });
+  const s = await startProcess({ command: [process.execPath, tinyServer], env, pin: serverPin });
   servers.push(s);
   return s.url;
 }
@@ -91,14 +97,14 @@ describe.skipIf(!k6)('k6 driver', () => {
     // few connections), measured before and after the search so that drift of the host brackets it.
     const url = await server({ BUSY_ITERS: '2500000' });
     const closedLoop = async () => {
-      const r = await autocannonDriver.run({ baseUrl: url, requests: get, connections: 4, warmupSec: 0.5, durationSec: 2, timeoutSec: 5, expectStatus: [200], pin: [] });
+      const r = await autocannonDriver.run({ baseUrl: url, requests: get, connections: 4, warmupSec: 0.5, durationSec: 2, timeoutSec: 5, expectStatus: [200], pin: loaderPin });
       return r.requests / r.durationSec;
     };
     const before = await closedLoop();
     const terms = parseThresholds('p99<200ms,errors<1%');
     const probes: Array<[number, number, boolean]> = [];
     const found = await searchCapacity(before / 2, async (rate) => {
-      const f = await k6Driver.run({ baseUrl: url, requests: get, connections: 4, rate, openLoop: true, warmupSec: 0, durationSec: 2, timeoutSec: 5, expectStatus: [200], pin: [] });
+      const f = await k6Driver.run({ baseUrl: url, requests: get, connections: 4, rate, openLoop: true, warmupSec: 0, durationSec: 2, timeoutSec: 5, expectStatus: [200], pin: loaderPin });
       const p = judgeProbe(
         rate,
         {
