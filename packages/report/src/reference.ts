@@ -1,4 +1,4 @@
-import { median, rankScenario, summarizePair, WindowIndex, type BenchResult, type EstimatorOptions } from '@benchsuite/sdk';
+import { median, overallOf, rankScenario, summarizePair, WindowIndex, type BenchResult, type EstimatorOptions } from '@benchsuite/sdk';
 
 /** The reference asked for has no figures in the result. */
 export class UnknownReferenceError extends Error {
@@ -33,7 +33,9 @@ export function withReference(result: BenchResult, reference: string): BenchResu
   };
   const index = new WindowIndex(result.windows);
   const ceiling = (scenario: string) => result.ceilings.find((c) => c.scenario === scenario)?.rps.point;
-  const summaries = result.summaries.map((s) => summarizePair(s.scenario, s.target, result.windows, result.blocks, o, s.serverCpus, index, ceiling(s.scenario)));
+  const summaries = result.summaries.map((s) =>
+    summarizePair({ scenario: s.scenario, target: s.target, windows: result.windows, estimator: o, serverCpus: s.serverCpus, thresholds: design, index, ceilingRps: ceiling(s.scenario) }),
+  );
   const rankings = result.rankings.map((r) => rankScenario(r.scenario, summaries, design.practicalBand));
   const reached = summaries.map((s) => s.precision.reached).filter((h): h is number => h !== null);
   return {
@@ -47,6 +49,7 @@ export function withReference(result: BenchResult, reference: string): BenchResu
       precisionMet: summaries.filter((s) => s.precision.met).length,
       medianHalfWidth: reached.length ? median(reached) : null,
       worstHalfWidth: reached.length ? Math.max(...reached) : null,
+      ...(result.overall.verdict !== undefined && { verdict: overallOf(summaries, [], null, design).verdict }),
     },
   };
 }

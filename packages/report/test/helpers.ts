@@ -26,7 +26,9 @@ export function estimatorOptions(r: BenchResult): EstimatorOptions {
 /** Summaries and rankings recomputed from the windows with the SDK's estimators. */
 export function resummarize(r: BenchResult): BenchResult {
   const index = new WindowIndex(r.windows);
-  r.summaries = r.summaries.map((s) => summarizePair(s.scenario, s.target, r.windows, r.blocks, estimatorOptions(r), s.serverCpus, index));
+  r.summaries = r.summaries.map((s) =>
+    summarizePair({ scenario: s.scenario, target: s.target, windows: r.windows, estimator: estimatorOptions(r), serverCpus: s.serverCpus, thresholds: r.design, index }),
+  );
   r.rankings = r.rankings.map((k) => rankScenario(k.scenario, r.summaries, r.design.practicalBand));
   return r;
 }

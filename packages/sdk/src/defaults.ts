@@ -48,6 +48,19 @@ export const DEFAULTS = {
   sweep: { kneeGain: 0.05 },
   /** A process of the server's tree counts as a worker when it used at least this share of the tree's CPU time in a window (a supervisor idles). */
   workerCpuShare: 0.05,
+  /**
+   * A window is the loader's figure, judged by the server, when the server's process tree used less
+   * than `serverShare` of its cores while the busiest loader core (or the loader per thread) was over
+   * `loaderBusy`: a server with work waiting would have used its whole core.
+   */
+  loaderBound: { serverShare: 0.97, loaderBusy: 0.8 },
+  /**
+   * CoV verdict bands (upper limits, fractions): under `excellent` is Excellent, under `acceptable`
+   * Acceptable, up to `noisy` Noisy, above it Unreliable (the nine-scenario suite's 3/5/10%).
+   */
+  covBands: { excellent: 0.03, acceptable: 0.05, noisy: 0.1 },
+  /** The run's verdict is the band that at least this share of its pairs reach or beat. */
+  verdictShare: 0.9,
   /** Default concurrency when a scenario names none. */
   connections: 50,
   /** Seconds without a response before a request counts as a timeout. */

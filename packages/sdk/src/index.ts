@@ -48,9 +48,27 @@ export { designOptionsSchema, type DesignOptions, type Design } from './options.
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed, type Grouped, type BootstrapOptions } from './analysis/bootstrap.js';
 export { varianceComponents, optimalRounds, blocksForPrecision } from './analysis/components.js';
 export { decideStop, scenarioBudget, type StopDecision, type StopState, type StopRule } from './analysis/stopping.js';
-export { estimate, overallOf, summarizePair, rankScenario, separated, ratioGroups, WindowIndex, RATIO_METHOD, ABSOLUTE_METHOD, RANKING_METHOD, type EstimatorOptions } from './analysis/summarize.js';
 export { bestCleanPoint, kneeOf, sweepOf, isCleanLevel, type SweepLevel } from './analysis/sweep.js';
 export { perProcessOf, processFigures, workerCount, type ProcessSample } from './analysis/per-process.js';
+export {
+  estimate,
+  overallOf,
+  summarizePair,
+  rankScenario,
+  separated,
+  ratioGroups,
+  WindowIndex,
+  RATIO_METHOD,
+  ABSOLUTE_METHOD,
+  RANKING_METHOD,
+  INTERVAL_METHOD,
+  type EstimatorOptions,
+  type SummarizePairOptions,
+} from './analysis/summarize.js';
+export { blockInterval } from './analysis/bootstrap.js';
+export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
+export { tQuantile } from './analysis/student-t.js';
+export { thresholdsOf, recordedThresholds, type DesignThresholds } from './design-thresholds.js';
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';
 export * from './profile/index.js';
 export { k6Driver, findK6 } from './drivers/k6.js';

@@ -104,6 +104,8 @@ export const stepResultSchema = z.strictObject({
   backendBound: z.boolean(),
   /** The server's cores were far from busy while the loader was not saturated: the figure is bounded by waiting. */
   serverNotSaturated: z.boolean(),
+  /** The server's cores were not all busy while the loader core was: the loader's figure, judged by the server (absent in old results). */
+  loaderBound: z.boolean().optional(),
   /** RPS per server CPU-second (null when the server used no measurable CPU). */
   rpsPerCpuSecond: num.nullable(),
   openLoop: openLoopSchema.optional(),
@@ -148,6 +150,7 @@ export const okWindowSchema = z.strictObject({
   clientBound: z.boolean(),
   backendBound: z.boolean(),
   serverNotSaturated: z.boolean(),
+  loaderBound: z.boolean().optional(),
   /** Server CPU time (user+sys of the process tree) per response, µs; null without a server pid or responses. */
   cpuPerRequestUs: num.nullable(),
   /** One entry per connection step (a single entry for a fixed load). */
@@ -239,6 +242,7 @@ export const stepSummarySchema = z.strictObject({
   unexpected: int.optional(),
   /** Every answer had an expected status and there was no error or timeout at this step. */
   clean: z.boolean().optional(),
+  loaderBoundWindows: int.optional(),
 });
 
 /** A point of a concurrency sweep: a level (connection count) with its median req/s and latency. */
@@ -285,13 +289,41 @@ export const perProcessSchema = z.strictObject({
 });
 export type PerProcess = z.infer<typeof perProcessSchema>;
 
+/** A CoV verdict band (`DEFAULTS.covBands`): < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable. */
+export const verdictBandSchema = z.enum(['excellent', 'acceptable', 'noisy', 'unreliable']);
+export type VerdictBand = z.infer<typeof verdictBandSchema>;
+
+export const covVerdictSchema = z.strictObject({ cov: nonneg, band: verdictBandSchema });
+export type CovVerdict = z.infer<typeof covVerdictSchema>;
+
+/** A pair's CoV verdict: between blocks (its headline figure's per-block medians) and within blocks (its windows' req/s). */
+export const pairVerdictSchema = z.strictObject({
+  /** The headline word: the blocks' band, or the windows' with a single block. */
+  band: verdictBandSchema,
+  basis: z.enum(['blocks', 'windows']),
+  /** CoV of the per-block medians of the headline figure (run-to-run consistency); null with one block. */
+  blocks: covVerdictSchema.nullable(),
+  /** CoV of the windows' req/s within blocks (window-to-window). */
+  windows: covVerdictSchema.nullable(),
+});
+export type PairVerdict = z.infer<typeof pairVerdictSchema>;
+
+/** The run's verdict: the band that at least `share` of its pairs reach or beat, with the count per band. */
+export const runVerdictSchema = z.strictObject({
+  band: verdictBandSchema,
+  share: nonneg,
+  pairs: z.strictObject({ excellent: int, acceptable: int, noisy: int, unreliable: int }),
+  worst: verdictBandSchema,
+});
+export type RunVerdict = z.infer<typeof runVerdictSchema>;
+
 export const pairSummarySchema = z.strictObject({
   scenario: z.string(),
   target: z.string(),
   /** The reference target of the relative figures. */
   reference: z.string(),
   blocks: int,
-  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int, backendBound: int, serverNotSaturated: int }),
+  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int, backendBound: int, serverNotSaturated: int, loaderBound: int.optional() }),
   /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
   rps: estimateSchema,
   /** Median of the per-round ratio rps / reference rps; null for the reference itself. */
@@ -317,6 +349,8 @@ export const pairSummarySchema = z.strictObject({
     meanSteal: nonneg,
     maxSteal: nonneg,
   }),
+  /** The CoV verdict (absent in old results; null without a figure to judge). */
+  verdict: pairVerdictSchema.nullable().optional(),
   latency: latencySchema,
   histogram: z.string(),
   errors: int,
@@ -495,6 +529,16 @@ export const designSchema = z.strictObject({
   bootstrapResamples: int,
   confidence: nonneg,
   clientBoundBusy: nonneg,
+  // The thresholds behind the sentences, as this run used them (absent in old results: DEFAULTS then).
+  backendBoundBusy: nonneg.optional(),
+  serverSaturatedShare: nonneg.optional(),
+  loaderBound: z.strictObject({ serverShare: nonneg, loaderBusy: nonneg }).optional(),
+  noisyWindowCov: nonneg.optional(),
+  disturbedSteal: nonneg.optional(),
+  covBands: z.strictObject({ excellent: nonneg, acceptable: nonneg, noisy: nonneg }).optional(),
+  verdictShare: nonneg.optional(),
+  /** How every interval was obtained (`INTERVAL_METHOD`). */
+  intervalMethod: z.string().optional(),
 });
 export type DesignRecord = z.infer<typeof designSchema>;
 
@@ -590,6 +634,8 @@ export const resultSchema = z.strictObject({
     maxSteal: nonneg,
     /** Wall time of the run ÷ the time under load. */
     overhead: num.nullable(),
+    /** The run's CoV verdict over its pairs (absent in old results). */
+    verdict: runVerdictSchema.nullable().optional(),
   }),
 });
 export type BenchResult = z.infer<typeof resultSchema>;

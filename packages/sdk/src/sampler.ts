@@ -1,5 +1,6 @@
 import { DEFAULTS } from './defaults.js';
 import { workerCount } from './analysis/per-process.js';
+import type { DesignThresholds } from './design-thresholds.js';
 import { cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies } from './proc.js';
 
 export interface WindowResources {
@@ -41,11 +42,19 @@ export function isClientBound(
  * user of a saturated loader core it shares with the load generator; server not saturated when
  * the server's cores were far from busy while the loader had room.
  */
-export function bottlenecks(r: WindowResources, o: { sampledServer: boolean; clientBound: boolean }): { backendBound: boolean; serverNotSaturated: boolean } {
+export function bottlenecks(
+  r: WindowResources,
+  o: { sampledServer: boolean; clientBound: boolean },
+  t: Pick<DesignThresholds, 'backendBoundBusy' | 'serverSaturatedShare' | 'loaderBound'> = DEFAULTS,
+): { backendBound: boolean; serverNotSaturated: boolean; loaderBound: boolean } {
   const serviceLeads = r.serviceCpuSeconds > r.loaderCpuSeconds;
+  const backendBound = r.serviceBusy > t.backendBoundBusy || (serviceLeads && r.loaderBusiestCore > t.backendBoundBusy);
+  const loaderBusy = Math.max(r.loaderBusiestCore, r.loaderThreadBusy);
   return {
-    backendBound: r.serviceBusy > DEFAULTS.backendBoundBusy || (serviceLeads && r.loaderBusiestCore > DEFAULTS.backendBoundBusy),
-    serverNotSaturated: o.sampledServer && !o.clientBound && r.serverCoreShare < DEFAULTS.serverSaturatedShare,
+    backendBound,
+    serverNotSaturated: o.sampledServer && !o.clientBound && r.serverCoreShare < t.serverSaturatedShare,
+    // Judged by the server: cores left idle while the loader's core was busy mean the server waited for requests.
+    loaderBound: o.sampledServer && !backendBound && !serviceLeads && r.serverCoreShare < t.loaderBound.serverShare && loaderBusy > t.loaderBound.loaderBusy,
   };
 }
 

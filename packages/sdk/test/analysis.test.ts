@@ -305,7 +305,7 @@ function handBuilt(): WindowRecord[] {
 
 describe('summarizePair', () => {
   const windows = handBuilt();
-  const summary = (t: string) => pairSummarySchema.parse(summarizePair('s', t, windows, [], est, [0]));
+  const summary = (t: string) => pairSummarySchema.parse(summarizePair({ scenario: 's', target: t, windows, estimator: est, serverCpus: [0] }));
 
   it('a target at exactly half the reference in every round: relative req/s 0.5 with a degenerate interval', () => {
     const b = summary('b');
@@ -355,7 +355,7 @@ describe('summarizePair', () => {
       status: 'failed',
       failure: { phase: 'crash', message: 'server exited', exitCode: 3 },
     };
-    const s = summarizePair('s', 'e', [...windows, failed], [], est, [0]);
+    const s = summarizePair({ scenario: 's', target: 'e', windows: [...windows, failed], estimator: est, serverCpus: [0] });
     expect(s.windows).toMatchObject({ ok: 0, failed: 1 });
     expect(s.relativeRps).toBeNull();
     expect(pairSummarySchema.safeParse(s).error?.issues ?? []).toEqual([]);
@@ -370,7 +370,7 @@ describe('summarizePair', () => {
 
 describe('rankScenario and separated', () => {
   const windows = handBuilt();
-  const summaries = ['a', 'b', 'c', 'd'].map((t) => summarizePair('s', t, windows, [], est, [0]));
+  const summaries = ['a', 'b', 'c', 'd'].map((t) => summarizePair({ scenario: 's', target: t, windows, estimator: est, serverCpus: [0] }));
 
   it('separates targets whose intervals are apart, and ties those within the practical band', () => {
     const r = rankScenario('s', summaries, 0.01);

@@ -145,7 +145,7 @@ function sweepWindow(target: string, block: number, round: number, failing: bool
 
 describe('a sweep in the pair summary', () => {
   const windows = [1, 2].flatMap((block) => [1, 2, 3].flatMap((round) => [sweepWindow('ref', block, round, false), sweepWindow('t', block, round, block === 2 && round === 2)]));
-  const summary = (t: string) => pairSummarySchema.parse(summarizePair('sweep', t, windows, [], est, [0]));
+  const summary = (t: string) => pairSummarySchema.parse(summarizePair({ scenario: 'sweep', target: t, windows, estimator: est, serverCpus: [0] }));
 
   it('records the status mix of every level and leaves a level with unexpected statuses out of the best clean point', () => {
     const s = summary('t');
@@ -213,7 +213,7 @@ describe('per-process and per-core figures', () => {
 
   it('reaches the pair summary with intervals', () => {
     const windows = [1, 2].flatMap((block) => [1, 2, 3].map((round) => sweepWindow('t', block, round, false)));
-    const s = pairSummarySchema.parse(summarizePair('sweep', 't', windows, [], { ...est, reference: 't' }, [0]));
+    const s = pairSummarySchema.parse(summarizePair({ scenario: 'sweep', target: 't', windows, estimator: { ...est, reference: 't' }, serverCpus: [0] }));
     // Each window: 500 + 900 + 1250 = 2650 responses in 1.5 s with 0.3 CPU s, one worker.
     expect(s.perProcess!.processes).toBe(1);
     expect(s.perProcess!.coresUsed.point).toBeCloseTo(0.2, 12);

@@ -1,4 +1,5 @@
 import { mulberry32 } from '../random.js';
+import { tQuantile } from './student-t.js';
 
 /** Samples grouped by block: `groups[b]` holds block b's per-round values. */
 export type Grouped = readonly (readonly number[])[];
@@ -54,6 +55,28 @@ export function hierarchicalBootstrap(groups: Grouped, statistic: (xs: number[])
   const sorted = Array.from(stats).sort((a, b) => a - b);
   const alpha = (1 - o.confidence) / 2;
   return [quantileSorted(sorted, alpha), quantileSorted(sorted, 1 - alpha)];
+}
+
+/**
+ * Random-effects interval on the block level, for a figure estimated from 2 or more blocks: on the
+ * log scale (linear when a value is not positive), the standard error of the point is the SD of the
+ * per-block medians ÷ √blocks, and its quantile is Student's t with blocks − 1 degrees of freedom.
+ * A percentile bootstrap over 2–3 blocks treats their spread as known and under-covers; the
+ * t-quantile pays for estimating it from so few (12.7 for 2 blocks, 4.3 for 3, 2.8 for 5).
+ * Returns null with fewer than 2 non-empty blocks.
+ */
+export function blockInterval(groups: Grouped, point: number, confidence: number): [number, number] | null {
+  const gs = groups.filter((g) => g.length > 0);
+  if (gs.length < 2 || !Number.isFinite(point)) return null;
+  const positive = point > 0 && gs.every((g) => g.every((x) => x > 0));
+  const f = positive ? Math.log : (x: number) => x;
+  const meds = gs.map((g) => median(g.map(f)));
+  const mean = meds.reduce((a, b) => a + b, 0) / meds.length;
+  const variance = meds.reduce((a, m) => a + (m - mean) ** 2, 0) / (meds.length - 1);
+  const se = Math.sqrt(variance / gs.length);
+  const t = tQuantile(1 - (1 - confidence) / 2, gs.length - 1);
+  const c = f(point);
+  return positive ? [Math.exp(c - t * se), Math.exp(c + t * se)] : [c - t * se, c + t * se];
 }
 
 /** Relative half-width of an interval around its point: (hi − lo) / 2 / |point|. */

@@ -1,11 +1,12 @@
 import { mergeOpenLoop } from '../open-loop.js';
-import { DEFAULTS } from '../defaults.js';
 import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
-import type { BenchResult, BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
-import { hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
+import type { BenchResult, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
+import { thresholdsOf, type DesignThresholds } from '../design-thresholds.js';
+import { blockInterval, hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
 import { varianceComponents } from './components.js';
 import { perProcessOf } from './per-process.js';
 import { isCleanLevel, sweepOf } from './sweep.js';
+import { pairVerdict, runVerdict } from './verdict.js';
 
 /** What the estimators need of the design. */
 export interface EstimatorOptions {
@@ -17,8 +18,11 @@ export interface EstimatorOptions {
   seed: number;
 }
 
-export const RATIO_METHOD = 'median of per-round paired ratios; 95% two-level percentile bootstrap (blocks, then rounds within blocks)';
-export const ABSOLUTE_METHOD = 'median over windows; 95% two-level percentile bootstrap (blocks, then rounds within blocks)';
+/** How every interval is obtained; recorded in `result.design.intervalMethod`. */
+export const INTERVAL_METHOD =
+  'the wider of a two-level percentile bootstrap (blocks, then rounds within blocks) and, with 2 or more blocks, a random-effects t-interval on the per-block medians (log scale, Student t with blocks − 1 degrees of freedom)';
+export const RATIO_METHOD = `median of per-round paired ratios; 95% interval: ${INTERVAL_METHOD}`;
+export const ABSOLUTE_METHOD = `median over windows; 95% interval: ${INTERVAL_METHOD}`;
 
 const usable = (w: WindowRecord): w is OkWindow => w.status === 'ok' && w.excluded === null;
 
@@ -26,7 +30,11 @@ const usable = (w: WindowRecord): w is OkWindow => w.status === 'ok' && w.exclud
 export function estimate(groups: Grouped, o: EstimatorOptions, key: Array<string | number>, method: string): Estimate {
   const all = groups.flat();
   const point = median(all);
-  const ci = hierarchicalBootstrap(groups, median, { resamples: o.bootstrapResamples, seed: subSeed(o.seed, ...key), confidence: o.confidence });
+  const boot = hierarchicalBootstrap(groups, median, { resamples: o.bootstrapResamples, seed: subSeed(o.seed, ...key), confidence: o.confidence });
+  const re = blockInterval(groups, point, o.confidence);
+  // The hull: the bootstrap keeps the within-block shape (skew, a single block), the t-interval
+  // the price of estimating the between-block spread from few blocks.
+  const ci: [number, number] | null = boot && re ? [Math.min(boot[0], re[0]), Math.max(boot[1], re[1])] : (boot ?? re);
   return { point: Number.isFinite(point) ? point : 0, ci95: ci, halfWidth: relativeHalfWidth(point, ci), n: all.length, method };
 }
 
@@ -74,9 +82,9 @@ export function ratioGroups(windows: readonly WindowRecord[], scenario: string, 
   return index.paired(scenario, target, reference, roundsPerBlock(windows, scenario), (t, r) => (r.rps > 0 ? t.rps / r.rps : null));
 }
 
-function noiseLabel(windowCov: number | null, excluded: number, meanSteal: number): NoiseLabel {
-  if (excluded > 0 || meanSteal > DEFAULTS.disturbedSteal) return 'disturbed';
-  if (windowCov !== null && windowCov > DEFAULTS.noisyWindowCov) return 'noisy';
+function noiseLabel(windowCov: number | null, excluded: number, meanSteal: number, t: DesignThresholds): NoiseLabel {
+  if (excluded > 0 || meanSteal > t.disturbedSteal) return 'disturbed';
+  if (windowCov !== null && windowCov > t.noisyWindowCov) return 'noisy';
   return 'quiet';
 }
 
@@ -86,20 +94,30 @@ function withinCov(groups: Grouped): number | null {
   return vc.within;
 }
 
-/** The summary of one (scenario, target) pair from its windows. */
-export function summarizePair(
-  scenario: string,
-  target: string,
-  windows: readonly WindowRecord[],
-  /** Unused: the blocks are read from the windows; kept so callers' positional arguments stay valid. */
-  _blocks: readonly BlockRecord[],
-  o: EstimatorOptions,
-  serverCpus: number[],
-  index = new WindowIndex(windows),
-  ceilingRps?: number,
+/** What `summarizePair` needs: the pair, the run's windows, the estimators and the recorded thresholds. */
+export interface SummarizePairOptions {
+  scenario: string;
+  target: string;
+  /** Every window of the run (the reference's included). */
+  windows: readonly WindowRecord[];
+  estimator: EstimatorOptions;
+  /** Cores the server was pinned to. */
+  serverCpus: number[];
+  /** The thresholds the run recorded (`result.design`); `DEFAULTS` for those missing. */
+  thresholds?: Partial<DesignThresholds> | undefined;
+  /** An index of `windows`, shared across pairs to save rebuilding it. */
+  index?: WindowIndex | undefined;
+  /** The scenario's backend ceiling, req/s, for `backendShare`. */
+  ceilingRps?: number | undefined;
   /** The scenario's connection steps, for a pair none of whose windows succeeded. */
-  connectionSteps?: readonly number[],
-): PairSummary {
+  connectionSteps?: readonly number[] | undefined;
+}
+
+/** The summary of one (scenario, target) pair from its windows. */
+export function summarizePair(p: SummarizePairOptions): PairSummary {
+  const { scenario, target, windows, estimator: o, serverCpus, ceilingRps, connectionSteps } = p;
+  const index = p.index ?? new WindowIndex(windows);
+  const th = thresholdsOf(p.thresholds);
   const mine = windows.filter((w) => w.scenario === scenario && w.target === target);
   const ok = mine.filter((w): w is OkWindow => w.status === 'ok');
   const use = ok.filter((w) => w.excluded === null);
@@ -161,6 +179,7 @@ export function summarizePair(
       serverNotSaturatedWindows: st.filter((s) => s.serverNotSaturated).length,
       ...counters,
       clean: isCleanLevel(counters),
+      loaderBoundWindows: st.filter((s) => s.loaderBound).length,
     };
   });
   const sweep = sweepOf(steps);
@@ -181,6 +200,7 @@ export function summarizePair(
       clientBound: ok.filter((w) => w.clientBound).length,
       backendBound: ok.filter((w) => w.backendBound).length,
       serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length,
+      loaderBound: ok.filter((w) => w.loaderBound).length,
     },
     rps,
     relativeRps,
@@ -189,7 +209,8 @@ export function summarizePair(
     relativeCpu,
     variance: { betweenBlocks: vc.between, withinBlocks: vc.within },
     precision: { target: o.precision, reached, met: reached !== null && reached <= o.precision },
-    noise: { label: noiseLabel(windowCov, excludedSteal, meanSteal), windowCov, meanSteal, maxSteal: steal.length ? Math.max(...steal) : 0 },
+    noise: { label: noiseLabel(windowCov, excludedSteal, meanSteal, th), windowCov, meanSteal, maxSteal: steal.length ? Math.max(...steal) : 0 },
+    verdict: pairVerdict(isRef ? rpsGroups : (ratio ?? []), windowCov, th.covBands),
     latency: latencyOf(merged),
     histogram: encodeHistogram(merged),
     errors: total((w) => w.errors),
@@ -240,7 +261,7 @@ export function rankScenario(scenario: string, summaries: readonly PairSummary[]
 }
 
 /** The run-level figures of a result: precision reached over all pairs, windows and steal. */
-export function overallOf(summaries: readonly PairSummary[], windows: readonly WindowRecord[], overhead: number | null): BenchResult['overall'] {
+export function overallOf(summaries: readonly PairSummary[], windows: readonly WindowRecord[], overhead: number | null, thresholds?: Partial<DesignThresholds>): BenchResult['overall'] {
   const ok = windows.filter((w): w is OkWindow => w.status === 'ok');
   const steal = ok.map((w) => w.resources.cpuSteal ?? 0);
   const reached = summaries.map((s) => s.precision.reached).filter((h): h is number => h !== null);
@@ -254,5 +275,9 @@ export function overallOf(summaries: readonly PairSummary[], windows: readonly W
     meanSteal: steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0,
     maxSteal: steal.length ? Math.max(...steal) : 0,
     overhead,
+    verdict: runVerdict(
+      summaries.flatMap((s) => (s.verdict ? [s.verdict.band] : [])),
+      thresholdsOf(thresholds).verdictShare,
+    ),
   };
 }

@@ -4,7 +4,8 @@ import { encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
 import { designOptionsSchema } from '../options.js';
 import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult, type OkWindow } from '../result-schema.js';
 import { evaluateThresholds, parseThresholds } from '../analysis/thresholds.js';
-import { overallOf, summarizePair, type EstimatorOptions } from '../analysis/summarize.js';
+import { INTERVAL_METHOD, overallOf, summarizePair, type EstimatorOptions } from '../analysis/summarize.js';
+import { recordedThresholds } from '../design-thresholds.js';
 import { openLoopRecord } from '../open-loop.js';
 import { histogramFromTrend, parseK6Summary, type K6Summary } from './script.js';
 
@@ -134,7 +135,7 @@ export function mergeK6(o: MergeK6Options): BenchResult {
   const reference = o.reference ?? (targets.includes(DEFAULTS.reference) ? DEFAULTS.reference : targets[0]!);
   if (!targets.includes(reference)) throw new Error(`reference "${reference}" is not among the merged targets: ${targets.join(', ')}`);
   const seed = o.seed ?? 1;
-  const design = { ...designOptionsSchema.parse({ blocks: { min: 1, max: 1 }, rounds: { min: 1, max: 1 } }), reference, confidence: DEFAULTS.confidence, clientBoundBusy: DEFAULTS.clientBoundBusy };
+  const design = { ...designOptionsSchema.parse({ blocks: { min: 1, max: 1 }, rounds: { min: 1, max: 1 } }), reference, confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
   const windows: OkWindow[] = pairs.map((p, index) => ({
     ...p.window,
     scenario: p.scenario,
@@ -147,7 +148,7 @@ export function mergeK6(o: MergeK6Options): BenchResult {
     elapsedSec: p.durationSec,
   }));
   const est: EstimatorOptions = { reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed };
-  const summaries = pairs.map((p) => summarizePair(p.scenario, p.target, windows, [], est, []));
+  const summaries = pairs.map((p) => summarizePair({ scenario: p.scenario, target: p.target, windows, estimator: est, serverCpus: [] }));
   const thresholds = o.thresholds?.length
     ? evaluateThresholds(
         summaries,

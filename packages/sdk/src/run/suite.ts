@@ -24,7 +24,8 @@ import { validateSuite } from '../validate.js';
 import { median } from '../analysis/bootstrap.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, scenarioBudget } from '../analysis/stopping.js';
-import { estimate, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
+import { recordedThresholds } from '../design-thresholds.js';
+import { estimate, INTERVAL_METHOD, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import { runBlock, windowSpec, type BlockContext } from './block.js';
 import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
@@ -152,7 +153,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   };
   const slo = opts.slo !== undefined ? { text: opts.slo, terms: parseThresholds(opts.slo) } : undefined;
   const reference = resolveReference(designIn, targets);
-  const design: DesignRecord & Design = { ...designIn, reference, confidence: DEFAULTS.confidence, clientBoundBusy: DEFAULTS.clientBoundBusy };
+  const design: DesignRecord & Design = { ...designIn, reference, confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
   const resumedSec = log.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
   const elapsed = () => resumedSec + (performance.now() - wall0) / 1000;
 
@@ -366,7 +367,19 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
     for (const s of loadScenarios) {
       for (const t of usable) {
         if (!windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
-        summaries.push(summarizePair(s.name, t.name, windows, blocks, est, pinning.serverCpus, windowIndex, ceilings.find((c) => c.scenario === s.name)?.rps.point, connectionSteps(s.load)));
+        summaries.push(
+          summarizePair({
+            scenario: s.name,
+            target: t.name,
+            windows,
+            estimator: est,
+            serverCpus: pinning.serverCpus,
+            thresholds: design,
+            index: windowIndex,
+            ceilingRps: ceilings.find((c) => c.scenario === s.name)?.rps.point,
+            connectionSteps: connectionSteps(s.load),
+          }),
+        );
       }
     }
     const thresholdOutcomes = thresholdTerms.run.length || thresholdTerms.scenarios.size ? evaluateThresholds(summaries, thresholdTerms.run, thresholdTerms.scenarios) : undefined;
@@ -437,7 +450,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
       ...(slo ? { capacity } : {}),
       runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
-      overall: overallOf(summaries, windows, loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null),
+      overall: overallOf(summaries, windows, loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null, design),
     };
     const checked = resultSchema.safeParse(result);
     if (!checked.success)

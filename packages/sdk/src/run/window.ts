@@ -43,6 +43,7 @@ export type WindowFigures = Pick<
   | 'clientBound'
   | 'backendBound'
   | 'serverNotSaturated'
+  | 'loaderBound'
   | 'cpuPerRequestUs'
   | 'steps'
   | 'fixedRequests'
@@ -210,6 +211,7 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
     clientBound: steps.some((s) => s.clientBound),
     backendBound: steps.some((s) => s.backendBound),
     serverNotSaturated: steps.some((s) => s.serverNotSaturated),
+    loaderBound: steps.some((s) => s.loaderBound),
     cpuPerRequestUs: sampledServer && requests > 0 && cpu > 0 ? (cpu / requests) * 1e6 : null,
     steps,
     ...(steps.some((s) => s.openLoop) ? { openLoop: mergeOpenLoop(steps.map((s) => s.openLoop)) } : {}),
