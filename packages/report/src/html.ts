@@ -81,7 +81,7 @@ const factHtml = (f: Fact) => (Array.isArray(f.text) ? `<ul class="plain">${f.te
 function headerHtml(m: ReportModel): string {
   return `<header class="card">
 <h1>${esc(m.title)}</h1>
-${m.notes.map((n) => `<p class="alert">${noteHtml(n)}</p>`).join('\n')}
+${m.verdict ? `<p class="lead verdict"><b>Verdict:</b> ${noteHtml(m.verdict)}</p>\n` : ''}${m.notes.map((n) => `<p class="alert">${noteHtml(n)}</p>`).join('\n')}
 <p class="lead">${noteHtml(m.remarks[0]!)}</p>
 <dl class="meta">${m.facts.map((f) => `<dt>${esc(f.label)}</dt><dd>${factHtml(f)}</dd>`).join('')}</dl>
 </header>`;

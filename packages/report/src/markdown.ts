@@ -64,6 +64,7 @@ const factTable = (title: string, facts: Fact[]) =>
 
 function header(m: ReportModel): string[] {
   const out = [`# ${md(m.title)}`, ''];
+  if (m.verdict) out.push(`**Verdict: ${md(noteSentence(m.verdict))}**`, '');
   for (const n of m.notes) out.push(`> ⚠ ${md(noteSentence(n))}`, '');
   out.push(`**${md(noteSentence(m.remarks[0]!))}**`, '');
   out.push(...factTable('Run', m.facts), '');

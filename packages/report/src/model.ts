@@ -1,6 +1,6 @@
 import {
-  DEFAULTS,
   noteText,
+  thresholdsOf,
   type BenchResult,
   type Estimate,
   type FailedWindow,
@@ -126,6 +126,8 @@ export interface ReportModel {
   facts: Fact[];
   /** Run-level warnings (interrupted, not pinned, steal, warm-up). */
   notes: Note[];
+  /** The run's CoV verdict, the headline word (null for an old result that has none). */
+  verdict: Note | null;
   /** Remarks every reader needs (relative figures are side-by-side ratios; noise labels). */
   remarks: Note[];
   scenarios: ScenarioView[];
@@ -221,19 +223,35 @@ function missingFor(result: BenchResult, scenario: string, target: TargetInfo, f
 
 function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null): Note[] {
   const notes: Note[] = [];
+  // The thresholds this result was measured with, not today's defaults.
+  const th = thresholdsOf(result.design);
   const mine = (f: (w: OkWindow) => boolean) => result.windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === s.scenario && w.target === s.target && f(w));
   if (s.windows.clientBound > 0) {
     const busiest = Math.max(0, ...mine((w) => w.clientBound).map((w) => w.resources.loaderBusiestCore));
-    notes.push({ kind: 'client-bound', windows: s.windows.clientBound, of: s.windows.ok, busiest });
+    notes.push({ kind: 'client-bound', windows: s.windows.clientBound, of: s.windows.ok, busiest, threshold: th.clientBoundBusy });
   }
   if (s.windows.backendBound > 0) {
     const busiest = Math.max(0, ...mine((w) => w.backendBound).map((w) => w.resources.serviceBusy));
-    notes.push({ kind: 'backend-bound', windows: s.windows.backendBound, of: s.windows.ok, busiest });
+    notes.push({ kind: 'backend-bound', windows: s.windows.backendBound, of: s.windows.ok, busiest, threshold: th.backendBoundBusy });
   }
   if (s.windows.serverNotSaturated > 0) {
     const shares = mine((w) => w.serverNotSaturated).map((w) => w.resources.serverCoreShare);
     const share = shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : 0;
-    notes.push({ kind: 'server-not-saturated', windows: s.windows.serverNotSaturated, of: s.windows.ok, share, cores: Math.max(1, s.serverCpus.length) });
+    notes.push({ kind: 'server-not-saturated', windows: s.windows.serverNotSaturated, of: s.windows.ok, share, cores: Math.max(1, s.serverCpus.length), threshold: th.serverSaturatedShare });
+  }
+  if (s.windows.loaderBound) {
+    const bound = mine((w) => w.loaderBound === true);
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+    notes.push({
+      kind: 'loader-bound',
+      windows: s.windows.loaderBound,
+      of: s.windows.ok,
+      share: mean(bound.map((w) => w.resources.serverCoreShare)),
+      busiest: Math.max(0, ...bound.map((w) => Math.max(w.resources.loaderBusiestCore, w.resources.loaderThreadBusy))),
+      cores: Math.max(1, s.serverCpus.length),
+      serverShare: th.loaderBound.serverShare,
+      loaderBusy: th.loaderBound.loaderBusy,
+    });
   }
   if (!s.precision.met && s.precision.reached !== null) {
     notes.push({
@@ -289,6 +307,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       label: 'Precision reached',
       text: `${o.precisionMet} of ${plural(o.pairs, 'pair')} met ${fmtHalfWidth(d.precision)}; half-width median ${fmtHalfWidth(o.medianHalfWidth)}, worst ${fmtHalfWidth(o.worstHalfWidth)}`,
     },
+    ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict }) }] : []),
     {
       label: 'Stopped',
       text: r.stops.length ? r.stops.map((s) => noteText(stopNote(s, d.precision))) : DASH,
@@ -420,7 +439,8 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
   const notes: Note[] = [];
   if (result.interrupted) notes.push({ kind: 'interrupted' });
   if (!result.environment.pinning.enabled) notes.push({ kind: 'not-pinned', reason: result.environment.pinning.reason ?? 'no reason recorded' });
-  if (o.excludedSteal > 0 || o.meanSteal > DEFAULTS.disturbedSteal) {
+  const th = thresholdsOf(result.design);
+  if (o.excludedSteal > 0 || o.meanSteal > th.disturbedSteal) {
     notes.push({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: result.design.stealThreshold });
   }
 
@@ -434,9 +454,11 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
     reference,
     facts: designFacts(result, wallSec),
     notes,
+    verdict: o.verdict !== undefined ? { kind: 'run-verdict', verdict: o.verdict } : null,
     remarks: [
       { kind: 'relative-figures', reference },
-      { kind: 'noise-labels', stealThreshold: result.design.stealThreshold },
+      ...(o.verdict !== undefined ? [{ kind: 'verdict-bands', bands: th.covBands, share: th.verdictShare } as const] : []),
+      { kind: 'noise-labels', stealThreshold: th.stealThreshold, noisyWindowCov: th.noisyWindowCov, disturbedSteal: th.disturbedSteal },
       ...(result.profiles.some((p) => p.status === 'ok' && p.summary) ? [{ kind: 'profile-shares' } as const] : []),
     ],
     scenarios,

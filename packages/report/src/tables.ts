@@ -3,7 +3,7 @@
  * alignment, the cell text, a numeric sort key and a tone. Markdown, HTML and the terminal only
  * decide how a `Table` is drawn, never what is in it.
  */
-import type { Ceiling, Estimate, ProfileRecord, TargetInfo } from '@benchsuite/sdk';
+import { pairVerdictText, VERDICT_BANDS, type Ceiling, type Estimate, type ProfileRecord, type TargetInfo } from '@benchsuite/sdk';
 import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, shortFrame, valueText } from './format.js';
 import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
 
@@ -36,12 +36,13 @@ export interface Table<Row> {
 }
 
 const point = (e: Estimate | null | undefined) => (e ? e.point : null);
-/** `0`, or the non-zero counts by bottleneck: `2 client, 1 waiting`. */
-const boundText = (client: number, backend: number, waiting: number) =>
+/** `0`, or the non-zero counts by bottleneck: `2 client, 1 waiting, 2 loader`. */
+const boundText = (client: number, backend: number, waiting: number, loader = 0) =>
   [
     [client, 'client'],
     [backend, 'backend'],
     [waiting, 'waiting'],
+    [loader, 'loader'],
   ]
     .filter(([n]) => n)
     .map(([n, w]) => `${n} ${w}`)
@@ -137,6 +138,16 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
       tone: (r) => (r.summary.precision.met ? null : 'warn'),
     },
     {
+      id: 'verdict',
+      label: 'Verdict (CoV)',
+      align: 'left',
+      brief: true,
+      help: "CoV verdict: the headline figure's CoV over blocks (fresh processes) and the windows' CoV within blocks; the word is the blocks' band (the windows' with one block)",
+      text: (r) => pairVerdictText(r.summary.verdict),
+      sort: (r) => (r.summary.verdict ? VERDICT_BANDS.indexOf(r.summary.verdict.band) : null),
+      tone: (r) => (r.summary.verdict?.band === 'unreliable' ? 'bad' : r.summary.verdict?.band === 'noisy' ? 'warn' : null),
+    },
+    {
       id: 'noise',
       label: 'Noise',
       align: 'left',
@@ -162,10 +173,10 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
       id: 'bound',
       label: 'Bound windows',
       align: 'right',
-      help: "windows whose req/s was set by something other than the server's CPU: client (the load generator saturated), backend (a helper service saturated), waiting (the server's cores were far from busy)",
-      text: (r) => boundText(r.summary.windows.clientBound, r.summary.windows.backendBound, r.summary.windows.serverNotSaturated),
-      sort: (r) => r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated,
-      tone: (r) => (r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated ? 'warn' : null),
+      help: "windows whose req/s was set by something other than the server's CPU: client (the load generator saturated), backend (a helper service saturated), waiting (the server's cores were far from busy), loader (judged by the server: its cores not all busy while the loader's core was)",
+      text: (r) => boundText(r.summary.windows.clientBound, r.summary.windows.backendBound, r.summary.windows.serverNotSaturated, r.summary.windows.loaderBound),
+      sort: (r) => r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated + (r.summary.windows.loaderBound ?? 0),
+      tone: (r) => (r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated + (r.summary.windows.loaderBound ?? 0) ? 'warn' : null),
     },
     {
       id: 'errors',
@@ -223,9 +234,9 @@ export function stepColumns(m: ReportModel): Column<StepRow>[] {
       label: 'Bound windows',
       align: 'right',
       brief: true,
-      text: (r) => boundText(r.step.clientBoundWindows, r.step.backendBoundWindows, r.step.serverNotSaturatedWindows),
-      sort: (r) => r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows,
-      tone: (r) => (r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows ? 'warn' : null),
+      text: (r) => boundText(r.step.clientBoundWindows, r.step.backendBoundWindows, r.step.serverNotSaturatedWindows, r.step.loaderBoundWindows),
+      sort: (r) => r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows + (r.step.loaderBoundWindows ?? 0),
+      tone: (r) => (r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows + (r.step.loaderBoundWindows ?? 0) ? 'warn' : null),
     },
   ];
 }

@@ -97,9 +97,12 @@ function profileLine(v: ProfileView, paint: Paint): string {
 export function renderTerminal(result: BenchResult, options: TerminalOptions = {}): string {
   const m = buildModel(result, options);
   const paint = options.color ? ansi : plain;
-  const labelW = Math.max(...m.facts.map((f) => width(f.label)));
+  // The verdict leads the summary as its own line, so its fact is not repeated below it.
+  const facts = m.verdict ? m.facts.filter((f) => f.label !== 'Verdict') : m.facts;
+  const labelW = Math.max(...facts.map((f) => width(f.label)));
   const out = [paint(clean(m.title), 'bold')];
-  for (const f of m.facts) {
+  if (m.verdict) out.push(`${paint('Verdict:', 'bold')} ${clean(noteSentence(m.verdict))}`);
+  for (const f of facts) {
     const items = Array.isArray(f.text) ? f.text : [f.text];
     items.forEach((t, k) => {
       out.push(`  ${paint(pad(k ? '' : f.label, labelW, false), 'dim')}  ${clean(t)}`);

@@ -86,6 +86,7 @@ describe('renderMarkdown', () => {
       `${(p.latency.p99 / 1000).toFixed(3)} ms`,
       `${(p.latency.p999 / 1000).toFixed(3)} ms`,
       `±${(p.precision.reached! * 100).toFixed(1)}% ✓`,
+      `${p.verdict!.band === 'noisy' || p.verdict!.band === 'unreliable' ? '⚠ ' : ''}${p.verdict!.band[0]!.toUpperCase()}${p.verdict!.band.slice(1)} (blocks ${(p.verdict!.blocks!.cov * 100).toFixed(1)}%, windows ${(p.verdict!.windows!.cov * 100).toFixed(1)}%)`,
       `⚠ disturbed, steal ${(p.noise.meanSteal * 100).toFixed(1)}%`,
       '16 / 1',
       '0',
@@ -116,6 +117,7 @@ describe('renderMarkdown', () => {
       'p99',
       'p99.9',
       'Precision (target ±2.0%)',
+      'Verdict (CoV)',
       'Noise',
       'Windows used / excluded',
       'Bound windows',
@@ -129,8 +131,8 @@ describe('renderMarkdown', () => {
   it("explains each pair's warnings: client-bound, warm-up, precision not met with why the scenario stopped, failures, waiting", () => {
     expect(s['Scenario: baseline']).toContain("- ⚠ **node-http**: Client-bound in 1 of 17 windows (busiest loader core 97%, over 90%): that req/s is the load generator's ceiling, not the server's.");
     expect(s['Scenario: baseline']).toContain('- ⚠ express: warm-up reached its maximum without steady req/s (within ±5%) in 1 of 2 blocks.');
-    expect(s['Scenario: json-post']).toMatch(/- ⚠ \*\*fastify\*\*: Precision ±\d\.\d% reached, target ±2\.0% \(the time budget ran out\)\./);
-    expect(s['Scenario: json-post']).toMatch(/\| ⚠ ±\d\.\d% ✗ \|/);
+    expect(s['Scenario: json-post']).toMatch(/- ⚠ \*\*fastify\*\*: Precision ±\d+\.\d% reached, target ±2\.0% \(the time budget ran out\)\./);
+    expect(s['Scenario: json-post']).toMatch(/\| ⚠ ±\d+\.\d% ✗ \|/);
     expect(s['Scenario: concurrency-ramp']).toContain('- ⚠ **express**: 1 of 15 windows failed (see the raw windows for each failure).');
     expect(s['Scenario: concurrency-ramp']).toContain('- ⚠ **node-http**: Server not saturated in 1 of 15 windows (its process tree used 42% of its 1 core, under 70%');
     expect(s['Scenario: concurrency-ramp']).toContain('- ⚠ **express**, block 2, round 3 failed — crash: server exited during load (signal SIGKILL)');

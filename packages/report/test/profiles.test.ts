@@ -128,7 +128,7 @@ describe('notes folded per scenario for the terminal', () => {
     const m = buildModel(r);
     const base = foldedNotes(m.scenarios[0]!);
     expect(base.scenario.map((n) => noteText(n))).toEqual(['warm-up not steady within ±5% for: node-http, express (2 of 2 blocks)']);
-    expect(base.rows.flatMap((x) => x.notes).map((n) => n.kind)).toEqual(['client-bound']);
+    expect(base.rows.flatMap((x) => x.notes).map((n) => n.kind)).toEqual(['client-bound', 'loader-bound']);
     const json = foldedNotes(m.scenarios[1]!);
     const reached = (t: string) => (r.summaries.find((s) => s.scenario === 'json-post' && s.target === t)!.precision.reached! * 100).toFixed(1);
     expect(json.scenario.map((n) => noteText(n))).toEqual([`precision target ±2.0% not reached by: fastify ±${reached('fastify')}%, node-http ±${reached('node-http')}% (the time budget ran out)`]);

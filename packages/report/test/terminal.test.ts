@@ -30,13 +30,20 @@ describe('renderTerminal', () => {
   it("prints each scenario's brief columns aligned, with notes, steps, failures and what was not measured", () => {
     const block = text.split('\nbaseline — ')[1]!.split('\n\n')[0]!;
     const table = block.split('\n').filter((l) => /^ {2}(Place| +\d=? )/.test(l));
-    expect(table[0]).toMatch(/^ {2}Place {2}Target {5}Throughput ÷ node-http {11}req\/s \(median\) {9}CPU µs\/req {7}CPU ÷ node-http {7}p99 {2}Precision \(target ±2\.0%\) {2}Noise$/);
+    expect(table[0]).toMatch(/^ {2}Place {2}Target {5}Throughput ÷ node-http {11}req\/s \(median\) {9}CPU µs\/req {7}CPU ÷ node-http {7}p99 {2}Precision \(target ±2\.0%\) {2}Verdict \(CoV\) +Noise$/);
     expect(table).toHaveLength(4);
     // A right-aligned column ends under the end of its label on every line.
     const end = table[0]!.indexOf('req/s (median)') + 'req/s (median)'.length;
     for (const l of table.slice(1)) expect(l[end - 1]).toBe(']');
     expect(block).toContain("  ! node-http: Client-bound in 1 of 17 windows (busiest loader core 97%, over 90%): that req/s is the load generator's ceiling, not the server's.");
     expect(block).toContain('  – hummingbird: skipped — swift not found on PATH');
+    // Loader-bound, judged by the server, said with the recorded thresholds.
+    expect(block).toMatch(
+      / {2}! node-http: Loader-bound in 1 of 17 windows, judged by the server: its process tree used \d+% of its 1 core \(under 97%\) while the busiest loader core was at 97% \(over 80%\)/,
+    );
+    // The run's verdict leads the summary; each pair's verdict sits beside its precision.
+    expect(text.split('\n')[1]).toMatch(/^Verdict: (Excellent|Acceptable|Noisy|Unreliable) — at least 90% of 8 pairs are \w+ or better \(.*; worst \w+\)\.$/);
+    expect(table[1]).toMatch(/±\d+\.\d% [✓✗] {2}(Excellent|Acceptable|Noisy|Unreliable) \(blocks \d+\.\d%, windows \d+\.\d%\)/);
     const ramp = text.split('\nconcurrency-ramp — ')[1]!;
     expect(ramp).toContain('  per step:');
     expect(

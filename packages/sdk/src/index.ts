@@ -43,7 +43,7 @@ export { processTree, pssBytes, readAllStats, cpuTimes } from './proc.js';
 export { captureEnvironment, decidePinning, sdkVersion } from './environment.js';
 export { seededShuffle } from './random.js';
 export { DEFAULTS, QUICK } from './defaults.js';
-export { noteText, type Note } from './notes.js';
+export { noteText, pairVerdictText, VERDICT_WORDS, type Note } from './notes.js';
 export { designOptionsSchema, type DesignOptions, type Design } from './options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed, type Grouped, type BootstrapOptions } from './analysis/bootstrap.js';
 export { varianceComponents, optimalRounds, blocksForPrecision } from './analysis/components.js';

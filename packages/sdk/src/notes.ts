@@ -1,5 +1,5 @@
 import { DEFAULTS } from './defaults.js';
-import type { StopRecord } from './result-schema.js';
+import type { PairVerdict, RunVerdict, StopRecord, VerdictBand } from './result-schema.js';
 
 const pct = (x: number, digits = 0) => `${(x * 100).toFixed(digits)}%`;
 
@@ -9,9 +9,12 @@ const pct = (x: number, digits = 0) => `${(x * 100).toFixed(digits)}%`;
  * and the reports only render `noteText` — no sentence or threshold is written twice.
  */
 export type Note =
-  | { kind: 'client-bound'; windows: number; of: number; busiest: number }
-  | { kind: 'backend-bound'; windows: number; of: number; busiest: number }
-  | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number }
+  | { kind: 'client-bound'; windows: number; of: number; busiest: number; threshold?: number }
+  | { kind: 'backend-bound'; windows: number; of: number; busiest: number; threshold?: number }
+  | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number; threshold?: number }
+  | { kind: 'loader-bound'; windows: number; of: number; share: number; busiest: number; cores: number; serverShare?: number; loaderBusy?: number }
+  | { kind: 'verdict-bands'; bands?: { excellent: number; acceptable: number; noisy: number }; share?: number }
+  | { kind: 'run-verdict'; verdict: RunVerdict | null }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold?: number }
   | { kind: 'not-pinned'; reason: string }
   | { kind: 'driver-choice'; driver: string; reason: string }
@@ -19,7 +22,7 @@ export type Note =
   | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance?: number }
   | { kind: 'failed-windows'; windows: number; of: number }
   | { kind: 'relative-figures'; reference: string }
-  | { kind: 'noise-labels'; stealThreshold?: number }
+  | { kind: 'noise-labels'; stealThreshold?: number; noisyWindowCov?: number; disturbedSteal?: number }
   | { kind: 'stop-reason'; reason: StopRecord['reason']; blocks: number }
   | { kind: 'stopped'; scenario: string; reason: StopRecord['reason']; blocks: number; rounds: number; worst: number | null; target: number }
   | { kind: 'single-block'; scenario: string }
@@ -34,15 +37,42 @@ export type Note =
   | { kind: 'profile-missing'; target: string; status: 'unavailable' | 'failed'; profiler: string; reason?: string | undefined }
   | { kind: 'profile-no-stacks'; file?: string | undefined };
 
+/** The word of each CoV verdict band, as every report writes it. */
+export const VERDICT_WORDS: Record<VerdictBand, string> = { excellent: 'Excellent', acceptable: 'Acceptable', noisy: 'Noisy', unreliable: 'Unreliable' };
+
+/** A pair's verdict in a table cell: `Acceptable (blocks 3.4%, windows 8.1%)`; a dash without one. */
+export function pairVerdictText(v: PairVerdict | null | undefined): string {
+  if (!v) return '—';
+  const part = (label: string, c: PairVerdict['blocks']) => (c ? [`${label} ${pct(c.cov, 1)}`] : []);
+  return `${VERDICT_WORDS[v.band]} (${[...part('blocks', v.blocks), ...part('windows', v.windows)].join(', ')})`;
+}
+
 /** The sentence for a note, with the figures that raised it. */
 export function noteText(n: Note): string {
   switch (n.kind) {
     case 'client-bound':
-      return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${pct(n.busiest)}, over ${pct(DEFAULTS.clientBoundBusy)}): that req/s is the load generator's ceiling, not the server's`;
+      return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${pct(n.busiest)}, over ${pct(n.threshold ?? DEFAULTS.clientBoundBusy)}): that req/s is the load generator's ceiling, not the server's`;
     case 'backend-bound':
-      return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(DEFAULTS.backendBoundBusy)}): that req/s is the backend's limit, not the server's`;
+      return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(n.threshold ?? DEFAULTS.backendBoundBusy)}): that req/s is the backend's limit, not the server's`;
     case 'server-not-saturated':
-      return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(DEFAULTS.serverSaturatedShare)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
+      return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(n.threshold ?? DEFAULTS.serverSaturatedShare)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
+    case 'loader-bound':
+      return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${pct(n.serverShare ?? DEFAULTS.loaderBound.serverShare)}) while the busiest loader core was at ${pct(n.busiest)} (over ${pct(n.loaderBusy ?? DEFAULTS.loaderBound.loaderBusy)}): that req/s is the loader's figure, not the server's`;
+    case 'verdict-bands': {
+      const b = n.bands ?? DEFAULTS.covBands;
+      return (
+        `verdict: the CoV of a pair's headline figure over its blocks (fresh processes; the windows' CoV within blocks when one block ran) — ` +
+        `under ${pct(b.excellent)} Excellent, under ${pct(b.acceptable)} Acceptable, up to ${pct(b.noisy)} Noisy, above Unreliable; ` +
+        `the run's verdict is the band that at least ${pct(n.share ?? DEFAULTS.verdictShare)} of its pairs reach or beat`
+      );
+    }
+    case 'run-verdict': {
+      const v = n.verdict;
+      if (!v) return 'no pair had a figure to judge';
+      const counts = (Object.keys(v.pairs) as VerdictBand[]).filter((b) => v.pairs[b] > 0).map((b) => `${v.pairs[b]} ${VERDICT_WORDS[b]}`);
+      const total = Object.values(v.pairs).reduce((a, b) => a + b, 0);
+      return `${VERDICT_WORDS[v.band]} — at least ${pct(v.share)} of ${total} pair${total === 1 ? '' : 's'} are ${VERDICT_WORDS[v.band]} or better (${counts.join(', ')}; worst ${VERDICT_WORDS[v.worst]})`;
+    }
     case 'steal':
       return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold ?? DEFAULTS.stealThreshold)} and were left out of the estimates (kept in the raw data)`;
     case 'not-pinned':
@@ -58,7 +88,7 @@ export function noteText(n: Note): string {
     case 'relative-figures':
       return `relative figures are ratios to ${n.reference} measured side by side in this run: every round measures each target once for a short window, in a seeded random order, so drift of the host hits all of them alike and cancels in the ratio; they hold for this machine and run (use \`benchsuite compare\` across runs)`;
     case 'noise-labels':
-      return `noise: quiet = window-to-window req/s varied by at most ${pct(DEFAULTS.noisyWindowCov)} (CoV within blocks) with little steal; noisy = it varied more; disturbed = windows were left out for CPU steal over ${pct(n.stealThreshold ?? DEFAULTS.stealThreshold)}, or steal averaged over ${pct(DEFAULTS.disturbedSteal)}`;
+      return `noise: quiet = window-to-window req/s varied by at most ${pct(n.noisyWindowCov ?? DEFAULTS.noisyWindowCov)} (CoV within blocks) with little steal; noisy = it varied more; disturbed = windows were left out for CPU steal over ${pct(n.stealThreshold ?? DEFAULTS.stealThreshold)}, or steal averaged over ${pct(n.disturbedSteal ?? DEFAULTS.disturbedSteal)}`;
     case 'stop-reason':
       return n.reason === 'precision'
         ? 'every headline figure reached the precision target'
