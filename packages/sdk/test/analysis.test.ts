@@ -12,6 +12,7 @@ import {
   isClientBound,
   median,
   okWindowSchema,
+  overallOf,
   optimalRounds,
   pairSummarySchema,
   quantileSorted,
@@ -233,7 +234,7 @@ function histogramOf(count: number, us: number): string {
 
 let nextIndex = 0;
 /** One ok window, checked against the result schema so a schema change shows up here by name. */
-function win(target: string, block: number, round: number, rps: number, o: { cpuUs?: number; excluded?: 'steal' | null; steal?: number; latencyUs?: number } = {}): OkWindow {
+function win(target: string, block: number, round: number, rps: number, o: { cpuUs?: number; excluded?: 'steal' | null; steal?: number; latencyUs?: number; loaderBound?: boolean } = {}): OkWindow {
   const requests = Math.round(rps * 0.5);
   const latency = {
     p50: o.latencyUs ?? 100,
@@ -256,7 +257,7 @@ function win(target: string, block: number, round: number, rps: number, o: { cpu
     cpuSteal: o.steal ?? 0,
   };
   const counters = { requests, statusCounts: { '200': requests }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0 };
-  const flags = { clientBound: false, backendBound: false, serverNotSaturated: false };
+  const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, ...(o.loaderBound !== undefined && { loaderBound: o.loaderBound }) };
   const step = { connections: 10, durationSec: 0.5, rps, ...counters, latency, histogram, resources, ...flags, rpsPerCpuSecond: null };
   return okWindowSchema.parse({
     scenario: 's',
@@ -496,5 +497,35 @@ describe('warm-up rule', () => {
     // No warm-up at all (min may come out as −0: compare by value).
     const none = warmupWindows({ minSec: 0, maxSec: 0, tolerance: 0.05 });
     expect([none.windowSec, none.min + 0, none.max + 0]).toEqual([0.1, 0, 0]);
+  });
+});
+
+describe('summarizePair: loader-bound counts and CoV verdicts from fixed window records', () => {
+  const windows = handBuilt().map((w) => (w.status === 'ok' && w.target === 'd' && w.round <= 2 ? win('d', w.block, w.round, w.rps, { cpuUs: 12, loaderBound: true }) : w));
+  const sum = (t: string) => pairSummarySchema.parse(summarizePair({ scenario: 's', target: t, windows, estimator: est, serverCpus: [0] }));
+
+  it('counts the loader-bound windows per pair and per step', () => {
+    expect(sum('d').windows.loaderBound).toBe(4);
+    expect(sum('d').steps[0]!.loaderBoundWindows).toBe(4);
+    expect(sum('c').windows.loaderBound).toBe(0);
+  });
+
+  it('judges the reference on its per-block median req/s and a target on its per-block median ratio', () => {
+    // a: block medians 1000·1.25 = 1250 and 1.3·1250 = 1625; mean 1437.5, SD 375/√2 = 265.165 → CoV 18.4%.
+    const a = sum('a').verdict!;
+    expect(a.basis).toBe('blocks');
+    expect(a.blocks!.cov).toBeCloseTo(265.165 / 1437.5, 4);
+    expect(a.band).toBe('unreliable');
+    // d is 0.8 × a in every round: the ratio does not move from block to block.
+    expect(sum('d').verdict!.blocks!.cov).toBeCloseTo(0, 10);
+    expect(sum('d').verdict!.band).toBe('excellent');
+  });
+
+  it("the run's verdict over the pairs, with the share it was derived with", () => {
+    const summaries = ['a', 'b', 'c', 'd'].map(sum);
+    const o = overallOf(summaries, windows, null, { verdictShare: 0.5 });
+    // a unreliable, b/c/d excellent: half of 4 = 2 pairs are Excellent or better.
+    expect(o.verdict).toMatchObject({ band: 'excellent', share: 0.5, worst: 'unreliable' });
+    expect(overallOf(summaries, windows, null)!.verdict!.band).toBe('unreliable');
   });
 });
