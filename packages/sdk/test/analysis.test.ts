@@ -179,11 +179,11 @@ describe('optimalRounds (Kalibera & Jones) and blocksForPrecision', () => {
     expect(optimalRounds({ blockSec: 8, roundSec: 2 }, { between: 0.1, within: null }, limits)).toBe(2);
     expect(optimalRounds({ blockSec: 8, roundSec: 2 }, { between: 0.1, within: 0 }, limits)).toBe(2);
   });
-  it('blocks so that 1.96 · sqrt(σ²_b/B + σ²_w/(B·n)) ≤ precision', () => {
-    // v = 0.02² + 0.1²/4 = 0.0004 + 0.0025 = 0.0029; B = ceil(1.96² · 0.0029 / 0.02²) = ceil(27.85) = 28
-    expect(blocksForPrecision({ between: 0.02, within: 0.1 }, 4, 0.02)).toBe(28);
-    // v = 0.1²/10 = 0.001; ceil(3.8416 · 0.001 / 0.05²) = ceil(1.537) = 2
-    expect(blocksForPrecision({ between: null, within: 0.1 }, 10, 0.05)).toBe(2);
+  it('blocks so that t(0.975, B − 1) · sqrt(σ²_b/B + σ²_w/(B·n)) ≤ precision, as the intervals are computed', () => {
+    // v = 0.02² + 0.1²/4 = 0.0029; v/p² = 7.25: B = 30 needs t(29)² = 4.182 · 7.25 = 30.3 > 30; B = 31: t(30)² = 4.171 · 7.25 = 30.2 ≤ 31
+    expect(blocksForPrecision({ between: 0.02, within: 0.1 }, 4, 0.02)).toBe(31);
+    // v = 0.1²/10 = 0.001: B = 4 gives 3.182 · sqrt(0.00025) = 0.0503 > 0.05; B = 5 gives 2.776 · sqrt(0.0002) = 0.0393
+    expect(blocksForPrecision({ between: null, within: 0.1 }, 10, 0.05)).toBe(5);
     expect(blocksForPrecision({ between: 0, within: 0 }, 10, 0.02)).toBe(1);
   });
 });

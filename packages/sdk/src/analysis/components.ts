@@ -1,3 +1,4 @@
+import { tQuantile } from './student-t.js';
 import type { Grouped } from './bootstrap.js';
 
 /**
@@ -38,11 +39,15 @@ export function optimalRounds(c: { blockSec: number; roundSec: number }, sd: { b
 }
 
 /**
- * Blocks needed so that the 95% interval of a grouped mean has relative half-width ≤ `precision`
- * (normal approximation on log-ratios): 1.96 · sqrt(σ²_b/B + σ²_w/(B·n)) ≤ precision.
+ * Blocks needed so that the 95% interval of a grouped figure has relative half-width ≤ `precision`,
+ * with the block-level t-interval the estimator uses (log-ratios): the smallest B ≥ 2 with
+ * t(0.975, B − 1) · sqrt(σ²_b/B + σ²_w/(B·n)) ≤ precision; 1 without any variance.
  */
-export function blocksForPrecision(sd: { between: number | null; within: number | null }, roundsPerBlock: number, precision: number): number {
+export function blocksForPrecision(sd: { between: number | null; within: number | null }, roundsPerBlock: number, precision: number, confidence = 0.95): number {
   const v = (sd.between ?? 0) ** 2 + (sd.within ?? 0) ** 2 / Math.max(1, roundsPerBlock);
   if (v === 0) return 1;
-  return Math.ceil((1.96 ** 2 * v) / precision ** 2);
+  const q = 1 - (1 - confidence) / 2;
+  let b = 2;
+  while (b < 100_000 && tQuantile(q, b - 1) * Math.sqrt(v / b) > precision) b++;
+  return b;
 }

@@ -53,7 +53,7 @@ function incompleteBeta(x: number, a: number, b: number): number {
 }
 
 /** P(T ≤ t) for Student's t with `df` degrees of freedom. */
-export function studentTCdf(t: number, df: number): number {
+function studentTCdf(t: number, df: number): number {
   const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
   return t >= 0 ? 1 - tail : tail;
 }
