@@ -38,7 +38,7 @@ describe('a sweep in the reports', () => {
     const sweep = section(md, '### concurrency-ramp: sweep');
     const node = r.summaries.find((s) => s.scenario === 'concurrency-ramp' && s.target === 'node-http')!;
     expect(node.sweep!.bestClean!.connections).toBe(50);
-    expect(rowOf(sweep, 'node-http')).toEqual(['node-http', '60 632 [59 121, 62 405] at 50', '0.839 ms', '2.537 ms', '50 (→ 200: −4.6%)', 'none']);
+    expect(rowOf(sweep, 'node-http')).toEqual(['node-http', '60 632 [57 560, 63 867] at 50', '0.839 ms', '2.537 ms', '50 (→ 200: −4.6%)', 'none']);
     expect(section(md, '### concurrency-ramp: per step')).toContain('| 201×907 346 ✓ |');
     // A fixed load has no sweep section.
     expect(md).not.toContain('### baseline: sweep');
