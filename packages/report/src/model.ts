@@ -289,6 +289,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
         `95% interval half-width ≤ ${fmtHalfWidth(d.precision)} for every headline figure, within a budget of ${fmtDuration(d.budgetSec)}; ` +
         `ties inside ±${fmtPct(d.practicalBand)}; ${d.bootstrapResamples} bootstrap resamples`,
     },
+    ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     { label: 'Driver', text: driverText(env.driver) },
     { label: 'Pinning', text: pinningText(env.pinning) },

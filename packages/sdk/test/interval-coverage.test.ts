@@ -4,7 +4,7 @@
 // t-interval); the 95% interval must hold the true ratio in at least 93% of 1,000 runs at 2, 3 and
 // 5 blocks. A seeded generator makes it deterministic; 200 resamples per bootstrap keep it fast.
 import { describe, expect, it } from 'vitest';
-import { blockInterval, estimate, hierarchicalBootstrap, median, tQuantile, type EstimatorOptions } from '../src/index.js';
+import { blockInterval, decideStop, estimate, hierarchicalBootstrap, median, tQuantile, type EstimatorOptions } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
 
 const TRUE_RATIO = 0.8;
@@ -54,6 +54,26 @@ describe('95% intervals with few blocks (between-block SD 0.03–0.07, within 0.
     expect(estimate(g.slice(0, 3), est(5), ['k'], 'm')).toEqual(estimate(g.slice(0, 3), est(5), ['k'], 'm'));
     const hw = [2, 3, 5, 12].map((b) => estimate(g.slice(0, b), est(5), ['k'], 'm').halfWidth!);
     for (let i = 1; i < hw.length; i++) expect(hw[i]!).toBeLessThan(hw[i - 1]!);
+  });
+});
+
+describe('the stopping rule with the wider intervals', () => {
+  it('still stops on precision once enough blocks are in (quiet processes: between SD 0.005, within 0.03)', () => {
+    const rnd = mulberry32(9);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+    const groups = Array.from({ length: 12 }, () => {
+      const b = 0.005 * normal();
+      return Array.from({ length: 8 }, () => 0.8 * Math.exp(b + 0.03 * normal()));
+    });
+    const rule = { precision: 0.02, blocks: { min: 2, max: 12 } };
+    const decisions = Array.from({ length: 11 }, (_, i) =>
+      decideStop({ blocks: i + 2, halfWidths: [estimate(groups.slice(0, i + 2), est(3), ['stop'], 'm').halfWidth], budgetLeftSec: 1e9, nextBlockSec: 1 }, rule),
+    );
+    // Two blocks pay t(0.975, 1) = 12.7: not yet; a few more do.
+    expect(decisions[0]).toBe('continue');
+    const first = decisions.indexOf('precision');
+    expect(first).toBeGreaterThan(0);
+    expect(first + 2).toBeLessThanOrEqual(6);
   });
 });
 
