@@ -135,7 +135,13 @@ export function mergeK6(o: MergeK6Options): BenchResult {
   const reference = o.reference ?? (targets.includes(DEFAULTS.reference) ? DEFAULTS.reference : targets[0]!);
   if (!targets.includes(reference)) throw new Error(`reference "${reference}" is not among the merged targets: ${targets.join(', ')}`);
   const seed = o.seed ?? 1;
-  const design = { ...designOptionsSchema.parse({ blocks: { min: 1, max: 1 }, rounds: { min: 1, max: 1 } }), reference, confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
+  const design = {
+    ...designOptionsSchema.parse({ blocks: { min: 1, max: 1 }, rounds: { min: 1, max: 1 } }),
+    reference,
+    confidence: DEFAULTS.confidence,
+    ...recordedThresholds(),
+    intervalMethod: INTERVAL_METHOD,
+  };
   const windows: OkWindow[] = pairs.map((p, index) => ({
     ...p.window,
     scenario: p.scenario,
