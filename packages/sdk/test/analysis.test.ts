@@ -22,6 +22,7 @@ import {
   scenarioBudget,
   separated,
   summarizePair,
+  tQuantile,
   varianceComponents,
   type Estimate,
   type EstimatorOptions,
@@ -427,7 +428,17 @@ describe('changeEstimate (compare)', () => {
     expect(c.ci95![0]).toBeLessThanOrEqual(c.ratio);
     expect(c.ci95![1]).toBeGreaterThanOrEqual(c.ratio);
     expect(changeEstimate(base, head, o)).toEqual(c);
-    expect(changeEstimate(base, head, { ...o, seed: 4 })!.ci95).not.toEqual(c.ci95);
+    // One block each: only the seeded bootstrap, so another seed gives another interval.
+    expect(changeEstimate([base.flat()], [head.flat()], { ...o, seed: 4 })!.ci95).not.toEqual(changeEstimate([base.flat()], [head.flat()], o)!.ci95);
+    // Two blocks each: the Welch t-interval on the per-block medians holds it. Log block medians:
+    // base (ln 95 + ln 100)/2 and ln 102, head (ln 104 + ln 110)/2 and ln 112; each run's variance of
+    // the mean is (difference)²/4; Welch df = (vb + vh)² / (vb² + vh²) with 1 df each.
+    const d = (a: number, b: number) => a - b;
+    const vb = d((Math.log(95) + Math.log(100)) / 2, Math.log(102)) ** 2 / 4;
+    const vh = d((Math.log(104) + Math.log(110)) / 2, Math.log(112)) ** 2 / 4;
+    const half = tQuantile(0.975, (vb + vh) ** 2 / (vb ** 2 + vh ** 2)) * Math.sqrt(vb + vh);
+    expect(c.ci95![0]).toBeLessThanOrEqual(1.1 * Math.exp(-half) + 1e-12);
+    expect(c.ci95![1]).toBeGreaterThanOrEqual(1.1 * Math.exp(half) - 1e-12);
   });
   it('needs samples on both sides, and four in all for an interval', () => {
     expect(changeEstimate([], [[1, 2]], o)).toBeNull();

@@ -4,7 +4,7 @@
 // t-interval); the 95% interval must hold the true ratio in at least 93% of 1,000 runs at 2, 3 and
 // 5 blocks. A seeded generator makes it deterministic; 200 resamples per bootstrap keep it fast.
 import { describe, expect, it } from 'vitest';
-import { blockInterval, decideStop, estimate, hierarchicalBootstrap, median, tQuantile, type EstimatorOptions } from '../src/index.js';
+import { blockInterval, changeEstimate, decideStop, estimate, hierarchicalBootstrap, median, tQuantile, type EstimatorOptions } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
 
 const TRUE_RATIO = 0.8;
@@ -55,6 +55,20 @@ describe('95% intervals with few blocks (between-block SD 0.03–0.07, within 0.
     const hw = [2, 3, 5, 12].map((b) => estimate(g.slice(0, b), est(5), ['k'], 'm').halfWidth!);
     for (let i = 1; i < hw.length; i++) expect(hw[i]!).toBeLessThan(hw[i - 1]!);
   });
+});
+
+describe('compare: the change between two runs of the same code', () => {
+  for (const blocks of [2, 3]) {
+    it(`holds "no change" in at least 93% of ${RUNS} simulated pairs of runs at ${blocks} blocks each`, { timeout: 120_000 }, () => {
+      const rnd = mulberry32(2000 + blocks);
+      let hits = 0;
+      for (let run = 0; run < RUNS; run++) {
+        const c = changeEstimate(simulate(rnd, blocks), simulate(rnd, blocks), { resamples: 200, confidence: 0.95, seed: run });
+        if (c?.ci95 && c.ci95[0] <= 1 && 1 <= c.ci95[1]) hits++;
+      }
+      expect(hits / RUNS).toBeGreaterThanOrEqual(0.93);
+    });
+  }
 });
 
 describe('the stopping rule with the wider intervals', () => {

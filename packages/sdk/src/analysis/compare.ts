@@ -1,6 +1,7 @@
 import { mulberry32 } from '../random.js';
 import type { BenchResult } from '../result-schema.js';
 import { median, quantileSorted, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
+import { tQuantile } from './student-t.js';
 import { ratioGroups, WindowIndex } from './summarize.js';
 
 /** The samples behind a pair's headline: per-round ratios to the reference, or window req/s for the reference itself. */
@@ -20,7 +21,29 @@ export interface Change {
   method: string;
 }
 
-export const CHANGE_METHOD = "ratio of medians (head ÷ base) of the per-round samples; 95% percentile bootstrap resampling each run's blocks, then rounds within blocks, independently";
+export const CHANGE_METHOD =
+  "ratio of medians (head ÷ base) of the per-round samples; 95% interval: the wider of a percentile bootstrap resampling each run's blocks, then rounds within blocks, independently, and (2 or more blocks in each run) a Welch t-interval on the two runs' per-block medians (log scale)";
+
+/**
+ * Welch t-interval of log(head ÷ base) from the two runs' per-block medians, as `blockInterval` does
+ * for one run: a bootstrap over 2–3 blocks per run under-covers. Null unless both runs have 2+ blocks
+ * of positive samples.
+ */
+function welchInterval(base: Grouped, head: Grouped, ratio: number, confidence: number): [number, number] | null {
+  if (base.length < 2 || head.length < 2 || !(ratio > 0) || ![...base, ...head].every((g) => g.every((x) => x > 0))) return null;
+  const spread = (gs: Grouped) => {
+    const m = gs.map((g) => median(g.map(Math.log)));
+    const mean = m.reduce((a, b) => a + b, 0) / m.length;
+    return { v: m.reduce((a, x) => a + (x - mean) ** 2, 0) / (m.length - 1) / m.length, df: m.length - 1 };
+  };
+  const b = spread(base);
+  const h = spread(head);
+  const se2 = b.v + h.v;
+  if (se2 === 0) return [ratio, ratio];
+  const df = se2 ** 2 / ((b.v ** 2 || 0) / b.df + (h.v ** 2 || 0) / h.df);
+  const half = tQuantile(1 - (1 - confidence) / 2, df) * Math.sqrt(se2);
+  return [ratio * Math.exp(-half), ratio * Math.exp(half)];
+}
 
 /**
  * The change between two runs of the same figure, with the estimator of a run's own figures:
@@ -47,6 +70,8 @@ export function changeEstimate(base: Grouped, head: Grouped, o: { resamples: num
   for (let r = 0; r < o.resamples; r++) stats.push(median(draw(h)) / median(draw(b)));
   stats.sort((x, y) => x - y);
   const a = (1 - o.confidence) / 2;
-  const ci: [number, number] = [quantileSorted(stats, a), quantileSorted(stats, 1 - a)];
+  const boot: [number, number] = [quantileSorted(stats, a), quantileSorted(stats, 1 - a)];
+  const welch = welchInterval(b, h, ratio, o.confidence);
+  const ci: [number, number] = welch ? [Math.min(boot[0], welch[0]), Math.max(boot[1], welch[1])] : boot;
   return { ratio, ci95: ci, halfWidth: relativeHalfWidth(ratio, ci), method: CHANGE_METHOD };
 }
