@@ -24,7 +24,7 @@ import { validateSuite } from '../validate.js';
 import { median } from '../analysis/bootstrap.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, scenarioBudget } from '../analysis/stopping.js';
-import { recordedThresholds } from '../design-thresholds.js';
+import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { estimate, INTERVAL_METHOD, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import { runBlock, windowSpec, type BlockContext } from './block.js';
 import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
@@ -232,6 +232,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       pinning,
       signal,
       clientBoundBusy: design.clientBoundBusy,
+      bottleneckThresholds: thresholdsOf(design),
       design,
       seed,
       journal,

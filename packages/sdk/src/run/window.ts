@@ -1,4 +1,5 @@
 import type { Driver } from '../driver.js';
+import type { DesignThresholds } from '../design-thresholds.js';
 import { pinPrefix, type Pinning } from '../environment.js';
 import { describeExit } from '../process.js';
 import { encodeHistogram, latencyOf, mergeHistograms, type Histogram } from '../histogram.js';
@@ -14,6 +15,8 @@ export interface WindowContext {
   pinning: Pinning;
   signal: AbortSignal;
   clientBoundBusy: number;
+  /** The run's recorded bottleneck thresholds (`result.design`); `DEFAULTS` when absent. */
+  bottleneckThresholds?: Pick<DesignThresholds, 'backendBoundBusy' | 'serverSaturatedShare' | 'loaderBound'>;
 }
 
 export interface WindowSpec {
@@ -157,7 +160,7 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
         histogram: encodeHistogram(res.histogram),
         resources: r,
         clientBound: isClientBound(r, ctx.clientBoundBusy),
-        ...bottlenecks(r, { sampledServer: target.pid !== undefined, clientBound: isClientBound(r, ctx.clientBoundBusy) }),
+        ...bottlenecks(r, { sampledServer: target.pid !== undefined, clientBound: isClientBound(r, ctx.clientBoundBusy) }, ctx.bottleneckThresholds),
         rpsPerCpuSecond: r.serverCpuSeconds > 0 ? res.requests / r.serverCpuSeconds : null,
         ...(load.openLoop ? { openLoop: openLoopRecord(res.openLoop, load.rate) } : {}),
       });
