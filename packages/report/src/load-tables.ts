@@ -8,7 +8,7 @@ import { lineChart, PALETTE } from './svg.js';
 import type { Table } from './tables.js';
 
 /** A threshold's limit or measured value in its metric's unit. */
-export function thresholdValue(metric: string, v: number | null): string {
+function thresholdValue(metric: string, v: number | null): string {
   if (v === null) return DASH;
   if (metric === 'errors') return fmtPct(v, 3);
   if (metric === 'rps') return fmtRps(v);

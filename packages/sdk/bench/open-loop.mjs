@@ -51,7 +51,13 @@ async function viaDriver(name, rate, openLoop) {
     onMeasureEnd: () => (res = sampler.windowEnd()),
   });
   sampler.stop();
-  return { achieved: out.requests / out.durationSec, loaderCpu: res.loaderCpuSeconds / out.durationSec, busy: res.loaderBusiestCore, p99: latencyOf(out.openLoop?.corrected ?? out.histogram).p99, dropped: out.openLoop?.dropped ?? 0 };
+  return {
+    achieved: out.requests / out.durationSec,
+    loaderCpu: res.loaderCpuSeconds / out.durationSec,
+    busy: res.loaderBusiestCore,
+    p99: latencyOf(out.openLoop?.corrected ?? out.histogram).p99,
+    dropped: out.openLoop?.dropped ?? 0,
+  };
 }
 
 /** A command-line engine, timed with /usr/bin/time-free accounting: CPU from its rusage. */
@@ -72,10 +78,13 @@ if (vegeta) {
   engines.push([
     'vegeta attack (open loop)',
     (rate) =>
-      viaCommand(['sh', '-c', `echo "GET ${srv.url}/ping" | taskset -c ${pinning.loaderCpus.join(',')} ${vegeta} attack -rate=${rate} -duration=${duration}s -max-workers=1000 | ${vegeta} report -type=json`], (out) => {
-        const j = JSON.parse(out);
-        return { achieved: j.throughput, p99: j.latencies['99th'] / 1000, dropped: 0 };
-      }),
+      viaCommand(
+        ['sh', '-c', `echo "GET ${srv.url}/ping" | taskset -c ${pinning.loaderCpus.join(',')} ${vegeta} attack -rate=${rate} -duration=${duration}s -max-workers=1000 | ${vegeta} report -type=json`],
+        (out) => {
+          const j = JSON.parse(out);
+          return { achieved: j.throughput, p99: j.latencies['99th'] / 1000, dropped: 0 };
+        },
+      ),
     true,
   ]);
 }

@@ -339,7 +339,15 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   const resolved = plan?.design ?? checked.opts.design;
-  return { options, suite: suiteName, configFile: loaded?.file, design: resolved, reference: resolveReference(resolved, checked.targets), needs: driverNeeds(checked.scenarios, { slo: checked.opts.slo }), plan };
+  return {
+    options,
+    suite: suiteName,
+    configFile: loaded?.file,
+    design: resolved,
+    reference: resolveReference(resolved, checked.targets),
+    needs: driverNeeds(checked.scenarios, { slo: checked.opts.slo }),
+    plan,
+  };
 }
 
 /** Resolve the driver before anything is printed, so an unusable one is a usage error (exit 2). */

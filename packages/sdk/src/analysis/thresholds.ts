@@ -21,7 +21,7 @@ export interface ThresholdTerm {
 
 const LATENCY = ['p50', 'p90', 'p99', 'p999', 'max', 'mean'] as const;
 const METRICS = [...LATENCY, 'errors', 'rps', 'cpu'] as const;
-export type ThresholdMetric = (typeof METRICS)[number];
+type ThresholdMetric = (typeof METRICS)[number];
 
 const K6_PERCENTILES: Record<string, (typeof LATENCY)[number]> = { '50': 'p50', '90': 'p90', '99': 'p99', '99.9': 'p999' };
 
@@ -75,7 +75,7 @@ export interface CheckedFigures {
 }
 
 /** A pair's merged figures as checked by thresholds. */
-export function pairFigures(s: PairSummary): CheckedFigures {
+function pairFigures(s: PairSummary): CheckedFigures {
   return {
     requests: s.requests,
     errors: s.errors,
@@ -96,7 +96,7 @@ export function errorShare(s: Pick<CheckedFigures, 'requests' | 'errors' | 'time
 }
 
 /** The value of a metric in the metric's unit; null when there is no such figure. */
-export function measure(s: CheckedFigures, metric: ThresholdMetric): number | null {
+function measure(s: CheckedFigures, metric: ThresholdMetric): number | null {
   const latency = s.openLoop?.corrected ?? s.latency;
   switch (metric) {
     case 'errors':

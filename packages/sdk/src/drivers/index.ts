@@ -37,7 +37,7 @@ export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyO
 }
 
 /** Drivers that can send on a schedule (open loop). */
-export function openLoopDrivers(): string[] {
+function openLoopDrivers(): string[] {
   return Object.values(drivers as Record<string, Driver>)
     .filter((d) => d.capabilities.openLoop)
     .map((d) => d.name);

@@ -40,7 +40,7 @@ export function findK6(env: NodeJS.ProcessEnv = process.env): string | null {
 }
 
 /** The load a window asks for, as the script's executor sees it. */
-export function k6Load(o: Pick<DriverRunOptions, 'connections' | 'rate' | 'openLoop' | 'timeoutSec'>): ClosedLoad | OpenLoad {
+function k6Load(o: Pick<DriverRunOptions, 'connections' | 'rate' | 'openLoop' | 'timeoutSec'>): ClosedLoad | OpenLoad {
   if (!o.openLoop || !o.rate) return { kind: 'closed', connections: [o.connections] };
   // In flight at once: the connections asked for, or as many as a second of arrivals when the
   // server stalls, so a stall shows up as latency instead of as sends that never happened.
@@ -134,7 +134,7 @@ export const k6Driver: Driver = {
 };
 
 /** A script summary as the figures every driver returns. */
-export function summaryToResult(s: ReturnType<typeof parseK6Summary>): DriverRunResult {
+function summaryToResult(s: ReturnType<typeof parseK6Summary>): DriverRunResult {
   const histogram = histogramFromTrend(s.latency);
   let non2xx = 0;
   for (const [code, n] of Object.entries(s.statusCounts)) if (!code.startsWith('2')) non2xx += n;

@@ -29,7 +29,7 @@ export interface ExportedFile {
 }
 
 /** Kubernetes names: lower-case alphanumerics and `-`, at most 63 characters. */
-export function k8sName(...parts: string[]): string {
+function k8sName(...parts: string[]): string {
   return parts
     .join('-')
     .toLowerCase()
@@ -41,7 +41,7 @@ export function k8sName(...parts: string[]): string {
 }
 
 /** A minimal YAML emitter for manifests: maps, lists, scalars (double-quoted) and block strings. */
-export function toYaml(value: unknown, indent = 0): string {
+function toYaml(value: unknown, indent = 0): string {
   const pad = ' '.repeat(indent);
   if (Array.isArray(value)) {
     return value.map((v) => (typeof v === 'object' && v !== null ? `${pad}-\n${toYaml(v, indent + 2)}` : `${pad}- ${scalar(v)}`)).join('\n');

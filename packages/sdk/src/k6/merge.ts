@@ -29,7 +29,7 @@ export interface MergeK6Options {
 }
 
 /** The merged figures of one (scenario, target): counters summed, histograms combined. */
-export interface MergedPair {
+interface MergedPair {
   scenario: string;
   target: string;
   runners: number;

@@ -41,7 +41,7 @@ export interface K6ScriptOptions {
 /** k6 rejects executor durations under one second. */
 export const K6_MIN_SECONDS = 1;
 /** A send later than this after its intended time counts as late (the clock k6 scripts read is in whole ms). */
-export const LATE_SEND_MS = 2;
+const LATE_SEND_MS = 2;
 
 /** Status codes counted one by one; anything else lands in `other`. */
 const COUNTED_STATUSES = [200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504];
