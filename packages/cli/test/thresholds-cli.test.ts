@@ -1,7 +1,8 @@
 // Thresholds turn a run (or a merge of k6 runners) into a pass/fail exit code; `export k6` writes
 // scripts and TestRun manifests. Real runs of the tiny test server with the fixture's tiny design.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULTS, quantileGrid } from '@benchsuite/sdk';
 import { describe, expect, it } from 'vitest';
 import { binary, fixture, scratch, STACK } from './_helpers.js';
@@ -40,7 +41,7 @@ describe('benchsuite run --threshold', () => {
   it('refuses open loop with a driver that cannot do it (exit 2), never falls back to closed loop', () => {
     const r = binary(['run', '--config', config, '-s', 'tiny', '--driver', 'autocannon', '--rate', '100', '--open-loop', '-n']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/autocannon is closed-loop only \(open-loop load and --slo need one of: k6\)/);
+    expect(r.stderr).toMatch(/autocannon is closed-loop only \(open-loop load and --slo need one of: vegeta, k6\)/);
   });
 });
 
@@ -102,5 +103,30 @@ describe('benchsuite export k6', () => {
     const r = binary(['export', 'k6', '--config', config, '-s', 'tiny', '--base-url', 'nope=http://x:1']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/"nope" is not a selected target/);
+  });
+});
+
+describe('benchsuite setup <tool>', () => {
+  const hasGo = spawnSync('sh', ['-c', 'command -v go']).status === 0;
+  it.skipIf(!hasGo)(`${hasGo ? '' : '(skipped: no Go toolchain) '}builds a Go driver into the tool's cache with progress, and finds it there the second time`, { timeout: 300_000 }, () => {
+    const cache = scratch();
+    // PATH without the Go folders and another HOME, so the cache is the only place vegeta can be
+    // found; Go itself is named by its path and keeps its own module and build caches.
+    const goBin = spawnSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).stdout.trim();
+    const goEnv = (k: string) => spawnSync(goBin, ['env', k], { encoding: 'utf8' }).stdout.trim();
+    const path = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('/go/'));
+    const env = { BENCHSUITE_CACHE_DIR: cache, HOME: cache, GOPATH: goEnv('GOPATH'), GOCACHE: goEnv('GOCACHE'), GOMODCACHE: goEnv('GOMODCACHE'), PATH: [dirname(goBin), ...path].join(':') };
+    const first = binary(['setup', 'vegeta'], env, 280_000);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/vegeta: building github\.com\/tsenart\/vegeta\/v12@v12\.12\.0 from the Go module proxy into .* \(about 30 s\)/);
+    expect(first.stderr).toContain(`vegeta: ready (${join(cache, 'bin', 'vegeta')})`);
+    const second = binary(['setup', 'vegeta'], env);
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toMatch(/building/);
+  });
+  it('names the tools when a name is unknown (exit 2)', () => {
+    const r = binary(['setup', 'gatling']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/a tool \(k6, vegeta, wrk, valgrind\)/);
   });
 });

@@ -5,7 +5,7 @@
 // highest offered rate it still delivered within 5% while its core stayed under 90% busy.
 //   k6          constant-arrival-rate (the k6 driver; open loop, latency also from intended send)
 //   autocannon  overallRate (capped, but closed loop: each connection still waits for its answer)
-//   vegeta      `vegeta attack -rate` (open loop; times from the actual send) when on PATH or ~/go/bin
+//   vegeta      the vegeta driver (open loop; latency from the intended send computed from its sequence numbers)
 //   oha         `oha -q RATE --latency-correction` when on PATH or ~/.cargo/bin
 // Usage: node packages/sdk/bench/open-loop.mjs [--duration 3] [--rates 2000,5000,10000,20000,40000]
 import { spawnSync } from 'node:child_process';
@@ -73,21 +73,7 @@ const engines = [
   ['k6 (constant-arrival-rate)', (rate) => viaDriver('k6', rate, true), (await drivers.k6.available()) === true],
   ['autocannon (overallRate, closed loop)', (rate) => viaDriver('autocannon', rate, false), true],
 ];
-const vegeta = which('vegeta', join(homedir(), 'go', 'bin', 'vegeta'));
-if (vegeta) {
-  engines.push([
-    'vegeta attack (open loop)',
-    (rate) =>
-      viaCommand(
-        ['sh', '-c', `echo "GET ${srv.url}/ping" | taskset -c ${pinning.loaderCpus.join(',')} ${vegeta} attack -rate=${rate} -duration=${duration}s -max-workers=1000 | ${vegeta} report -type=json`],
-        (out) => {
-          const j = JSON.parse(out);
-          return { achieved: j.throughput, p99: j.latencies['99th'] / 1000, dropped: 0 };
-        },
-      ),
-    true,
-  ]);
-}
+engines.splice(1, 0, ['vegeta (open loop)', (rate) => viaDriver('vegeta', rate, true), (await drivers.vegeta.available()) === true]);
 const oha = which('oha', join(homedir(), '.cargo', 'bin', 'oha'));
 if (oha) {
   engines.push([

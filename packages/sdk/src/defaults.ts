@@ -105,6 +105,8 @@ export const DEFAULTS = {
      */
     inFlightSec: 1,
     maxInFlight: 1000,
+    /** A send that left more than this many ms after its intended time counts as late (k6 scripts read a whole-ms clock). */
+    lateSendMs: 2,
   },
   /** `--slo`: the capacity search (offered rate stepped up, then bisected, on a fresh process per target). */
   capacity: {

@@ -72,8 +72,10 @@ export { thresholdsOf, recordedThresholds, type DesignThresholds } from './desig
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';
 export * from './profile/index.js';
 export { k6Driver, findK6 } from './drivers/k6.js';
+export { vegetaDriver, findVegeta } from './drivers/vegeta.js';
 export { k6Script, parseK6Summary, histogramFromTrend, quantileGrid, type K6Summary, type K6ScriptOptions } from './k6/script.js';
 export { exportK6, testRunManifest, type K6ExportOptions, type ExportedFile } from './k6/export.js';
 export { mergeK6, mergePairs, summariesIn, type MergeK6Options } from './k6/merge.js';
 export { parseThresholds, evaluateThresholds, checkThresholds, errorShare, type ThresholdTerm } from './analysis/thresholds.js';
 export { searchCapacity } from './run/capacity.js';
+export { tools, toolNames, installTool, installCommand, type ToolName, type ToolSpec } from './tools.js';

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { autocannonDriver } from '../src/drivers/autocannon.js';
 import { findK6, k6Driver } from '../src/drivers/k6.js';
+import { findVegeta, vegetaDriver } from '../src/drivers/vegeta.js';
 import { exportK6 } from '../src/k6/export.js';
 import { mergeK6, summariesIn } from '../src/k6/merge.js';
 import { histogramFromTrend } from '../src/k6/script.js';
@@ -43,20 +44,27 @@ async function server(env: Record<string, string>): Promise<string> {
 const get = [{ method: 'GET' as const, path: '/', headers: {} }];
 
 describe.skipIf(!k6)('k6 driver', () => {
-  it(named('open loop times requests from their intended send: a 500-ms stall each second shows in p99, where closed loop hides it'), { timeout: 60_000 }, async () => {
-    const url = await server({ STALL_MS: '500', STALL_EVERY_MS: '1000' });
-    const base = { baseUrl: url, requests: get, warmupSec: 0, durationSec: 3, timeoutSec: 5, expectStatus: [200], pin: [] };
-    const open = await k6Driver.run({ ...base, connections: 10, rate: 100, openLoop: true });
-    expect(open.openLoop).toBeDefined();
-    const corrected = latencyOf(open.openLoop!.corrected);
-    const closed = await autocannonDriver.run({ ...base, connections: 2 });
-    const closedP99 = latencyOf(closed.histogram).p99;
-    // ~Half of the arrivals land inside a stall and wait up to 500 ms for it to end.
-    expect(corrected.p99).toBeGreaterThan(300_000);
-    expect(closedP99).toBeLessThan(100_000);
-    expect(open.requests).toBeGreaterThan(200);
-    expect(open.openLoop!.dropped).toBe(0);
-  });
+  for (const driver of [k6Driver, vegetaDriver]) {
+    const missing = driver === vegetaDriver && !findVegeta() ? 'vegeta not found (benchsuite setup vegeta builds it)' : '';
+    it.skipIf(missing)(
+      named(`${driver.name}: open loop times requests from their intended send: a 500-ms stall each second shows in p99, where closed loop hides it${missing ? ` (skipped: ${missing})` : ''}`),
+      { timeout: 60_000 },
+      async () => {
+        const url = await server({ STALL_MS: '500', STALL_EVERY_MS: '1000' });
+        const base = { baseUrl: url, requests: get, warmupSec: 0, durationSec: 3, timeoutSec: 5, expectStatus: [200], pin: loaderPin };
+        const open = await driver.run({ ...base, connections: 10, rate: 100, openLoop: true });
+        expect(open.openLoop).toBeDefined();
+        const corrected = latencyOf(open.openLoop!.corrected);
+        const closed = await autocannonDriver.run({ ...base, connections: 2 });
+        const closedP99 = latencyOf(closed.histogram).p99;
+        // ~Half of the arrivals land inside a stall and wait up to 500 ms for it to end.
+        expect(corrected.p99).toBeGreaterThan(300_000);
+        expect(closedP99).toBeLessThan(100_000);
+        expect(open.requests).toBeGreaterThan(200);
+        expect(open.openLoop!.dropped).toBe(0);
+      },
+    );
+  }
 
   it(named('two runners of an exported script, split by execution segments, merge into the sum of their counts and their combined histogram'), { timeout: 60_000 }, async () => {
     const url = await server({});
@@ -104,7 +112,18 @@ describe.skipIf(!k6)('k6 driver', () => {
     const terms = parseThresholds('p99<200ms,errors<1%');
     const probes: Array<[number, number, boolean]> = [];
     const found = await searchCapacity(before / 2, async (rate) => {
-      const f = await k6Driver.run({ baseUrl: url, requests: get, connections: 4, rate, openLoop: true, warmupSec: 0, durationSec: 2, timeoutSec: 5, expectStatus: [200], pin: loaderPin });
+      const f = await (findVegeta() ? vegetaDriver : k6Driver).run({
+        baseUrl: url,
+        requests: get,
+        connections: 4,
+        rate,
+        openLoop: true,
+        warmupSec: 0,
+        durationSec: 2,
+        timeoutSec: 5,
+        expectStatus: [200],
+        pin: loaderPin,
+      });
       const p = judgeProbe(
         rate,
         {

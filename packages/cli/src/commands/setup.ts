@@ -1,4 +1,4 @@
-import { parseTarget, setupTarget } from '@benchsuite/sdk';
+import { installTool, parseTarget, setupTarget, toolNames, tools, type ToolName } from '@benchsuite/sdk';
 import { defineCommand } from '../_cli.js';
 import { availableSuites, loadConfig, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -10,14 +10,23 @@ import { EXIT, UsageError } from '../_errors.js';
  */
 export const setupCommand = defineCommand({
   name: 'setup',
-  summary: 'prepare targets ahead of a run (virtualenvs, builds)',
-  positionals: [{ name: 'target', help: 'suite names (all their targets), target names or prefixes (fastapi matches fastapi-1w and fastapi-2w); commas allowed', required: true, variadic: true }],
+  summary: 'prepare targets ahead of a run (virtualenvs, builds), or install a tool (k6, vegeta, wrk, valgrind)',
+  positionals: [
+    {
+      name: 'target',
+      help: `suite names (all their targets), target names or prefixes (fastapi matches fastapi-1w and fastapi-2w), or tools: ${toolNames.join(', ')}; commas allowed`,
+      required: true,
+      variadic: true,
+    },
+  ],
   flags: {
     config: { type: 'value', value: 'FILE', parse: (r: string) => r, help: 'config file', default: './benchsuite.config.ts, .mts, .js or .mjs' },
   },
   examples: [
     ['benchsuite setup gateway', "create the FastAPI gateway's virtualenv, build Hummingbird when a Swift toolchain exists"],
     ['benchsuite setup python', "create the Python web suite's virtualenv (FastAPI, Litestar, uvicorn)"],
+    ['benchsuite setup vegeta k6', "build the open-loop drivers from the Go module proxy into the tool's cache"],
+    ['benchsuite setup wrk', 'install wrk with apt-get (as root), or print the command for this system'],
   ],
   exitCodes: [
     [EXIT.ok, 'every target is ready'],
@@ -31,15 +40,30 @@ export const setupCommand = defineCommand({
     const all: Entry[] = [];
     for (const [suite, s] of Object.entries(suites)) for (const t of s.targets) all.push({ suite, name: t.name, target: t });
     const names = [...new Set(all.map((e) => e.name))];
-    const wanted = positionals.flatMap((x) => x.split(',')).filter(Boolean);
+    const requested = positionals.flatMap((x) => x.split(',')).filter(Boolean);
+    const isTool = (w: string): w is ToolName => (toolNames as string[]).includes(w);
+    let code: number = EXIT.ok;
+    for (const name of requested.filter(isTool)) {
+      try {
+        const path = await installTool(name, (m) => io.stderr(`${name}: ${m}\n`));
+        io.stderr(`${name}: ready (${path}) — ${tools[name].purpose}\n`);
+      } catch (err) {
+        io.stderr(`${name}: not installed: ${(err as Error).message}\n`);
+        code = EXIT.failed;
+      }
+    }
+    const wanted = requested.filter((w) => !isTool(w));
+    if (!wanted.length) return code;
     const matches = (e: Entry, w: string) => w === e.suite || e.name === w || e.name.startsWith(`${w}-`);
     // The same target object can sit in several suites (a config reusing a built-in one): set it up once.
     const chosen = [...new Map(all.filter((e) => wanted.some((w) => matches(e, w))).map((e) => [e.target, e])).values()];
     const unmatched = wanted.filter((w) => !all.some((e) => matches(e, w)));
-    if (unmatched.length) throw new UsageError(`unknown target ${unmatched.map((u) => `"${u}"`).join(', ')}; expected a suite (${Object.keys(suites).join(', ')}) or one of: ${names.join(', ')}`);
+    if (unmatched.length)
+      throw new UsageError(
+        `unknown target ${unmatched.map((u) => `"${u}"`).join(', ')}; expected a suite (${Object.keys(suites).join(', ')}), a tool (${toolNames.join(', ')}) or one of: ${names.join(', ')}`,
+      );
     // A name in several suites is shown with its suite, so each line says which one it was.
     const label = (e: Entry) => (all.filter((x) => x.name === e.name && x.target !== e.target).length ? `${e.suite}/${e.name}` : e.name);
-    let code: number = EXIT.ok;
     for (const entry of chosen) {
       const name = label(entry);
       const r = await setupTarget(parseTarget(entry.target, entry.name), (m) => io.stderr(`${name}: ${m}\n`));

@@ -2,10 +2,11 @@ import type { Driver } from '../driver.js';
 import type { Scenario } from '../scenario.js';
 import { autocannonDriver } from './autocannon.js';
 import { k6Driver } from './k6.js';
+import { vegetaDriver } from './vegeta.js';
 import { wrkDriver } from './wrk.js';
 
 /** Built-in drivers by name; the keys are the valid `--driver` values besides `auto`. */
-export const drivers = { wrk: wrkDriver, autocannon: autocannonDriver, k6: k6Driver } satisfies Record<string, Driver>;
+export const drivers = { wrk: wrkDriver, autocannon: autocannonDriver, vegeta: vegetaDriver, k6: k6Driver } satisfies Record<string, Driver>;
 export type DriverName = keyof typeof drivers;
 /** Valid `--driver` values, for the CLI's check and help. */
 export const driverNames = ['auto', ...Object.keys(drivers)] as ['auto', ...DriverName[]];

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { createHistogram, type Histogram } from '../histogram.js';
 import type { RequestSpec } from '../scenario.js';
 
@@ -40,8 +41,6 @@ export interface K6ScriptOptions {
 
 /** k6 rejects executor durations under one second. */
 export const K6_MIN_SECONDS = 1;
-/** A send later than this after its intended time counts as late (the clock k6 scripts read is in whole ms). */
-const LATE_SEND_MS = 2;
 
 /** Status codes counted one by one; anything else lands in `other`. */
 const COUNTED_STATUSES = [200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504];
@@ -137,7 +136,7 @@ export default function () {
   latency.add(r.timings.duration);
   if (RATE) {
     corrected.add(lag + r.timings.duration);
-    if (lag > ${LATE_SEND_MS}) late.add(1);
+    if (lag > ${DEFAULTS.openLoop.lateSendMs}) late.add(1);
   }
   if (byStatus[r.status]) byStatus[r.status].add(1);
   else other.add(1);
