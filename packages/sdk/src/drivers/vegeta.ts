@@ -98,7 +98,7 @@ function run(bin: string, args: string[], o: DriverRunOptions, hooks: { start?: 
  * earliest `timestamp − seq/rate` (no send leaves before its time); its latency from the intended
  * send is its end minus that, and it was late when it left more than `lateSendMs` after it.
  */
-export function parseVegetaCsv(csv: string, o: { expectStatus: readonly number[]; rate?: number | undefined; openLoop?: boolean | undefined; timeoutSec: number }): DriverRunResult {
+function parseVegetaCsv(csv: string, o: { expectStatus: readonly number[]; rate?: number | undefined; openLoop?: boolean | undefined; timeoutSec: number }): DriverRunResult {
   const histogram = createHistogram();
   const rows: Array<{ ts: number; code: number; lat: number; seq: number; err: string }> = [];
   for (const line of csv.split('\n')) {
