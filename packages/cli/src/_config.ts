@@ -53,6 +53,7 @@ const CONFIG_KEYS = {
   costs: true,
   thresholds: true,
   slo: true,
+  runtimes: true,
 } as const satisfies Record<keyof BenchsuiteConfig, true>;
 
 /** Where a key that is not a config key probably belongs (old names, flag names). */

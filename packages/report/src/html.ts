@@ -1,4 +1,5 @@
 import { capacityCharts, capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
+import { runtimeCharts, runtimeTables } from './runtime-table.js';
 import { createHash } from 'node:crypto';
 import { decodeHistogram, type BenchResult, type Note, type PairSummary } from '@benchsuite/sdk';
 import { DASH, escapeHtml as esc, fmtRatio, fmtRps, fmtUs } from './format.js';
@@ -354,6 +355,11 @@ function loadHtml(m: ReportModel): string {
   if (ol.rows.length) parts.push(`<section id="open-loop"><h2>Open loop</h2>${htmlTable(ol, color)}</section>`);
   const cap = capacityTable(m.result);
   if (cap.rows.length) parts.push(`<section id="capacity"><h2>Capacity under the SLO</h2>${capacityCharts(m.result, color).join('')}${htmlTable(cap, color)}</section>`);
+  const rt = runtimeTables(m.result);
+  if (rt.length) {
+    const charts = runtimeCharts(m.result);
+    parts.push(`<section id="runtimes"><h2>Runtimes</h2>${rt.map((x, i) => `<h3>${esc(x.scenario)}</h3>${charts[i] ?? ''}${htmlTable(x.table, color)}`).join('')}</section>`);
+  }
   return parts.join('\n');
 }
 

@@ -17,6 +17,7 @@ import {
   type ScenarioView,
 } from './model.js';
 import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
+import { runtimeTables } from './runtime-table.js';
 import {
   ceilingColumns,
   costColumns,
@@ -169,6 +170,8 @@ function loadSections(m: ReportModel): string[] {
   if (ol.rows.length) out.push('## Open loop', '', ...markdownTable(ol), '');
   const cap = capacityTable(m.result);
   if (cap.rows.length) out.push('## Capacity under the SLO', '', ...markdownTable(cap), '');
+  const rt = runtimeTables(m.result);
+  if (rt.length) out.push('## Runtimes', '', ...rt.flatMap((x) => [`### ${md(x.scenario)}`, '', ...markdownTable(x.table), '']));
   return out;
 }
 

@@ -125,6 +125,8 @@ export const DEFAULTS = {
     /** A probe whose achieved req/s is below this share of the offered rate did not keep up (fails the SLO). */
     keptUpShare: 0.95,
   },
+  /** `--runtime`: how long a variant's one trial start may take before the runtime counts as unable to run it. */
+  runtimeSmokeTimeoutMs: 20_000,
   /** Exit code of `run` and `merge` when a `--threshold` fails (k6 uses the same). */
   thresholdExitCode: 99,
   /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */

@@ -79,3 +79,5 @@ export { mergeK6, mergePairs, summariesIn, type MergeK6Options } from './k6/merg
 export { parseThresholds, evaluateThresholds, checkThresholds, errorShare, type ThresholdTerm } from './analysis/thresholds.js';
 export { searchCapacity } from './run/capacity.js';
 export { tools, toolNames, installTool, installCommand, type ToolName, type ToolSpec } from './tools.js';
+export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRuntime, type RuntimeSpec, type InstalledRuntime, type RuntimeKind } from './runtimes.js';
+export { toolCacheDir } from './cache.js';

@@ -94,6 +94,11 @@ export const suiteOptionsSchema = z.strictObject({
   costs: z.union([z.boolean(), z.strictObject({ startups: z.number().int().positive() })]).default(false),
   /** Absolute checks on every pair's merged figures after the run, e.g. `p99<50ms,errors<0.1%,rps>20000` (each string may hold several terms). */
   thresholds: z.array(z.string()).default([]),
+  /**
+   * Run every Node target on each of these runtimes too (`node@22`, `node@24`, `bun`, `deno`), as
+   * variants named `<target>@<runtime>`; the host's own Node is always among them (the baseline).
+   */
+  runtimes: z.array(z.string()).default([]),
   /** Capacity under this SLO per (scenario, target), e.g. `p99<50ms,errors<0.1%`: open-loop rates stepped up, then bisected. */
   slo: z.string().optional(),
   signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'expected an AbortSignal').optional(),
@@ -119,6 +124,8 @@ export interface RunSuiteOptions {
   profile?: boolean;
   /** Absolute checks after the run on every pair's merged figures: `['p99<50ms,errors<0.1%']`. */
   thresholds?: readonly string[];
+  /** Runtimes every Node target also runs on: `['node@22', 'node@24', 'bun', 'deno']` (installed from the npm registry). */
+  runtimes?: readonly string[];
   /** Capacity under an SLO per (scenario, target): `'p99<50ms,errors<0.1%'`. */
   slo?: string;
   signal?: AbortSignal;

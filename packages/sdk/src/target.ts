@@ -23,6 +23,8 @@ export interface SetupContext {
 export interface SetupResult {
   command?: string[];
   version?: string;
+  /** Merged into the target's metadata in the result (e.g. the runtime's exact version and binary). */
+  metadata?: Record<string, unknown>;
 }
 
 /** Thrown by a target's `setup` when it cannot run here; the target is reported as skipped with this reason. */
@@ -72,6 +74,11 @@ const processTargetSchema = z.strictObject({
   artifact: fnSchema<() => Promise<{ bytes: number; method: string }>>().optional(),
   /** How `--profile` profiles it: a built-in profiler (`auto` by its command) or its own, and which paths are its own code. */
   profile: targetProfileSchema.optional(),
+  /**
+   * On another JavaScript runtime (`--runtime`), the arguments after the runtime's binary, when they
+   * differ from `command.slice(1)` (e.g. a Bun.serve entry point for `bun`).
+   */
+  runtimeCommands: z.partialRecord(z.enum(['node', 'bun', 'deno']), z.array(z.string()).min(1)).optional(),
 });
 
 const urlTargetSchema = z.strictObject({

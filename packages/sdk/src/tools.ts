@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { findK6, toolCacheDir } from './drivers/k6.js';
+import { toolCacheDir } from './cache.js';
+import { findK6 } from './drivers/k6.js';
 import { findVegeta } from './drivers/vegeta.js';
 
 /**

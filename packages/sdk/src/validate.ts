@@ -2,6 +2,7 @@ import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
 import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
 import { connectionSteps, parseScenario, type Scenario } from './scenario.js';
 import { parseThresholds } from './analysis/thresholds.js';
+import { hostRuntime, isHostNode, parseRuntime, runtimeVariants, type RuntimeSpec } from './runtimes.js';
 import { parseTarget, type Target } from './target.js';
 
 /** Validate every definition up front, listing every problem at once: nothing starts when one is invalid. */
@@ -31,6 +32,21 @@ export function validateSuite(input: RunSuiteOptions) {
       collect(err);
     }
   });
+  // Runtimes as a dimension: every Node target once per runtime, the host's Node first (the baseline).
+  if (opts?.runtimes.length) {
+    const specs: RuntimeSpec[] = [];
+    for (const [i, r] of opts.runtimes.entries()) {
+      try {
+        specs.push(parseRuntime(r));
+      } catch (err) {
+        errors.push(`runtimes[${i}]: ${(err as Error).message}`);
+      }
+    }
+    const host = hostRuntime();
+    const all = [host, ...specs.filter((r) => !(isHostNode(r) || r.label === host.label))];
+    const expanded = runtimeVariants(targets, all);
+    targets.splice(0, targets.length, ...expanded);
+  }
   const dup = (names: string[], what: string) => {
     const seen = new Set<string>();
     names.forEach((n, i) => {

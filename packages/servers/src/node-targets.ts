@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 
 /** Absolute path of the built entry point; the same hop works from `src/` and `dist/`. */
 export const serveScript = fileURLToPath(new URL('../dist/serve.js', import.meta.url));
+/** Bun.serve / Deno.serve entry point of the Hono server (`--runtime bun`, `--runtime deno`). */
+export const serveWebScript = fileURLToPath(new URL('../dist/serve-web.js', import.meta.url));
 
 /**
  * Installed version of a package, read from its package.json. Some packages (hono,
@@ -44,6 +46,8 @@ const nodeTarget = <const N extends NodeTargetName>(name: N, framework: string, 
     framework,
     metadata: { ...manifests[name] },
     supports: ['group:framework'],
+    // Hono on Bun and Deno through its own adapters; the other servers through their Node compatibility.
+    ...(name === 'hono' ? { runtimeCommands: { bun: [serveWebScript, 'hono'], deno: [serveWebScript, 'hono'] } } : {}),
   });
 
 /**

@@ -6,6 +6,7 @@ import {
   QUICK,
   driverNames,
   driverNeeds,
+  parseRuntime,
   parseThresholds,
   resolveDriver,
   resolveReference,
@@ -43,6 +44,18 @@ const thresholdText = (raw: string) => {
     throw new ValueError((err as Error).message);
   }
   return [raw];
+};
+const runtimeList = (raw: string) => {
+  const specs = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  if (!specs.length) throw new ValueError('expected runtimes like node@22,bun,deno');
+  for (const sp of specs) {
+    try {
+      parseRuntime(sp);
+    } catch (err) {
+      throw new ValueError((err as Error).message);
+    }
+  }
+  return specs;
 };
 const range = (r: { min: number; max: number }) => `${r.min},${r.max}`;
 const { stepSettleSec: QUICK_SETTLE, ...QUICK_DESIGN } = QUICK;
@@ -117,6 +130,13 @@ export const runFlags = {
   config: { type: 'value', value: 'FILE', parse: text, help: 'config file', default: './benchsuite.config.ts, .mts, .js or .mjs' },
   rate: { type: 'value', value: 'N', parse: (r: string) => parseInteger(r, { min: 1 }), help: 'offered requests per second for every scenario (closed loop unless --open-loop)' },
   openLoop: { type: 'switch', help: 'open loop: send at --rate on a fixed schedule whatever the server does, latency also timed from each intended send (driver k6)' },
+  runtime: {
+    type: 'value',
+    value: 'LIST',
+    parse: runtimeList,
+    repeatable: true,
+    help: "run every Node server on each runtime too, as <target>@<runtime>: node@22, node@24, bun, deno (installed from the npm registry into the tool's cache; the host's Node is always the baseline)",
+  },
   threshold: {
     type: 'value',
     value: 'EXPR',
@@ -267,6 +287,8 @@ interface Prepared {
   /** What the scenarios ask of the driver (a capped rate, a fixed number of requests). */
   needs: DriverNeeds;
   plan: SavedPlan | undefined;
+  /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
+  targetNames: string[];
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -327,6 +349,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     profile: flags.profile ?? config?.profile ?? false,
     costs: plan?.costs ?? flags.costs ?? config?.costs ?? suite.costs,
     ...((flags.threshold ?? config?.thresholds) ? { thresholds: flags.threshold ?? config?.thresholds } : {}),
+    ...((flags.runtime ?? config?.runtimes) ? { runtimes: flags.runtime ?? config?.runtimes } : {}),
     ...((flags.slo?.[0] ?? config?.slo) !== undefined ? { slo: flags.slo?.[0] ?? config?.slo } : {}),
   };
   // The SDK's own validation of the final options (design ranges, reference among the targets…).
@@ -347,6 +370,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     reference: resolveReference(resolved, checked.targets),
     needs: driverNeeds(checked.scenarios, { slo: checked.opts.slo }),
     plan,
+    targetNames: checked.targets.map((t) => t.name),
   };
 }
 
@@ -372,7 +396,7 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
     config: p.configFile ?? null,
     resume: o.resume ?? false,
     scenarios: o.scenarios.map((s) => s.name),
-    targets: o.targets.map((t) => t.name),
+    targets: p.targetNames,
     reference: p.reference,
     design: p.design,
     overrides: o.overrides ?? {},
@@ -455,7 +479,7 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
   io.stderr(
     p.plan
       ? `benchsuite run: resuming suite ${p.suite} in ${o.outDir} (same seed, plan and design)\n`
-      : `benchsuite run: suite ${p.suite}, ${o.scenarios.length} scenario${o.scenarios.length === 1 ? '' : 's'} × ${o.targets.length} target${o.targets.length === 1 ? '' : 's'}, reference ${p.reference}\n` +
+      : `benchsuite run: suite ${p.suite}, ${o.scenarios.length} scenario${o.scenarios.length === 1 ? '' : 's'} × ${p.targetNames.length} target${p.targetNames.length === 1 ? '' : 's'}, reference ${p.reference}\n` +
           `  design: ${describeDesign(p.design, windowSec(p), p.options.overrides?.requests)}\n` +
           `  windows go to ${join(o.outDir, 'windows.jsonl')} (Ctrl-C stops after the current window; ${resumeHint})\n`,
   );

@@ -1,4 +1,4 @@
-import { installTool, parseTarget, setupTarget, toolNames, tools, type ToolName } from '@benchsuite/sdk';
+import { ensureRuntime, installTool, parseRuntime, parseTarget, setupTarget, toolNames, tools, type ToolName } from '@benchsuite/sdk';
 import { defineCommand } from '../_cli.js';
 import { availableSuites, loadConfig, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -26,6 +26,7 @@ export const setupCommand = defineCommand({
     ['benchsuite setup gateway', "create the FastAPI gateway's virtualenv, build Hummingbird when a Swift toolchain exists"],
     ['benchsuite setup python', "create the Python web suite's virtualenv (FastAPI, Litestar, uvicorn)"],
     ['benchsuite setup vegeta k6', "build the open-loop drivers from the Go module proxy into the tool's cache"],
+    ['benchsuite setup runtime node@24 bun deno', "install runtimes from the npm registry into the tool's cache (reused by --runtime)"],
     ['benchsuite setup wrk', 'install wrk with apt-get (as root), or print the command for this system'],
   ],
   exitCodes: [
@@ -41,6 +42,29 @@ export const setupCommand = defineCommand({
     for (const [suite, s] of Object.entries(suites)) for (const t of s.targets) all.push({ suite, name: t.name, target: t });
     const names = [...new Set(all.map((e) => e.name))];
     const requested = positionals.flatMap((x) => x.split(',')).filter(Boolean);
+    if (requested[0] === 'runtime') {
+      const specs = requested.slice(1);
+      if (!specs.length) throw new UsageError('setup runtime: name the runtimes, e.g. `benchsuite setup runtime node@24 bun deno`');
+      const parsed = specs.map((sp) => {
+        try {
+          return parseRuntime(sp);
+        } catch (err) {
+          throw new UsageError(`setup runtime: ${(err as Error).message}`);
+        }
+      });
+      let rc: number = EXIT.ok;
+      for (const r of parsed) {
+        try {
+          const rt = await ensureRuntime(r, { onProgress: (m) => io.stderr(`${r.spec}: ${m}\n`) });
+          const how = rt.host ? 'the host\'s own Node' : rt.installSec === null ? 'already installed' : `installed in ${rt.installSec.toFixed(1)} s`;
+          io.stderr(`${r.spec}: ready — ${rt.kind} ${rt.version} at ${rt.binary} (${how}${rt.bytes ? `, ${(rt.bytes / 2 ** 20).toFixed(0)} MiB` : ''})\n`);
+        } catch (err) {
+          io.stderr(`${r.spec}: not installed: ${(err as Error).message}\n`);
+          rc = EXIT.failed;
+        }
+      }
+      return rc;
+    }
     const isTool = (w: string): w is ToolName => (toolNames as string[]).includes(w);
     let code: number = EXIT.ok;
     for (const name of requested.filter(isTool)) {

@@ -1,18 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { toolCacheDir } from '../cache.js';
 import { DEFAULTS } from '../defaults.js';
 import { histogramFromTrend, k6Script, K6_MIN_SECONDS, parseK6Summary, type ClosedLoad, type OpenLoad } from '../k6/script.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
-
-/** The tool's cache folder: `$BENCHSUITE_CACHE_DIR`, else `$XDG_CACHE_HOME/benchsuite`, else `~/.cache/benchsuite`. */
-export function toolCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.BENCHSUITE_CACHE_DIR) return env.BENCHSUITE_CACHE_DIR;
-  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(xdg, 'benchsuite');
-}
 
 const executable = (p: string) => {
   try {

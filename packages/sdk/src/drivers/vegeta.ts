@@ -6,7 +6,7 @@ import { DEFAULTS } from '../defaults.js';
 import { createHistogram } from '../histogram.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
-import { toolCacheDir } from './k6.js';
+import { toolCacheDir } from '../cache.js';
 
 const executable = (p: string) => {
   try {

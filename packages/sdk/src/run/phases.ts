@@ -23,7 +23,7 @@ export async function setupTarget(
   target: Target,
   log: (m: string) => void,
   signal: AbortSignal = new AbortController().signal,
-): Promise<{ status: 'ok'; command?: string[]; version?: string } | { status: 'skipped' | 'failed'; reason: string }> {
+): Promise<{ status: 'ok'; command?: string[]; version?: string; metadata?: Record<string, unknown> } | { status: 'skipped' | 'failed'; reason: string }> {
   if (target.kind !== 'process' || !target.setup) return { status: 'ok' };
   try {
     const r = (await target.setup({ log, signal })) ?? {};
@@ -57,6 +57,7 @@ export async function setupPhase(targets: readonly Target[], ctx: PhaseContext):
           info.command = r.command;
         }
         if (r.version) info.version = r.version;
+        if (r.metadata) info.metadata = { ...info.metadata, ...r.metadata };
       } else {
         info.status = r.status;
         info.reason = r.reason;

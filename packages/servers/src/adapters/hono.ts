@@ -149,16 +149,35 @@ export function createServer(config: ContractAConfig): Promise<Server> {
   return createHonoServer(config, { bodyLimit: 'body-limit' });
 }
 
-/** The Hono server with the body-size check chosen by `options` (see `HonoBodyLimit`). */
-export async function createHonoServer(config: ContractAConfig, options: HonoServerOptions): Promise<Server> {
-  const limitBody = options.bodyLimit === 'body-limit' ? bodyLimit({ maxSize: contractA.limits.bodyBytes, onError: tooLarge }) : incomingBodyLimit(contractA.limits.bodyBytes);
+/** What differs between the runtimes a Hono app of Contract A runs on (Node, Bun, Deno). */
+export interface HonoRuntimeHooks {
+  /** The body-size check (hono's own bodyLimit anywhere; a node-only one for hono-lean). */
+  limitBody: MiddlewareHandler;
+  /** The request-target as sent, before URL normalisation (Node has it; Bun and Deno give only the parsed URL). */
+  rawTarget: (c: Context) => string;
+  /** The client's address, for the rate limiter (each runtime's conninfo helper). */
+  clientAddress: (c: Context) => string;
+}
+
+/** hono's own bodyLimit with the contract's 413: the idiomatic check, on every runtime. */
+export const honoBodyLimit = (): MiddlewareHandler => bodyLimit({ maxSize: contractA.limits.bodyBytes, onError: tooLarge });
+
+/**
+ * The Hono app of Contract A, runtime-neutral: hono's validator, bodyLimit, cors, compress and
+ * timeout middleware; shared auth / validation / ETag / rate limit. Each runtime's entry point
+ * serves its `fetch` (Node: @hono/node-server; Bun: Bun.serve; Deno: Deno.serve).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the env differs per runtime (node bindings, Bun's server, Deno's info).
+export function createHonoApp(config: ContractAConfig, hooks: HonoRuntimeHooks): Hono<any> {
+  const limitBody = hooks.limitBody;
   const limiter = createRateLimiter({ max: config.rateLimitMax, windowMs: config.rateLimitWindowMs });
-  const app = new Hono<Env>(); // strict routing and case sensitivity are Hono's defaults
+  // biome-ignore lint/suspicious/noExplicitAny: see above.
+  const app = new Hono<any>(); // strict routing and case sensitivity are Hono's defaults
 
   // @hono/node-server resolves dot segments (WHATWG URL) and hono's router decodes %-escapes
   // before matching; the contract routes the path as sent (shared unroutedRawPath).
   app.use(async (c, next) => {
-    const e = unroutedRawPath(pathnameOf(c.env.incoming.url ?? '/'));
+    const e = unroutedRawPath(pathnameOf(hooks.rawTarget(c)));
     if (e) return fail(c, e);
     await next();
   });
@@ -178,8 +197,8 @@ export async function createHonoServer(config: ContractAConfig, options: HonoSer
     return c.body(body, 200, { ...headers, 'Content-Type': JSON_CONTENT_TYPE });
   });
 
-  const rateLimit: MiddlewareHandler<Env> = async (c, next) => {
-    const verdict = limiter.hit(getConnInfo(c).remote.address ?? '');
+  const rateLimit: MiddlewareHandler = async (c, next) => {
+    const verdict = limiter.hit(hooks.clientAddress(c));
     if (!verdict.allowed) return fail(c, contractError('too_many_requests'), { 'retry-after': String(verdict.retryAfterSeconds) });
     await next();
   };
@@ -231,6 +250,16 @@ export async function createHonoServer(config: ContractAConfig, options: HonoSer
     return fail(c, contractError('internal_error'));
   });
 
+  return app;
+}
+
+/** The Hono server on @hono/node-server with the body-size check chosen by `options` (see `HonoBodyLimit`). */
+export async function createHonoServer(config: ContractAConfig, options: HonoServerOptions): Promise<Server> {
+  const app = createHonoApp(config, {
+    limitBody: options.bodyLimit === 'body-limit' ? honoBodyLimit() : (incomingBodyLimit(contractA.limits.bodyBytes) as MiddlewareHandler),
+    rawTarget: (c) => (c.env as HttpBindings).incoming.url ?? '/',
+    clientAddress: (c) => getConnInfo(c).remote.address ?? '',
+  });
   // What createAdaptorServer does, plus an errorHandler: a request-target that @hono/node-server
   // cannot turn into a URL (a `\` in the path) gets the contract's JSON 400, not a bare one.
   const contractResponse = (e: ContractError): Response => new Response(JSON.stringify(e.body), { status: e.status, headers: { 'content-type': JSON_CONTENT_TYPE } });
