@@ -76,7 +76,13 @@ export function runtimeCharts(result: BenchResult): string[] {
         labels.map((label, i) => {
           const s = r.cells.get(label);
           const isRef = s !== undefined && s.target === s.reference;
-          return { label: `${r.framework}@${label}`, value: isRef ? 1 : (s?.relativeRps?.point ?? null), lo: s?.relativeRps?.ci95?.[0] ?? null, hi: s?.relativeRps?.ci95?.[1] ?? null, color: PALETTE[i % PALETTE.length]! };
+          return {
+            label: `${r.framework}@${label}`,
+            value: isRef ? 1 : (s?.relativeRps?.point ?? null),
+            lo: s?.relativeRps?.ci95?.[0] ?? null,
+            hi: s?.relativeRps?.ci95?.[1] ?? null,
+            color: PALETTE[i % PALETTE.length]!,
+          };
         }),
       ),
       format: (v) => fmtRatio(v),

@@ -115,7 +115,9 @@ export async function ensureRuntime(r: RuntimeSpec, o: { cacheDir?: string; onPr
   o.onProgress?.(`installing ${pkg} from the npm registry into ${dir}`);
   const t0 = performance.now();
   const code = await new Promise<number>((resolve) => {
-    const c = spawn('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', pkg], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = spawn('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', pkg], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     c.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-2000)));
     const abort = () => c.kill('SIGKILL');
@@ -144,7 +146,7 @@ export function commandOn(kind: RuntimeKind, binary: string, command: readonly s
 }
 
 /** Can a target run on another JavaScript runtime? A process target whose command runs Node. */
-export function runsOnNode(t: Target): t is ProcessTarget {
+function runsOnNode(t: Target): t is ProcessTarget {
   if (t.kind !== 'process') return false;
   const bin = t.command[0] ?? '';
   return bin === process.execPath || /(^|\/)node$/.test(bin);

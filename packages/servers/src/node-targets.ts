@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 /** Absolute path of the built entry point; the same hop works from `src/` and `dist/`. */
 export const serveScript = fileURLToPath(new URL('../dist/serve.js', import.meta.url));
 /** Bun.serve / Deno.serve entry point of the Hono server (`--runtime bun`, `--runtime deno`). */
-export const serveWebScript = fileURLToPath(new URL('../dist/serve-web.js', import.meta.url));
+const serveWebScript = fileURLToPath(new URL('../dist/serve-web.js', import.meta.url));
 
 /**
  * Installed version of a package, read from its package.json. Some packages (hono,

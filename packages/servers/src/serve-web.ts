@@ -21,10 +21,7 @@ interface BunGlobal {
   serve(o: { port: number; hostname: string; fetch: (req: Request, server: unknown) => Response | Promise<Response> }): BunServer;
 }
 interface DenoGlobal {
-  serve(
-    o: { port: number; hostname: string; onListen?: (a: { port: number }) => void },
-    handler: (req: Request, info: unknown) => Response | Promise<Response>,
-  ): { shutdown(): Promise<void> };
+  serve(o: { port: number; hostname: string; onListen?: (a: { port: number }) => void }, handler: (req: Request, info: unknown) => Response | Promise<Response>): { shutdown(): Promise<void> };
   env: { get(name: string): string | undefined };
   args: string[];
   exit(code: number): never;
@@ -41,7 +38,9 @@ if (argv[0] !== 'hono') {
   (g.Deno ? g.Deno.exit : process.exit)(2);
 }
 // Each runtime's own conninfo helper: hono/bun and hono/deno read their runtime's global at import.
-const { getConnInfo } = (g.Bun ? await import('hono/bun') : await import('hono/deno')) as { getConnInfo: (c: Parameters<Parameters<typeof createHonoApp>[1]['clientAddress']>[0]) => { remote: { address?: string } } };
+const { getConnInfo } = (g.Bun ? await import('hono/bun') : await import('hono/deno')) as {
+  getConnInfo: (c: Parameters<Parameters<typeof createHonoApp>[1]['clientAddress']>[0]) => { remote: { address?: string } };
+};
 const app = createHonoApp(loadContractAConfig(), {
   limitBody: honoBodyLimit(),
   rawTarget: (c) => {

@@ -46,7 +46,10 @@ const thresholdText = (raw: string) => {
   return [raw];
 };
 const runtimeList = (raw: string) => {
-  const specs = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const specs = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   if (!specs.length) throw new ValueError('expected runtimes like node@22,bun,deno');
   for (const sp of specs) {
     try {

@@ -56,7 +56,7 @@ export const setupCommand = defineCommand({
       for (const r of parsed) {
         try {
           const rt = await ensureRuntime(r, { onProgress: (m) => io.stderr(`${r.spec}: ${m}\n`) });
-          const how = rt.host ? 'the host\'s own Node' : rt.installSec === null ? 'already installed' : `installed in ${rt.installSec.toFixed(1)} s`;
+          const how = rt.host ? "the host's own Node" : rt.installSec === null ? 'already installed' : `installed in ${rt.installSec.toFixed(1)} s`;
           io.stderr(`${r.spec}: ready — ${rt.kind} ${rt.version} at ${rt.binary} (${how}${rt.bytes ? `, ${(rt.bytes / 2 ** 20).toFixed(0)} MiB` : ''})\n`);
         } catch (err) {
           io.stderr(`${r.spec}: not installed: ${(err as Error).message}\n`);
