@@ -207,7 +207,7 @@ describe('flags', () => {
       [['run', '--trials', '3'], /--trials: there are no trials any more: .* use --rounds MIN\[,MAX\], --blocks MIN\[,MAX\] or --precision PCT/],
       [['run', '--precison', '1%'], /unknown option --precison; did you mean --precision\?/],
       [['run', '--target', 'nginx', '--scenario', 'nope'], /--scenario: unknown "nope".*\n.*--target: unknown "nginx"; expected one of: node-http/],
-      [['run', '--driver', 'k6'], /--driver: expected one of auto, \w+, \w+, got "k6"/],
+      [['run', '--driver', 'gatling'], /--driver: expected one of auto, \w+, \w+, .*got "gatling"/],
       [['run', '--precision', '2'], /--precision: "2" would be 200%; write 2% or 0\.02/],
       [['run', '--reference', 'nope', '-n'], /--reference: "nope" is not a target of this suite/],
       [['frobnicate'], /unknown command "frobnicate"/],
@@ -230,16 +230,15 @@ describe('flags', () => {
     expect(r.stderr).toContain(`\`benchsuite run --resume ${out}\` continues it`);
   });
 
-  it('--resume: a folder without a run, and flags the plan fixes, are refused', async () => {
+  it('--resume: a folder without a run, or that does not exist, is refused', async () => {
     const empty = scratch();
     const none = await inProcess(['run', '--resume', empty]);
     refused(none);
     expect(none.stderr).toContain(`--resume: ${empty} holds no run to resume (no run.json`);
-    const dir = scratch();
-    mkdirSync(dir, { recursive: true });
-    const fixed = await inProcess(['run', '--resume', dir, '--scenario', 'ping', '-d', '2s']);
-    refused(fixed);
-    expect(fixed.stderr).toContain('--resume continues the run as it was planned; drop --scenario, --duration');
+    const missing = await inProcess(['run', '--resume', join(empty, 'nope')]);
+    refused(missing);
+    expect(missing.stderr).toContain(`--resume: ${join(empty, 'nope')} does not exist`);
+    mkdirSync(empty, { recursive: true });
   });
 });
 
@@ -251,7 +250,7 @@ describe('help', () => {
     expect(r.stdout).not.toMatch(ANSI);
     expect(r.stdout).toContain('Usage:\n  benchsuite run [options]');
     expect(r.stdout).toContain('Examples:\n  benchsuite run --quick');
-    expect(r.stdout).toMatch(/Exit codes:\n {2}0 +done\n {2}1 +.*\n {2}2 +bad usage or config.*\n {2}130 +interrupted/);
+    expect(r.stdout).toMatch(/Exit codes:\n {2}0 +done\n {2}1 +.*\n {2}2 +bad usage or config.*\n {2}99 +a threshold .*\n.*\n {2}130 +interrupted/);
     expect(r.stdout).toContain(`(default: benchsuite-results/<timestamp>_<suite>)`);
     expect(r.stdout).not.toContain('run [OPTIONS]');
   });
@@ -283,5 +282,29 @@ describe('help', () => {
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.stderr).toContain('Usage:');
+  });
+});
+
+/** A plain file in a scratch folder. */
+const scratchFile = () => {
+  const f = join(scratch(), 'a-file');
+  writeFileSync(f, '');
+  return f;
+};
+
+describe('output folders that cannot be written', () => {
+  it('--out under /proc, or below a file, exits 2 within a second, naming why, before anything starts', () => {
+    for (const [out, why] of [
+      ['/proc/x', '/proc is a kernel pseudo-filesystem'],
+      [join(scratchFile(), 'sub'), 'is a file, not a folder'],
+    ] as const) {
+      const t0 = Date.now();
+      const r = binary(['run', '--out', out], {}, 10_000);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--out: cannot write results to ${out}: `);
+      expect(r.stderr).toContain(why);
+      expect(r.stderr).not.toMatch(STACK);
+      expect(Date.now() - t0).toBeLessThan(5_000); // a second of work; the margin is for a loaded machine
+    }
   });
 });

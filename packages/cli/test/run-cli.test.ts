@@ -141,6 +141,40 @@ describe('interrupting and resuming', () => {
   });
 });
 
+describe('a resumed run keeps its plan', () => {
+  it('-c 3, --no-verify, --no-pin, --costs and --quick hold after --resume (in the windows and the result); a contradicting flag exits 2', async () => {
+    const out = scratch();
+    const run = start(['--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '-c', '3', '--no-verify', '--no-pin', '--costs', '--quick', '--rounds', '12', '--seed', '5']);
+    try {
+      expect(await until(() => existsSync(join(out, 'windows.jsonl')) && windowLines(out).length >= 2, 90_000), run.stderr()).toBe(true);
+      run.runner.kill('SIGINT');
+      expect(await run.exited, run.stderr()).toBe(130);
+    } finally {
+      run.runner.kill('SIGKILL');
+    }
+    const before = windowLines(out).length;
+    const contradicting = binary(['run', '--config', config, '--resume', out, '-c', '7', '--verify']);
+    expect(contradicting.code).toBe(2);
+    expect(contradicting.stderr).toContain("--resume: --connections contradicts the run's plan (3)");
+    expect(contradicting.stderr).toContain("--resume: --verify contradicts the run's plan (off)");
+    const agreeing = binary(['run', '--config', config, '--resume', out, '-c', '3', '--no-pin']);
+    expect(agreeing.code, agreeing.stderr).toBe(0);
+    expect(agreeing.stderr).toMatch(/resume: replaying \d+ windows/);
+    const done = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(done).toMatchObject({ interrupted: false, resumed: true, seed: 5 });
+    const ok = done.windows.filter((w: { status: string }) => w.status === 'ok');
+    expect(ok.length).toBeGreaterThan(before);
+    for (const w of ok) {
+      expect(w.steps.map((s: { connections: number }) => s.connections)).toEqual([3]);
+      expect(w.durationSec).toBeLessThan(0.35); // --quick's 0.2-s windows, not the scenario's 0.4 s
+    }
+    expect(done.verify).toEqual([]);
+    expect(done.environment.pinning.enabled).toBe(false);
+    expect(done.targets[0].costs?.startupMs).toBeDefined();
+    expect(done.design).toMatchObject({ rounds: { min: 12 }, blocks: { min: 1, max: 1 } });
+  });
+});
+
 describe('no server outlives the runner', () => {
   for (const signal of ['SIGINT', 'SIGKILL'] as const) {
     it(`after ${signal} of the runner, the server and its child are gone`, async () => {

@@ -81,3 +81,5 @@ export { searchCapacity } from './run/capacity.js';
 export { tools, toolNames, installTool, installCommand, type ToolName, type ToolSpec } from './tools.js';
 export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRuntime, type RuntimeSpec, type InstalledRuntime, type RuntimeKind } from './runtimes.js';
 export { toolCacheDir } from './cache.js';
+export { readPlan, planOptions, type RunPlan } from './run/log.js';
+export { unusableDir } from './output-dir.js';

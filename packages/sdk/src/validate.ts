@@ -2,6 +2,7 @@ import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
 import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
 import { connectionSteps, parseScenario, type Scenario } from './scenario.js';
 import { parseThresholds } from './analysis/thresholds.js';
+import { unusableDir } from './output-dir.js';
 import { hostRuntime, isHostNode, parseRuntime, runtimeVariants, type RuntimeSpec } from './runtimes.js';
 import { parseTarget, type Target } from './target.js';
 
@@ -79,6 +80,10 @@ export function validateSuite(input: RunSuiteOptions) {
   if (opts?.overrides.openLoop && opts.overrides.rate === undefined) {
     const without = scenarios.filter((s) => s.load.rate === undefined && !s.verifyOnly).map((s) => s.name);
     if (without.length) errors.push(`overrides.openLoop: open-loop load needs a rate, which ${without.join(', ')} do not set; give overrides.rate`);
+  }
+  if (opts?.outDir !== undefined) {
+    const bad = unusableDir(opts.outDir);
+    if (bad) errors.push(`outDir: cannot write results to ${opts.outDir}: ${bad}`);
   }
   if (errors.length || !opts) throw new BenchsuiteConfigError(errors.join('\n'), errors);
   const o = opts.overrides;

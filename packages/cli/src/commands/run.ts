@@ -7,6 +7,9 @@ import {
   driverNames,
   driverNeeds,
   parseRuntime,
+  unusableDir,
+  planOptions,
+  readPlan,
   parseThresholds,
   resolveDriver,
   resolveReference,
@@ -19,6 +22,7 @@ import {
   type DesignOptions,
   type DriverNeeds,
   type LoadOverrides,
+  type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
@@ -163,59 +167,14 @@ export const runFlags = {
 
 export type RunFlags = FlagValues<typeof runFlags>;
 
-/** Flags that a resumed run takes from its saved plan instead. */
-const FIXED_BY_PLAN = [
-  'suite',
-  'scenario',
-  'target',
-  'connections',
-  'duration',
-  'requests',
-  'warmup',
-  'precision',
-  'budget',
-  'rounds',
-  'blocks',
-  'reference',
-  'stealThreshold',
-  'driver',
-  'seed',
-  'out',
-  'quick',
-  'costs',
-  'verify',
-  'pin',
-] as const satisfies readonly (keyof RunFlags)[];
-
-/** What `--resume` reads from the run's `run.json` (written by the SDK when the run started). */
-interface SavedPlan {
-  suite: string;
-  scenarios: string[];
-  targets: string[];
-  driver: string;
-  seed: number;
-  /** The design as run (defaults filled in); the SDK reuses it. */
-  design?: Design;
-  /** Recorded by newer runs; absent ones fall back to the config's. */
-  overrides?: LoadOverrides;
-  pinning?: RunSuiteOptions['pinning'];
-  verify?: boolean;
-  costs?: RunSuiteOptions['costs'];
-}
-
-function readSavedPlan(dir: string): SavedPlan {
-  const file = join(dir, 'run.json');
-  if (!existsSync(dir)) throw new UsageError(`--resume: ${dir} does not exist`);
-  if (!existsSync(file)) throw new UsageError(`--resume: ${dir} holds no run to resume (no run.json; is it the folder a \`benchsuite run\` wrote?)`);
-  let plan: Partial<SavedPlan>;
+/** The plan of the run in DIR, read by the SDK; a finished run is refused. */
+function readRunPlan(dir: string): RunPlan {
+  let plan: RunPlan;
   try {
-    plan = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedPlan>;
+    plan = readPlan(dir);
   } catch (err) {
-    throw new UsageError(`--resume: ${file} is not valid JSON (${(err as Error).message})`);
-  }
-  const names = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-  if (typeof plan !== 'object' || plan === null || typeof plan.suite !== 'string' || !names(plan.scenarios) || !names(plan.targets) || typeof plan.driver !== 'string') {
-    throw new UsageError(`--resume: ${file} is not a benchsuite run plan (expected suite, scenarios, targets, driver)`);
+    if (err instanceof BenchsuiteConfigError) throw new UsageError(`--${err.message}`);
+    throw err;
   }
   const results = join(dir, 'results.json');
   if (existsSync(results)) {
@@ -226,7 +185,54 @@ function readSavedPlan(dir: string): SavedPlan {
       // An unreadable results.json was cut short by a kill: the run did not finish.
     }
   }
-  return plan as SavedPlan;
+  return plan;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameSet = (a: readonly string[] | undefined, b: readonly string[]) => !!a && same([...a].sort(), [...b].sort());
+
+/**
+ * Flags given with `--resume` that contradict the run's plan, each with the plan's value. A flag
+ * that asks what the plan already holds is fine; `fresh` is what the flags would ask of a new run.
+ */
+function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignOptions; overrides: LoadOverrides }, cwd: string): string[] {
+  const o = plan.options;
+  const d = plan.design as unknown as Record<string, unknown>;
+  const ov = o.overrides as Record<string, unknown>;
+  const fd = fresh.design as Record<string, unknown>;
+  const fo = fresh.overrides as Record<string, unknown>;
+  const checks: Array<[keyof RunFlags, boolean, unknown]> = [
+    ['suite', flags.suite === plan.suite, plan.suite],
+    ['scenario', sameSet(flags.scenario, plan.scenarios), plan.scenarios.join(',')],
+    ['target', sameSet(flags.target, plan.targets), plan.targets.join(',')],
+    ['connections', same(fo.connections, ov.connections), ov.connections ?? "each scenario's own"],
+    ['duration', same(fo.duration, ov.duration), ov.duration ?? 'the design window'],
+    ['warmup', same(fo.warmup, ov.warmup), ov.warmup ?? 'the default settle'],
+    ['requests', same(fo.requests, ov.requests), ov.requests ?? 'timed windows'],
+    ['rate', same(fo.rate, ov.rate), ov.rate ?? 'unlimited'],
+    ['openLoop', same(fo.openLoop, ov.openLoop), ov.openLoop ? 'open loop' : 'closed loop'],
+    ['precision', same(fd.precision, d.precision), d.precision],
+    ['budget', same(fd.budgetSec, d.budgetSec), `${d.budgetSec} s`],
+    ['rounds', same(fd.rounds, d.rounds), JSON.stringify(d.rounds)],
+    ['blocks', same(fd.blocks, d.blocks), JSON.stringify(d.blocks)],
+    ['reference', same(fd.reference, d.reference), d.reference],
+    ['stealThreshold', same(fd.stealThreshold, d.stealThreshold), d.stealThreshold],
+    ['driver', flags.driver === plan.driver, plan.driver],
+    ['seed', flags.seed === plan.seed, plan.seed],
+    ['out', flags.out !== undefined && resolve(cwd, flags.out) === resolve(cwd, flags.resume ?? ''), 'the folder being resumed'],
+    ['quick', same(QUICK.windowSec, d.windowSec) && same(QUICK_DESIGN.rounds, d.rounds) && same(QUICK_DESIGN.blocks, d.blocks), 'a full run'],
+    ['costs', Boolean(o.costs) === Boolean(flags.costs), o.costs ? 'on' : 'off'],
+    ['verify', o.verify === flags.verify, o.verify ? 'on' : 'off'],
+    ['pin', (o.pinning === false) === (flags.pin === false), o.pinning === false ? 'off' : 'on'],
+    ['profile', o.profile === flags.profile, o.profile ? 'on' : 'off'],
+    ['threshold', same(flags.threshold, o.thresholds ?? []), (o.thresholds ?? []).join(',') || 'none'],
+    ['slo', same(flags.slo?.[0], o.slo), o.slo ?? 'none'],
+    ['runtime', same(flags.runtime, o.runtimes ?? []), (o.runtimes ?? []).join(',') || "the host's Node only"],
+  ];
+  const flagName = (k: keyof RunFlags) => (k === 'verify' ? (flags.verify ? '--verify' : '--no-verify') : k === 'pin' ? (flags.pin ? '--pin' : '--no-pin') : `--${kebab(k)}`);
+  return checks
+    .filter(([k, ok]) => flags[k] !== undefined && !ok)
+    .map(([k, , planned]) => `--resume: ${flagName(k)} contradicts the run's plan (${String(planned)}); drop it to continue the run as planned`);
 }
 
 function timestamp(d = new Date()): string {
@@ -289,19 +295,14 @@ interface Prepared {
   reference: string;
   /** What the scenarios ask of the driver (a capped rate, a fixed number of requests). */
   needs: DriverNeeds;
-  plan: SavedPlan | undefined;
+  plan: RunPlan | undefined;
   /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
   targetNames: string[];
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
 export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<Prepared> {
-  let plan: SavedPlan | undefined;
-  if (flags.resume !== undefined) {
-    const fixed = FIXED_BY_PLAN.filter((k) => flags[k] !== undefined).map((k) => `--${kebab(k)}`);
-    if (fixed.length) throw new UsageError(`--resume continues the run as it was planned; drop ${fixed.join(', ')}`);
-    plan = readSavedPlan(resolve(cwd, flags.resume));
-  }
+  const plan = flags.resume !== undefined ? readRunPlan(resolve(cwd, flags.resume)) : undefined;
   const loaded = await loadConfig(flags.config, cwd);
   const config: BenchsuiteConfig | undefined = loaded ? validateConfig(loaded.raw, loaded.file) : undefined;
 
@@ -321,8 +322,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
 
   // Flag and config values were checked against the driver registry already.
   const driver = plan?.driver ?? flags.driver ?? config?.driver ?? 'auto';
-  const design = buildDesign(config?.design, flags);
-  const overrides: LoadOverrides = plan?.overrides ?? {
+  const freshDesign = buildDesign(config?.design, flags);
+  const freshOverrides: LoadOverrides = {
     ...config?.overrides,
     ...(flags.quick ? { warmup: QUICK_SETTLE, duration: QUICK.windowSec } : {}),
     ...(flags.duration !== undefined ? { duration: flags.duration } : {}),
@@ -332,7 +333,15 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     ...(flags.rate !== undefined ? { rate: flags.rate } : {}),
     ...(flags.openLoop ? { openLoop: true } : {}),
   };
+  if (plan) issues.push(...contradictions(flags, plan, { design: freshDesign, overrides: freshOverrides }, cwd));
+  if (issues.length) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
+  // A resumed run asks exactly what its plan asked (the SDK reads the same plan).
+  const planned = plan ? planOptions(plan) : undefined;
+  const design = planned?.design ?? freshDesign;
+  const overrides = planned?.overrides ?? freshOverrides;
   const outDir = plan ? resolve(cwd, flags.resume!) : resolve(cwd, flags.out ?? join('benchsuite-results', `${timestamp()}_${suiteName}`));
+  const bad = unusableDir(outDir);
+  if (bad) throw new UsageError(`${plan ? '--resume' : '--out'}: cannot write results to ${outDir}: ${bad}`);
   if (!plan && (existsSync(join(outDir, 'run.json')) || existsSync(join(outDir, 'windows.jsonl')))) {
     issues.push(`--out: ${outDir} already holds a run; \`benchsuite run --resume ${flags.out ?? outDir}\` continues it, or choose another folder`);
   }
@@ -347,13 +356,14 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     overrides,
     outDir,
     resume: Boolean(plan),
-    pinning: plan?.pinning ?? (flags.pin === false ? false : (config?.pinning ?? 'auto')),
-    verify: plan?.verify ?? flags.verify ?? config?.verify ?? true,
+    pinning: flags.pin === false ? false : (config?.pinning ?? 'auto'),
+    verify: flags.verify ?? config?.verify ?? true,
     profile: flags.profile ?? config?.profile ?? false,
-    costs: plan?.costs ?? flags.costs ?? config?.costs ?? suite.costs,
+    costs: flags.costs ?? config?.costs ?? suite.costs,
     ...((flags.threshold ?? config?.thresholds) ? { thresholds: flags.threshold ?? config?.thresholds } : {}),
     ...((flags.runtime ?? config?.runtimes) ? { runtimes: flags.runtime ?? config?.runtimes } : {}),
     ...((flags.slo?.[0] ?? config?.slo) !== undefined ? { slo: flags.slo?.[0] ?? config?.slo } : {}),
+    ...planned,
   };
   // The SDK's own validation of the final options (design ranges, reference among the targets…).
   let checked: ReturnType<typeof validateSuite> | undefined;
@@ -364,7 +374,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     issues.push(...err.issues.map((i) => nameFlag(i, flags)));
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
-  const resolved = plan?.design ?? checked.opts.design;
+  const resolved = checked.opts.design;
   return {
     options,
     suite: suiteName,

@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BenchsuiteConfigError } from '../errors.js';
+import { designOptionsSchema, type DesignOptions, type LoadOverrides, type RunSuiteOptions } from '../options.js';
 import {
   blockSchema,
   ceilingSchema,
@@ -30,6 +31,8 @@ const runPlanSchema = z.strictObject({
   scenarios: z.array(z.string()),
   targets: z.array(z.string()),
   startedAt: z.iso.datetime(),
+  /** Why the driver was chosen (said again when the run resumes). */
+  driverReason: z.string().optional(),
   /** The rest of what the run was asked, so a resumed run asks the same. */
   options: z.strictObject({
     overrides: z.record(z.string(), z.unknown()),
@@ -39,9 +42,39 @@ const runPlanSchema = z.strictObject({
     pinning: z.unknown(),
     thresholds: z.array(z.string()).optional(),
     slo: z.string().optional(),
+    runtimes: z.array(z.string()).optional(),
   }),
 });
+/** The plan a run writes to `run.json` when it starts: what `--resume` continues. */
 export type RunPlan = z.infer<typeof runPlanSchema>;
+
+/**
+ * The options a resumed run takes from its plan: the seed, the design, the driver and every option
+ * that shapes what is measured (connections, durations, warm-up, verify, pinning, costs, profile,
+ * thresholds, SLO, runtimes). Only the definitions (scenarios, targets) come from the caller.
+ */
+export function planOptions(
+  plan: RunPlan,
+): Pick<RunSuiteOptions, 'suite' | 'seed' | 'design' | 'driver' | 'overrides' | 'verify' | 'costs' | 'profile' | 'pinning' | 'thresholds' | 'slo' | 'runtimes'> {
+  const o = plan.options;
+  // The recorded design holds what the run derived too (thresholds, method): keep the options only.
+  const keys = Object.keys(designOptionsSchema.shape) as (keyof DesignOptions)[];
+  const design = Object.fromEntries(keys.filter((k) => k in plan.design).map((k) => [k, (plan.design as Record<string, unknown>)[k]])) as DesignOptions;
+  return {
+    suite: plan.suite,
+    seed: plan.seed,
+    design,
+    driver: plan.driver,
+    overrides: o.overrides as LoadOverrides,
+    verify: o.verify,
+    costs: o.costs,
+    profile: o.profile,
+    pinning: o.pinning as RunSuiteOptions['pinning'],
+    thresholds: o.thresholds ?? [],
+    ...(o.slo !== undefined ? { slo: o.slo } : {}),
+    runtimes: o.runtimes ?? [],
+  };
+}
 
 const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('window'), window: windowSchema }),
@@ -102,8 +135,15 @@ export class RunJournal {
 /** Read the plan of the run in `dir` (to resume it), with a clear error when there is none. */
 export function readPlan(dir: string): RunPlan {
   const file = join(dir, PLAN_FILE);
-  if (!existsSync(file)) throw new BenchsuiteConfigError(`resume: ${dir} holds no run to resume (no ${PLAN_FILE})`);
-  const parsed = runPlanSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!existsSync(dir)) throw new BenchsuiteConfigError(`resume: ${dir} does not exist`);
+  if (!existsSync(file)) throw new BenchsuiteConfigError(`resume: ${dir} holds no run to resume (no ${PLAN_FILE}; is it the folder a \`benchsuite run\` wrote?)`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new BenchsuiteConfigError(`resume: ${file} is not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = runPlanSchema.safeParse(json);
   if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
   return parsed.data;
 }

@@ -27,7 +27,7 @@ import { decideStop, scenarioBudget } from '../analysis/stopping.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { estimate, INTERVAL_METHOD, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import { runBlock, windowSpec, type BlockContext } from './block.js';
-import { readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
+import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { runtimeOf } from './runtime.js';
 import { measureCeiling } from './ceiling.js';
@@ -125,7 +125,10 @@ function repairLog(dir: string): void {
  * @example
  * const result = await runSuite({ scenarios: [baseline], targets: [mine, theirs], design: { precision: 0.02 } });
  */
-export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
+export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
+  // A resumed run asks what its plan asked: seed, design, driver, load overrides and options.
+  const plan = given.resume ? readPlan(given.outDir ?? '') : undefined;
+  const input: RunSuiteOptions = plan ? { ...given, ...planOptions(plan), ...(typeof given.driver === 'object' ? { driver: given.driver } : {}) } : given;
   const { opts, scenarios, targets } = validateSuite(input);
   const emit = (e: SuiteEvent) => opts.onEvent?.(e);
   const signal = opts.signal ?? new AbortController().signal;
@@ -137,17 +140,23 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
-    if (!opts.outDir) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
-    const plan = readPlan(opts.outDir);
+    if (!opts.outDir || !plan) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
+    const given = input.targets.map((t) => t.name);
     const missing = [
       ...plan.scenarios.filter((n) => !scenarios.some((s) => s.name === n)).map((n) => `scenario "${n}"`),
-      ...plan.targets.filter((n) => !targets.some((t) => t.name === n)).map((n) => `target "${n}"`),
+      ...plan.targets.filter((n) => !given.includes(n) && !targets.some((t) => t.name === n)).map((n) => `target "${n}"`),
     ];
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
     designIn = plan.design;
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
+    const o = plan.options.overrides;
+    emit({
+      type: 'log',
+      level: 'info',
+      message: `resume: replaying ${log.windows.length} windows, ${log.blocks.length} blocks, ${log.verify.length} checks and ${log.costs.size} cost figures from ${opts.outDir}; continuing with seed ${plan.seed}, driver ${plan.driver}, ${Object.keys(o).length ? `overrides ${JSON.stringify(o)}` : 'no load overrides'}, verify ${plan.options.verify ? 'on' : 'off'}, pinning ${plan.options.pinning === false ? 'off' : 'on'}, costs ${plan.options.costs ? 'on' : 'off'}`,
+    });
   }
   const thresholdTerms = {
     run: opts.thresholds.flatMap((t) => parseThresholds(t)),
@@ -175,8 +184,9 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
       design,
       driver: driver.name,
       scenarios: scenarios.map((s) => s.name),
-      targets: targets.map((t) => t.name),
+      targets: input.targets.map((t) => t.name),
       startedAt: startedAt.toISOString(),
+      driverReason: choice.reason,
       options: {
         overrides: opts.overrides,
         verify: opts.verify,
@@ -185,6 +195,7 @@ export async function runSuite(input: RunSuiteOptions): Promise<BenchResult> {
         pinning: opts.pinning,
         thresholds: opts.thresholds,
         ...(opts.slo !== undefined ? { slo: opts.slo } : {}),
+        runtimes: opts.runtimes,
       },
     });
   }
