@@ -156,8 +156,17 @@ export function escapeHtml(s: string): string {
  * backslash-escaped; newlines collapse so a cell never breaks its table.
  */
 export function escapeMarkdown(s: string): string {
+  // Code spans (`benchsuite compare`) stay code spans: nothing inside one renders, so it needs no
+  // escaping; everything around them is escaped as text.
   return s
-    .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
-    .replace(/[\\`*_[\]|~]/g, '\\$&')
-    .replace(/\r?\n/g, ' ');
+    .split(/(`[^`\r\n]+`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part.replace(/\|/g, '\\|') // a pipe would still end a table cell
+        : part
+            .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
+            .replace(/[\\`*_[\]|~]/g, '\\$&')
+            .replace(/\r?\n/g, ' '),
+    )
+    .join('');
 }

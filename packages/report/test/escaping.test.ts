@@ -8,6 +8,12 @@ describe('escaping of strings from the result', () => {
   it('escapes HTML and Markdown punctuation in the helpers', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
     expect(escapeMarkdown('a|b *c* [d](e) <i>&\nf')).toBe('a\\|b \\*c\\* \\[d\\](e) &lt;i&gt;&amp; f');
+    // A sentence's code span stays a code span (report.md once showed \`benchsuite compare\`); a lone backtick is escaped.
+    expect(escapeMarkdown('use `benchsuite compare` across *runs*')).toBe('use `benchsuite compare` across \\*runs\\*');
+    expect(escapeMarkdown('a ` b')).toBe('a \\` b');
+    expect(escapeMarkdown('x `y|z`')).toBe('x `y\\|z`');
+    expect(renderMarkdown(loadFixture())).not.toContain('\\`benchsuite');
+    expect(renderMarkdown(loadFixture())).toContain('`benchsuite compare`');
   });
 
   it('leaves no raw markup in the Markdown report', () => {

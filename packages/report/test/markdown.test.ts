@@ -179,7 +179,7 @@ describe('renderMarkdown', () => {
     r1.environment.pinning = { enabled: false, tool: null, serverCpus: [], loaderCpus: [], reason: 'taskset not found' };
     r1.windows = r1.windows.filter((w) => !(w.scenario === 'baseline' && w.block === 2));
     const out = sections(renderMarkdown(resummarize(r1)));
-    expect(out['benchsuite — framework']).toContain('> ⚠ The run was interrupted: windows that did not run are absent (\\`benchsuite run --resume DIR\\` continues it).');
+    expect(out['benchsuite — framework']).toContain('> ⚠ The run was interrupted: windows that did not run are absent (`benchsuite run --resume DIR` continues it).');
     expect(out['benchsuite — framework']).toContain('> ⚠ Server and load generator were not pinned to separate cores (taskset not found): they competed for the same CPUs.');
     expect(out['Scenario: baseline']).toContain('- ⚠ baseline: one block (one server process per target) was run, so its intervals leave out the variation between server processes.');
     expect(out['Scenario: json-post']).not.toContain('one block');
