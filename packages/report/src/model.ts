@@ -317,6 +317,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     {
       label: 'Time',
       text:
+        `${r.runner.wallSec > 0 ? `${fmtPct(r.runner.measuredSec / r.runner.wallSec, 0)} of the wall time inside measured windows: ` : ''}` +
         `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load, ${fmtDuration(r.runner.measuredSec)} measured; ` +
         `overhead ${o.overhead == null ? DASH : `${o.overhead.toFixed(2)}×`} (wall time ÷ time under load)`,
     },

@@ -125,6 +125,28 @@ export const DEFAULTS = {
     /** A probe whose achieved req/s is below this share of the offered rate did not keep up (fails the SLO). */
     keptUpShare: 0.95,
   },
+  /**
+   * The budget planner's fixed costs (see analysis/budget.ts), measured on the project's 2-core
+   * machine: starting and stopping a block's servers together ~1.5 s; a loader process around a
+   * measured step ~80 ms (wrk's stop tick, autocannon's start); verify ~1 s per target; a cold
+   * start for the cost figures ~0.5 s.
+   */
+  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0 },
+  /** Costs before the first block, per target: verify, and each cold start of the cost figures. */
+  planPerTarget: { verifySec: 1, coldStartSec: 0.5 },
+  /** The least the planner fits a design down to: rounds per block (the noise within a block needs a few), blocks. */
+  planFloor: { rounds: 3, blocks: 1 },
+  /**
+   * A window holds at least this many responses per connection: its length is raised from the
+   * latency the block's warm-up saw (connections ÷ req/s), so a 200-ms backend is not measured in
+   * windows shorter than a response.
+   */
+  minResponsesPerConnection: 5,
+  /**
+   * …but never longer than this, s: a target so slow that its latency is seconds (an overloaded
+   * pool) still completes responses steadily, and one slow target must not stretch every window.
+   */
+  maxFittedWindowSec: 2,
   /** `--runtime`: how long a variant's one trial start may take before the runtime counts as unable to run it. */
   runtimeSmokeTimeoutMs: 20_000,
   /** Exit code of `run` and `merge` when a `--threshold` fails (k6 uses the same). */

@@ -83,3 +83,5 @@ export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRunti
 export { toolCacheDir } from './cache.js';
 export { readPlan, planOptions, type RunPlan } from './run/log.js';
 export { unusableDir } from './output-dir.js';
+export { planBudget, budgetSentences, minimumSec, type BudgetPlan, type PlannedScenario, type PlanCosts } from './analysis/budget.js';
+export { plannedScenarios } from './run/suite.js';

@@ -539,6 +539,15 @@ export const designSchema = z.strictObject({
   verdictShare: nonneg.optional(),
   /** How every interval was obtained (`INTERVAL_METHOD`). */
   intervalMethod: z.string().optional(),
+  /** The budget planner's estimate of the minimum design, and what it changed to fit the budget. */
+  budgetPlan: z
+    .strictObject({
+      minimumSec: nonneg,
+      givenMinimumSec: nonneg,
+      changes: z.array(z.string()),
+      overBySec: nonneg,
+    })
+    .optional(),
 });
 export type DesignRecord = z.infer<typeof designSchema>;
 

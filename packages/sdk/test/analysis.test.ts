@@ -207,8 +207,9 @@ describe('the stopping rule (decideStop)', () => {
   it('stops at the maximum of blocks', () => {
     expect(decideStop({ blocks: 5, halfWidths: [0.05], ...roomy }, rule)).toBe('max-blocks');
   });
-  it('never stops before the minimum of blocks, even with precision met and no budget left', () => {
-    expect(decideStop({ blocks: 1, halfWidths: [0.001], budgetLeftSec: 0, nextBlockSec: 100 }, rule)).toBe('continue');
+  it('never stops on precision before the minimum of blocks; below it, only the budget stops it, and never before one block', () => {
+    expect(decideStop({ blocks: 1, halfWidths: [0.001], ...roomy }, rule)).toBe('continue');
+    expect(decideStop({ blocks: 1, halfWidths: [0.001], budgetLeftSec: 0, nextBlockSec: 100 }, rule)).toBe('budget');
     expect(decideStop({ blocks: 0, halfWidths: [], budgetLeftSec: -5, nextBlockSec: 100 }, rule)).toBe('continue');
   });
 });

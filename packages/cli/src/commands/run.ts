@@ -7,6 +7,10 @@ import {
   driverNames,
   driverNeeds,
   parseRuntime,
+  planBudget,
+  plannedScenarios,
+  budgetSentences,
+  type BudgetPlan,
   unusableDir,
   planOptions,
   readPlan,
@@ -298,6 +302,8 @@ interface Prepared {
   plan: RunPlan | undefined;
   /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
   targetNames: string[];
+  /** The budget planner's estimate and what it fitted. */
+  budget: BudgetPlan;
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -374,7 +380,12 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     issues.push(...err.issues.map((i) => nameFlag(i, flags)));
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
-  const resolved = checked.opts.design;
+  // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
+  const budget = planBudget(plannedScenarios(checked.scenarios, checked.targets, checked.opts.design), checked.opts.design, {
+    ...DEFAULTS.planCosts,
+    beforeSec: checked.targets.length * ((checked.opts.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (checked.opts.costs ? DEFAULTS.startups * DEFAULTS.planPerTarget.coldStartSec : 0)),
+  });
+  const resolved = { ...checked.opts.design, ...budget.design };
   return {
     options,
     suite: suiteName,
@@ -384,6 +395,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     needs: driverNeeds(checked.scenarios, { slo: checked.opts.slo }),
     plan,
     targetNames: checked.targets.map((t) => t.name),
+    budget,
   };
 }
 
@@ -431,7 +443,8 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
       `targets    ${plan.targets.join(', ')}`,
       `reference  ${plan.reference}`,
       `design     ${describeDesign(p.design, windowSec(p), p.options.overrides?.requests)}`,
-      `budget     ${formatSeconds(p.design.budgetSec)}`,
+      `budget     ${formatSeconds(p.design.budgetSec)}; the minimum design takes about ${formatSeconds(Math.round(p.budget.minimumSec))}`,
+      ...budgetSentences(p.budget, p.design.budgetSec).map((l) => `           ${l}`),
       `driver     ${driver.name}: ${driver.reason}`,
       `seed       ${plan.seed ?? 'random (recorded in the result)'}`,
       `output     ${plan.outDir}`,

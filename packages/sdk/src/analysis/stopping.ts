@@ -18,12 +18,15 @@ export interface StopRule {
 }
 
 /**
- * The stopping rule, fixed in advance: never before the minimum of blocks; then stop when every
- * headline figure's interval is within the precision target, when the maximum of blocks is reached,
- * or when the next block would not fit the budget. It never looks at significance.
+ * The stopping rule, fixed in advance: after at least one block, stop when the next block would not
+ * fit the budget (a budget is kept even below the minimum of blocks: the planner fitted the minimum
+ * to it, and a slower host than planned must not overrun it); from the minimum of blocks on, stop
+ * when every headline figure's interval is within the precision target or the maximum of blocks is
+ * reached. It never looks at significance.
  */
 export function decideStop(s: StopState, rule: StopRule): StopDecision {
-  if (s.blocks < rule.blocks.min) return 'continue';
+  if (s.blocks < 1) return 'continue';
+  if (s.blocks < rule.blocks.min) return s.nextBlockSec > s.budgetLeftSec ? 'budget' : 'continue';
   const ready = s.halfWidths.length > 0 && s.halfWidths.every((h) => h !== null && h <= rule.precision);
   if (ready) return 'precision';
   if (s.blocks >= rule.blocks.max) return 'max-blocks';

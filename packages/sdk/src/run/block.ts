@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../options.js';
 import { seededShuffle } from '../random.js';
 import type { BlockRecord, FailedWindow, OkWindow, WindowRecord } from '../result-schema.js';
@@ -7,7 +8,7 @@ import { subSeed } from '../analysis/bootstrap.js';
 import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
-import { measureWindow, type WindowContext, type WindowSpec } from './window.js';
+import { fittedWindowSec, measureWindow, type WindowContext, type WindowSpec } from './window.js';
 import { warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
@@ -130,6 +131,24 @@ export async function runBlock(
         ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);
       } catch (err) {
         fail(l, err);
+      }
+    }
+    // Windows long enough for many responses per connection, from the latency the warm-up saw.
+    const warmed = live.filter((l) => l.info.status === 'ok' && l.spec);
+    if (warmed.length && scenario.load.requests === undefined) {
+      const base = warmed[0]!.spec!.windowSec;
+      const fit = fittedWindowSec(
+        base,
+        warmed[0]!.spec!.steps,
+        warmed.map((l) => l.info.warmupRps),
+      );
+      if (fit > base) {
+        for (const l of warmed) l.spec = { ...l.spec!, windowSec: fit };
+        ctx.emit({
+          type: 'log',
+          level: 'info',
+          message: `${scenario.name}: windows lengthened from ${base.toFixed(2)} s to ${fit.toFixed(2)} s in block ${block}, so that each of ${Math.max(...warmed[0]!.spec!.steps)} connections gets at least ${DEFAULTS.minResponsesPerConnection} responses at the latency the warm-up saw`,
+        });
       }
     }
     roundsT0 = performance.now();

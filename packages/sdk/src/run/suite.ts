@@ -24,6 +24,7 @@ import { validateSuite } from '../validate.js';
 import { median } from '../analysis/bootstrap.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, scenarioBudget } from '../analysis/stopping.js';
+import { budgetSentences, planBudget, type PlannedScenario } from '../analysis/budget.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { estimate, INTERVAL_METHOD, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import { runBlock, windowSpec, type BlockContext } from './block.js';
@@ -41,6 +42,16 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
   if (targets.some((t) => t.name === DEFAULTS.reference)) return DEFAULTS.reference;
   // With runtimes as a dimension, the reference on the host's Node (its variant comes first).
   return targets.find((t) => t.name.startsWith(`${DEFAULTS.reference}@`))?.name ?? targets[0]!.name;
+}
+
+/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
+export function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
+  return scenarios
+    .filter((s) => !s.verifyOnly)
+    .map((s) => {
+      const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
+      return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: w.settleSec };
+    });
 }
 
 /** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference). */
@@ -165,6 +176,16 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const slo = opts.slo !== undefined ? { text: opts.slo, terms: parseThresholds(opts.slo) } : undefined;
   const reference = resolveReference(designIn, targets);
   const design: DesignRecord & Design = { ...designIn, reference, confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
+  // The minimum design fitted to the budget before anything starts (fewer rounds, shorter
+  // warm-ups, fewer blocks), and said; the stopping rule then keeps the budget as the run goes.
+  const budgetPlan = planBudget(plannedScenarios(scenarios, targets, design), design, {
+    ...DEFAULTS.planCosts,
+    beforeSec: targets.length * ((opts.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (opts.costs ? DEFAULTS.startups * DEFAULTS.planPerTarget.coldStartSec : 0)),
+  });
+  Object.assign(design, budgetPlan.design, {
+    budgetPlan: { minimumSec: budgetPlan.minimumSec, givenMinimumSec: budgetPlan.givenMinimumSec, changes: budgetPlan.changes, overBySec: budgetPlan.overBySec },
+  });
+  for (const line of budgetSentences(budgetPlan, design.budgetSec)) emit({ type: 'log', level: 'warn', message: `budget: ${line}` });
   const resumedSec = log.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
   const elapsed = () => resumedSec + (performance.now() - wall0) / 1000;
 

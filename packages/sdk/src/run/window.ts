@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import type { Driver } from '../driver.js';
 import type { DesignThresholds } from '../design-thresholds.js';
 import { pinPrefix, type Pinning } from '../environment.js';
@@ -219,4 +220,28 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
     steps,
     ...(steps.some((s) => s.openLoop) ? { openLoop: mergeOpenLoop(steps.map((s) => s.openLoop)) } : {}),
   };
+}
+
+/**
+ * A window long enough to hold `DEFAULTS.minResponsesPerConnection` responses on every connection
+ * (up to `DEFAULTS.maxFittedWindowSec`):
+ * the latency a closed loop sees is connections ÷ req/s (Little's law), taken from the last
+ * warm-up second of each target; the block uses the longest any target needs, so every target of
+ * a round is measured for the same time.
+ */
+export function fittedWindowSec(
+  windowSec: number,
+  connections: readonly number[],
+  warmupRps: ReadonlyArray<readonly number[]>,
+  minResponses: number = DEFAULTS.minResponsesPerConnection,
+  maxSec: number = DEFAULTS.maxFittedWindowSec,
+): number {
+  let need = windowSec;
+  for (const series of warmupRps) {
+    if (!series.length) continue;
+    const rps = series.at(-1)!;
+    // No response in a warm-up second: the latency is longer than it, so the longest window.
+    need = Math.max(need, rps > 0 ? Math.min(maxSec, (minResponses * Math.max(...connections)) / rps) : maxSec);
+  }
+  return need;
 }

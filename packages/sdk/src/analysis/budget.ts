@@ -1,0 +1,100 @@
+import { DEFAULTS } from '../defaults.js';
+import type { Design } from '../options.js';
+
+/**
+ * The budget planner: before anything starts, the cost of each scenario's minimum design is
+ * estimated from fixed per-step costs, and the minimum is fitted to the run's budget — fewer
+ * rounds first, then shorter warm-ups, then fewer blocks — each change said with its consequence.
+ * Pure, so it is tested on fixed costs; the run then measures real costs as it goes.
+ */
+export interface PlannedScenario {
+  name: string;
+  /** Targets measured in each round. */
+  targets: number;
+  /** Connection steps measured inside each window (one for a fixed load). */
+  steps: number;
+  windowSec: number;
+  settleSec: number;
+}
+
+export interface PlanCosts {
+  /** Starting a block's servers (all at once) and stopping them, s. */
+  blockStartSec: number;
+  /** A loader process starting and stopping around each measured step, s. */
+  loaderStartSec: number;
+  /** Verify, costs and setup before the first block, s. */
+  beforeSec: number;
+}
+
+export interface BudgetPlan {
+  /** The design to run: the given one, or its minimum fitted to the budget. */
+  design: Pick<Design, 'rounds' | 'blocks' | 'warmup'>;
+  /** Estimated wall time of the minimum design as fitted, s. */
+  minimumSec: number;
+  /** Estimated wall time of the minimum design as given, s. */
+  givenMinimumSec: number;
+  /** What was changed to fit, and what it costs the figures (one sentence each). */
+  changes: string[];
+  /** Seconds by which even the smallest design exceeds the budget (0 when it fits). */
+  overBySec: number;
+}
+
+/** Seconds of one block of `rounds` rounds of a scenario. */
+export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
+  const perWindow = s.steps * (s.windowSec + s.settleSec + c.loaderStartSec);
+  return c.blockStartSec + s.targets * warmupSec + rounds * s.targets * perWindow;
+}
+
+/** Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. */
+export function minimumSec(scenarios: readonly PlannedScenario[], d: Pick<Design, 'rounds' | 'blocks' | 'warmup'>, c: PlanCosts): number {
+  // Warm-up often runs to its maximum on a noisy host: plan for it.
+  return c.beforeSec + scenarios.reduce((a, s) => a + d.blocks.min * blockSec(s, d.rounds.min, d.warmup.maxSec, c), 0);
+}
+
+const fmt = (sec: number) => (sec >= 120 ? `${(sec / 60).toFixed(1)} min` : `${sec.toFixed(0)} s`);
+
+/**
+ * Fit the minimum design to the budget: rounds per block down to `floor.rounds`, then warm-up down
+ * to its minimum, then blocks down to `floor.blocks`. What still does not fit is said with how much
+ * it is over; the run then stops on budget as early as it can (after one block per scenario).
+ */
+export function planBudget(
+  scenarios: readonly PlannedScenario[],
+  design: Pick<Design, 'rounds' | 'blocks' | 'warmup' | 'budgetSec'>,
+  costs: PlanCosts = DEFAULTS.planCosts,
+  floor: { rounds: number; blocks: number } = DEFAULTS.planFloor,
+): BudgetPlan {
+  const d = { rounds: { ...design.rounds }, blocks: { ...design.blocks }, warmup: { ...design.warmup } };
+  const given = minimumSec(scenarios, d, costs);
+  const changes: string[] = [];
+  const fits = () => minimumSec(scenarios, d, costs) <= design.budgetSec;
+  if (!fits() && d.rounds.min > floor.rounds) {
+    const was = d.rounds.min;
+    while (!fits() && d.rounds.min > floor.rounds) d.rounds.min--;
+    d.rounds.max = Math.max(d.rounds.max, d.rounds.min);
+    changes.push(`rounds per block start at ${d.rounds.min} instead of ${was} (the first blocks estimate the noise from fewer windows)`);
+  }
+  if (!fits() && d.warmup.maxSec > d.warmup.minSec) {
+    const was = d.warmup.maxSec;
+    d.warmup.maxSec = d.warmup.minSec;
+    changes.push(`warm-up stops at ${d.warmup.maxSec} s instead of ${was} s (a server still speeding up then is measured as it is)`);
+  }
+  if (!fits() && d.blocks.min > floor.blocks) {
+    const was = d.blocks.min;
+    while (!fits() && d.blocks.min > floor.blocks) d.blocks.min--;
+    changes.push(`${d.blocks.min} block${d.blocks.min === 1 ? '' : 's'} of fresh processes at least instead of ${was} (with one block the intervals leave out the variation between processes)`);
+  }
+  const fitted = minimumSec(scenarios, d, costs);
+  return { design: d, minimumSec: fitted, givenMinimumSec: given, changes, overBySec: Math.max(0, fitted - design.budgetSec) };
+}
+
+/** The plan in words, for the run header and `--dry-run`. */
+export function budgetSentences(p: BudgetPlan, budgetSec: number): string[] {
+  const out: string[] = [];
+  if (p.changes.length) out.push(`the minimum design (about ${fmt(p.givenMinimumSec)}) does not fit the ${fmt(budgetSec)} budget: ${p.changes.join('; ')}`);
+  if (p.overBySec > 0)
+    out.push(
+      `even the smallest design needs about ${fmt(p.minimumSec)}, ${fmt(p.overBySec)} over the ${fmt(budgetSec)} budget: the run will overrun it; give --budget ${Math.ceil(p.minimumSec / 60)}m or fewer scenarios or targets`,
+    );
+  return out;
+}

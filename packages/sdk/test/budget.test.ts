@@ -1,0 +1,64 @@
+// The budget planner and the window fit, on fixed costs and figures (no servers).
+import { describe, expect, it } from 'vitest';
+import { budgetSentences, minimumSec, planBudget, type PlannedScenario } from '../src/analysis/budget.js';
+import { fittedWindowSec } from '../src/run/window.js';
+
+const costs = { blockStartSec: 1.5, loaderStartSec: 0.1, beforeSec: 10 };
+const suite = (n: number, targets = 6): PlannedScenario[] => Array.from({ length: n }, (_, i) => ({ name: `s${i}`, targets, steps: 1, windowSec: 0.8, settleSec: 0 }));
+const design = (budgetSec: number) => ({ rounds: { min: 5, max: 20 }, blocks: { min: 2, max: 12 }, warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 }, budgetSec });
+
+describe('planBudget', () => {
+  it('leaves a design that fits alone, and estimates it from the fixed costs', () => {
+    const p = planBudget(suite(2), design(600), costs);
+    expect(p.changes).toEqual([]);
+    // 10 + 2 scenarios × 2 blocks × (1.5 + 6 × 4 + 5 × 6 × 0.9) = 10 + 4 × 52.5
+    expect(p.minimumSec).toBeCloseTo(220, 6);
+    expect(p.design).toEqual({ rounds: { min: 5, max: 20 }, blocks: { min: 2, max: 12 }, warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 } });
+  });
+  it('fits the minimum to any budget it can hold, never more than 5% over, rounds first, then warm-up, then blocks', () => {
+    for (const budget of [60, 120, 300, 600, 900, 1080, 1500]) {
+      const p = planBudget(suite(9), design(budget), costs);
+      if (p.overBySec === 0) expect(p.minimumSec).toBeLessThanOrEqual(budget * 1.05);
+      else expect(p.design).toMatchObject({ rounds: { min: 3 }, blocks: { min: 1 }, warmup: { maxSec: 2 } });
+      expect(p.minimumSec).toBeCloseTo(minimumSec(suite(9), p.design, costs), 9);
+    }
+    const mid = planBudget(suite(9), design(900), costs);
+    expect(mid.changes[0]).toMatch(/^rounds per block start at \d instead of 5/);
+    expect(mid.design.blocks.min).toBe(2);
+  });
+  it('says when even the smallest design cannot fit, and by how much', () => {
+    const p = planBudget(suite(9), design(60), costs);
+    expect(p.overBySec).toBeGreaterThan(0);
+    const words = budgetSentences(p, 60).join('\n');
+    expect(words).toMatch(/does not fit the 60 s budget: rounds per block start at 3 instead of 5 .*warm-up stops at 2 s instead of 4 s .*1 block of fresh processes at least instead of 2/);
+    expect(words).toMatch(/even the smallest design needs about [\d.]+ min, [\d.]+ (min|s) over the 60 s budget/);
+  });
+});
+
+describe('fittedWindowSec', () => {
+  it('gives a 200-ms backend at 50 connections a window that holds many responses per connection', () => {
+    // 50 connections, each response ~200 ms: ~250 req/s in the warm-up.
+    const w = fittedWindowSec(
+      0.2,
+      [50],
+      [
+        [240, 250],
+        [230, 245],
+      ],
+      5,
+      2,
+    );
+    expect(w).toBeCloseTo((5 * 50) / 245, 6);
+    expect((w * 250) / 50).toBeGreaterThanOrEqual(4.9); // ≥ 5 responses per connection at the faster target's rate
+  });
+  it('never stretches windows past the cap for a target whose latency is seconds (an overloaded pool)', () => {
+    expect(fittedWindowSec(0.2, [50], [[5], [2000]], 5, 2)).toBe(2);
+  });
+  it('keeps the design window when it already holds enough, and ignores a target without warm-up figures', () => {
+    expect(fittedWindowSec(0.8, [50], [[30_000]], 5)).toBe(0.8);
+    expect(fittedWindowSec(0.8, [10, 500], [[]], 5)).toBe(0.8);
+  });
+  it('takes the longest window when a warm-up second saw no response at all (the latency is longer than it)', () => {
+    expect(fittedWindowSec(0.2, [50], [[0, 0], [3000]], 5, 2)).toBe(2);
+  });
+});
