@@ -96,7 +96,7 @@ describe.skipIf(!k6)('k6 driver', () => {
     // Percentiles and count exactly; max and mean to the histogram's 3 significant digits (an HDR
     // value round-trips through the encoded histogram as its bucket's equivalent).
     expect({ ...s.latency, max: 0, mean: 0, stdev: 0 }).toEqual({ ...combined, max: 0, mean: 0, stdev: 0 });
-    expect(s.latency.max).toBeCloseTo(combined.max, -1);
+    expect(Math.abs(s.latency.max - combined.max) / combined.max).toBeLessThan(0.002);
     expect(result.thresholds).toEqual([expect.objectContaining({ expression: 'errors<1%', pass: true, measured: 0 })]);
   });
 
@@ -109,7 +109,9 @@ describe.skipIf(!k6)('k6 driver', () => {
       return r.requests / r.durationSec;
     };
     const before = await closedLoop();
-    const terms = parseThresholds('p99<200ms,errors<1%');
+    // A loose latency term: the capacity is then bounded by the server keeping up with the
+    // schedule (a probe that delivers under 95% of its rate fails), not by a transient spike.
+    const terms = parseThresholds('p99<1s,errors<1%');
     const probes: Array<[number, number, boolean]> = [];
     const found = await searchCapacity(before / 2, async (rate) => {
       const f = await (findVegeta() ? vegetaDriver : k6Driver).run({

@@ -138,7 +138,8 @@ function repairLog(dir: string): void {
  */
 export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   // A resumed run asks what its plan asked: seed, design, driver, load overrides and options.
-  const plan = given.resume ? readPlan(given.outDir ?? '') : undefined;
+  if (given.resume && !given.outDir) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
+  const plan = given.resume ? readPlan(given.outDir!) : undefined;
   const input: RunSuiteOptions = plan ? { ...given, ...planOptions(plan), ...(typeof given.driver === 'object' ? { driver: given.driver } : {}) } : given;
   const { opts, scenarios, targets } = validateSuite(input);
   const emit = (e: SuiteEvent) => opts.onEvent?.(e);
