@@ -212,6 +212,12 @@ describe('the stopping rule (decideStop)', () => {
     expect(decideStop({ blocks: 1, halfWidths: [0.001], budgetLeftSec: 0, nextBlockSec: 100 }, rule)).toBe('budget');
     expect(decideStop({ blocks: 0, halfWidths: [], budgetLeftSec: -5, nextBlockSec: 100 }, rule)).toBe('continue');
   });
+  it("below the minimum, a block that overruns the scenario's even share still runs while the run's budget, less the later scenarios' minimum, holds it", () => {
+    expect(decideStop({ blocks: 1, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 200 }, rule)).toBe('continue');
+    expect(decideStop({ blocks: 1, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 59 }, rule)).toBe('budget');
+    // From the minimum on, the scenario's share decides.
+    expect(decideStop({ blocks: 2, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 200 }, rule)).toBe('budget');
+  });
 });
 
 describe('scenarioBudget', () => {

@@ -40,7 +40,7 @@ export interface BudgetPlan {
 }
 
 /** Seconds of one block of `rounds` rounds of a scenario. */
-function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
+export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
   const perWindow = s.steps * (s.windowSec + s.settleSec + c.loaderStartSec);
   return c.blockStartSec + s.targets * warmupSec + rounds * s.targets * perWindow;
 }

@@ -10,6 +10,12 @@ export interface StopState {
   budgetLeftSec: number;
   /** Predicted seconds of one more block. */
   nextBlockSec: number;
+  /**
+   * Below the minimum of blocks: seconds of the whole run's budget left once the minimum of the
+   * scenarios still to come is set aside (the planner fitted every scenario's minimum to the
+   * budget; a scenario's even share is for blocks beyond it). Absent: `budgetLeftSec`.
+   */
+  minimumBudgetLeftSec?: number;
 }
 
 export interface StopRule {
@@ -26,7 +32,7 @@ export interface StopRule {
  */
 export function decideStop(s: StopState, rule: StopRule): StopDecision {
   if (s.blocks < 1) return 'continue';
-  if (s.blocks < rule.blocks.min) return s.nextBlockSec > s.budgetLeftSec ? 'budget' : 'continue';
+  if (s.blocks < rule.blocks.min) return s.nextBlockSec > (s.minimumBudgetLeftSec ?? s.budgetLeftSec) ? 'budget' : 'continue';
   const ready = s.halfWidths.length > 0 && s.halfWidths.every((h) => h !== null && h <= rule.precision);
   if (ready) return 'precision';
   if (s.blocks >= rule.blocks.max) return 'max-blocks';

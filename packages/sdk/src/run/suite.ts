@@ -24,7 +24,7 @@ import { validateSuite } from '../validate.js';
 import { median } from '../analysis/bootstrap.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, scenarioBudget } from '../analysis/stopping.js';
-import { budgetSentences, planBudget, type PlannedScenario } from '../analysis/budget.js';
+import { blockSec, budgetSentences, planBudget, type PlannedScenario } from '../analysis/budget.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { estimate, INTERVAL_METHOD, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import { runBlock, windowSpec, type BlockContext } from './block.js';
@@ -179,7 +179,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const design: DesignRecord & Design = { ...designIn, reference, confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
   // The minimum design fitted to the budget before anything starts (fewer rounds, shorter
   // warm-ups, fewer blocks), and said; the stopping rule then keeps the budget as the run goes.
-  const budgetPlan = planBudget(plannedScenarios(scenarios, targets, design), design, {
+  const planned = plannedScenarios(scenarios, targets, design);
+  const budgetPlan = planBudget(planned, design, {
     ...DEFAULTS.planCosts,
     beforeSec: targets.length * ((opts.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (opts.costs ? DEFAULTS.startups * DEFAULTS.planPerTarget.coldStartSec : 0)),
   });
@@ -367,7 +368,9 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
         // A block cut short by an interruption keeps its windows but does not count towards the
         // minimum or maximum of blocks: a resumed run still completes as many as planned.
         const done = blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
-        const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec }, design);
+        // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
+        const reserveSec = planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, design.warmup.maxSec, DEFAULTS.planCosts), 0);
+        const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserveSec }, design);
         emit({
           type: 'precision',
           scenario: scenario.name,
