@@ -186,7 +186,13 @@ describe('flags', () => {
     const d = JSON.parse(r.stdout).design;
     expect(d).toMatchObject({ precision: 0.01, budgetSec: 120, rounds: { min: 3, max: 3 }, blocks: { min: 2, max: 4 }, stealThreshold: 0.2 });
     const defaults = JSON.parse((await inProcess(['run', '-n', '--json', '-o', scratch()])).stdout).design;
-    expect(defaults).toMatchObject({ precision: DEFAULTS.precision, budgetSec: DEFAULTS.budgetSec, rounds: { max: DEFAULTS.rounds.max }, blocks: { max: DEFAULTS.blocks.max }, windowSec: DEFAULTS.windowSec });
+    expect(defaults).toMatchObject({
+      precision: DEFAULTS.precision,
+      budgetSec: DEFAULTS.budgetSec,
+      rounds: { max: DEFAULTS.rounds.max },
+      blocks: { max: DEFAULTS.blocks.max },
+      windowSec: DEFAULTS.windowSec,
+    });
     // The budget planner may start the default suite with fewer rounds to fit its budget, never more.
     expect(defaults.rounds.min).toBeLessThanOrEqual(DEFAULTS.rounds.min);
   });

@@ -370,7 +370,10 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
         const done = blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
         // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
         const reserveSec = planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, design.warmup.maxSec, DEFAULTS.planCosts), 0);
-        const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserveSec }, design);
+        const decision = decideStop(
+          { blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserveSec },
+          design,
+        );
         emit({
           type: 'precision',
           scenario: scenario.name,
