@@ -1,3 +1,4 @@
+import { parseThresholds } from '@benchsuite/sdk';
 /**
  * Parsers for flag values. Each takes the raw text and returns the value, or throws a
  * `ValueError` saying what was expected; the argument parser prefixes the flag's name.
@@ -101,4 +102,14 @@ export function formatSeconds(sec: number): string {
 /** A share as a percentage, without trailing zeros: `2%`, `0.5%`. */
 export function formatPercent(x: number): string {
   return `${Number((x * 100).toFixed(2))}%`;
+}
+
+/** A `--threshold` / `--slo` value: checked with the SDK's parser, kept as written (a list, so the flag repeats). */
+export function parseThresholdFlag(raw: string): string[] {
+  try {
+    parseThresholds(raw);
+  } catch (err) {
+    throw new ValueError((err as Error).message);
+  }
+  return [raw];
 }

@@ -115,7 +115,7 @@ describe('benchsuite setup <tool>', () => {
     const goBin = spawnSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).stdout.trim();
     const goEnv = (k: string) => spawnSync(goBin, ['env', k], { encoding: 'utf8' }).stdout.trim();
     const path = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('/go/'));
-    const env = { BENCHSUITE_CACHE_DIR: cache, HOME: cache, GOPATH: goEnv('GOPATH'), GOCACHE: goEnv('GOCACHE'), GOMODCACHE: goEnv('GOMODCACHE'), PATH: [dirname(goBin), ...path].join(':') };
+    const env = { BENCHSUITE_CACHE_DIR: cache, HOME: cache, GOCACHE: goEnv('GOCACHE'), GOMODCACHE: goEnv('GOMODCACHE'), PATH: [dirname(goBin), ...path].join(':') };
     const first = binary(['setup', 'vegeta'], env, 280_000);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/vegeta: building github\.com\/tsenart\/vegeta\/v12@v12\.12\.0 from the Go module proxy into .* \(about 30 s\)/);

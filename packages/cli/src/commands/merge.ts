@@ -1,23 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { mergeK6, parseThresholds, summariesIn, type K6Summary } from '@benchsuite/sdk';
+import { mergeK6, summariesIn, type K6Summary } from '@benchsuite/sdk';
 import { defineCommand } from '../_cli.js';
 import { EXIT, UsageError } from '../_errors.js';
-import { ValueError } from '../_values.js';
+import { parseThresholdFlag, ValueError } from '../_values.js';
 import { runExitCode, writeOutputs } from './run.js';
 
 const text = (raw: string) => {
   if (!raw.trim()) throw new ValueError('expected a value, got ""');
   return raw;
-};
-const thresholdText = (raw: string) => {
-  try {
-    parseThresholds(raw);
-  } catch (err) {
-    throw new ValueError((err as Error).message);
-  }
-  return [raw];
 };
 
 /** `benchsuite merge`: N k6 runners' outputs (a distributed run) as one result document. */
@@ -28,7 +20,7 @@ export const mergeCommand = defineCommand({
   flags: {
     out: { type: 'value', short: 'o', value: 'DIR', parse: text, help: 'write results.json, report.md and report.html here', default: 'print the result JSON on stdout' },
     reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: 'node-http when present, else the first target' },
-    threshold: { type: 'value', value: 'EXPR', parse: thresholdText, repeatable: true, help: 'pass/fail checks on the merged figures, e.g. p99<50ms,errors<0.1%' },
+    threshold: { type: 'value', value: 'EXPR', parse: parseThresholdFlag, repeatable: true, help: 'pass/fail checks on the merged figures, e.g. p99<50ms,errors<0.1%' },
   },
   examples: [
     ['benchsuite merge runner-*.log -o merged/', 'one result (and its reports) from every runner of every TestRun'],

@@ -14,7 +14,6 @@ import {
   unusableDir,
   planOptions,
   readPlan,
-  parseThresholds,
   resolveDriver,
   resolveReference,
   runSuite,
@@ -35,7 +34,7 @@ import { EXIT, UsageError } from '../_errors.js';
 import { useColor, writeFileAtomic, type CommandIO } from '../_io.js';
 import { createProgress } from '../_progress.js';
 import { readProfileStacks } from '../_results.js';
-import { formatPercent, formatSeconds, parseConnections, parseDuration, parseFraction, parseInteger, parseNames, parseRange, ValueError } from '../_values.js';
+import { formatPercent, formatSeconds, parseConnections, parseDuration, parseFraction, parseInteger, parseNames, parseRange, parseThresholdFlag, ValueError } from '../_values.js';
 
 const text = (raw: string) => {
   if (!raw.trim()) throw new ValueError('expected a value, got ""');
@@ -44,14 +43,6 @@ const text = (raw: string) => {
 const driverName = (raw: string) => {
   if (!(driverNames as readonly string[]).includes(raw)) throw new ValueError(`expected one of ${driverNames.join(', ')}, got "${raw}"`);
   return raw;
-};
-const thresholdText = (raw: string) => {
-  try {
-    parseThresholds(raw);
-  } catch (err) {
-    throw new ValueError((err as Error).message);
-  }
-  return [raw];
 };
 const runtimeList = (raw: string) => {
   const specs = raw
@@ -151,11 +142,11 @@ export const runFlags = {
   threshold: {
     type: 'value',
     value: 'EXPR',
-    parse: thresholdText,
+    parse: parseThresholdFlag,
     repeatable: true,
     help: `pass/fail checks on every pair's merged figures, e.g. p99<50ms,errors<0.1%,rps>20000; a failed one exits ${DEFAULTS.thresholdExitCode}`,
   },
-  slo: { type: 'value', value: 'EXPR', parse: thresholdText, help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1% (driver k6)' },
+  slo: { type: 'value', value: 'EXPR', parse: parseThresholdFlag, help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1% (driver k6)' },
   profile: { type: 'switch', help: 'after each scenario, profile every target for one extra window (never in the estimates): top functions, time by package, collapsed stacks' },
   quick: { type: 'switch', help: `smoke run that checks the plumbing, not a figure to publish: ${quickSummary}` },
   dryRun: { type: 'switch', short: 'n', help: 'print the plan (scenarios, targets, reference, design, budget, driver) and exit without starting anything' },

@@ -1,36 +1,16 @@
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { toolCacheDir } from '../cache.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findGoTool } from '../cache.js';
 import { DEFAULTS } from '../defaults.js';
 import { histogramFromTrend, k6Script, K6_MIN_SECONDS, parseK6Summary, type ClosedLoad, type OpenLoad } from '../k6/script.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 
-const executable = (p: string) => {
-  try {
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/**
- * Where k6 is: `$BENCHSUITE_K6`, the tool's cache (`benchsuite setup k6` builds it there from the
- * Go module proxy), PATH, then Go's own bin folder. Null when none has it.
- */
+/** Where k6 is (see `findGoTool`): null when it is not installed. */
 export function findK6(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [
-    env.BENCHSUITE_K6,
-    join(toolCacheDir(env), 'bin', 'k6'),
-    ...(env.PATH ?? '').split(delimiter).map((d) => d && join(d, 'k6')),
-    env.GOBIN && join(env.GOBIN, 'k6'),
-    env.GOPATH && join(env.GOPATH, 'bin', 'k6'),
-    join(homedir(), 'go', 'bin', 'k6'),
-  ];
-  return candidates.find((c): c is string => !!c && executable(c)) ?? null;
+  return findGoTool('k6', env);
 }
 
 /** The load a window asks for, as the script's executor sees it. */

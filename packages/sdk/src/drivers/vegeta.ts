@@ -1,32 +1,16 @@
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULTS } from '../defaults.js';
 import { createHistogram } from '../histogram.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
-import { toolCacheDir } from '../cache.js';
+import { findGoTool } from '../cache.js';
 
-const executable = (p: string) => {
-  try {
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Where vegeta is: `$BENCHSUITE_VEGETA`, the tool's cache (`benchsuite setup vegeta`), PATH, then Go's bin folder. */
+/** Where vegeta is (see `findGoTool`): null when it is not installed. */
 export function findVegeta(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [
-    env.BENCHSUITE_VEGETA,
-    join(toolCacheDir(env), 'bin', 'vegeta'),
-    ...(env.PATH ?? '').split(delimiter).map((d) => d && join(d, 'vegeta')),
-    env.GOBIN && join(env.GOBIN, 'vegeta'),
-    join(homedir(), 'go', 'bin', 'vegeta'),
-  ];
-  return candidates.find((c): c is string => !!c && executable(c)) ?? null;
+  return findGoTool('vegeta', env);
 }
 
 /** One target per request spec in vegeta's JSON target format (bodies base64), sent round-robin. */

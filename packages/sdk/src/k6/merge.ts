@@ -7,6 +7,7 @@ import { evaluateThresholds, parseThresholds } from '../analysis/thresholds.js';
 import { INTERVAL_METHOD, overallOf, summarizePair, type EstimatorOptions } from '../analysis/summarize.js';
 import { recordedThresholds } from '../design-thresholds.js';
 import { openLoopRecord } from '../open-loop.js';
+import { emptyResources } from '../run/window.js';
 import { histogramFromTrend, parseK6Summary, type K6Summary } from './script.js';
 
 /** Every `@@BS {…}` summary line in a runner's output (a log may hold several runners). */

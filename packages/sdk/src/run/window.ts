@@ -54,7 +54,8 @@ export type WindowFigures = Pick<
   | 'openLoop'
 >;
 
-const emptyResources = (): WindowResources => ({
+/** A window's resources when nothing was sampled (a loader that ended without its hooks, a merged k6 run). */
+export const emptyResources = (): WindowResources => ({
   serverCpuSeconds: 0,
   serverPeakRssBytes: 0,
   serverProcesses: 0,
