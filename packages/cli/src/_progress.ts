@@ -1,4 +1,5 @@
 import { DEFAULTS, noteText, type SuiteEvent } from '@benchsuite/sdk';
+import { streamEventText } from '@benchsuite/report';
 import { formatPercent, formatSeconds } from './_values.js';
 
 export interface ProgressOptions {
@@ -94,6 +95,10 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       case 'profile':
         if (e.status === 'start') setStatus(`profile ${e.scenario} × ${e.target}`, `profile ${e.scenario} × ${e.target}`);
         else if (e.status !== 'ok' || !tty) line(`profile ${e.scenario} × ${e.target}: ${e.status}${e.message ? ` (${e.message})` : ''}`);
+        break;
+      case 'stream':
+        if (e.phase === 'start') setStatus(streamEventText(e), streamEventText(e));
+        else line(streamEventText(e));
         break;
       case 'block-start':
         tick(e.elapsedSec, e.budgetSec);

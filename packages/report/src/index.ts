@@ -94,3 +94,4 @@ export {
 } from './compare.js';
 export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
 export { escapeHtml, escapeMarkdown, shortFrame } from './format.js';
+export { streamTables, streamLevelTable, streamCancelTable, streamBackpressureTable, streamEventText } from './stream-tables.js';

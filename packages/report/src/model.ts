@@ -388,7 +388,8 @@ export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ 
 export function buildModel(input: BenchResult, options: ReportOptions = {}): ReportModel {
   const result = options.reference && options.reference !== input.design.reference ? withReference(input, options.reference) : input;
   const reference = result.design.reference;
-  const scenarioNames = result.scenarios.map((s) => s.name);
+  // Streaming scenarios have tables of their own (stream-tables.ts), not rounds of windows.
+  const scenarioNames = result.scenarios.filter((s) => s.kind !== 'stream').map((s) => s.name);
   for (const s of result.summaries) if (!scenarioNames.includes(s.scenario)) scenarioNames.push(s.scenario);
 
   const scenarios = scenarioNames.map((name): ScenarioView => {

@@ -61,6 +61,23 @@ export const DEFAULTS = {
   covBands: { excellent: 0.03, acceptable: 0.05, noisy: 0.1 },
   /** The run's verdict is the band that at least this share of its pairs reach or beat. */
   verdictShare: 0.9,
+  /**
+   * Streaming scenarios (`kind: 'stream'`): concurrent-stream levels and seconds per level, the
+   * warm-up, the SSE events that carry tokens and end a stream, the cancellation phase (disconnects,
+   * token events before each, how long an upstream request may run on before it counts as never
+   * aborted) and the backpressure phase (a reader of about 1 KiB/s for 10 s).
+   */
+  stream: {
+    streams: [50, 200],
+    durationSec: 5,
+    warmupSec: 2,
+    deltaEvent: 'content_block_delta',
+    endEvent: 'message_stop',
+    cancel: { count: 40, afterEvents: 2, waitMs: 2000 },
+    backpressure: { readBytesPerSec: 1024, durationSec: 10 },
+    /** Seconds a stream may take after its level ended before it is cut (its figures still count). */
+    drainSec: 5,
+  },
   /** Default concurrency when a scenario names none. */
   connections: 50,
   /** Seconds without a response before a request counts as a timeout. */

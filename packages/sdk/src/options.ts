@@ -3,7 +3,7 @@ import { DEFAULTS } from './defaults.js';
 import type { Driver } from './driver.js';
 import type { ScenarioInput } from './scenario.js';
 import type { TargetInput } from './target.js';
-import type { BlockRecord, VerifyOutcome, WindowRecord } from './result-schema.js';
+import type { BlockRecord, StreamBackpressure, StreamCancel, StreamLevel, VerifyOutcome, WindowRecord } from './result-schema.js';
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
 export type SuiteEvent =
@@ -14,6 +14,17 @@ export type SuiteEvent =
   | { type: 'costs'; target: string; message: string }
   | { type: 'profile'; scenario: string; target: string; status: 'start' | 'ok' | 'unavailable' | 'failed'; message?: string }
   | { type: 'driver'; name: string; reason: string }
+  | {
+      type: 'stream';
+      scenario: string;
+      target: string;
+      block: number;
+      phase: 'start' | 'level' | 'cancel' | 'backpressure' | 'failed';
+      level?: StreamLevel;
+      cancel?: StreamCancel;
+      backpressure?: StreamBackpressure;
+      message?: string;
+    }
   | { type: 'block-start'; scenario: string; block: number; targets: string[]; elapsedSec: number; budgetSec: number }
   | { type: 'warmup'; scenario: string; block: number; target: string; second: number; rps: number; steady: boolean }
   | { type: 'block-end'; block: BlockRecord }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseOrThrow } from './errors.js';
+import { streamSpecSchema } from './stream/spec.js';
 
 /** HTTP methods a scenario may send. */
 const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -76,6 +77,13 @@ const scenarioSchema = z
   .strictObject({
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a kebab-case name ([a-z0-9._-])'),
     description: z.string().optional(),
+    /**
+     * How the scenario is measured (`scenarioKinds` in `kinds.ts`): `http` (the default) in rounds of
+     * paired windows of request/response load; `stream` as server-sent-event streams (`stream`).
+     */
+    kind: z.enum(['http', 'stream']).default('http'),
+    /** What a `kind: 'stream'` scenario measures (levels of concurrent streams, cancellation, backpressure). */
+    stream: streamSpecSchema.optional(),
     /** Family of the scenario, e.g. `framework` or `gateway`. */
     group: z.string().optional(),
     request: requestSpecSchema.optional(),
@@ -97,6 +105,8 @@ const scenarioSchema = z
     thresholds: z.array(z.string()).optional(),
   })
   .superRefine((s, ctx) => {
+    if (s.stream && s.kind !== 'stream') ctx.addIssue({ code: 'custom', path: ['stream'], message: 'only a scenario with kind "stream" takes a stream block' });
+    if (s.kind === 'stream' && s.requests) ctx.addIssue({ code: 'custom', path: ['requests'], message: 'a stream scenario sends one request: give "request"' });
     if (s.load.openLoop && s.load.rate === undefined) ctx.addIssue({ code: 'custom', path: ['load', 'openLoop'], message: 'open-loop load needs load.rate (requests per second)' });
     if (!s.request === !s.requests) {
       ctx.addIssue({ code: 'custom', path: ['request'], message: 'give exactly one of "request" or "requests"' });

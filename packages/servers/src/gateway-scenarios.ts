@@ -3,8 +3,8 @@ import { contractB, errorBody, healthzBody, modelsBody } from './gateway/contrac
 
 /**
  * Contract B scenarios (group `gateway`): the light path (healthz, models, missing key) and the
- * heavy path (messages small / medium / large through the stub backend), plus a verify-only
- * streaming check. Every gateway target is started with `GATEWAY_API_KEYS=bench-key` and
+ * heavy path (messages small / medium / large through the stub backend), plus the streaming
+ * scenario (`kind: 'stream'`: levels of concurrent streams, cancellation, backpressure). Every gateway target is started with `GATEWAY_API_KEYS=bench-key` and
  * `MODEL_ID=bench-model` (the contract's defaults).
  */
 export const gatewayApiKey = contractB.defaults.apiKeys[0] ?? 'bench-key';
@@ -80,13 +80,32 @@ const gatewayMessagesSmall = messagesScenario('gateway-messages-small', 200, '5 
 const gatewayMessagesMedium = messagesScenario('gateway-messages-medium', 2000, '50 ms');
 const gatewayMessagesLarge = messagesScenario('gateway-messages-large', 8000, '200 ms');
 
+/**
+ * The stub's stream shape per phase (its `POST /debug/config`): tokens 10 ms apart under load (a
+ * stream of ~22 tokens lasts ~0.25 s); 50 ms apart for cancellation (~1.1 s, so an upstream
+ * request the gateway does not abort is still running when the client has gone); and back to back,
+ * the completion repeated 16,000 times (~50 MB of chunks) for backpressure, far more than every
+ * socket buffer between the stub and a slow reader holds.
+ */
+export const gatewayStreamShape = {
+  load: { streamChunkDelayMs: 10, streamRepeat: 1 },
+  cancel: { streamChunkDelayMs: 50, streamRepeat: 1 },
+  backpressure: { streamChunkDelayMs: 0, streamRepeat: 16_000 },
+} as const;
+
 const gatewayStream = defineScenario({
   name: 'gateway-stream',
   group: 'gateway',
-  description: 'POST /v1/messages with stream:true: Anthropic SSE events (verified by parity, never loaded)',
+  kind: 'stream',
+  description: 'POST /v1/messages with stream:true: Anthropic SSE at 50 and 200 concurrent streams, cancellation on disconnect, backpressure from a slow reader',
   request: { method: 'POST', path: '/v1/messages', headers: authed, body: gatewayMessagesBody(200, { stream: true }) },
   expect: { status: 200, headers: { 'content-type': contractB.headers.sse, 'cache-control': contractB.headers.sseCacheControl } },
-  verifyOnly: true,
+  stream: {
+    observer: { service: 'backend', configure: gatewayStreamShape },
+    cancel: {},
+    // A long answer needs a max_tokens above its ~440,000 tokens.
+    backpressure: { body: gatewayMessagesBody(200, { stream: true, max_tokens: 100_000_000 }) },
+  },
   load,
 });
 

@@ -180,7 +180,7 @@ describe('gateway scenarios and targets', () => {
     const parsed = gatewayScenarios.map((s) => parseScenario(s));
     expect(parsed.map((s) => s.name)).toEqual(['gateway-healthz', 'gateway-models', 'gateway-no-key', 'gateway-messages-small', 'gateway-messages-medium', 'gateway-messages-large', 'gateway-stream']);
     expect(parsed.every((s) => s.group === 'gateway' && s.load.connections === 50)).toBe(true);
-    expect(parsed.filter((s) => s.verifyOnly).map((s) => s.name)).toEqual(['gateway-stream']);
+    expect(parsed.filter((s) => s.kind === 'stream').map((s) => s.name)).toEqual(['gateway-stream']);
     const chars = parsed.slice(3, 6).map((s) => (JSON.parse(s.request!.body!) as { messages: { content: string }[] }).messages[0]!.content.length);
     expect(chars).toEqual([200, 2000, 8000]);
   });

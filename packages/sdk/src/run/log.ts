@@ -9,12 +9,15 @@ import {
   costsSchema,
   designSchema,
   profileRecordSchema,
+  streamBlockSchema,
   verifyOutcomeSchema,
   windowSchema,
   type BlockRecord,
   type Ceiling,
   type Costs,
   type ProfileRecord,
+  type StreamBlock,
+  type StreamResult,
   type VerifyOutcome,
   type WindowRecord,
 } from '../result-schema.js';
@@ -83,6 +86,7 @@ const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
   z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
   z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
+  z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
 ]);
 type Line = z.infer<typeof lineSchema>;
 
@@ -94,6 +98,8 @@ export interface RunLog {
   costs: Map<string, Costs>;
   ceilings: Ceiling[];
   profiles: ProfileRecord[];
+  /** Streaming scenarios' blocks, per (scenario, target). */
+  streams: StreamResult[];
 }
 
 /**
@@ -127,6 +133,9 @@ export class RunJournal {
   profile(profile: ProfileRecord): void {
     this.append({ record: 'profile', profile });
   }
+  stream(scenario: string, target: string, block: StreamBlock): void {
+    this.append({ record: 'stream', scenario, target, block });
+  }
   writePlan(plan: RunPlan): void {
     if (this.dir) writeFileSync(join(this.dir, PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
   }
@@ -150,7 +159,7 @@ export function readPlan(dir: string): RunPlan {
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
 export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [] };
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], streams: [] };
   const file = join(dir, WINDOWS_FILE);
   if (!existsSync(file)) return log;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -168,6 +177,11 @@ export function readLog(dir: string): RunLog {
     else if (line.record === 'verify') log.verify.push(line.outcome);
     else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
     else if (line.record === 'profile') log.profiles.push(line.profile);
+    else if (line.record === 'stream') {
+      const r = log.streams.find((x) => x.scenario === line.scenario && x.target === line.target);
+      if (r) r.blocks.push(line.block);
+      else log.streams.push({ scenario: line.scenario, target: line.target, blocks: [line.block] });
+    }
     else log.costs.set(line.target, line.costs);
   });
   return log;

@@ -25,6 +25,8 @@ export interface StartedTarget {
   env?: Readonly<Record<string, string>>;
   /** Pids of the target's helper services (sampled for the backend-bound flag). */
   servicePids: number[];
+  /** Base URLs of the target's helper services by name (a streaming scenario's observer). */
+  serviceUrls?: Readonly<Record<string, string>>;
   /** Resolves when the server exits (a crash, unless we stopped it). */
   exited: Promise<ExitInfo> | undefined;
   exitInfo(): ExitInfo | undefined;
@@ -113,6 +115,7 @@ function processRuntime(target: ProcessTarget): TargetRuntime {
           startupMs: server.readyMs,
           env,
           servicePids: services.map((s) => s.pid),
+          serviceUrls: urls,
           exited: server.exited,
           exitInfo: () => server.exitInfo(),
           tail: () => server.tail(),

@@ -16,6 +16,7 @@ import {
   type DesignRecord,
   type PairSummary,
   type StopRecord,
+  type StreamResult,
   type WindowRecord,
 } from '../result-schema.js';
 import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
@@ -35,6 +36,7 @@ import { measureCeiling } from './ceiling.js';
 import { profileTarget } from './profile.js';
 import { capacityOf } from './capacity.js';
 import { evaluateThresholds, parseThresholds } from '../analysis/thresholds.js';
+import { kindOf } from '../kinds.js';
 
 /** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */
 export function resolveReference(design: Pick<Design, 'reference'>, targets: readonly Pick<Target, 'name'>[]): string {
@@ -47,7 +49,7 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
 /** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
 export function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
   return scenarios
-    .filter((s) => !s.verifyOnly)
+    .filter((s) => !s.verifyOnly && !kindOf(s))
     .map((s) => {
       const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
       return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: w.settleSec };
@@ -148,7 +150,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const wall0 = performance.now();
 
   // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [] };
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], streams: [] };
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
@@ -180,9 +182,11 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   // The minimum design fitted to the budget before anything starts (fewer rounds, shorter
   // warm-ups, fewer blocks), and said; the stopping rule then keeps the budget as the run goes.
   const planned = plannedScenarios(scenarios, targets, design);
+  // Scenarios of another kind (streaming) take a fixed time, reserved before the http ones are planned.
+  const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, designIn) ?? 0)), 0);
   const budgetPlan = planBudget(planned, design, {
     ...DEFAULTS.planCosts,
-    beforeSec: targets.length * ((opts.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (opts.costs ? DEFAULTS.startups * DEFAULTS.planPerTarget.coldStartSec : 0)),
+    beforeSec: kindSec + targets.length * ((opts.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (opts.costs ? DEFAULTS.startups * DEFAULTS.planPerTarget.coldStartSec : 0)),
   });
   Object.assign(design, budgetPlan.design, {
     budgetPlan: { minimumSec: budgetPlan.minimumSec, givenMinimumSec: budgetPlan.givenMinimumSec, changes: budgetPlan.changes, overBySec: budgetPlan.overBySec },
@@ -241,7 +245,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
           continue;
         }
         try {
-          const scenario = scenarios.find((s) => targetSupports(t, s) && !s.verifyOnly && verified(s, t));
+          const scenario = scenarios.find((s) => targetSupports(t, s) && !s.verifyOnly && !kindOf(s) && verified(s, t));
           const costs = await measureCosts(t, scenario, phase, startups);
           if (costs) {
             infos.get(t.name)!.costs = costs;
@@ -278,7 +282,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       nextIndex: () => index++,
       addLoad: (sec) => (loadSec += sec),
     };
-    const loadScenarios = scenarios.filter((s) => !s.verifyOnly);
+    const loadScenarios = scenarios.filter((s) => !s.verifyOnly && !kindOf(s));
+    const kindScenarios = scenarios.filter((s) => !s.verifyOnly && kindOf(s));
     const stepSettle = DEFAULTS.stepSettleSec;
     const perRound = (s: Scenario) => {
       const steps = connectionSteps(s.load).length;
@@ -403,6 +408,14 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
     }
 
+    // Scenarios of another kind (streaming), each measured by its own module.
+    const streaming: StreamResult[] = [];
+    for (const scenario of kindScenarios) {
+      const members = usable.filter((t) => targetSupports(t, scenario) && verified(scenario, t));
+      if (!members.length || signal.aborted) continue;
+      streaming.push(...(await kindOf(scenario)!.run(ctx, scenario, members, log.streams.filter((r) => r.scenario === scenario.name))));
+    }
+
     // Figures: every (scenario, target) pair that has windows.
     const windowIndex = new WindowIndex(windows);
     const summaries: PairSummary[] = [];
@@ -432,7 +445,9 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       info.costs.peakRssBytes = peaks.length ? Math.max(...peaks) : null;
     }
     const okWindows = windows.filter((w) => w.status === 'ok');
-    const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0);
+    // Streaming levels and backpressure phases are measured time too.
+    const streamSec = streaming.reduce((a, r) => a + r.blocks.reduce((b, x) => b + x.levels.reduce((c, l) => c + l.durationSec, 0) + (x.backpressure?.durationSec ?? 0), 0), 0);
+    const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0) + streamSec;
     const wallSec = (performance.now() - wall0) / 1000 + resumedSec;
     const firstScenario = loadScenarios[0] ?? scenarios[0]!;
     const result: BenchResult = {
@@ -469,6 +484,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
         name: s.name,
         ...(s.description ? { description: s.description } : {}),
         ...(s.group ? { group: s.group } : {}),
+        ...(s.kind !== 'http' ? { kind: s.kind } : {}),
         requests: scenarioRequests(s),
         expect: { status: Array.isArray(s.expect.status) ? s.expect.status : [s.expect.status] },
         load: {
@@ -491,6 +507,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       ceilings,
       ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
       ...(slo ? { capacity } : {}),
+      ...(kindScenarios.length ? { streaming } : {}),
       runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
       overall: overallOf(summaries, windows, loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null, design),
     };

@@ -15,6 +15,11 @@ export interface StubBackendOptions {
   /** Answer every chat completion with this status (e.g. 503) instead of a completion. */
   failStatus?: number;
   /**
+   * The completion text repeated this many times in a streamed answer (1 = the contract's text):
+   * a long, fast stream for the backpressure measurement. `max_tokens` still truncates it.
+   */
+  streamRepeat?: number;
+  /**
    * How the stub waits `ms` (the latency, the pause between chunks). Default: a timer. Injectable
    * so that a test can see the delay the stub applied and hold the answer back, instead of timing it.
    */
@@ -33,10 +38,40 @@ export interface StubBackendStats {
   inFlight: number;
 }
 
+/**
+ * One chat-completion request as the stub saw it, for the streaming measurements (the stream
+ * observer protocol, `docs/streaming.md`): when it arrived and ended on the stub's clock
+ * (`performance.timeOrigin + performance.now()`, ms since the epoch), how it ended, and how its
+ * writes went (a stream whose writes waited for `drain` was throttled by the reader behind it).
+ */
+export interface StubRequestRecord {
+  id: number;
+  stream: boolean;
+  startedAt: number;
+  endedAt: number | null;
+  outcome: 'in-flight' | 'completed' | 'aborted' | 'failed';
+  /** Body bytes written (streamed answers). */
+  bytes: number;
+  /** Writes that returned false (the socket's buffer was full) and waited for `drain`. */
+  waits: number;
+  /** Time spent waiting for `drain`, ms. */
+  blockedMs: number;
+}
+
+/** Requests the stub keeps records of (at least the newest 20,000; older ones are dropped in bulk). */
+const RECORDS_KEPT = 20_000;
+
 export interface StubBackend {
   server: Server;
   stats: StubBackendStats;
+  /** The newest requests (at least 20,000 once there were as many), oldest first. */
+  records: StubRequestRecord[];
   options: Required<Omit<StubBackendOptions, 'failStatus' | 'sleep'>> & { failStatus: number | undefined };
+}
+
+/** The stub's clock: ms since the epoch at sub-ms resolution, comparable across processes on one host. */
+export function stubClock(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /** Estimated tokens of `chars` characters. */
@@ -123,31 +158,38 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
     charsPerToken: initial.charsPerToken ?? d.charsPerToken,
     msPer100Tokens: initial.msPer100Tokens ?? d.msPer100Tokens,
     streamChunkDelayMs: initial.streamChunkDelayMs ?? d.streamChunkDelayMs,
+    streamRepeat: initial.streamRepeat ?? 1,
     failStatus: initial.failStatus,
   };
   if (!(options.charsPerToken > 0)) throw new Error('charsPerToken must be > 0');
   const sleep = initial.sleep ?? timerSleep;
   const stats: StubBackendStats = { requests: 0, completed: 0, aborted: 0, failed: 0, inFlight: 0 };
+  const records: StubRequestRecord[] = [];
   let counter = 0;
+  let recordId = 0;
 
   async function completions(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests++;
     stats.inFlight++;
+    const record: StubRequestRecord = { id: ++recordId, stream: false, startedAt: stubClock(), endedAt: null, outcome: 'in-flight', bytes: 0, waits: 0, blockedMs: 0 };
+    records.push(record);
+    // Dropped in bulk, so that the hot path of the heavy scenarios pays nothing per request.
+    if (records.length >= 2 * RECORDS_KEPT) records.splice(0, RECORDS_KEPT);
     let settled = false;
     const settle = (kind: 'completed' | 'aborted' | 'failed'): void => {
       if (settled) return;
       settled = true;
       stats.inFlight--;
       stats[kind]++;
+      record.outcome = kind;
+      record.endedAt = stubClock();
     };
     // 'close' fires for finished and aborted responses alike; only an unfinished one is an abort.
     res.on('close', () => settle(res.writableFinished ? 'completed' : 'aborted'));
 
     const raw = await readBody(req);
     if (options.failStatus !== undefined) {
-      settled = true;
-      stats.inFlight--;
-      stats.failed++;
+      settle('failed');
       openAIError(res, options.failStatus, 'stub backend configured to fail', 'server_error');
       return;
     }
@@ -165,7 +207,7 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
     }
     const model = typeof b.model === 'string' ? b.model : contractB.stub.modelId;
     const promptTokens = estimateTokens(promptChars(b.messages), options.charsPerToken);
-    const full = contractB.stub.completionText;
+    const full = b.stream === true && options.streamRepeat > 1 ? `${contractB.stub.completionText} `.repeat(options.streamRepeat).trimEnd() : contractB.stub.completionText;
     const fullTokens = estimateTokens(full.length, options.charsPerToken);
     const maxTokens = typeof b.max_tokens === 'number' && b.max_tokens > 0 ? Math.floor(b.max_tokens) : Infinity;
     const truncated = maxTokens < fullTokens;
@@ -178,6 +220,7 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
     const delay = latencyMs(promptTokens, options.msPer100Tokens);
 
     if (b.stream === true) {
+      record.stream = true;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
       res.flushHeaders();
       await sleep(delay);
@@ -192,7 +235,22 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
       parts.push('data: [DONE]\n\n');
       for (const p of parts) {
         if (res.destroyed) return;
-        res.write(p);
+        record.bytes += Buffer.byteLength(p);
+        // Honour the reader's pace: a full socket buffer waits for drain (counted: the stream was throttled).
+        if (!res.write(p)) {
+          const t0 = performance.now();
+          record.waits++;
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              res.off('drain', done);
+              res.off('close', done);
+              resolve();
+            };
+            res.on('drain', done);
+            res.on('close', done);
+          });
+          record.blockedMs += performance.now() - t0;
+        }
         if (options.streamChunkDelayMs > 0) await sleep(options.streamChunkDelayMs);
       }
       res.end();
@@ -235,6 +293,26 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
         Object.assign(stats, { requests: 0, completed: 0, aborted: 0, failed: 0 });
         send(res, 200, stats);
         return;
+      case 'GET /debug/requests': {
+        // The stream observer protocol: records after ?after=<id>, and the stub's clock now.
+        const after = Number(url.searchParams.get('after') ?? 0);
+        send(res, 200, { now: stubClock(), requests: records.filter((r) => r.id > after) });
+        return;
+      }
+      case 'POST /debug/config':
+        readBody(req)
+          .then((text) => {
+            const patch = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+            for (const key of ['streamChunkDelayMs', 'streamRepeat', 'msPer100Tokens'] as const) {
+              const v = patch[key];
+              if (v === undefined) continue;
+              if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${key} must be a non-negative number`);
+              options[key] = key === 'streamRepeat' ? Math.max(1, Math.floor(v)) : v;
+            }
+            send(res, 200, { streamChunkDelayMs: options.streamChunkDelayMs, streamRepeat: options.streamRepeat, msPer100Tokens: options.msPer100Tokens });
+          })
+          .catch((err: Error) => openAIError(res, 400, err.message));
+        return;
       case 'POST /debug/fail': {
         // ?status=503 switches failures on, ?status=0 (or none) switches them off.
         const status = Number(url.searchParams.get('status') ?? 0);
@@ -247,7 +325,7 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
     }
   });
   server.keepAliveTimeout = 65_000;
-  return { server, stats, options };
+  return { server, stats, records, options };
 }
 
 function timerSleep(ms: number): Promise<void> {

@@ -1,0 +1,114 @@
+import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
+import type { RequestSpec } from '../scenario.js';
+
+/**
+ * One server-sent-events stream as the client saw it. Times are ms on `performance.now()`'s clock,
+ * taken when the bytes arrived (a chunk holding several events gives them one time).
+ */
+export interface StreamTrace {
+  startedAt: number;
+  /** Response headers arrived (time to first byte). */
+  headersAt: number | null;
+  status: number | null;
+  /** Arrival of each token event (the scenario's `deltaEvent`). */
+  deltaTimes: number[];
+  /** Events of any name received. */
+  events: number;
+  /** Arrival of each event (any name), for the per-window event count. */
+  eventTimes: number[];
+  /** The end event arrived and the response ended. */
+  complete: boolean;
+  endedAt: number | null;
+  error: string | null;
+}
+
+export interface StreamEvents {
+  deltaEvent: string;
+  endEvent: string;
+}
+
+/** Split complete SSE events off `buffer`; returns their names (`message` when none is given) and the rest. */
+export function parseSseEvents(buffer: string): { names: string[]; rest: string } {
+  const names: string[] = [];
+  let start = 0;
+  for (;;) {
+    // Events end with a blank line; accept CRLF too.
+    const lf = buffer.indexOf('\n\n', start);
+    const crlf = buffer.indexOf('\r\n\r\n', start);
+    const end = lf < 0 ? crlf : crlf < 0 ? lf : Math.min(lf, crlf);
+    if (end < 0) break;
+    const block = buffer.slice(start, end);
+    start = end + (end === crlf ? 4 : 2);
+    let name = 'message';
+    let any = false;
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith('event:')) name = line.slice(6).trim();
+      if (line && !line.startsWith(':')) any = true;
+    }
+    if (any) names.push(name);
+  }
+  return { names, rest: buffer.slice(start) };
+}
+
+export interface OpenStreamOptions extends StreamEvents {
+  baseUrl: string;
+  request: RequestSpec;
+  agent?: Agent;
+  /** Called on every token event with the count so far (the cancellation phase disconnects from here). */
+  onDelta?: (count: number, req: ClientRequest) => void;
+  /** Give up after this many ms (the trace ends with an error). */
+  timeoutMs: number;
+  body?: string;
+}
+
+/** Send one streaming request and trace its events until it ends, fails, is destroyed or times out. */
+export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Promise<StreamTrace>; req: ClientRequest } {
+  const trace: StreamTrace = { startedAt: performance.now(), headersAt: null, status: null, deltaTimes: [], events: 0, eventTimes: [], complete: false, endedAt: null, error: null };
+  const url = new URL(o.request.path, o.baseUrl);
+  const body = o.body ?? o.request.body;
+  const headers: Record<string, string | number> = { accept: 'text/event-stream', ...o.request.headers };
+  if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
+  let sawEnd = false;
+  let settle: (t: StreamTrace) => void = () => undefined;
+  const done = new Promise<StreamTrace>((resolve) => (settle = resolve));
+  const finish = (error: string | null): void => {
+    if (trace.endedAt !== null) return;
+    trace.endedAt = performance.now();
+    trace.error = error;
+    trace.complete = error === null && sawEnd;
+    if (error === null && !sawEnd) trace.error = trace.status === 200 ? 'stream ended without its end event' : `status ${trace.status}`;
+    clearTimeout(timer);
+    settle(trace);
+  };
+  const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: o.request.method, headers, agent: o.agent ?? false });
+  const timer = setTimeout(() => {
+    finish(`no end within ${o.timeoutMs} ms`);
+    req.destroy();
+  }, o.timeoutMs);
+  req.on('response', (res) => {
+    trace.headersAt = performance.now();
+    trace.status = res.statusCode ?? null;
+    res.setEncoding('utf8');
+    let buffer = '';
+    res.on('data', (chunk: string) => {
+      const now = performance.now();
+      buffer += chunk;
+      const { names, rest } = parseSseEvents(buffer);
+      buffer = rest;
+      for (const name of names) {
+        trace.events++;
+        trace.eventTimes.push(now);
+        if (name === o.deltaEvent) {
+          trace.deltaTimes.push(now);
+          o.onDelta?.(trace.deltaTimes.length, req);
+        } else if (name === o.endEvent) sawEnd = true;
+      }
+    });
+    res.on('end', () => finish(null));
+    res.on('error', (err) => finish(err.message));
+    res.on('close', () => finish(sawEnd ? null : 'closed before its end event'));
+  });
+  req.on('error', (err) => finish(err.message));
+  req.end(body);
+  return { trace, done, req };
+}

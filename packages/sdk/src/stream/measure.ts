@@ -1,0 +1,287 @@
+import { Agent } from 'node:http';
+import { connect } from 'node:net';
+import { createHistogram, latencyOf } from '../histogram.js';
+import { cpuTimes, processTree } from '../proc.js';
+import type { RequestSpec } from '../scenario.js';
+import type { StreamCancel, StreamBackpressure, StreamLevel } from '../result-schema.js';
+import { openStream, type StreamEvents, type StreamTrace } from './client.js';
+
+/** Where the phases send load and what they watch. */
+export interface StreamPhaseContext extends StreamEvents {
+  baseUrl: string;
+  request: RequestSpec;
+  /** The target's server pid (its tree's RSS is sampled), when this runner started it. */
+  pid: number | undefined;
+  /** Cores whose steal is reported (the server's and the loader's). */
+  cpus: readonly number[];
+  signal: AbortSignal;
+  /** The observer service's base URL (the stream observer protocol), when the scenario names one. */
+  observerUrl?: string | undefined;
+}
+
+/** ms → µs for the histograms (at least 1 µs: the histogram's floor). */
+const us = (ms: number): number => Math.max(1, Math.round(ms * 1000));
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+function stealOf(cpus: readonly number[], a: ReturnType<typeof cpuTimes>): number {
+  const b = cpuTimes(cpus);
+  const total = b.total - a.total;
+  return total > 0 ? (b.steal - a.steal) / total : 0;
+}
+
+/**
+ * Keep `streams` streams open for `durationSec` (closed loop: a finished stream is replaced at
+ * once), then let the open ones finish (at most `drainSec`). Streams started in the window give the
+ * time to first byte, to the first token and the gaps between tokens; events and completed streams
+ * are counted inside the window only.
+ */
+export async function streamLevel(ctx: StreamPhaseContext, streams: number, durationSec: number, drainSec: number): Promise<StreamLevel> {
+  const agent = new Agent({ keepAlive: true, maxSockets: streams });
+  const traces: StreamTrace[] = [];
+  const cpu0 = cpuTimes(ctx.cpus);
+  const t0 = performance.now();
+  const end = t0 + durationSec * 1000;
+  let peakRss = 0;
+  const rssTimer = ctx.pid
+    ? setInterval(() => {
+        peakRss = Math.max(peakRss, treeRss(ctx.pid!));
+      }, 250)
+    : undefined;
+  const lane = async (): Promise<void> => {
+    while (performance.now() < end && !ctx.signal.aborted) {
+      const s = openStream({ ...ctx, agent, timeoutMs: (durationSec + drainSec) * 1000 });
+      traces.push(s.trace);
+      const cut = () => s.req.destroy();
+      ctx.signal.addEventListener('abort', cut, { once: true });
+      await s.done;
+      ctx.signal.removeEventListener('abort', cut);
+      // A failing target answers at once: do not spin on it.
+      if (s.trace.error && performance.now() - s.trace.startedAt < 5) await sleep(5);
+    }
+  };
+  await Promise.all(Array.from({ length: streams }, lane));
+  if (rssTimer) clearInterval(rssTimer);
+  agent.destroy();
+  const steal = stealOf(ctx.cpus, cpu0);
+  const ttfb = createHistogram();
+  const first = createHistogram();
+  const gap = createHistogram();
+  let events = 0;
+  let completed = 0;
+  let errors = 0;
+  const errorSamples = new Set<string>();
+  for (const t of traces) {
+    events += t.eventTimes.filter((x) => x <= end).length;
+    if (t.complete && t.endedAt !== null && t.endedAt <= end) completed++;
+    if (t.error) {
+      errors++;
+      if (errorSamples.size < 3) errorSamples.add(t.error);
+    }
+    if (t.headersAt !== null) ttfb.recordValue(us(t.headersAt - t.startedAt));
+    if (t.deltaTimes.length) first.recordValue(us(t.deltaTimes[0]! - t.startedAt));
+    for (let i = 1; i < t.deltaTimes.length; i++) gap.recordValue(us(t.deltaTimes[i]! - t.deltaTimes[i - 1]!));
+  }
+  return {
+    streams,
+    durationSec,
+    started: traces.length,
+    completed,
+    errors,
+    ...(errorSamples.size ? { errorSamples: [...errorSamples] } : {}),
+    events,
+    eventsPerSec: events / durationSec,
+    streamsPerSec: completed / durationSec,
+    ttfb: latencyOf(ttfb),
+    firstDelta: latencyOf(first),
+    gap: latencyOf(gap),
+    peakRssBytes: peakRss || null,
+    cpuSteal: steal,
+  };
+}
+
+/** RSS of a process and its descendants, bytes. */
+function treeRss(pid: number): number {
+  return processTree(pid).reduce((a, s) => a + s.rssBytes, 0);
+}
+
+interface ObserverRecord {
+  id: number;
+  stream: boolean;
+  startedAt: number;
+  endedAt: number | null;
+  outcome: 'in-flight' | 'completed' | 'aborted' | 'failed';
+  bytes: number;
+  waits: number;
+  blockedMs: number;
+}
+
+/** The observer service (stream observer protocol): its records after `after`, and its clock. */
+async function observed(url: string, after: number): Promise<{ now: number; requests: ObserverRecord[] }> {
+  const res = await fetch(`${url}/debug/requests?after=${after}`);
+  if (!res.ok) throw new Error(`observer: GET /debug/requests answered ${res.status}`);
+  return (await res.json()) as { now: number; requests: ObserverRecord[] };
+}
+
+/** Post a phase's configuration to the observer (e.g. the stub's chunk spacing). */
+export async function configureObserver(url: string, body: Record<string, unknown> | undefined): Promise<void> {
+  if (!body) return;
+  const res = await fetch(`${url}/debug/config`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  if (!res.ok) throw new Error(`observer: POST /debug/config answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+}
+
+/** The newest record id the observer holds (records after it belong to what follows). */
+async function lastId(url: string): Promise<number> {
+  const { requests } = await observed(url, 0);
+  return requests.reduce((a, r) => Math.max(a, r.id), 0);
+}
+
+/**
+ * The observer's clock minus ours (ms since the epoch on both sides), from the quickest of five
+ * round trips: the midpoint of a round trip is when the observer read its clock, within half of it.
+ */
+async function clockOffset(url: string): Promise<{ offsetMs: number; uncertaintyMs: number }> {
+  let best = { offsetMs: 0, uncertaintyMs: Infinity };
+  for (let i = 0; i < 5; i++) {
+    const a = performance.timeOrigin + performance.now();
+    const { now } = await observed(url, Number.MAX_SAFE_INTEGER);
+    const b = performance.timeOrigin + performance.now();
+    if ((b - a) / 2 < best.uncertaintyMs) best = { offsetMs: now - (a + b) / 2, uncertaintyMs: (b - a) / 2 };
+  }
+  return best;
+}
+
+/**
+ * Disconnect `count` streams one after another, each once `afterEvents` token events arrived, and
+ * time the observer's upstream request from the disconnect to its abort. An upstream request that
+ * completed, or still ran `waitMs` after the disconnect, was never aborted.
+ */
+export async function cancellations(ctx: StreamPhaseContext, o: { count: number; afterEvents: number; waitMs: number }): Promise<StreamCancel> {
+  if (!ctx.observerUrl) throw new Error('cancellation needs the scenario\'s stream.observer (a backend that reports its requests)');
+  const url = ctx.observerUrl;
+  const clock = await clockOffset(url);
+  const latency = createHistogram();
+  let aborted = 0;
+  let neverAborted = 0;
+  let failed = 0;
+  const failures = new Set<string>();
+  for (let i = 0; i < o.count && !ctx.signal.aborted; i++) {
+    const before = await lastId(url);
+    let disconnectedAt = 0;
+    const s = openStream({
+      ...ctx,
+      timeoutMs: 10_000,
+      onDelta: (n, req) => {
+        if (n !== o.afterEvents) return;
+        disconnectedAt = performance.timeOrigin + performance.now();
+        req.destroy();
+      },
+    });
+    await s.done;
+    if (!disconnectedAt) {
+      failed++;
+      if (failures.size < 3) failures.add(s.trace.error ?? `the stream ended after ${s.trace.deltaTimes.length} token events, before the disconnect`);
+      continue;
+    }
+    // Wait for the upstream request to end, or for waitMs.
+    let rec: ObserverRecord | undefined;
+    const deadline = performance.now() + o.waitMs;
+    for (;;) {
+      rec = (await observed(url, before)).requests.find((r) => r.stream);
+      if ((rec && rec.outcome !== 'in-flight') || performance.now() > deadline || ctx.signal.aborted) break;
+      await sleep(10);
+    }
+    if (rec?.outcome === 'aborted' && rec.endedAt !== null && rec.endedAt - clock.offsetMs - disconnectedAt <= o.waitMs) {
+      aborted++;
+      latency.recordValue(us(Math.max(0, rec.endedAt - clock.offsetMs - disconnectedAt)));
+    } else if (!rec) {
+      failed++;
+      if (failures.size < 3) failures.add('the observer saw no upstream stream for this request');
+    } else neverAborted++;
+  }
+  return {
+    disconnects: aborted + neverAborted,
+    aborted,
+    neverAborted,
+    failed,
+    ...(failures.size ? { failures: [...failures] } : {}),
+    afterEvents: o.afterEvents,
+    waitMs: o.waitMs,
+    latency: latencyOf(latency),
+    clockUncertaintyMs: clock.uncertaintyMs,
+  };
+}
+
+/**
+ * One client that reads about `readBytesPerSec` while the backend streams as fast as it may: the
+ * target tree's RSS growth over `durationSec`, and whether the backend's writes were held back (its
+ * socket buffer filled and it waited for drain) — a target that passes backpressure on throttles
+ * the backend; one that buffers lets it write everything and grows instead.
+ */
+export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec: number; durationSec: number; body?: string | undefined }): Promise<StreamBackpressure> {
+  if (!ctx.observerUrl) throw new Error('backpressure needs the scenario\'s stream.observer (a backend that reports its requests)');
+  if (!ctx.pid) throw new Error('backpressure needs a target this runner started (its memory is sampled)');
+  const url = new URL(ctx.request.path, ctx.baseUrl);
+  const before = await lastId(ctx.observerUrl);
+  const body = o.body ?? ctx.request.body ?? '';
+  const head = [
+    `${ctx.request.method} ${url.pathname}${url.search} HTTP/1.1`,
+    `host: ${url.host}`,
+    'accept: text/event-stream',
+    'connection: close',
+    ...Object.entries(ctx.request.headers).map(([k, v]) => `${k}: ${v}`),
+    `content-length: ${Buffer.byteLength(body)}`,
+    '',
+    '',
+  ].join('\r\n');
+  const rssStart = treeRss(ctx.pid);
+  let rssPeak = rssStart;
+  let clientBytes = 0;
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  // A small user-space buffer: the kernel's receive window is what the writer meets.
+  socket.pause();
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.on('error', () => undefined);
+  socket.write(head + body);
+  const tickMs = 100;
+  const perTick = Math.max(1, Math.round((o.readBytesPerSec * tickMs) / 1000));
+  const t0 = performance.now();
+  const rssSeries: Array<{ sec: number; bytes: number }> = [];
+  while (performance.now() - t0 < o.durationSec * 1000 && !ctx.signal.aborted && !socket.destroyed) {
+    await sleep(tickMs, ctx.signal);
+    let want = perTick;
+    while (want > 0) {
+      const chunk = socket.read(Math.min(want, socket.readableLength || want)) as Buffer | null;
+      if (!chunk) break;
+      clientBytes += chunk.length;
+      want -= chunk.length;
+    }
+    const rss = treeRss(ctx.pid);
+    rssPeak = Math.max(rssPeak, rss);
+    const sec = (performance.now() - t0) / 1000;
+    if (!rssSeries.length || sec - rssSeries[rssSeries.length - 1]!.sec >= 1) rssSeries.push({ sec: Math.round(sec * 10) / 10, bytes: rss });
+  }
+  const rssEnd = treeRss(ctx.pid);
+  const rec = (await observed(ctx.observerUrl, before)).requests.find((r) => r.stream);
+  socket.destroy();
+  return {
+    readBytesPerSec: o.readBytesPerSec,
+    durationSec: o.durationSec,
+    clientBytes,
+    rssStartBytes: rssStart,
+    rssEndBytes: rssEnd,
+    rssPeakBytes: rssPeak,
+    rssGrowthBytes: Math.max(0, rssPeak - rssStart),
+    rssSeries,
+    upstream: rec
+      ? { bytes: rec.bytes, waits: rec.waits, blockedMs: rec.blockedMs, outcome: rec.outcome, throttled: rec.waits > 0 && rec.outcome !== 'completed' }
+      : null,
+  };
+}
