@@ -50,10 +50,25 @@ export function streamLevelTable(result: BenchResult): Table<LevelRow> {
         align: 'right',
         brief: true,
         numeric: true,
-        text: (r) => acrossBlocks(r.levels.map((l) => l.streamsPerSec), fmtRps),
+        text: (r) =>
+          acrossBlocks(
+            r.levels.map((l) => l.streamsPerSec),
+            fmtRps,
+          ),
         sort: (r) => med(r.levels.map((l) => l.streamsPerSec)),
       },
-      { id: 'events-per-sec', label: 'Events/s', help: 'SSE events received per second inside the window', align: 'right', numeric: true, text: (r) => acrossBlocks(r.levels.map((l) => l.eventsPerSec), fmtRps) },
+      {
+        id: 'events-per-sec',
+        label: 'Events/s',
+        help: 'SSE events received per second inside the window',
+        align: 'right',
+        numeric: true,
+        text: (r) =>
+          acrossBlocks(
+            r.levels.map((l) => l.eventsPerSec),
+            fmtRps,
+          ),
+      },
       { id: 'ttfb', label: 'TTFB p50', help: 'request sent → response headers', align: 'right', numeric: true, text: lat((l) => l.ttfb.p50) },
       { id: 'first', label: 'First token p50', help: 'request sent → the first token event', align: 'right', brief: true, numeric: true, text: lat((l) => l.firstDelta.p50) },
       { id: 'first99', label: 'First token p99', align: 'right', numeric: true, text: lat((l) => l.firstDelta.p99) },
@@ -92,7 +107,15 @@ export function streamCancelTable(result: BenchResult): Table<CancelRow> {
     columns: [
       { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (r) => r.scenario },
       { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
-      { id: 'disconnects', label: 'Disconnects', help: 'clients that went away mid-stream, one after another, over all blocks', align: 'right', brief: true, numeric: true, text: (r) => fmtInt(sum(r, (c) => c.disconnects)) },
+      {
+        id: 'disconnects',
+        label: 'Disconnects',
+        help: 'clients that went away mid-stream, one after another, over all blocks',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (r) => fmtInt(sum(r, (c) => c.disconnects)),
+      },
       { id: 'aborted', label: 'Aborted upstream', align: 'right', brief: true, numeric: true, text: (r) => fmtInt(sum(r, (c) => c.aborted)) },
       {
         id: 'never',
@@ -104,10 +127,25 @@ export function streamCancelTable(result: BenchResult): Table<CancelRow> {
         text: (r) => fmtInt(sum(r, (c) => c.neverAborted)),
         tone: (r) => (sum(r, (c) => c.neverAborted) > 0 ? 'bad' : null),
       },
-      { id: 'p50', label: 'Abort p50', help: 'client disconnect → the backend saw its request aborted: median over blocks', align: 'right', brief: true, numeric: true, text: lat((c) => c.latency.p50) },
+      {
+        id: 'p50',
+        label: 'Abort p50',
+        help: 'client disconnect → the backend saw its request aborted: median over blocks',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: lat((c) => c.latency.p50),
+      },
       { id: 'p99', label: 'Abort p99', align: 'right', brief: true, numeric: true, text: lat((c) => c.latency.p99) },
       { id: 'max', label: 'Abort max', align: 'right', numeric: true, text: lat((c) => c.latency.max) },
-      { id: 'clock', label: '± clock', help: 'uncertainty of the alignment of the two processes\' clocks (half the quickest round trip)', align: 'right', numeric: true, text: (r) => `${Math.max(...r.cancels.map((c) => c.clockUncertaintyMs)).toFixed(2)} ms` },
+      {
+        id: 'clock',
+        label: '± clock',
+        help: "uncertainty of the alignment of the two processes' clocks (half the quickest round trip)",
+        align: 'right',
+        numeric: true,
+        text: (r) => `${Math.max(...r.cancels.map((c) => c.clockUncertaintyMs)).toFixed(2)} ms`,
+      },
     ],
     rows,
   };
@@ -136,15 +174,53 @@ export function streamBackpressureTable(result: BenchResult): Table<Backpressure
         align: 'right',
         brief: true,
         numeric: true,
-        text: (r) => acrossBlocks(r.runs.map((x) => x.rssGrowthBytes), fmtBytes),
+        text: (r) =>
+          acrossBlocks(
+            r.runs.map((x) => x.rssGrowthBytes),
+            fmtBytes,
+          ),
         sort: (r) => med(r.runs.map((x) => x.rssGrowthBytes)),
       },
-      { id: 'upstream', label: 'Backend wrote', help: 'bytes the backend wrote for the slow stream', align: 'right', brief: true, numeric: true, text: (r) => acrossBlocks(r.runs.map((x) => x.upstream?.bytes ?? 0), fmtBytes) },
-      { id: 'client', label: 'Client read', align: 'right', numeric: true, text: (r) => acrossBlocks(r.runs.map((x) => x.clientBytes), fmtBytes) },
+      {
+        id: 'upstream',
+        label: 'Backend wrote',
+        help: 'bytes the backend wrote for the slow stream',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (r) =>
+          acrossBlocks(
+            r.runs.map((x) => x.upstream?.bytes ?? 0),
+            fmtBytes,
+          ),
+      },
+      {
+        id: 'late',
+        label: 'Backend wrote, 2nd half',
+        help: "bytes the backend wrote in the phase's second half: near the client's reading when throttled",
+        align: 'right',
+        numeric: true,
+        text: (r) =>
+          acrossBlocks(
+            r.runs.map((x) => x.upstream?.lateBytes ?? 0),
+            fmtBytes,
+          ),
+      },
+      {
+        id: 'client',
+        label: 'Client read',
+        align: 'right',
+        numeric: true,
+        text: (r) =>
+          acrossBlocks(
+            r.runs.map((x) => x.clientBytes),
+            fmtBytes,
+          ),
+      },
       {
         id: 'throttled',
         label: 'Backend throttled',
-        help: "the backend's writes waited for drain and its stream had not finished: the target passed the slow reader's pace upstream",
+        help: "the backend was still streaming and, in the phase's second half, wrote little more than the slow reader read: the target passed the reader's pace upstream",
         align: 'left',
         brief: true,
         numeric: true,

@@ -74,7 +74,8 @@ export const DEFAULTS = {
     deltaEvent: 'content_block_delta',
     endEvent: 'message_stop',
     cancel: { count: 40, afterEvents: 2, waitMs: 2000 },
-    backpressure: { readBytesPerSec: 1024, durationSec: 10 },
+    /** stallSlackBytes: what the backend may write beyond the reader in the phase's second half and still count as throttled (socket buffers settling). */
+    backpressure: { readBytesPerSec: 1024, durationSec: 10, stallSlackBytes: 2 ** 20 },
     /** Seconds a stream may take after its level ended before it is cut (its figures still count). */
     drainSec: 5,
   },

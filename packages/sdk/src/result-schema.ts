@@ -656,9 +656,21 @@ export const streamBackpressureSchema = z.strictObject({
   rssGrowthBytes: int,
   /** RSS of the target's tree about once a second. */
   rssSeries: z.array(z.strictObject({ sec: nonneg, bytes: int })),
-  /** The backend's side: bytes it wrote, writes that waited for drain and for how long; throttled = it waited and never finished. */
+  /**
+   * The backend's side: bytes it wrote (`lateBytes` in the phase's second half), writes that waited
+   * for drain and for how long. Throttled: still streaming at the end, and in the second half it
+   * wrote no more than the client read plus `DEFAULTS.stream.backpressure.stallSlackBytes` (the
+   * reader's pace reached the backend); a target that buffers lets it write on, or finish.
+   */
   upstream: z
-    .strictObject({ bytes: int, waits: int, blockedMs: nonneg, outcome: z.enum(['in-flight', 'completed', 'aborted', 'failed']), throttled: z.boolean() })
+    .strictObject({
+      bytes: int,
+      lateBytes: int,
+      waits: int,
+      blockedMs: nonneg,
+      outcome: z.enum(['in-flight', 'completed', 'aborted', 'failed']),
+      throttled: z.boolean(),
+    })
     .nullable(),
 });
 export type StreamBackpressure = z.infer<typeof streamBackpressureSchema>;

@@ -137,6 +137,11 @@ export function parseScenario(input: unknown, path = 'scenario'): Scenario {
 }
 
 /** The requests of a scenario as a list (one or many). */
+/** Whether the load driver runs this scenario in windows: not verify-only, and of the `http` kind (other kinds measure themselves, `kinds.ts`). */
+export function driverLoaded(s: Pick<Scenario, 'verifyOnly' | 'kind'>): boolean {
+  return !s.verifyOnly && s.kind === 'http';
+}
+
 export function scenarioRequests(s: Scenario): RequestSpec[] {
   return s.requests ?? (s.request ? [s.request] : []);
 }

@@ -1,6 +1,6 @@
 import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
 import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
-import { connectionSteps, parseScenario, type Scenario } from './scenario.js';
+import { connectionSteps, driverLoaded, parseScenario, type Scenario } from './scenario.js';
 import { parseThresholds } from './analysis/thresholds.js';
 import { unusableDir } from './output-dir.js';
 import { hostRuntime, isHostNode, parseRuntime, runtimeVariants, type RuntimeSpec } from './runtimes.js';
@@ -78,7 +78,7 @@ export function validateSuite(input: RunSuiteOptions) {
   if (opts?.slo !== undefined) terms(opts.slo, 'slo');
   for (const [i, s] of scenarios.entries()) for (const [j, t] of (s.thresholds ?? []).entries()) terms(t, `scenarios[${i}].thresholds[${j}]`);
   if (opts?.overrides.openLoop && opts.overrides.rate === undefined) {
-    const without = scenarios.filter((s) => s.load.rate === undefined && !s.verifyOnly).map((s) => s.name);
+    const without = scenarios.filter((s) => s.load.rate === undefined && driverLoaded(s)).map((s) => s.name);
     if (without.length) errors.push(`overrides.openLoop: open-loop load needs a rate, which ${without.join(', ')} do not set; give overrides.rate`);
   }
   if (opts?.outDir !== undefined) {
@@ -99,7 +99,7 @@ export function validateSuite(input: RunSuiteOptions) {
   // Checked again after the overrides: `--requests 10 -c 50` cannot keep 50 connections busy.
   for (const s of scenarios) {
     const most = Math.max(...connectionSteps(s.load));
-    if (s.load.requests !== undefined && s.load.requests < most && !s.verifyOnly) {
+    if (s.load.requests !== undefined && s.load.requests < most && driverLoaded(s)) {
       errors.push(
         `${o.requests !== undefined ? 'overrides.requests' : `scenarios[${scenarios.indexOf(s)}].load.requests`}: ${s.load.requests} requests cannot keep ${most} connections busy (scenario ${s.name}); give at least ${most}`,
       );

@@ -87,7 +87,7 @@ const gatewayMessagesLarge = messagesScenario('gateway-messages-large', 8000, '2
  * the completion repeated 16,000 times (~50 MB of chunks) for backpressure, far more than every
  * socket buffer between the stub and a slow reader holds.
  */
-export const gatewayStreamShape = {
+const gatewayStreamShape = {
   load: { streamChunkDelayMs: 10, streamRepeat: 1 },
   cancel: { streamChunkDelayMs: 50, streamRepeat: 1 },
   backpressure: { streamChunkDelayMs: 0, streamRepeat: 16_000 },

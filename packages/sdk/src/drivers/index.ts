@@ -1,5 +1,5 @@
 import type { Driver } from '../driver.js';
-import type { Scenario } from '../scenario.js';
+import { driverLoaded, type Scenario } from '../scenario.js';
 import { autocannonDriver } from './autocannon.js';
 import { k6Driver } from './k6.js';
 import { vegetaDriver } from './vegeta.js';
@@ -27,9 +27,9 @@ export interface DriverNeeds {
   openLoop?: boolean;
 }
 
-/** What these scenarios ask of the driver (verify-only ones are never loaded). */
-export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyOnly'>[], o: { slo?: string | undefined } = {}): DriverNeeds {
-  const loaded = scenarios.filter((s) => !s.verifyOnly);
+/** What these scenarios ask of the driver (verify-only and other-kind ones are never loaded by it). */
+export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyOnly' | 'kind'>[], o: { slo?: string | undefined } = {}): DriverNeeds {
+  const loaded = scenarios.filter(driverLoaded);
   return {
     capRate: loaded.some((s) => s.load.rate !== undefined),
     fixedRequests: loaded.some((s) => s.load.requests !== undefined),

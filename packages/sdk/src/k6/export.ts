@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
+import { connectionSteps, driverLoaded, scenarioRequests, type Scenario } from '../scenario.js';
 import { k6Script, type ClosedLoad, type OpenLoad } from './script.js';
 
 /**
@@ -105,7 +105,7 @@ function load(s: Scenario, o: K6ExportOptions): ClosedLoad | OpenLoad {
 export function exportK6(o: K6ExportOptions): ExportedFile[] {
   const files: ExportedFile[] = [];
   const rows: string[] = [];
-  for (const s of o.scenarios.filter((x) => !x.verifyOnly)) {
+  for (const s of o.scenarios.filter(driverLoaded)) {
     for (const t of o.targets) {
       const name = k8sName('bs', s.name, t.name);
       const script = k6Script({

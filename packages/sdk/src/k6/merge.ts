@@ -66,20 +66,8 @@ export function mergePairs(summaries: readonly K6Summary[]): MergedPair[] {
           requests / Math.max(durationSec, 1e-9),
         )
       : undefined;
-    const resources = {
-      serverCpuSeconds: 0,
-      serverPeakRssBytes: 0,
-      serverProcesses: 0,
-      loaderCpuSeconds: 0,
-      loaderCoreBusy: 0,
-      loaderBusiestCore: 0,
-      loaderThreadBusy: 0,
-      cpuSteal: 0,
-      serverCoreShare: 0,
-      serviceCpuSeconds: 0,
-      serviceBusy: 0,
-      samples: 0,
-    };
+    // The k6 pods' machines were not sampled: no resource figures.
+    const resources = emptyResources();
     const counters = { statusCounts, errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), non2xx, unexpected: sum((r) => r.unexpected) };
     const rps = durationSec > 0 ? requests / durationSec : 0;
     const flags = { clientBound: false, backendBound: false, serverNotSaturated: false };

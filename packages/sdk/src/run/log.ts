@@ -181,8 +181,7 @@ export function readLog(dir: string): RunLog {
       const r = log.streams.find((x) => x.scenario === line.scenario && x.target === line.target);
       if (r) r.blocks.push(line.block);
       else log.streams.push({ scenario: line.scenario, target: line.target, blocks: [line.block] });
-    }
-    else log.costs.set(line.target, line.costs);
+    } else log.costs.set(line.target, line.costs);
   });
   return log;
 }

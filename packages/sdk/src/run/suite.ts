@@ -19,7 +19,7 @@ import {
   type StreamResult,
   type WindowRecord,
 } from '../result-schema.js';
-import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
+import { connectionSteps, driverLoaded, scenarioRequests, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
 import { median } from '../analysis/bootstrap.js';
@@ -48,12 +48,10 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
 
 /** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
 export function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
-  return scenarios
-    .filter((s) => !s.verifyOnly && !kindOf(s))
-    .map((s) => {
-      const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-      return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: w.settleSec };
-    });
+  return scenarios.filter(driverLoaded).map((s) => {
+    const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
+    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: w.settleSec };
+  });
 }
 
 /** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference). */
@@ -245,7 +243,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
           continue;
         }
         try {
-          const scenario = scenarios.find((s) => targetSupports(t, s) && !s.verifyOnly && !kindOf(s) && verified(s, t));
+          const scenario = scenarios.find((s) => targetSupports(t, s) && driverLoaded(s) && verified(s, t));
           const costs = await measureCosts(t, scenario, phase, startups);
           if (costs) {
             infos.get(t.name)!.costs = costs;
@@ -282,7 +280,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       nextIndex: () => index++,
       addLoad: (sec) => (loadSec += sec),
     };
-    const loadScenarios = scenarios.filter((s) => !s.verifyOnly && !kindOf(s));
+    const loadScenarios = scenarios.filter(driverLoaded);
     const kindScenarios = scenarios.filter((s) => !s.verifyOnly && kindOf(s));
     const stepSettle = DEFAULTS.stepSettleSec;
     const perRound = (s: Scenario) => {
@@ -413,7 +411,14 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     for (const scenario of kindScenarios) {
       const members = usable.filter((t) => targetSupports(t, scenario) && verified(scenario, t));
       if (!members.length || signal.aborted) continue;
-      streaming.push(...(await kindOf(scenario)!.run(ctx, scenario, members, log.streams.filter((r) => r.scenario === scenario.name))));
+      streaming.push(
+        ...(await kindOf(scenario)!.run(
+          ctx,
+          scenario,
+          members,
+          log.streams.filter((r) => r.scenario === scenario.name),
+        )),
+      );
     }
 
     // Figures: every (scenario, target) pair that has windows.

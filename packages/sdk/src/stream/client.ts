@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
+import { type Agent, request as httpRequest, type ClientRequest } from 'node:http';
 import type { RequestSpec } from '../scenario.js';
 
 /**

@@ -1,9 +1,12 @@
 import { Agent } from 'node:http';
 import { connect } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { DEFAULTS } from '../defaults.js';
 import { createHistogram, latencyOf } from '../histogram.js';
 import { cpuTimes, processTree } from '../proc.js';
 import type { RequestSpec } from '../scenario.js';
 import type { StreamCancel, StreamBackpressure, StreamLevel } from '../result-schema.js';
+import type { ObservedRequest } from './spec.js';
 import { openStream, type StreamEvents, type StreamTrace } from './client.js';
 
 /** Where the phases send load and what they watch. */
@@ -22,11 +25,8 @@ export interface StreamPhaseContext extends StreamEvents {
 /** ms → µs for the histograms (at least 1 µs: the histogram's floor). */
 const us = (ms: number): number => Math.max(1, Math.round(ms * 1000));
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+/** Resolves after `ms`, or at once when the run is aborted (its listener is removed either way). */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => delay(ms, undefined, { signal }).catch(() => undefined);
 
 function stealOf(cpus: readonly number[], a: ReturnType<typeof cpuTimes>): number {
   const b = cpuTimes(cpus);
@@ -109,22 +109,11 @@ function treeRss(pid: number): number {
   return processTree(pid).reduce((a, s) => a + s.rssBytes, 0);
 }
 
-interface ObserverRecord {
-  id: number;
-  stream: boolean;
-  startedAt: number;
-  endedAt: number | null;
-  outcome: 'in-flight' | 'completed' | 'aborted' | 'failed';
-  bytes: number;
-  waits: number;
-  blockedMs: number;
-}
-
 /** The observer service (stream observer protocol): its records after `after`, and its clock. */
-async function observed(url: string, after: number): Promise<{ now: number; requests: ObserverRecord[] }> {
+async function observed(url: string, after: number): Promise<{ now: number; requests: ObservedRequest[] }> {
   const res = await fetch(`${url}/debug/requests?after=${after}`);
   if (!res.ok) throw new Error(`observer: GET /debug/requests answered ${res.status}`);
-  return (await res.json()) as { now: number; requests: ObserverRecord[] };
+  return (await res.json()) as { now: number; requests: ObservedRequest[] };
 }
 
 /** Post a phase's configuration to the observer (e.g. the stub's chunk spacing). */
@@ -161,7 +150,7 @@ async function clockOffset(url: string): Promise<{ offsetMs: number; uncertainty
  * completed, or still ran `waitMs` after the disconnect, was never aborted.
  */
 export async function cancellations(ctx: StreamPhaseContext, o: { count: number; afterEvents: number; waitMs: number }): Promise<StreamCancel> {
-  if (!ctx.observerUrl) throw new Error('cancellation needs the scenario\'s stream.observer (a backend that reports its requests)');
+  if (!ctx.observerUrl) throw new Error("cancellation needs the scenario's stream.observer (a backend that reports its requests)");
   const url = ctx.observerUrl;
   const clock = await clockOffset(url);
   const latency = createHistogram();
@@ -188,7 +177,7 @@ export async function cancellations(ctx: StreamPhaseContext, o: { count: number;
       continue;
     }
     // Wait for the upstream request to end, or for waitMs.
-    let rec: ObserverRecord | undefined;
+    let rec: ObservedRequest | undefined;
     const deadline = performance.now() + o.waitMs;
     for (;;) {
       rec = (await observed(url, before)).requests.find((r) => r.stream);
@@ -223,7 +212,7 @@ export async function cancellations(ctx: StreamPhaseContext, o: { count: number;
  * the backend; one that buffers lets it write everything and grows instead.
  */
 export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec: number; durationSec: number; body?: string | undefined }): Promise<StreamBackpressure> {
-  if (!ctx.observerUrl) throw new Error('backpressure needs the scenario\'s stream.observer (a backend that reports its requests)');
+  if (!ctx.observerUrl) throw new Error("backpressure needs the scenario's stream.observer (a backend that reports its requests)");
   if (!ctx.pid) throw new Error('backpressure needs a target this runner started (its memory is sampled)');
   const url = new URL(ctx.request.path, ctx.baseUrl);
   const before = await lastId(ctx.observerUrl);
@@ -254,6 +243,9 @@ export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec
   const perTick = Math.max(1, Math.round((o.readBytesPerSec * tickMs) / 1000));
   const t0 = performance.now();
   const rssSeries: Array<{ sec: number; bytes: number }> = [];
+  // The backend's bytes and the client's at half time: in the second half, a backend held back by
+  // the reader writes little more than the reader reads; one whose writes the target absorbs goes on.
+  let half: { upstream: number; client: number } | null = null;
   while (performance.now() - t0 < o.durationSec * 1000 && !ctx.signal.aborted && !socket.destroyed) {
     await sleep(tickMs, ctx.signal);
     let want = perTick;
@@ -267,6 +259,10 @@ export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec
     rssPeak = Math.max(rssPeak, rss);
     const sec = (performance.now() - t0) / 1000;
     if (!rssSeries.length || sec - rssSeries[rssSeries.length - 1]!.sec >= 1) rssSeries.push({ sec: Math.round(sec * 10) / 10, bytes: rss });
+    if (!half && sec >= o.durationSec / 2) {
+      const mid = (await observed(ctx.observerUrl, before)).requests.find((r) => r.stream);
+      half = { upstream: mid?.bytes ?? 0, client: clientBytes };
+    }
   }
   const rssEnd = treeRss(ctx.pid);
   const rec = (await observed(ctx.observerUrl, before)).requests.find((r) => r.stream);
@@ -281,7 +277,12 @@ export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec
     rssGrowthBytes: Math.max(0, rssPeak - rssStart),
     rssSeries,
     upstream: rec
-      ? { bytes: rec.bytes, waits: rec.waits, blockedMs: rec.blockedMs, outcome: rec.outcome, throttled: rec.waits > 0 && rec.outcome !== 'completed' }
+      ? (() => {
+          const lateBytes = half ? rec.bytes - half.upstream : rec.bytes;
+          const lateClientBytes = half ? clientBytes - half.client : clientBytes;
+          const throttled = rec.outcome === 'in-flight' && rec.waits > 0 && lateBytes <= lateClientBytes + DEFAULTS.stream.backpressure.stallSlackBytes;
+          return { bytes: rec.bytes, lateBytes, waits: rec.waits, blockedMs: rec.blockedMs, outcome: rec.outcome, throttled };
+        })()
       : null,
   };
 }

@@ -13,7 +13,10 @@ const observerConfigSchema = z.record(z.string(), z.unknown());
  */
 export const streamSpecSchema = z.strictObject({
   /** Concurrent streams, one level after another, each kept full for `durationSec` (closed loop). */
-  streams: z.array(positiveInt).min(1).default([...d.streams]),
+  streams: z
+    .array(positiveInt)
+    .min(1)
+    .default([...d.streams]),
   /** Seconds measured per level, per block. */
   durationSec: z.number().positive().default(d.durationSec),
   /** Seconds of streams at the first level before the first measured level (unrecorded). */
@@ -54,3 +57,23 @@ export const streamSpecSchema = z.strictObject({
 });
 export type StreamSpec = z.output<typeof streamSpecSchema>;
 export type StreamSpecInput = z.input<typeof streamSpecSchema>;
+
+/**
+ * One request as a stream observer saw it (`GET /debug/requests`, `docs/streaming.md`): when it
+ * arrived and ended on the observer's clock (`performance.timeOrigin + performance.now()`, ms since
+ * the epoch), how it ended, and how its writes went (writes that waited for `drain` were held back
+ * by the reader behind them).
+ */
+export interface ObservedRequest {
+  id: number;
+  stream: boolean;
+  startedAt: number;
+  endedAt: number | null;
+  outcome: 'in-flight' | 'completed' | 'aborted' | 'failed';
+  /** Body bytes written (streamed answers). */
+  bytes: number;
+  /** Writes that returned false (the socket's buffer was full) and waited for `drain`. */
+  waits: number;
+  /** Time spent waiting for `drain`, ms. */
+  blockedMs: number;
+}

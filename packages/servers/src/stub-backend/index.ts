@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ServiceSpec } from '@benchsuite/sdk';
 
-export { createStubBackend, estimateTokens, latencyMs, type StubBackend, type StubBackendOptions, type StubBackendStats, type StubRequestRecord } from './stub.js';
+export { createStubBackend, estimateTokens, latencyMs, type StubBackend, type StubBackendOptions, type StubBackendStats } from './stub.js';
 
 /** Absolute path of the stub's process entry point: the compiled `dist/stub-backend/main.js` (from src/ too). */
 export const stubBackendMain = fileURLToPath(new URL('../../dist/stub-backend/main.js', import.meta.url));

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { contractB } from '../gateway/contract.js';
+import type { ObservedRequest } from '@benchsuite/sdk';
 
 /**
  * The deterministic OpenAI-compatible backend behind the gateways (node:http only).
@@ -38,26 +39,6 @@ export interface StubBackendStats {
   inFlight: number;
 }
 
-/**
- * One chat-completion request as the stub saw it, for the streaming measurements (the stream
- * observer protocol, `docs/streaming.md`): when it arrived and ended on the stub's clock
- * (`performance.timeOrigin + performance.now()`, ms since the epoch), how it ended, and how its
- * writes went (a stream whose writes waited for `drain` was throttled by the reader behind it).
- */
-export interface StubRequestRecord {
-  id: number;
-  stream: boolean;
-  startedAt: number;
-  endedAt: number | null;
-  outcome: 'in-flight' | 'completed' | 'aborted' | 'failed';
-  /** Body bytes written (streamed answers). */
-  bytes: number;
-  /** Writes that returned false (the socket's buffer was full) and waited for `drain`. */
-  waits: number;
-  /** Time spent waiting for `drain`, ms. */
-  blockedMs: number;
-}
-
 /** Requests the stub keeps records of (at least the newest 20,000; older ones are dropped in bulk). */
 const RECORDS_KEPT = 20_000;
 
@@ -65,12 +46,12 @@ export interface StubBackend {
   server: Server;
   stats: StubBackendStats;
   /** The newest requests (at least 20,000 once there were as many), oldest first. */
-  records: StubRequestRecord[];
+  records: ObservedRequest[];
   options: Required<Omit<StubBackendOptions, 'failStatus' | 'sleep'>> & { failStatus: number | undefined };
 }
 
 /** The stub's clock: ms since the epoch at sub-ms resolution, comparable across processes on one host. */
-export function stubClock(): number {
+function stubClock(): number {
   return performance.timeOrigin + performance.now();
 }
 
@@ -164,14 +145,14 @@ export function createStubBackend(initial: StubBackendOptions = {}): StubBackend
   if (!(options.charsPerToken > 0)) throw new Error('charsPerToken must be > 0');
   const sleep = initial.sleep ?? timerSleep;
   const stats: StubBackendStats = { requests: 0, completed: 0, aborted: 0, failed: 0, inFlight: 0 };
-  const records: StubRequestRecord[] = [];
+  const records: ObservedRequest[] = [];
   let counter = 0;
   let recordId = 0;
 
   async function completions(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests++;
     stats.inFlight++;
-    const record: StubRequestRecord = { id: ++recordId, stream: false, startedAt: stubClock(), endedAt: null, outcome: 'in-flight', bytes: 0, waits: 0, blockedMs: 0 };
+    const record: ObservedRequest = { id: ++recordId, stream: false, startedAt: stubClock(), endedAt: null, outcome: 'in-flight', bytes: 0, waits: 0, blockedMs: 0 };
     records.push(record);
     // Dropped in bulk, so that the hot path of the heavy scenarios pays nothing per request.
     if (records.length >= 2 * RECORDS_KEPT) records.splice(0, RECORDS_KEPT);
