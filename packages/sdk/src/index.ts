@@ -84,7 +84,7 @@ export { toolCacheDir } from './cache.js';
 export { readPlan, planOptions, type RunPlan } from './run/log.js';
 export { unusableDir } from './output-dir.js';
 export { planBudget, budgetSentences, minimumSec, type BudgetPlan, type PlannedScenario, type PlanCosts } from './analysis/budget.js';
-export { plannedScenarios } from './run/suite.js';
+export { plannedScenarios, planRun } from './run/suite.js';
 export { scenarioKinds, kindOf, type ScenarioKind } from './kinds.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';

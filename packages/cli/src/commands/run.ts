@@ -7,8 +7,7 @@ import {
   driverNames,
   driverNeeds,
   parseRuntime,
-  planBudget,
-  plannedScenarios,
+  planRun,
   budgetSentences,
   type BudgetPlan,
   unusableDir,
@@ -372,10 +371,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
-  const budget = planBudget(plannedScenarios(checked.scenarios, checked.targets, checked.opts.design), checked.opts.design, {
-    ...DEFAULTS.planCosts,
-    beforeSec: checked.targets.length * ((checked.opts.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (checked.opts.costs ? DEFAULTS.startups * DEFAULTS.planPerTarget.coldStartSec : 0)),
-  });
+  const budget = planRun(checked.scenarios, checked.targets, checked.opts.design, checked.opts);
   const resolved = { ...checked.opts.design, ...budget.design };
   return {
     options,

@@ -25,7 +25,7 @@ import { validateSuite } from '../validate.js';
 import { median } from '../analysis/bootstrap.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, scenarioBudget } from '../analysis/stopping.js';
-import { blockSec, budgetSentences, planBudget, type PlannedScenario } from '../analysis/budget.js';
+import { blockSec, budgetSentences, planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/budget.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { estimate, INTERVAL_METHOD, overallOf, RATIO_METHOD, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import { runBlock, windowSpec, type BlockContext } from './block.js';
@@ -44,6 +44,22 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
   if (targets.some((t) => t.name === DEFAULTS.reference)) return DEFAULTS.reference;
   // With runtimes as a dimension, the reference on the host's Node (its variant comes first).
   return targets.find((t) => t.name.startsWith(`${DEFAULTS.reference}@`))?.name ?? targets[0]!.name;
+}
+
+/**
+ * The minimum design fitted to the run's budget: the http scenarios' rounds and blocks, after the
+ * time set aside for verifying and cold starts per target and for scenarios of another kind
+ * (streaming), which take a fixed time. The run and `--dry-run` both plan with this.
+ */
+export function planRun(
+  scenarios: readonly Scenario[],
+  targets: readonly Target[],
+  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'>,
+  o: { verify?: boolean | undefined; costs?: boolean | { startups: number } | undefined },
+): BudgetPlan {
+  const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
+  const perTarget = (o.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (o.costs ? (typeof o.costs === 'object' ? o.costs.startups : DEFAULTS.startups) * DEFAULTS.planPerTarget.coldStartSec : 0);
+  return planBudget(plannedScenarios(scenarios, targets, design), design, { ...DEFAULTS.planCosts, beforeSec: kindSec + targets.length * perTarget });
 }
 
 /** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
@@ -180,12 +196,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   // The minimum design fitted to the budget before anything starts (fewer rounds, shorter
   // warm-ups, fewer blocks), and said; the stopping rule then keeps the budget as the run goes.
   const planned = plannedScenarios(scenarios, targets, design);
-  // Scenarios of another kind (streaming) take a fixed time, reserved before the http ones are planned.
-  const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, designIn) ?? 0)), 0);
-  const budgetPlan = planBudget(planned, design, {
-    ...DEFAULTS.planCosts,
-    beforeSec: kindSec + targets.length * ((opts.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (opts.costs ? DEFAULTS.startups * DEFAULTS.planPerTarget.coldStartSec : 0)),
-  });
+  const budgetPlan = planRun(scenarios, targets, design, opts);
   Object.assign(design, budgetPlan.design, {
     budgetPlan: { minimumSec: budgetPlan.minimumSec, givenMinimumSec: budgetPlan.givenMinimumSec, changes: budgetPlan.changes, overBySec: budgetPlan.overBySec },
   });
