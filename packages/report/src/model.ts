@@ -321,7 +321,25 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
         `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load, ${fmtDuration(r.runner.measuredSec)} measured; ` +
         `overhead ${o.overhead == null ? DASH : `${o.overhead.toFixed(2)}×`} (wall time ÷ time under load)`,
     },
+    ...cpuClockFacts(r),
     { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
+  ];
+}
+
+/** Where the windows' server CPU time came from (schedstat's nanoseconds or 10-ms clock ticks), when the result says. */
+function cpuClockFacts(r: BenchResult): Array<{ label: string; text: string }> {
+  const clock = r.environment.cpuClock;
+  if (!clock) return [];
+  if (clock === 'ticks') return [{ label: 'CPU time', text: 'clock ticks (utime + stime, 1/100 s): this kernel keeps no schedstat' }];
+  const sampled = r.windows.flatMap((w) => (w.status === 'ok' && w.resources.serverCpuExact !== undefined ? [w.resources.serverCpuExact] : []));
+  const ticks = sampled.filter((x) => !x).length;
+  return [
+    {
+      label: 'CPU time',
+      text:
+        `the scheduler's nanoseconds per thread (/proc/<pid>/task/<tid>/schedstat)` +
+        (ticks ? `; clock ticks (1/100 s) in ${ticks} of ${plural(sampled.length, 'window')}, where a server thread exited inside the window` : ''),
+    },
   ];
 }
 

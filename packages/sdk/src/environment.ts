@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Environment } from './result-schema.js';
+import { cpuClock } from './proc.js';
 
 function run(cmd: string, args: string[]): string | null {
   try {
@@ -94,6 +95,7 @@ export function captureEnvironment(parts: Pick<Environment, 'driver' | 'pinning'
     benchsuite: sdkVersion(),
     git: commit ? { commit, dirty } : null,
     loadavgAtStart: os.loadavg(),
+    cpuClock: cpuClock(),
     ...parts,
   };
 }

@@ -55,6 +55,78 @@ export function readStat(pid: number): ProcStat | undefined {
   }
 }
 
+/**
+ * Nanoseconds each live thread of `pid` has run, from `/proc/<pid>/task/<tid>/schedstat` (its first
+ * field, the scheduler's exact run time, user and system), tid → ns; undefined where the kernel
+ * does not keep it (no CONFIG_SCHED_INFO) or the process is gone. Threads that already exited are
+ * not in it: `cpuDeltaSec` checks the sum against the tick count, which keeps them.
+ */
+export function threadRunNs(pid: number): Map<number, number> | undefined {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const out = new Map<number, number>();
+  for (const t of tids) {
+    try {
+      const ns = Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+      if (!Number.isFinite(ns)) return undefined;
+      out.set(Number(t), ns);
+    } catch (err) {
+      // A thread that exited between the listing and the read is simply not counted; no file at all is no schedstat.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && out.size === 0 && !threadRunNsAvailable()) return undefined;
+    }
+  }
+  return out;
+}
+
+let schedstat: boolean | undefined;
+/** Whether this kernel keeps per-thread run time in nanoseconds (`/proc/self/schedstat`). */
+export function threadRunNsAvailable(): boolean {
+  if (schedstat === undefined) {
+    try {
+      schedstat = Number.isFinite(Number(readFileSync('/proc/self/schedstat', 'utf8').split(' ')[0]));
+    } catch {
+      schedstat = false;
+    }
+  }
+  return schedstat;
+}
+
+/** Where process CPU time comes from on this machine: nanoseconds per thread, or clock ticks. */
+export function cpuClock(): 'schedstat' | 'ticks' {
+  return threadRunNsAvailable() ? 'schedstat' : 'ticks';
+}
+
+/** One process's CPU counters at one instant: ticks (utime + stime, dead threads included) and, where kept, ns per live thread. */
+export interface CpuReading {
+  ticks: number;
+  threads?: Map<number, number> | undefined;
+}
+
+export function cpuReading(s: ProcStat): CpuReading {
+  return { ticks: s.cpuTicks, threads: threadRunNsAvailable() ? threadRunNs(s.pid) : undefined };
+}
+
+/**
+ * CPU seconds a process used between two readings (`a` undefined: it started in between). Exact
+ * (ns from schedstat) when every thread of `a` still ran at `b` and the ns sum agrees with the
+ * ticks within their quantization, i.e. no thread's time was lost with its exit; else the ticks.
+ */
+export function cpuDeltaSec(a: CpuReading | undefined, b: CpuReading, hz = ticksPerSecond()): { sec: number; exact: boolean } {
+  const ticksSec = Math.max(0, b.ticks - (a?.ticks ?? 0)) / hz;
+  if (!b.threads || (a && !a.threads)) return { sec: ticksSec, exact: false };
+  let ns = 0;
+  for (const [tid, v] of b.threads) ns += v - (a?.threads?.get(tid) ?? 0);
+  const allAlive = !a || [...a.threads!.keys()].every((tid) => b.threads!.has(tid));
+  const sec = Math.max(0, ns) / 1e9;
+  // Two tick edges of quantization, plus the reads' own spacing (a tick).
+  if (allAlive && Math.abs(sec - ticksSec) <= 3 / hz) return { sec, exact: true };
+  return { sec: ticksSec, exact: false };
+}
+
 /** CPU ticks of this process's waited-for children (cutime + cstime, fields 16–17). */
 export function reapedChildTicks(): number {
   try {

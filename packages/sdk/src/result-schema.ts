@@ -71,6 +71,12 @@ export const resourceSchema = z.strictObject({
   /** The busiest helper service's CPU seconds ÷ window seconds (one thread: 1 = saturated). */
   serviceBusy: nonneg,
   samples: int,
+  /**
+   * The server's CPU seconds are the scheduler's nanoseconds (`/proc/<pid>/task/<tid>/schedstat`)
+   * for every process of its tree; false: clock ticks (10 ms) for some, where schedstat is missing
+   * or a thread exited in the window. Absent in results before it was recorded (ticks).
+   */
+  serverCpuExact: z.boolean().optional(),
 });
 
 /** Open-loop figures of a window, step or pair (`load.openLoop`): the schedule and what it cost. */
@@ -514,6 +520,8 @@ export const environmentSchema = z.strictObject({
   /** Environment variables removed from or set for server processes. */
   serverEnv: z.strictObject({ unset: z.array(z.string()), set: z.record(z.string(), z.string()) }),
   loadavgAtStart: z.array(num),
+  /** Where process CPU time came from: `schedstat` (ns per thread, ticks where a window needed them) or `ticks` (utime + stime, 1/CLK_TCK s). */
+  cpuClock: z.enum(['schedstat', 'ticks']).optional(),
 });
 export type Environment = z.infer<typeof environmentSchema>;
 

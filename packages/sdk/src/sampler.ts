@@ -1,7 +1,7 @@
 import { DEFAULTS } from './defaults.js';
 import { workerCount } from './analysis/per-process.js';
 import type { DesignThresholds } from './design-thresholds.js';
-import { cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies } from './proc.js';
+import { cpuDeltaSec, cpuReading, cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies, type CpuReading } from './proc.js';
 
 export interface WindowResources {
   serverCpuSeconds: number;
@@ -19,6 +19,8 @@ export interface WindowResources {
   serviceCpuSeconds: number;
   serviceBusy: number;
   samples: number;
+  /** The server's CPU seconds came from schedstat's nanoseconds for every process (else clock ticks for some). */
+  serverCpuExact?: boolean;
 }
 
 /**
@@ -60,10 +62,10 @@ export function bottlenecks(
 
 interface Snapshot {
   at: number;
-  serverTicks: Map<number, number>;
-  /** Per helper service: its tree's ticks by pid. */
-  serviceTicks: Array<Map<number, number>>;
-  loaderTicks: number | undefined;
+  server: Map<number, CpuReading>;
+  /** Per helper service: its tree's readings by pid. */
+  services: Array<Map<number, CpuReading>>;
+  loader: CpuReading | undefined;
   /** The runner's reaped-children CPU (cutime + cstime): where a loader's CPU goes once it exited. */
   reapedTicks: number;
   cores: Map<number, CpuJiffies>;
@@ -113,12 +115,13 @@ export class TreeSampler {
 
   private snapshot(): Snapshot {
     const all = readAllStats();
-    const ticksOf = (root: number) => new Map(processTree(root, all).map((p) => [p.pid, p.cpuTicks] as const));
+    const readingsOf = (root: number) => new Map(processTree(root, all).map((p) => [p.pid, cpuReading(p)] as const));
+    const loader = readStat(this.loaderPid);
     return {
       at: performance.now(),
-      serverTicks: this.serverPid !== undefined ? ticksOf(this.serverPid) : new Map(),
-      serviceTicks: this.servicePids.map(ticksOf),
-      loaderTicks: readStat(this.loaderPid)?.cpuTicks,
+      server: this.serverPid !== undefined ? readingsOf(this.serverPid) : new Map(),
+      services: this.servicePids.map(readingsOf),
+      loader: loader ? cpuReading(loader) : undefined,
       reapedTicks: reapedChildTicks(),
       cores: cpuTimesByCpu([...this.serverCpus, ...this.loaderCpus]),
     };
@@ -143,20 +146,19 @@ export class TreeSampler {
     const end = this.snapshot();
     const start = this.start ?? end;
     this.start = undefined;
-    const delta = (a: Map<number, number> | undefined, b: Map<number, number> | undefined) => {
-      let sum = 0;
-      for (const [pid, t] of b ?? []) sum += t - (a?.get(pid) ?? 0);
-      return Math.max(0, sum);
-    };
-    const serverTicks = delta(start.serverTicks, end.serverTicks);
-    const perProcess = [...end.serverTicks].map(([pid, t]) => Math.max(0, t - (start.serverTicks.get(pid) ?? 0)));
-    const serviceTicks = end.serviceTicks.map((m, i) => delta(start.serviceTicks[i], m));
     const hz = ticksPerSecond();
+    // Per process of a tree, its CPU seconds in the window (exact where schedstat allowed).
+    const perPid = (a: Map<number, CpuReading> | undefined, b: Map<number, CpuReading>) => [...b].map(([pid, r]) => cpuDeltaSec(a?.get(pid), r, hz));
+    const sumSec = (xs: Array<{ sec: number }>) => xs.reduce((acc, x) => acc + x.sec, 0);
+    const serverDeltas = perPid(start.server, end.server);
+    const perProcess = serverDeltas.map((d) => d.sec);
+    const serviceSec = end.services.map((m, i) => sumSec(perPid(start.services[i], m)));
     const wallSec = (end.at - start.at) / 1000;
     // A loader that already exited (wrk stops at the window's end) was reaped by us: its whole CPU
-    // moved into our cutime/cstime, so subtract what it had used before the window.
-    const loaderTicks = end.loaderTicks !== undefined ? end.loaderTicks - (start.loaderTicks ?? 0) : end.reapedTicks - start.reapedTicks - (start.loaderTicks ?? 0);
-    const loaderCpuSeconds = Math.max(0, loaderTicks) / hz;
+    // moved into our cutime/cstime (ticks), so subtract what it had used before the window.
+    const loaderCpuSeconds = end.loader
+      ? cpuDeltaSec(start.loader, end.loader, hz).sec
+      : Math.max(0, end.reapedTicks - start.reapedTicks - (start.loader?.ticks ?? 0)) / hz;
     const loaderCores = this.loaderCpus.map((c) => diff(start.cores.get(c), end.cores.get(c)));
     const busy = (d: CpuJiffies) => (d.total > 0 ? d.busy / d.total : 0);
     const sumAll = [...end.cores.keys()]
@@ -165,7 +167,7 @@ export class TreeSampler {
     const loaderSum = loaderCores.reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
     const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
     const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
-    const serverCpuSeconds = serverTicks / hz;
+    const serverCpuSeconds = sumSec(serverDeltas);
     return {
       serverCpuSeconds,
       serverPeakRssBytes: this.peak,
@@ -178,9 +180,10 @@ export class TreeSampler {
       loaderThreadBusy: threadBusy,
       cpuSteal: sumAll.total > 0 ? sumAll.steal / sumAll.total : 0,
       serverCoreShare: wallSec > 0 ? serverCpuSeconds / wallSec / Math.max(1, this.serverCpus.length) : 0,
-      serviceCpuSeconds: serviceTicks.reduce((a, t) => a + t, 0) / hz,
-      serviceBusy: wallSec > 0 && serviceTicks.length ? Math.max(...serviceTicks) / hz / wallSec : 0,
+      serviceCpuSeconds: serviceSec.reduce((a, t) => a + t, 0),
+      serviceBusy: wallSec > 0 && serviceSec.length ? Math.max(...serviceSec) / wallSec : 0,
       samples: this.samples,
+      ...(serverDeltas.length ? { serverCpuExact: serverDeltas.every((d) => d.exact) } : {}),
     };
   }
 
