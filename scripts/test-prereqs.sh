@@ -31,6 +31,7 @@ missing() {
   command -v wrk >/dev/null 2>&1 || m+=(wrk)
   chromium_path >/dev/null || m+=(chromium)
   venv_works || m+=(python3-venv)
+  command -v valgrind >/dev/null 2>&1 || m+=(valgrind)
   ((${#m[@]})) && printf '%s\n' "${m[@]}"
   return 0
 }

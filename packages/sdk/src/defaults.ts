@@ -79,6 +79,27 @@ export const DEFAULTS = {
     /** Seconds a stream may take after its level ended before it is cut (its figures still count). */
     drainSec: 5,
   },
+  /**
+   * `--instructions`: user-space instructions per request under valgrind's callgrind, per (scenario,
+   * target) on `processes` fresh processes; each is warmed up with `warmupRequests` uninstrumented
+   * requests at one connection, then counts `requests` at one connection and `loadedRequests` at the
+   * scenario's connections. The runtime flags make the interpreter repeatable (V8: one thread, fixed
+   * seeds, GC on a fixed schedule; CPython: a fixed hash seed). `pairSec` is the planner's estimate.
+   * The JIT is still settling after a short warm-up, so both counts are long: fewer requests give
+   * counts that differ by a percent or more between processes.
+   */
+  instructions: {
+    processes: 3,
+    warmupRequests: 3000,
+    requests: 1000,
+    loadedRequests: 1000,
+    /** Pause after the warm-up and after the counted requests, ms: the closed connections are handled on both sides of the count, not inside it by chance. */
+    settleMs: 500,
+    readyTimeoutMs: 60_000,
+    nodeFlags: ['--single-threaded', '--hash-seed=1', '--random-seed=1', '--predictable-gc-schedule'],
+    pythonEnv: { PYTHONHASHSEED: '0' },
+    pairSec: 70,
+  },
   /** Default concurrency when a scenario names none. */
   connections: 50,
   /** Seconds without a response before a request counts as a timeout. */

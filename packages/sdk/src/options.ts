@@ -13,6 +13,7 @@ export type SuiteEvent =
   | { type: 'verify'; outcome: VerifyOutcome }
   | { type: 'costs'; target: string; message: string }
   | { type: 'profile'; scenario: string; target: string; status: 'start' | 'ok' | 'unavailable' | 'failed'; message?: string }
+  | { type: 'instructions'; scenario: string; target: string; status: 'start' | 'process' | 'ok' | 'skipped' | 'failed'; process?: number; perRequest?: number; connections?: number; message?: string }
   | { type: 'driver'; name: string; reason: string }
   | {
       type: 'stream';
@@ -101,6 +102,18 @@ export const suiteOptionsSchema = z.strictObject({
   verify: z.boolean().default(true),
   /** After each scenario's blocks, profile every target for one extra window (never in the estimates). */
   profile: z.boolean().default(false),
+  /** Count user-space instructions per request under callgrind per (scenario, target), after its blocks (`DEFAULTS.instructions`). */
+  instructions: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        processes: z.number().int().positive().optional(),
+        warmupRequests: z.number().int().nonnegative().optional(),
+        requests: z.number().int().positive().optional(),
+        loadedRequests: z.number().int().positive().optional(),
+      }),
+    ])
+    .default(false),
   /** Measure cost figures per process target (startup median of N cold starts, idle memory, artifact). */
   costs: z.union([z.boolean(), z.strictObject({ startups: z.number().int().positive() })]).default(false),
   /** Absolute checks on every pair's merged figures after the run, e.g. `p99<50ms,errors<0.1%,rps>20000` (each string may hold several terms). */
@@ -133,6 +146,8 @@ export interface RunSuiteOptions {
   costs?: boolean | { startups: number };
   /** One extra profiled window per (scenario, target): top functions, time by package, collapsed stacks. */
   profile?: boolean;
+  /** Instructions per request under valgrind's callgrind per (scenario, target): `true` or the counts to use (defaults in `DEFAULTS.instructions`). */
+  instructions?: boolean | { processes?: number; warmupRequests?: number; requests?: number; loadedRequests?: number };
   /** Absolute checks after the run on every pair's merged figures: `['p99<50ms,errors<0.1%']`. */
   thresholds?: readonly string[];
   /** Runtimes every Node target also runs on: `['node@22', 'node@24', 'bun', 'deno']` (installed from the npm registry). */

@@ -549,6 +549,8 @@ export const designSchema = z.strictObject({
   verdictShare: nonneg.optional(),
   /** How every interval was obtained (`INTERVAL_METHOD`). */
   intervalMethod: z.string().optional(),
+  /** `--instructions`: fresh processes per pair, uninstrumented warm-up requests, counted requests at one connection and at the scenario's. */
+  instructions: z.strictObject({ processes: int, warmupRequests: int, requests: int, loadedRequests: int }).optional(),
   /** The budget planner's estimate of the minimum design, and what it changed to fit the budget. */
   budgetPlan: z
     .strictObject({
@@ -602,6 +604,32 @@ export const capacitySchema = z.strictObject({
   driver: z.string(),
 });
 export type Capacity = z.infer<typeof capacitySchema>;
+
+/**
+ * `--instructions`: user-space instructions per request of one (scenario, target) under valgrind's
+ * callgrind, on fresh processes with the runtime's determinism flags (`flags`). Per level: the
+ * count of each process ÷ the requests it answered inside the count, their median and spread
+ * ((max − min) ÷ median). Kernel work is not in it, so its ratios run larger than CPU-time ratios.
+ */
+export const instructionsRecordSchema = z.strictObject({
+  scenario: z.string(),
+  target: z.string(),
+  status: z.enum(['ok', 'skipped', 'failed']),
+  reason: z.string().optional(),
+  runtime: z.enum(['node', 'python']).optional(),
+  flags: z.array(z.string()).optional(),
+  warmupRequests: int,
+  levels: z.array(
+    z.strictObject({
+      connections: z.number().int().positive(),
+      requests: z.number().int().positive(),
+      perProcess: z.array(nonneg),
+      perRequest: nonneg,
+      spread: nonneg,
+    }),
+  ),
+});
+export type InstructionsRecord = z.infer<typeof instructionsRecordSchema>;
 
 /** One level of concurrent streams in one block (`kind: 'stream'` scenarios). */
 export const streamLevelSchema = z.strictObject({
@@ -732,6 +760,8 @@ export const resultSchema = z.strictObject({
   thresholds: z.array(thresholdOutcomeSchema).optional(),
   /** Capacity under an SLO (`--slo`); absent when not asked for. */
   capacity: z.array(capacitySchema).optional(),
+  /** Instructions per request under callgrind (`--instructions`); absent when not asked for. */
+  instructions: z.array(instructionsRecordSchema).optional(),
   /** Streaming scenarios' figures (`kind: 'stream'`); absent when the run had none. */
   streaming: z.array(streamResultSchema).optional(),
   /** The runner itself: its peak RSS and where the wall time went. */

@@ -156,9 +156,7 @@ export class TreeSampler {
     const wallSec = (end.at - start.at) / 1000;
     // A loader that already exited (wrk stops at the window's end) was reaped by us: its whole CPU
     // moved into our cutime/cstime (ticks), so subtract what it had used before the window.
-    const loaderCpuSeconds = end.loader
-      ? cpuDeltaSec(start.loader, end.loader, hz).sec
-      : Math.max(0, end.reapedTicks - start.reapedTicks - (start.loader?.ticks ?? 0)) / hz;
+    const loaderCpuSeconds = end.loader ? cpuDeltaSec(start.loader, end.loader, hz).sec : Math.max(0, end.reapedTicks - start.reapedTicks - (start.loader?.ticks ?? 0)) / hz;
     const loaderCores = this.loaderCpus.map((c) => diff(start.cores.get(c), end.cores.get(c)));
     const busy = (d: CpuJiffies) => (d.total > 0 ? d.busy / d.total : 0);
     const sumAll = [...end.cores.keys()]

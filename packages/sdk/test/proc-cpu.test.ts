@@ -21,46 +21,78 @@ process.stdin.once('data', () => {
 });`;
 
 describe('process CPU time', () => {
-  it.skipIf(!threadRunNsAvailable())('matches a busy loop of known length to well under a clock tick (schedstat)', async () => {
-    const child = spawn(process.execPath, ['-e', spinner], { stdio: ['pipe', 'pipe', 'inherit'] });
-    try {
-      await new Promise((r) => setTimeout(r, 300));
-      const out = child.stdout!.setEncoding('utf8');
-      const a = cpuReading(readStat(child.pid!)!);
-      child.stdin!.write('go\n');
-      const [first] = (await once(out, 'data')) as [string];
-      const b = cpuReading(readStat(child.pid!)!);
-      child.stdin!.write('again\n');
-      const [second] = (await once(out, 'data')) as [string];
-      // Our reading sits between two of the process's own readings of its CPU clock (µs apart):
-      // exact to well under a 10-ms tick.
-      const [t1, t2] = [Number(first.trim()) / 1e6, Number(second.trim()) / 1e6];
-      const total = cpuDeltaSec(undefined, b);
-      expect(total.exact).toBe(true);
-      expect(t2 - t1).toBeLessThan(0.003);
-      expect(total.sec).toBeGreaterThanOrEqual(t1 - 0.0002);
-      expect(total.sec).toBeLessThanOrEqual(t2 + 0.0002);
-      // Across the spin: at least its 300 ms, exact.
-      const spin = cpuDeltaSec(a, b);
-      expect(spin.exact).toBe(true);
-      expect(spin.sec).toBeGreaterThanOrEqual(0.3);
-    } finally {
-      child.kill('SIGKILL');
-    }
-  }, 20_000);
+  it.skipIf(!threadRunNsAvailable())(
+    'matches a busy loop of known length to well under a clock tick (schedstat)',
+    async () => {
+      const child = spawn(process.execPath, ['-e', spinner], { stdio: ['pipe', 'pipe', 'inherit'] });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        const out = child.stdout!.setEncoding('utf8');
+        const a = cpuReading(readStat(child.pid!)!);
+        child.stdin!.write('go\n');
+        const [first] = (await once(out, 'data')) as [string];
+        const b = cpuReading(readStat(child.pid!)!);
+        child.stdin!.write('again\n');
+        const [second] = (await once(out, 'data')) as [string];
+        // Our reading sits between two of the process's own readings of its CPU clock (µs apart):
+        // exact to well under a 10-ms tick.
+        const [t1, t2] = [Number(first.trim()) / 1e6, Number(second.trim()) / 1e6];
+        const total = cpuDeltaSec(undefined, b);
+        expect(total.exact).toBe(true);
+        expect(t2 - t1).toBeLessThan(0.003);
+        expect(total.sec).toBeGreaterThanOrEqual(t1 - 0.0002);
+        expect(total.sec).toBeLessThanOrEqual(t2 + 0.0002);
+        // Across the spin: at least its 300 ms, exact.
+        const spin = cpuDeltaSec(a, b);
+        expect(spin.exact).toBe(true);
+        expect(spin.sec).toBeGreaterThanOrEqual(0.3);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    20_000,
+  );
 
   it('falls back to ticks when a thread of the first reading is gone, or the ns disagree with the ticks', () => {
     const hz = ticksPerSecond();
-    const a = { ticks: 100, threads: new Map([[1, 1e9], [2, 0.5e9]]) };
+    const a = {
+      ticks: 100,
+      threads: new Map([
+        [1, 1e9],
+        [2, 0.5e9],
+      ]),
+    };
     // Thread 2 exited: its time in the window is lost from schedstat, so the ticks decide.
     const gone = cpuDeltaSec(a, { ticks: 100 + 0.3 * hz, threads: new Map([[1, 1.1e9]]) }, hz);
     expect(gone).toEqual({ sec: 0.3, exact: false });
     // Both alive and in agreement: the nanoseconds.
-    const both = cpuDeltaSec(a, { ticks: 100 + Math.floor(0.2345 * hz), threads: new Map([[1, 1.2e9], [2, 0.5345e9]]) }, hz);
+    const both = cpuDeltaSec(
+      a,
+      {
+        ticks: 100 + Math.floor(0.2345 * hz),
+        threads: new Map([
+          [1, 1.2e9],
+          [2, 0.5345e9],
+        ]),
+      },
+      hz,
+    );
     expect(both.exact).toBe(true);
     expect(both.sec).toBeCloseTo(0.2345, 9);
     // A thread born and gone inside the window: ticks far above the ns.
-    expect(cpuDeltaSec(a, { ticks: 100 + hz, threads: new Map([[1, 1.1e9], [2, 0.5e9]]) }, hz)).toEqual({ sec: 1, exact: false });
+    expect(
+      cpuDeltaSec(
+        a,
+        {
+          ticks: 100 + hz,
+          threads: new Map([
+            [1, 1.1e9],
+            [2, 0.5e9],
+          ]),
+        },
+        hz,
+      ),
+    ).toEqual({ sec: 1, exact: false });
     // No schedstat on either side: ticks.
     expect(cpuDeltaSec({ ticks: 5 }, { ticks: 5 + hz / 2 }, hz)).toEqual({ sec: 0.5, exact: false });
   });

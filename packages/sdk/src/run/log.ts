@@ -8,6 +8,7 @@ import {
   ceilingSchema,
   costsSchema,
   designSchema,
+  instructionsRecordSchema,
   profileRecordSchema,
   streamBlockSchema,
   verifyOutcomeSchema,
@@ -15,6 +16,7 @@ import {
   type BlockRecord,
   type Ceiling,
   type Costs,
+  type InstructionsRecord,
   type ProfileRecord,
   type StreamBlock,
   type StreamResult,
@@ -42,6 +44,7 @@ const runPlanSchema = z.strictObject({
     verify: z.boolean(),
     costs: z.union([z.boolean(), z.strictObject({ startups: z.number().int().positive() })]),
     profile: z.boolean(),
+    instructions: z.union([z.boolean(), z.record(z.string(), z.number())]).optional(),
     pinning: z.unknown(),
     thresholds: z.array(z.string()).optional(),
     slo: z.string().optional(),
@@ -54,11 +57,11 @@ export type RunPlan = z.infer<typeof runPlanSchema>;
 /**
  * The options a resumed run takes from its plan: the seed, the design, the driver and every option
  * that shapes what is measured (connections, durations, warm-up, verify, pinning, costs, profile,
- * thresholds, SLO, runtimes). Only the definitions (scenarios, targets) come from the caller.
+ * instructions, thresholds, SLO, runtimes). Only the definitions (scenarios, targets) come from the caller.
  */
 export function planOptions(
   plan: RunPlan,
-): Pick<RunSuiteOptions, 'suite' | 'seed' | 'design' | 'driver' | 'overrides' | 'verify' | 'costs' | 'profile' | 'pinning' | 'thresholds' | 'slo' | 'runtimes'> {
+): Pick<RunSuiteOptions, 'suite' | 'seed' | 'design' | 'driver' | 'overrides' | 'verify' | 'costs' | 'profile' | 'instructions' | 'pinning' | 'thresholds' | 'slo' | 'runtimes'> {
   const o = plan.options;
   // The recorded design holds what the run derived too (thresholds, method): keep the options only.
   const keys = Object.keys(designOptionsSchema.shape) as (keyof DesignOptions)[];
@@ -72,6 +75,7 @@ export function planOptions(
     verify: o.verify,
     costs: o.costs,
     profile: o.profile,
+    instructions: o.instructions ?? false,
     pinning: o.pinning as RunSuiteOptions['pinning'],
     thresholds: o.thresholds ?? [],
     ...(o.slo !== undefined ? { slo: o.slo } : {}),
@@ -86,6 +90,7 @@ const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
   z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
   z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
+  z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
   z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
 ]);
 type Line = z.infer<typeof lineSchema>;
@@ -98,6 +103,7 @@ export interface RunLog {
   costs: Map<string, Costs>;
   ceilings: Ceiling[];
   profiles: ProfileRecord[];
+  instructions: InstructionsRecord[];
   /** Streaming scenarios' blocks, per (scenario, target). */
   streams: StreamResult[];
 }
@@ -133,6 +139,9 @@ export class RunJournal {
   profile(profile: ProfileRecord): void {
     this.append({ record: 'profile', profile });
   }
+  instructions(instructions: InstructionsRecord): void {
+    this.append({ record: 'instructions', instructions });
+  }
   stream(scenario: string, target: string, block: StreamBlock): void {
     this.append({ record: 'stream', scenario, target, block });
   }
@@ -159,7 +168,7 @@ export function readPlan(dir: string): RunPlan {
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
 export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], streams: [] };
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [] };
   const file = join(dir, WINDOWS_FILE);
   if (!existsSync(file)) return log;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -177,6 +186,7 @@ export function readLog(dir: string): RunLog {
     else if (line.record === 'verify') log.verify.push(line.outcome);
     else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
     else if (line.record === 'profile') log.profiles.push(line.profile);
+    else if (line.record === 'instructions') log.instructions.push(line.instructions);
     else if (line.record === 'stream') {
       const r = log.streams.find((x) => x.scenario === line.scenario && x.target === line.target);
       if (r) r.blocks.push(line.block);

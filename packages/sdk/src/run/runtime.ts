@@ -42,6 +42,8 @@ interface StartOptions {
   healthPollMs?: number;
   /** Start with `/healthz` readiness whatever the target declares (startup-time measurement). */
   forceHealthz?: boolean;
+  /** How long the server may take to be ready, when not the target's own (a server under valgrind is slow to start). */
+  readyTimeoutMs?: number;
   /** Change the server's command and environment before it starts (a profiler's hook). */
   prepare?: (command: readonly string[], env: Readonly<Record<string, string>>) => { command: readonly string[]; env: Record<string, string> };
 }
@@ -100,7 +102,7 @@ function processRuntime(target: ProcessTarget): TargetRuntime {
             env,
             unsetEnv: target.unsetEnv,
             ready: o.forceHealthz ? { type: 'healthz', path: '/healthz' } : target.ready,
-            readyTimeoutMs: target.readyTimeoutMs,
+            readyTimeoutMs: o.readyTimeoutMs ?? target.readyTimeoutMs,
             pin: pinPrefix(o.pinning, o.pinning.serverCpus),
             signal: o.signal,
             healthPollMs: o.healthPollMs,

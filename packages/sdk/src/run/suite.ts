@@ -12,6 +12,7 @@ import {
   type BlockRecord,
   type Capacity,
   type Ceiling,
+  type InstructionsRecord,
   type ProfileRecord,
   type DesignRecord,
   type PairSummary,
@@ -34,6 +35,7 @@ import { measureCosts, setupPhase, verifyPhase, type PhaseContext } from './phas
 import { runtimeOf } from './runtime.js';
 import { measureCeiling } from './ceiling.js';
 import { profileTarget } from './profile.js';
+import { countInstructions } from './instructions.js';
 import { capacityOf } from './capacity.js';
 import { evaluateThresholds, parseThresholds } from '../analysis/thresholds.js';
 import { kindOf } from '../kinds.js';
@@ -55,11 +57,15 @@ export function planRun(
   scenarios: readonly Scenario[],
   targets: readonly Target[],
   design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'>,
-  o: { verify?: boolean | undefined; costs?: boolean | { startups: number } | undefined },
+  o: { verify?: boolean | undefined; costs?: boolean | { startups: number } | undefined; instructions?: boolean | { processes?: number | undefined } | undefined },
 ): BudgetPlan {
   const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
   const perTarget = (o.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (o.costs ? (typeof o.costs === 'object' ? o.costs.startups : DEFAULTS.startups) * DEFAULTS.planPerTarget.coldStartSec : 0);
-  return planBudget(plannedScenarios(scenarios, targets, design), design, { ...DEFAULTS.planCosts, beforeSec: kindSec + targets.length * perTarget });
+  // --instructions: every (scenario, target) of the driver's scenarios on fresh processes under callgrind.
+  const pairs = scenarios.filter(driverLoaded).reduce((a, s) => a + targets.filter((t) => targetSupports(t, s)).length, 0);
+  const processes = typeof o.instructions === 'object' ? (o.instructions.processes ?? DEFAULTS.instructions.processes) : DEFAULTS.instructions.processes;
+  const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
+  return planBudget(plannedScenarios(scenarios, targets, design), design, { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + targets.length * perTarget });
 }
 
 /** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
@@ -164,7 +170,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const wall0 = performance.now();
 
   // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], streams: [] };
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [] };
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
@@ -228,6 +234,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
         verify: opts.verify,
         costs: opts.costs,
         profile: opts.profile,
+        instructions: opts.instructions,
         pinning: opts.pinning,
         thresholds: opts.thresholds,
         ...(opts.slo !== undefined ? { slo: opts.slo } : {}),
@@ -272,6 +279,17 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     const stops: StopRecord[] = [];
     const ceilings: Ceiling[] = [...log.ceilings];
     const profiles: ProfileRecord[] = [...log.profiles];
+    const instructions: InstructionsRecord[] = [...log.instructions];
+    const instructionsPlan = opts.instructions
+      ? {
+          processes: DEFAULTS.instructions.processes,
+          warmupRequests: DEFAULTS.instructions.warmupRequests,
+          requests: DEFAULTS.instructions.requests,
+          loadedRequests: DEFAULTS.instructions.loadedRequests,
+          ...(typeof opts.instructions === 'object' ? opts.instructions : {}),
+        }
+      : undefined;
+    if (instructionsPlan) Object.assign(design, { instructions: instructionsPlan });
     const capacity: Capacity[] = [];
     let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
     let loadSec = 0;
@@ -413,6 +431,17 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
           journal.profile(p);
         }
       }
+      if (instructionsPlan && !signal.aborted) {
+        for (const t of members) {
+          if (signal.aborted || instructions.some((x) => x.scenario === scenario.name && x.target === t.name)) continue;
+          emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: 'start' });
+          const x = await countInstructions(ctx, scenario, t, instructionsPlan);
+          emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: x.status, ...(x.reason ? { message: x.reason } : {}) });
+          if (signal.aborted && x.status === 'failed') break;
+          instructions.push(x);
+          journal.instructions(x);
+        }
+      }
       const mine = blocks.filter((x) => x.scenario === scenario.name);
       stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
     }
@@ -521,6 +550,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       stops,
       profiles,
       ceilings,
+      ...(instructionsPlan ? { instructions } : {}),
       ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
       ...(slo ? { capacity } : {}),
       ...(kindScenarios.length ? { streaming } : {}),

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { median } from '../analysis/bootstrap.js';
+import { DEFAULTS } from '../defaults.js';
+import { callgrindAvailable, callgrindCommand, callgrindControl, newestDumpTotal, runtimeOfCommand } from '../instructions/callgrind.js';
+import { processTree } from '../proc.js';
+import type { InstructionsRecord } from '../result-schema.js';
+import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
+import type { Target } from '../target.js';
+import type { BlockContext } from './block.js';
+import { runtimeOf, type StartedTarget } from './runtime.js';
+
+/** What `--instructions` asks: fresh processes per pair, warm-up and counted requests. */
+export interface InstructionsPlan {
+  processes: number;
+  warmupRequests: number;
+  requests: number;
+  loadedRequests: number;
+}
+
+/**
+ * Send `n` requests over `connections` keep-alive connections (each connection one after another)
+ * and wait for every answer: when this resolves the server has answered exactly `n`. Rejects on a
+ * socket error or an unexpected status.
+ */
+export async function sendRequests(baseUrl: string, requests: readonly RequestSpec[], n: number, connections: number, expectStatus: readonly number[], signal: AbortSignal): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  let next = 0;
+  const one = (spec: RequestSpec): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const url = new URL(spec.path, baseUrl);
+      const req = httpRequest(url, { method: spec.method, headers: spec.headers, agent, signal }, (res) => {
+        res.resume();
+        res.on('end', () =>
+          expectStatus.includes(res.statusCode ?? 0) ? resolve() : reject(new Error(`${spec.method} ${spec.path} answered ${res.statusCode}, expected ${expectStatus.join(' or ')}`)),
+        );
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(spec.body);
+    });
+  const loop = async (): Promise<void> => {
+    while (next < n && !signal.aborted) {
+      const i = next++;
+      await one(requests[i % requests.length]!);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(connections, n) }, loop));
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * User-space instructions per request of one (scenario, target) under callgrind: on each of
+ * `plan.processes` fresh processes, a warm-up at one connection with instrumentation off, then the
+ * count over `plan.requests` requests at one connection and over `plan.loadedRequests` at the
+ * scenario's (highest) connections. Every request is answered before the count is dumped, so the
+ * server answered exactly that many inside it. Targets that are not one Node or Python process
+ * this runner starts are skipped with the reason.
+ */
+export async function countInstructions(ctx: BlockContext, scenario: Scenario, target: Target, plan: InstructionsPlan): Promise<InstructionsRecord> {
+  const base = { scenario: scenario.name, target: target.name, warmupRequests: plan.warmupRequests, levels: [] };
+  const skip = (reason: string): InstructionsRecord => ({ ...base, status: 'skipped', reason });
+  const available = callgrindAvailable();
+  if (available !== true) return skip(available);
+  if (target.kind !== 'process') return skip("a URL target: its process is not this runner's to count");
+  const command = ctx.commands.get(target.name) ?? target.command;
+  const runtime = runtimeOfCommand(command);
+  if (!runtime) return skip(`${command[0]} is neither node nor python: callgrind's count would not be repeatable without the runtime's determinism flags`);
+  const expectStatus = Array.isArray(scenario.expect.status) ? scenario.expect.status : [scenario.expect.status];
+  const most = Math.max(...connectionSteps(scenario.load));
+  const levels =
+    most > 1
+      ? [
+          { connections: 1, requests: plan.requests },
+          { connections: most, requests: plan.loadedRequests },
+        ]
+      : [{ connections: 1, requests: plan.requests }];
+  const counts = levels.map(() => [] as number[]);
+  let flags: string[] = [];
+  for (let p = 1; p <= plan.processes; p++) {
+    if (ctx.signal.aborted) break;
+    const dir = mkdtempSync(join(tmpdir(), 'benchsuite-callgrind-'));
+    let started: StartedTarget | undefined;
+    try {
+      started = await runtimeOf(target).start({
+        pinning: ctx.pinning,
+        signal: ctx.signal,
+        command,
+        readyTimeoutMs: DEFAULTS.instructions.readyTimeoutMs,
+        prepare: (c, e) => {
+          const wrapped = callgrindCommand(c, e, runtime, dir);
+          flags = wrapped.flags;
+          return { command: wrapped.command, env: wrapped.env };
+        },
+      });
+      const pid = started.pid!;
+      const tree = processTree(pid);
+      if (tree.length > 1) return { ...skip(`${tree.length} processes in the server's tree: callgrind counts only the one it started`), runtime, flags };
+      const requests = await prepareRequests(scenario, started.baseUrl);
+      await sendRequests(started.baseUrl, requests, plan.warmupRequests, 1, expectStatus, ctx.signal);
+      for (const [i, level] of levels.entries()) {
+        // The previous connections' close is handled before the count starts, and this level's inside it.
+        await sleep(DEFAULTS.instructions.settleMs, undefined, { signal: ctx.signal });
+        await callgrindControl(pid, '-i', 'on');
+        await callgrindControl(pid, '-z');
+        await sendRequests(started.baseUrl, requests, level.requests, level.connections, expectStatus, ctx.signal);
+        await sleep(DEFAULTS.instructions.settleMs, undefined, { signal: ctx.signal });
+        await callgrindControl(pid, '-i', 'off');
+        await callgrindControl(pid, '-d');
+        const perRequest = newestDumpTotal(dir, pid) / level.requests;
+        counts[i]!.push(perRequest);
+        ctx.emit({ type: 'instructions', scenario: scenario.name, target: target.name, status: 'process', process: p, connections: level.connections, perRequest });
+      }
+    } catch (err) {
+      if (ctx.signal.aborted) break;
+      const tail = started?.tail();
+      return { ...base, status: 'failed', reason: `process ${p}: ${(err as Error).message}${tail ? ` (${tail.split('\n').slice(-2).join(' ')})` : ''}`, runtime, flags };
+    } finally {
+      await started?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (!counts[0]!.length) return { ...base, status: 'failed', reason: 'interrupted before a process was counted', runtime, flags };
+  return {
+    ...base,
+    status: 'ok',
+    runtime,
+    flags,
+    levels: levels.map((l, i) => {
+      const xs = counts[i]!;
+      const m = median(xs);
+      return { connections: l.connections, requests: l.requests, perProcess: xs, perRequest: m, spread: m > 0 ? (Math.max(...xs) - Math.min(...xs)) / m : 0 };
+    }),
+  };
+}
