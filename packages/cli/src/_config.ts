@@ -50,6 +50,7 @@ const CONFIG_KEYS = {
   pinning: true,
   verify: true,
   profile: true,
+  instructions: true,
   costs: true,
   thresholds: true,
   slo: true,

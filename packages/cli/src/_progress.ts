@@ -92,6 +92,14 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       case 'costs':
         setStatus(`costs ${e.target}: ${e.message}`, `costs ${e.target}: ${e.message}`);
         break;
+      case 'instructions':
+        if (e.status === 'start') setStatus(`instructions ${e.scenario} × ${e.target}`, `instructions ${e.scenario} × ${e.target} (callgrind)`);
+        else if (e.status === 'process')
+          line(
+            `instructions ${e.scenario} × ${e.target}: process ${e.process}, ${e.connections} connection${e.connections === 1 ? '' : 's'}: ${Math.round(e.perRequest ?? 0).toLocaleString('en-US')} per request`,
+          );
+        else if (e.status !== 'ok') line(`instructions ${e.scenario} × ${e.target}: ${e.status}${e.message ? ` (${e.message})` : ''}`);
+        break;
       case 'profile':
         if (e.status === 'start') setStatus(`profile ${e.scenario} × ${e.target}`, `profile ${e.scenario} × ${e.target}`);
         else if (e.status !== 'ok' || !tty) line(`profile ${e.scenario} × ${e.target}: ${e.status}${e.message ? ` (${e.message})` : ''}`);

@@ -1,6 +1,6 @@
 import { capacityCharts, capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
 import { runtimeCharts, runtimeTables } from './runtime-table.js';
-import { streamTables } from './stream-tables.js';
+import { extraTables } from './extra-tables.js';
 import { createHash } from 'node:crypto';
 import { decodeHistogram, type BenchResult, type Note, type PairSummary } from '@benchsuite/sdk';
 import { DASH, escapeHtml as esc, fmtRatio, fmtRps, fmtUs } from './format.js';
@@ -361,7 +361,7 @@ function loadHtml(m: ReportModel): string {
     const charts = runtimeCharts(m.result);
     parts.push(`<section id="runtimes"><h2>Runtimes</h2>${rt.map((x, i) => `<h3>${esc(x.scenario)}</h3>${charts[i] ?? ''}${htmlTable(x.table, color)}`).join('')}</section>`);
   }
-  for (const [i, x] of streamTables(m.result).entries()) parts.push(`<section id="streaming-${i}"><h2>${esc(x.title)}</h2>${htmlTable(x.table, color)}</section>`);
+  for (const [i, x] of extraTables(m.result).entries()) parts.push(`<section id="extra-${i}"><h2>${esc(x.title)}</h2>${htmlTable(x.table, color)}</section>`);
   return parts.join('\n');
 }
 

@@ -18,7 +18,7 @@ import {
 } from './model.js';
 import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
 import { runtimeTables } from './runtime-table.js';
-import { streamTables } from './stream-tables.js';
+import { extraTables } from './extra-tables.js';
 import {
   ceilingColumns,
   costColumns,
@@ -173,7 +173,7 @@ function loadSections(m: ReportModel): string[] {
   if (cap.rows.length) out.push('## Capacity under the SLO', '', ...markdownTable(cap), '');
   const rt = runtimeTables(m.result);
   if (rt.length) out.push('## Runtimes', '', ...rt.flatMap((x) => [`### ${md(x.scenario)}`, '', ...markdownTable(x.table), '']));
-  for (const x of streamTables(m.result)) out.push(`## ${x.title}`, '', ...markdownTable(x.table), '');
+  for (const x of extraTables(m.result)) out.push(`## ${x.title}`, '', ...markdownTable(x.table), '');
   return out;
 }
 

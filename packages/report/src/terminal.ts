@@ -1,6 +1,6 @@
 import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
 import { runtimeTables } from './runtime-table.js';
-import { streamTables } from './stream-tables.js';
+import { extraTables } from './extra-tables.js';
 import type { BenchResult } from '@benchsuite/sdk';
 import { fmtPct, shortFrame } from './format.js';
 import { MISSING_LABEL, buildModel, failureText, foldedNotes, loadText, namesItsSubject, noteSentence, stopNote, type ProfileView, type ReportModel, type ReportOptions } from './model.js';
@@ -121,7 +121,7 @@ export function renderTerminal(result: BenchResult, options: TerminalOptions = {
     if (t.rows.length) out.push('', paint(title, 'bold'), ...terminalTable(t as Table<unknown>, paint));
   }
   for (const x of runtimeTables(m.result)) out.push('', paint(`runtimes — ${x.scenario}`, 'bold'), ...terminalTable(x.table, paint));
-  for (const x of streamTables(m.result)) out.push('', paint(x.title.toLowerCase(), 'bold'), ...terminalTable(x.table, paint));
+  for (const x of extraTables(m.result)) out.push('', paint(x.title.toLowerCase(), 'bold'), ...terminalTable(x.table, paint));
   if (m.result.ceilings.length) out.push('', paint('backend ceilings', 'bold'), ...terminalTable({ columns: ceilingColumns(), rows: m.result.ceilings }, paint));
   if (m.targetsWithCosts.length) out.push('', paint('costs', 'bold'), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint));
   return `${out.join('\n')}\n`;

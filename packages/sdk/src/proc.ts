@@ -61,7 +61,7 @@ export function readStat(pid: number): ProcStat | undefined {
  * does not keep it (no CONFIG_SCHED_INFO) or the process is gone. Threads that already exited are
  * not in it: `cpuDeltaSec` checks the sum against the tick count, which keeps them.
  */
-export function threadRunNs(pid: number): Map<number, number> | undefined {
+function threadRunNs(pid: number): Map<number, number> | undefined {
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);

@@ -22,12 +22,20 @@ export interface InstructionsPlan {
 }
 
 /**
- * Send `n` requests over `connections` keep-alive connections (each connection one after another)
- * and wait for every answer: when this resolves the server has answered exactly `n`. Rejects on a
- * socket error or an unexpected status.
+ * Send `n` requests over `agent`'s keep-alive connections, `connections` at a time (each one after
+ * another on its connection), and wait for every answer: when this resolves the server has answered
+ * exactly `n`. Rejects on a socket error or an unexpected status. The caller owns the agent, so the
+ * connections outlive a count (opened before it, closed after it).
  */
-export async function sendRequests(baseUrl: string, requests: readonly RequestSpec[], n: number, connections: number, expectStatus: readonly number[], signal: AbortSignal): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+async function sendRequests(
+  agent: Agent,
+  baseUrl: string,
+  requests: readonly RequestSpec[],
+  n: number,
+  connections: number,
+  expectStatus: readonly number[],
+  signal: AbortSignal,
+): Promise<void> {
   let next = 0;
   const one = (spec: RequestSpec): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -48,11 +56,7 @@ export async function sendRequests(baseUrl: string, requests: readonly RequestSp
       await one(requests[i % requests.length]!);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(connections, n) }, loop));
-  } finally {
-    agent.destroy();
-  }
+  await Promise.all(Array.from({ length: Math.min(connections, n) }, loop));
 }
 
 /**
@@ -103,16 +107,24 @@ export async function countInstructions(ctx: BlockContext, scenario: Scenario, t
       const tree = processTree(pid);
       if (tree.length > 1) return { ...skip(`${tree.length} processes in the server's tree: callgrind counts only the one it started`), runtime, flags };
       const requests = await prepareRequests(scenario, started.baseUrl);
-      await sendRequests(started.baseUrl, requests, plan.warmupRequests, 1, expectStatus, ctx.signal);
+      const warm = new Agent({ keepAlive: true, maxSockets: 1 });
+      await sendRequests(warm, started.baseUrl, requests, plan.warmupRequests, 1, expectStatus, ctx.signal).finally(() => warm.destroy());
       for (const [i, level] of levels.entries()) {
-        // The previous connections' close is handled before the count starts, and this level's inside it.
-        await sleep(DEFAULTS.instructions.settleMs, undefined, { signal: ctx.signal });
-        await callgrindControl(pid, '-i', 'on');
-        await callgrindControl(pid, '-z');
-        await sendRequests(started.baseUrl, requests, level.requests, level.connections, expectStatus, ctx.signal);
-        await sleep(DEFAULTS.instructions.settleMs, undefined, { signal: ctx.signal });
-        await callgrindControl(pid, '-i', 'off');
-        await callgrindControl(pid, '-d');
+        // The level's connections are opened (one request each) and the warm-up's closed before the
+        // count, and closed after it: the count holds requests, not connection set-up.
+        const agent = new Agent({ keepAlive: true, maxSockets: level.connections });
+        try {
+          await sendRequests(agent, started.baseUrl, requests, level.connections, level.connections, expectStatus, ctx.signal);
+          await sleep(DEFAULTS.instructions.settleMs, undefined, { signal: ctx.signal });
+          await callgrindControl(pid, '-i', 'on');
+          await callgrindControl(pid, '-z');
+          await sendRequests(agent, started.baseUrl, requests, level.requests, level.connections, expectStatus, ctx.signal);
+          await sleep(DEFAULTS.instructions.settleMs, undefined, { signal: ctx.signal });
+          await callgrindControl(pid, '-i', 'off');
+          await callgrindControl(pid, '-d');
+        } finally {
+          agent.destroy();
+        }
         const perRequest = newestDumpTotal(dir, pid) / level.requests;
         counts[i]!.push(perRequest);
         ctx.emit({ type: 'instructions', scenario: scenario.name, target: target.name, status: 'process', process: p, connections: level.connections, perRequest });
