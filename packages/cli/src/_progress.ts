@@ -1,5 +1,5 @@
 import { DEFAULTS, noteText, type SuiteEvent } from '@benchsuite/sdk';
-import { streamEventText } from '@benchsuite/report';
+import { fmtHalfWidth, streamEventText } from '@benchsuite/report';
 import { formatPercent, formatSeconds } from './_values.js';
 
 export interface ProgressOptions {
@@ -149,7 +149,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
         break;
       }
       case 'precision': {
-        const worst = e.worstHalfWidth === null ? 'no interval yet' : `worst ±${(e.worstHalfWidth * 100).toFixed(1)}%`;
+        const worst = e.worstHalfWidth === null ? 'no interval yet' : `worst ${fmtHalfWidth(e.worstHalfWidth)}`;
         line(
           `${e.scenario}: ${worst} (target ±${formatPercent(e.target)}) after ${e.blocks} block${e.blocks === 1 ? '' : 's'}, ${e.rounds} round${e.rounds === 1 ? '' : 's'} → ${DECISION[e.decision]}`,
         );

@@ -6,7 +6,7 @@
  * in name order, as flamegraph.pl does; colours from a hash of the name), and bounded: frames
  * narrower than `minWidth` pixels are merged, so a profile of any size gives a small SVG.
  */
-import { escapeHtml } from './format.js';
+import { escapeHtml, fmtPct } from './format.js';
 
 /** Collapsed stacks: folded text, or `[stack, weight]` pairs such as the SDK's `CollapsedStacks` map. */
 export type FlameInput = string | Iterable<readonly [stack: string, weight: number]>;
@@ -183,7 +183,7 @@ export function warmColor(name: string): string {
 }
 
 function formatShare(x: number): string {
-  return `${(x * 100).toFixed(x >= 0.1 ? 1 : 2)}%`;
+  return fmtPct(x, x >= 0.1 ? 1 : 2);
 }
 
 function formatWeight(v: number, unit: 'samples' | 'us'): string {

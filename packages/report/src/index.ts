@@ -93,5 +93,5 @@ export {
   type RunRef,
 } from './compare.js';
 export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
-export { escapeHtml, escapeMarkdown, shortFrame } from './format.js';
+export { escapeHtml, escapeMarkdown, fmtHalfWidth, shortFrame } from './format.js';
 export { streamTables, streamLevelTable, streamCancelTable, streamBackpressureTable, streamEventText } from './stream-tables.js';

@@ -100,6 +100,14 @@ export const DEFAULTS = {
     pythonEnv: { PYTHONHASHSEED: '0' },
     pairSec: 70,
   },
+  /** How long a server or helper service may take from spawn to ready before its start fails, ms. */
+  readyTimeoutMs: 20_000,
+  /**
+   * Removed from the environment of every process the runner starts (servers by default, helper
+   * services, the autocannon worker): NODE_EXTRA_CA_CERTS costs ~50 ms per Node start, and
+   * NODE_OPTIONS would change how the runtime runs.
+   */
+  unsetEnv: ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'],
   /** Default concurrency when a scenario names none. */
   connections: 50,
   /** Seconds without a response before a request counts as a timeout. */
@@ -186,7 +194,7 @@ export const DEFAULTS = {
    * pool) still completes responses steadily, and one slow target must not stretch every window.
    */
   maxFittedWindowSec: 2,
-  /** `--runtime`: how long a variant's one trial start may take before the runtime counts as unable to run it. */
+  /** `--runtime`: how long a variant's one test start may take before the runtime counts as unable to run it. */
   runtimeSmokeTimeoutMs: 20_000,
   /** Exit code of `run` and `merge` when a `--threshold` fails (k6 uses the same). */
   thresholdExitCode: 99,

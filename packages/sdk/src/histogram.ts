@@ -23,7 +23,7 @@ export function decodeHistogram(s: string): Histogram {
   return h;
 }
 
-/** Merge histograms (the only honest way to combine percentiles across trials). */
+/** Merge histograms (the only honest way to combine percentiles across windows and blocks). */
 export function mergeHistograms(hs: Iterable<Histogram>): Histogram {
   const out = createHistogram();
   for (const h of hs) out.add(h);

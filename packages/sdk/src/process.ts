@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { DEFAULTS } from './defaults.js';
 import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
@@ -253,7 +254,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   };
   live.add(proc);
 
-  const timeoutMs = options.readyTimeoutMs ?? 20_000;
+  const timeoutMs = options.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs;
   const fail = async (message: string, phase: 'start' | 'ready'): Promise<never> => {
     const info = exitInfo;
     await proc.stop(1000);

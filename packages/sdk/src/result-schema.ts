@@ -101,7 +101,7 @@ export const stepResultSchema = z.strictObject({
   rps: nonneg,
   ...countersShape,
   latency: latencySchema,
-  /** HDR histogram of latencies in µs, compressed base64 (mergeable across trials). */
+  /** HDR histogram of latencies in µs, compressed base64 (mergeable across windows). */
   histogram: z.string(),
   resources: resourceSchema,
   /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. */
@@ -442,7 +442,7 @@ export const costsSchema = z.strictObject({
   idleRssBytes: int,
   idlePssBytes: int.nullable(),
   processCount: int,
-  /** Peak RSS under load over all trials of this target, bytes. */
+  /** Peak RSS under load over all windows of this target, bytes. */
   peakRssBytes: int.nullable(),
   artifact: z.strictObject({ bytes: int, method: z.string() }).nullable(),
 });

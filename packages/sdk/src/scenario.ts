@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseOrThrow } from './errors.js';
+import { DEFAULTS } from './defaults.js';
 import { streamSpecSchema } from './stream/spec.js';
 
 /** HTTP methods a scenario may send. */
@@ -19,7 +20,7 @@ const positiveInt = z.number().int().positive();
 
 const loadProfileSchema = z.strictObject({
   /** Open connections: one number, or a stepped list measured one step after the other. */
-  connections: z.union([positiveInt, z.array(positiveInt).min(1)]).default(50),
+  connections: z.union([positiveInt, z.array(positiveInt).min(1)]).default(DEFAULTS.connections),
   /**
    * Settle seconds of traffic before each measured window (per step), never recorded. Default: none
    * for a fixed load, `DEFAULTS.stepSettleSec` for a stepped one. A fresh server's warm-up is the
@@ -43,7 +44,7 @@ const loadProfileSchema = z.strictObject({
    */
   openLoop: z.boolean().default(false),
   /** Seconds without a response before a request counts as a timeout. */
-  timeout: z.number().positive().default(10),
+  timeout: z.number().positive().default(DEFAULTS.timeoutSec),
 });
 export type LoadProfile = z.output<typeof loadProfileSchema>;
 
@@ -59,7 +60,7 @@ const expectationSchema = z.strictObject({
 });
 export type Expectation = z.output<typeof expectationSchema>;
 
-/** Context handed to a scenario's `prepare` hook, once per trial, before the warm-up. */
+/** Context handed to a scenario's `prepare` hook, once per fresh server process (per block), before the warm-up. */
 export interface PrepareContext {
   /** Base URL of the server under test, e.g. `http://127.0.0.1:41234`. */
   baseUrl: string;
@@ -91,7 +92,7 @@ const scenarioSchema = z
     requests: z.array(requestSpecSchema).min(1).optional(),
     expect: expectationSchema,
     load: loadProfileSchema.default(loadProfileSchema.parse({})),
-    /** Runs once per trial against the fresh server before warm-up (e.g. learn an ETag). */
+    /** Runs once per block against the fresh server before warm-up (e.g. learn an ETag). */
     prepare: fnSchema<(ctx: PrepareContext) => Promise<PreparePatch> | PreparePatch>().optional(),
     /**
      * The backend behind the targets (a helper service they declare, e.g. a stub LLM), and the

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULTS } from './defaults.js';
 import { parseOrThrow } from './errors.js';
 import { targetProfileSchema } from './profile/profiler.js';
 
@@ -37,7 +38,7 @@ const serviceSchema = z.strictObject({
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).default({}),
   ready: readinessSchema.default({ type: 'stdout' }),
-  readyTimeoutMs: z.number().int().positive().default(20_000),
+  readyTimeoutMs: z.number().int().positive().default(DEFAULTS.readyTimeoutMs),
 });
 export type ServiceSpec = z.output<typeof serviceSchema>;
 
@@ -62,12 +63,12 @@ const processTargetSchema = z.strictObject({
   /** Extra environment; `${services.<name>.url}` is replaced by that service's URL. */
   env: z.record(z.string(), z.string()).default({}),
   /** Variables removed from the server's environment (they would skew startup or behaviour). */
-  unsetEnv: z.array(z.string()).default(['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']),
+  unsetEnv: z.array(z.string()).default([...DEFAULTS.unsetEnv]),
   ready: readinessSchema.default({ type: 'stdout' }),
-  readyTimeoutMs: z.number().int().positive().default(20_000),
-  /** Helper processes started per trial before the server (e.g. a stub backend), pinned with the loader. */
+  readyTimeoutMs: z.number().int().positive().default(DEFAULTS.readyTimeoutMs),
+  /** Helper processes started per block before the server (they live as long as the server process) (e.g. a stub backend), pinned with the loader. */
   services: z.record(nameSchema, serviceSchema).default({}),
-  /** Runs once before any trial: build, create a venv… Throw `TargetUnavailableError` to skip the target. */
+  /** Runs once before anything is measured: build, create a venv… Throw `TargetUnavailableError` to skip the target. */
   // biome-ignore lint/suspicious/noConfusingVoidType: a setup that returns nothing (`async () => {}`) must be accepted; `undefined` would refuse its Promise<void>.
   setup: fnSchema<(ctx: SetupContext) => Promise<SetupResult | void> | SetupResult | void>().optional(),
   /** Size of what would be deployed, and how it was counted (for cost figures). */
@@ -84,7 +85,7 @@ const processTargetSchema = z.strictObject({
 const urlTargetSchema = z.strictObject({
   kind: z.literal('url'),
   ...commonTarget,
-  /** Base URL of a server that is already running (not restarted between trials). */
+  /** Base URL of a server that is already running (never restarted: every block measures the same process). */
   url: z.url(),
 });
 
@@ -95,7 +96,7 @@ export type ProcessTarget = z.output<typeof processTargetSchema>;
 export type UrlTarget = z.output<typeof urlTargetSchema>;
 
 /**
- * Declare a target: a server command run as its own process per trial, or a URL.
+ * Declare a target: a server command run as a fresh process per block, or a URL.
  *
  * @example
  * defineTarget({ kind: 'process', name: 'my-server', command: ['node', 'server.js'], version: '1.2.0' })

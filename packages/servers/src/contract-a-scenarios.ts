@@ -1,4 +1,4 @@
-import { defineScenario, type PrepareContext, type PreparePatch, type ScenarioInput } from '@benchsuite/sdk';
+import { DEFAULTS, defineScenario, type PrepareContext, type PreparePatch, type ScenarioInput } from '@benchsuite/sdk';
 import { contractA, type ContractScenario } from './contract/index.js';
 
 /** Names of the nine Contract A scenarios, in the contract's order. */
@@ -34,7 +34,7 @@ function toScenario(s: ContractScenario): ScenarioInput {
     group: 'framework',
     request: { method: s.request.method, path: s.request.path, headers: { ...s.request.headers }, ...(s.request.body === undefined ? {} : { body: s.request.body }) },
     expect: { status: s.expect.status, ...(s.expect.json === undefined ? {} : { json: s.expect.json }), ...(s.expect.headers ? { headers: { ...s.expect.headers } } : {}) },
-    load: s.load ? { connections: s.load.connections, ...(Array.isArray(s.load.connections) ? RAMP_WINDOW : {}) } : { connections: 50 },
+    load: s.load ? { connections: s.load.connections, ...(Array.isArray(s.load.connections) ? RAMP_WINDOW : {}) } : { connections: DEFAULTS.connections },
     ...(s.prepare ? { prepare: learnEtag(s.prepare.learnEtagFrom) } : {}),
   });
 }

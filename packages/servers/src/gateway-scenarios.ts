@@ -1,4 +1,4 @@
-import { defineScenario } from '@benchsuite/sdk';
+import { DEFAULTS, defineScenario } from '@benchsuite/sdk';
 import { contractB, errorBody, healthzBody, modelsBody } from './gateway/contract.js';
 
 /**
@@ -23,7 +23,7 @@ export function gatewayMessagesBody(chars: number, extra: Record<string, unknown
 
 const json = contractB.headers.json;
 const authed = { 'x-api-key': gatewayApiKey, 'content-type': 'application/json' };
-const load = { connections: 50 } as const;
+const load = { connections: DEFAULTS.connections } as const;
 
 const messagesScenario = <const N extends string>(name: N, chars: number, latency: string) =>
   defineScenario({

@@ -13,7 +13,7 @@ import { serverCpus } from './server-cpus.js';
 /**
  * The LLM gateway implemented three ways (contract B): Fastify, FastAPI (1 worker and one per
  * server core, plus two named variants of its upstream client) and Hummingbird. Each is started
- * with the stub backend as a per-trial service and the same environment, and records which
+ * with the stub backend as a per-block service and the same environment, and records which
  * ecosystem pieces it uses and the cores it gets in `metadata`.
  */
 

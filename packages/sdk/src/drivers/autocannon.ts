@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,8 +48,7 @@ export const autocannonDriver: Driver = {
       expectStatus: [...o.expectStatus],
     };
     const env = { ...process.env };
-    delete env.NODE_EXTRA_CA_CERTS;
-    delete env.NODE_OPTIONS;
+    for (const k of DEFAULTS.unsetEnv) delete env[k];
     const argv = [...o.pin, process.execPath, workerPath];
     const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env, detached: true });
     guardProcessGroup(child);

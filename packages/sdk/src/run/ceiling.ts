@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Driver } from '../driver.js';
 import { pinPrefix, type Pinning } from '../environment.js';
@@ -24,7 +25,7 @@ export async function measureCeiling(
   const from = members.find((t) => t.kind === 'process' && backend.service in t.services);
   if (from?.kind !== 'process') return undefined;
   const spec = from.services[backend.service] as ServiceSpec;
-  const svc = await startProcess({ ...spec, unsetEnv: ['NODE_EXTRA_CA_CERTS'], pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus), signal: ctx.signal });
+  const svc = await startProcess({ ...spec, unsetEnv: [...DEFAULTS.unsetEnv], pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus), signal: ctx.signal });
   const connections = Math.max(...connectionSteps(scenario.load));
   const run = (sec: number, sampler?: TreeSampler) =>
     ctx.driver.run({

@@ -24,23 +24,16 @@ export interface InstructionsPlan {
 /**
  * Send `n` requests over `agent`'s keep-alive connections, `connections` at a time (each one after
  * another on its connection), and wait for every answer: when this resolves the server has answered
- * exactly `n`. Rejects on a socket error or an unexpected status. The caller owns the agent, so the
+ * exactly `n`. Rejects on a socket error or an unexpected status; stops sending once `signal` aborts
+ * (the server is then stopped, which ends what is in flight). The caller owns the agent, so the
  * connections outlive a count (opened before it, closed after it).
  */
-async function sendRequests(
-  agent: Agent,
-  baseUrl: string,
-  requests: readonly RequestSpec[],
-  n: number,
-  connections: number,
-  expectStatus: readonly number[],
-  signal: AbortSignal,
-): Promise<void> {
+async function sendRequests(agent: Agent, baseUrl: string, requests: readonly RequestSpec[], n: number, connections: number, expectStatus: readonly number[], signal: AbortSignal): Promise<void> {
   let next = 0;
   const one = (spec: RequestSpec): Promise<void> =>
     new Promise((resolve, reject) => {
       const url = new URL(spec.path, baseUrl);
-      const req = httpRequest(url, { method: spec.method, headers: spec.headers, agent, signal }, (res) => {
+      const req = httpRequest(url, { method: spec.method, headers: spec.headers, agent }, (res) => {
         res.resume();
         res.on('end', () =>
           expectStatus.includes(res.statusCode ?? 0) ? resolve() : reject(new Error(`${spec.method} ${spec.path} answered ${res.statusCode}, expected ${expectStatus.join(' or ')}`)),

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { pinPrefix, type Pinning } from '../environment.js';
 import { ProcessStartError, startProcess, type ExitInfo, type RunningProcess } from '../process.js';
 import type { ProcessTarget, ServiceSpec, Target } from '../target.js';
@@ -77,7 +78,7 @@ function processRuntime(target: ProcessTarget): TargetRuntime {
       try {
         for (const [name, svc] of Object.entries(target.services) as Array<[string, ServiceSpec]>) {
           try {
-            const s = await startProcess({ ...svc, unsetEnv: ['NODE_EXTRA_CA_CERTS'], pin: pinPrefix(o.pinning, o.pinning.loaderCpus), signal: o.signal });
+            const s = await startProcess({ ...svc, unsetEnv: [...DEFAULTS.unsetEnv], pin: pinPrefix(o.pinning, o.pinning.loaderCpus), signal: o.signal });
             services.push(s);
             urls[name] = s.url;
           } catch (err) {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ServiceSpec } from '@benchsuite/sdk';
+import { DEFAULTS, type ServiceSpec } from '@benchsuite/sdk';
 
 export { createStubBackend, estimateTokens, latencyMs, type StubBackend, type StubBackendOptions, type StubBackendStats } from './stub.js';
 
@@ -7,7 +7,7 @@ export { createStubBackend, estimateTokens, latencyMs, type StubBackend, type St
 export const stubBackendMain = fileURLToPath(new URL('../../dist/stub-backend/main.js', import.meta.url));
 
 /**
- * The stub backend as an SDK service: started per trial before a gateway, which gets its
+ * The stub backend as an SDK service: started per block before a gateway, which gets its
  * URL through `${services.backend.url}`.
  *
  * @example
@@ -18,5 +18,5 @@ export const stubBackendService = {
   command: [process.execPath, stubBackendMain],
   env: {},
   ready: { type: 'stdout' },
-  readyTimeoutMs: 20_000,
+  readyTimeoutMs: DEFAULTS.readyTimeoutMs,
 } as const satisfies ServiceSpec;
