@@ -1,0 +1,56 @@
+// The README's "How a figure is obtained" and docs/streaming.md state defaults in prose; each number
+// here is read from DEFAULTS, so a changed default fails this test until the sentence is changed too.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DEFAULTS } from '@benchsuite/sdk';
+import { describe, expect, it } from 'vitest';
+
+const read = (rel: string) => readFileSync(fileURLToPath(new URL(`../../../${rel}`, import.meta.url)), 'utf8').replace(/\s+/g, ' ');
+const pct = (x: number) => `${Number((x * 100).toFixed(2))}%`;
+const n = (x: number) => x.toLocaleString('en-US');
+
+describe('numbers in the prose match DEFAULTS', () => {
+  const d = DEFAULTS;
+  const readme = read('README.md');
+  const section = readme.slice(readme.indexOf('## How a figure is obtained'), readme.indexOf('## Runtimes as a dimension'));
+  const claims: Array<[string, string]> = [
+    ['window length', `(${d.windowSec} s by default`],
+    ['step settle', `${d.stepSettleSec} s settle`],
+    ['warm-up bounds', `(at least ${d.warmup.minSec} s, at most ${d.warmup.maxSec} s)`],
+    ['warm-up steadiness', `by less than ${pct(d.warmup.tolerance)}`],
+    ['first blocks', `The first blocks (${d.blocks.min} by default) run ${d.rounds.min} rounds each`],
+    ['rounds clamp', `[${d.rounds.min}, ${d.rounds.max}]`],
+    ['budget', `(${d.budgetSec / 60} min for the whole run`],
+    ['precision', `\`--precision\` (${pct(d.precision)})`],
+    ['maximum of blocks', `maximum of blocks (${d.blocks.max})`],
+    ['planner floor', `(down to ${d.planFloor.rounds})`],
+    ['responses per connection', `at least ${d.minResponsesPerConnection} responses`],
+    ['steal threshold', `A window over ${pct(d.stealThreshold)} steal`],
+    ['loader-bound server share', `under ${pct(d.loaderBound.serverShare)} of its cores`],
+    ['worker share', `at least ${pct(d.workerCpuShare)}`],
+    ['CoV bands', `under ${pct(d.covBands.excellent)} **Excellent**, ${pct(d.covBands.excellent).slice(0, -1)}–${pct(d.covBands.acceptable)} **Acceptable**, ${pct(d.covBands.acceptable).slice(0, -1)}–${pct(d.covBands.noisy)} **Noisy**, over ${pct(d.covBands.noisy)} **Unreliable**`],
+    ['verdict share', `at least ${pct(d.verdictShare)} of the pairs`],
+    ['disturbed steal', `mean steal over ${pct(d.disturbedSteal)}`],
+    ['noisy CoV', `CoV within blocks over ${pct(d.noisyWindowCov)}`],
+    ['practical band', `the practical band (${pct(d.practicalBand)})`],
+    ['instruction processes', `on ${d.instructions.processes} fresh processes`],
+    ['instruction warm-up', `warmed up with ${n(d.instructions.warmupRequests)} requests`],
+    ['instruction count', `while ${n(d.instructions.requests)} requests are answered`],
+    ['V8 determinism flags', `\`${d.instructions.nodeFlags.join(' ')}\``],
+  ];
+  for (const [what, text] of claims) it(`README: ${what}`, () => expect(section).toContain(text));
+
+  const streaming = read('docs/streaming.md');
+  const s = d.stream;
+  const streamClaims: Array<[string, string]> = [
+    ['levels', `(${s.streams.join(', ')})`],
+    ['seconds per level', `for \`durationSec\` (${s.durationSec} s)`],
+    ['warm-up', `for \`warmupSec\` (${s.warmupSec} s)`],
+    ['disconnects', `\`count\` (${s.cancel.count}) streams`],
+    ['events before a disconnect', `\`afterEvents\` (${s.cancel.afterEvents})`],
+    ['never-aborted wait', `\`waitMs\`, ${s.cancel.waitMs / 1000} s`],
+    ['slow reader', `(${s.backpressure.readBytesPerSec / 1024} KiB/s) for \`durationSec\` (${s.backpressure.durationSec} s)`],
+    ['throttle slack', `\`stallSlackBytes\` (${s.backpressure.stallSlackBytes / 2 ** 20} MiB`],
+  ];
+  for (const [what, text] of streamClaims) it(`docs/streaming.md: ${what}`, () => expect(streaming).toContain(text));
+});
