@@ -28,7 +28,10 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['steal threshold', `A window over ${pct(d.stealThreshold)} steal`],
     ['loader-bound server share', `under ${pct(d.loaderBound.serverShare)} of its cores`],
     ['worker share', `at least ${pct(d.workerCpuShare)}`],
-    ['CoV bands', `under ${pct(d.covBands.excellent)} **Excellent**, ${pct(d.covBands.excellent).slice(0, -1)}–${pct(d.covBands.acceptable)} **Acceptable**, ${pct(d.covBands.acceptable).slice(0, -1)}–${pct(d.covBands.noisy)} **Noisy**, over ${pct(d.covBands.noisy)} **Unreliable**`],
+    [
+      'CoV bands',
+      `under ${pct(d.covBands.excellent)} **Excellent**, ${pct(d.covBands.excellent).slice(0, -1)}–${pct(d.covBands.acceptable)} **Acceptable**, ${pct(d.covBands.acceptable).slice(0, -1)}–${pct(d.covBands.noisy)} **Noisy**, over ${pct(d.covBands.noisy)} **Unreliable**`,
+    ],
     ['verdict share', `at least ${pct(d.verdictShare)} of the pairs`],
     ['disturbed steal', `mean steal over ${pct(d.disturbedSteal)}`],
     ['noisy CoV', `CoV within blocks over ${pct(d.noisyWindowCov)}`],

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { drivers, runSuite, startProcess, cpuTimes, median, changeEstimate, isClientBound, decidePinning } from '../dist/index.js';
-import { TreeSampler } from '../dist/sampler.js';
+import { TreeSampler } from '../dist/window-resources.js';
 
 const { values: args } = parseArgs({
   options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, result: { type: 'string' } },

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { decidePinning, drivers, latencyOf, startProcess } from '../dist/index.js';
-import { TreeSampler } from '../dist/sampler.js';
+import { TreeSampler } from '../dist/window-resources.js';
 
 const { values: args } = parseArgs({ options: { duration: { type: 'string', default: '3' }, rates: { type: 'string', default: '2000,5000,10000,20000,40000' } } });
 const duration = Number(args.duration);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Environment } from './result-schema.js';
-import { cpuClock } from './proc.js';
+import { cpuClock } from './procfs.js';
 
 function run(cmd: string, args: string[]): string | null {
   try {

@@ -33,13 +33,13 @@ export { createHistogram, encodeHistogram, decodeHistogram, mergeHistograms, lat
 export { runSuite, resolveReference } from './run/suite.js';
 export { validateSuite } from './validate.js';
 export { setupTarget } from './run/phases.js';
-export { isClientBound } from './sampler.js';
+export { isClientBound } from './window-resources.js';
 export { startProcess, stopAllProcesses, freePort, guardTempDir, ProcessStartError, describeExit, type RunningProcess, type StartProcessOptions, type ExitInfo } from './process.js';
 export { drivers, driverNames, driverNeeds, resolveDriver, type DriverName, type DriverChoice, type DriverNeeds } from './drivers/index.js';
 export { autocannonDriver } from './drivers/autocannon.js';
 export { wrkDriver } from './drivers/wrk.js';
 export { verifyScenario, send, type Observed } from './verify.js';
-export { processTree, pssBytes, readAllStats, cpuTimes } from './proc.js';
+export { processTree, pssBytes, readAllStats, cpuTimes } from './procfs.js';
 export { captureEnvironment, decidePinning, sdkVersion } from './environment.js';
 export { seededShuffle } from './random.js';
 export { DEFAULTS, QUICK } from './defaults.js';

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allowedCpus, hasCommand } from '../src/environment.js';
-import { cpuTimesByCpu } from '../src/proc.js';
-import { TreeSampler } from '../src/sampler.js';
+import { cpuTimesByCpu } from '../src/procfs.js';
+import { TreeSampler } from '../src/window-resources.js';
 import { isClientBound, runSuite, type OkWindow } from '../src/index.js';
 import { tiny } from './_helpers.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchsuiteConfigError, resolveDriver, resultSchema, runSuite, type OkWindow, type SuiteEvent } from '../src/index.js';
-import { TreeSampler } from '../src/sampler.js';
+import { TreeSampler } from '../src/window-resources.js';
 import { tiny, tinyDesign } from './_helpers.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 } };

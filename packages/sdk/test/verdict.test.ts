@@ -2,7 +2,7 @@
 // judged by the server, on fixed inputs with hand-computed answers. Pure: no process starts.
 import { describe, expect, it } from 'vitest';
 import { blockCov, covBand, DEFAULTS, noteText, pairVerdict, pairVerdictText, runVerdict, thresholdsOf, type VerdictBand } from '../src/index.js';
-import { bottlenecks, type WindowResources } from '../src/sampler.js';
+import { bottlenecks, type WindowResources } from '../src/window-resources.js';
 
 const bands = DEFAULTS.covBands;
 

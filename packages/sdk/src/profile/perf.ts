@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { processTree } from '../proc.js';
+import { processTree } from '../procfs.js';
 import { PROFILE_DEFAULTS } from './defaults.js';
 import { perfScriptToCollapsed } from './perf-script.js';
 import type { Profiler, ProfileSession, ProfileStartOptions } from './profiler.js';

@@ -6,7 +6,7 @@ import { startProcess } from '../process.js';
 import type { Ceiling } from '../result-schema.js';
 import { connectionSteps, type Scenario } from '../scenario.js';
 import type { ServiceSpec, Target } from '../target.js';
-import { isClientBound, TreeSampler } from '../sampler.js';
+import { isClientBound, TreeSampler } from '../window-resources.js';
 import { estimate, ABSOLUTE_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
 
 /**

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { median } from '../analysis/bootstrap.js';
 import { DEFAULTS } from '../defaults.js';
 import { callgrindAvailable, callgrindCommand, callgrindControl, newestDumpTotal, runtimeOfCommand } from '../instructions/callgrind.js';
-import { processTree } from '../proc.js';
+import { processTree } from '../procfs.js';
 import type { InstructionsRecord } from '../result-schema.js';
 import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pinning } from '../environment.js';
 import type { SuiteEvent } from '../options.js';
-import { processTree, pssBytes, readAllStats } from '../proc.js';
+import { processTree, pssBytes, readAllStats } from '../procfs.js';
 import type { Costs, TargetInfo, VerifyOutcome } from '../result-schema.js';
 import { prepareRequests, type Scenario } from '../scenario.js';
 import { lastLines } from '../process.js';

@@ -5,7 +5,7 @@ import { pinPrefix, type Pinning } from '../environment.js';
 import { describeExit } from '../process.js';
 import { encodeHistogram, latencyOf, mergeHistograms, type Histogram } from '../histogram.js';
 import type { OkWindow, StepResult } from '../result-schema.js';
-import { bottlenecks, isClientBound, TreeSampler, type WindowResources } from '../sampler.js';
+import { bottlenecks, isClientBound, TreeSampler, type WindowResources } from '../window-resources.js';
 import type { RequestSpec, Scenario } from '../scenario.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 import { mergeOpenLoop, openLoopRecord } from '../open-loop.js';

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DEFAULTS } from '../defaults.js';
 import { createHistogram, latencyOf } from '../histogram.js';
-import { cpuTimes, processTree } from '../proc.js';
+import { cpuTimes, processTree } from '../procfs.js';
 import type { RequestSpec } from '../scenario.js';
 import type { StreamCancel, StreamBackpressure, StreamLevel } from '../result-schema.js';
 import type { ObservedRequest } from './spec.js';

@@ -1,9 +1,9 @@
-// CPU time at nanosecond resolution (proc.ts): schedstat's per-thread run time against a busy loop
+// CPU time at nanosecond resolution (procfs.ts): schedstat's per-thread run time against a busy loop
 // of known length, and the fall-back to clock ticks where a thread's time would be lost.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { cpuDeltaSec, cpuReading, readStat, threadRunNsAvailable, ticksPerSecond } from '../src/proc.js';
+import { cpuDeltaSec, cpuReading, readStat, threadRunNsAvailable, ticksPerSecond } from '../src/procfs.js';
 
 // Spins until its own CPU clock has advanced 300 ms, idles 200 ms (background threads settle),
 // prints its whole CPU time (µs, getrusage over every thread), and prints it again when asked.

@@ -1,7 +1,7 @@
 import { DEFAULTS } from './defaults.js';
 import { workerCount } from './analysis/per-process.js';
 import type { DesignThresholds } from './design-thresholds.js';
-import { cpuDeltaSec, cpuReading, cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies, type CpuReading } from './proc.js';
+import { cpuDeltaSec, cpuReading, cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies, type CpuReading } from './procfs.js';
 
 export interface WindowResources {
   serverCpuSeconds: number;
