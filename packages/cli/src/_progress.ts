@@ -1,5 +1,5 @@
-import { DEFAULTS, noteText, type SuiteEvent } from '@benchsuite/sdk';
-import { fmtHalfWidth, streamEventText } from '@benchsuite/report';
+import { DEFAULTS, type SuiteEvent } from '@benchsuite/sdk';
+import { fmtHalfWidth, noteText, streamEventText } from '@benchsuite/report';
 import { formatPercent, formatSeconds } from './_values.js';
 
 export interface ProgressOptions {

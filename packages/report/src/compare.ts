@@ -1,4 +1,5 @@
-import { CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, noteText, subSeed, type BenchResult, type Change, type NoiseLabel } from '@benchsuite/sdk';
+import { CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, subSeed, type BenchResult, type Change, type NoiseLabel } from '@benchsuite/sdk';
+import { noteText } from './notes.js';
 import { DASH, cpuList, escapeMarkdown as md, fmtDate, fmtMs, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './format.js';
 import { markdownTable } from './markdown.js';
 import { noteSentence, sentence } from './model.js';

@@ -2,7 +2,8 @@ import { capacityCharts, capacityTable, openLoopTable, thresholdTable } from './
 import { runtimeCharts, runtimeTables } from './runtime-table.js';
 import { extraTables } from './extra-tables.js';
 import { createHash } from 'node:crypto';
-import { decodeHistogram, type BenchResult, type Note, type PairSummary } from '@benchsuite/sdk';
+import { decodeHistogram, type BenchResult, type PairSummary } from '@benchsuite/sdk';
+import type { Note } from './notes.js';
 import { DASH, escapeHtml as esc, fmtRatio, fmtRps, fmtUs } from './format.js';
 import { flameGraphSvg, packageBarsSvg } from './flame.js';
 import {

@@ -1,16 +1,5 @@
-import {
-  noteText,
-  thresholdsOf,
-  type BenchResult,
-  type Estimate,
-  type FailedWindow,
-  type Note,
-  type OkWindow,
-  type PairSummary,
-  type ProfileRecord,
-  type StopRecord,
-  type TargetInfo,
-} from '@benchsuite/sdk';
+import { thresholdsOf, type BenchResult, type Estimate, type FailedWindow, type OkWindow, type PairSummary, type ProfileRecord, type StopRecord, type TargetInfo } from '@benchsuite/sdk';
+import { noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
 
@@ -164,8 +153,29 @@ export function driverText(d: BenchResult['environment']['driver']): string {
 /** `0.8 s windows`, or `windows of 2000 requests` when every scenario sends a fixed count (`--requests`). */
 function windowsText(r: BenchResult): string {
   const counts = [...new Set(r.scenarios.map((s) => s.load.requests))];
-  const only = counts.length === 1 ? counts[0] : undefined;
-  return only ? `windows of ${only} requests (per connection step)` : `${r.design.windowSec} s windows`;
+  return windowsPhrase(r.design.windowSec, counts.length === 1 ? counts[0] : undefined);
+}
+
+const windowsPhrase = (windowSec: number, requests: number | undefined) => (requests ? `windows of exactly ${requests} requests each (per connection step)` : `${+windowSec.toFixed(3)} s windows`);
+const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
+
+type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup'>;
+
+/**
+ * The design in one sentence: the run facts of every report, the CLI's header and `--dry-run`
+ * (`windowSec` and `requests` there: what the run's flags override).
+ */
+export function designText(d: DesignShape, o: { windowSec?: number | undefined; requests?: number | undefined; windows?: string } = {}): string {
+  const w = d.warmup;
+  return (
+    `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
+    `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`
+  );
+}
+
+/** When a run stops measuring a scenario, in one sentence (the CLI's header and `--dry-run`). */
+export function stoppingText(d: Pick<BenchResult['design'], 'precision' | 'budgetSec' | 'stealThreshold'>): string {
+  return `blocks until every headline interval is within ${fmtHalfWidth(d.precision)} or the ${fmtDuration(d.budgetSec)} budget is spent; windows over ${fmtPct(d.stealThreshold, 0)} CPU steal replaced`;
 }
 
 /** `50 connections, 1 s windows` / `10 → 50 → 200 connections, 1 s windows, one per step (0.25 s settle)` */
@@ -272,16 +282,13 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
   const d = r.design;
   const o = r.overall;
   const env = r.environment;
-  const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
   const failed = r.windows.filter((w) => w.status === 'failed').length;
   return [
     { label: 'Date', text: `${fmtDate(r.startedAt)} → ${fmtDate(r.finishedAt)} (${fmtDuration(wallSec)})${r.resumed ? ', resumed after an interruption' : ''}` },
     { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
     {
       label: 'Design',
-      text:
-        `${windowsText(r)}; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
-        `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: d.warmup.minSec, max: d.warmup.maxSec })} s per block until per-second req/s is within ±${fmtPct(d.warmup.tolerance, 0)}`,
+      text: designText(d, { windows: windowsText(r) }),
     },
     {
       label: 'Precision target',

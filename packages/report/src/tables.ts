@@ -3,7 +3,8 @@
  * alignment, the cell text, a numeric sort key and a tone. Markdown, HTML and the terminal only
  * decide how a `Table` is drawn, never what is in it.
  */
-import { pairVerdictText, VERDICT_BANDS, type Ceiling, type Estimate, type ProfileRecord, type TargetInfo } from '@benchsuite/sdk';
+import { VERDICT_BANDS, type Ceiling, type Estimate, type ProfileRecord, type TargetInfo } from '@benchsuite/sdk';
+import { pairVerdictText } from './notes.js';
 import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, shortFrame, valueText } from './format.js';
 import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noteText } from '@benchsuite/sdk';
+import { noteText } from '../src/notes.js';
 import { buildModel, foldedNotes, packageTable, renderHtml, renderMarkdown, renderTerminal, shortFrame, stacksFilesOf } from '../src/index.js';
 import { MARKUP_FRAME, loadFixture, loadStacks } from './helpers.js';
 

@@ -43,7 +43,6 @@ export { processTree, pssBytes, readAllStats, cpuTimes } from './procfs.js';
 export { captureEnvironment, decidePinning, sdkVersion } from './environment.js';
 export { seededShuffle } from './random.js';
 export { DEFAULTS, QUICK } from './defaults.js';
-export { noteText, pairVerdictText, VERDICT_WORDS, type Note } from './notes.js';
 export { designOptionsSchema, type DesignOptions, type Design } from './options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed, type Grouped, type BootstrapOptions } from './analysis/bootstrap.js';
 export { varianceComponents, optimalRounds, blocksForPrecision } from './analysis/components.js';

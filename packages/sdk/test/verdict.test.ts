@@ -1,7 +1,7 @@
 // CoV verdicts (issue 18), the thresholds a result records (issue 17) and the loader-bound flag
 // judged by the server, on fixed inputs with hand-computed answers. Pure: no process starts.
 import { describe, expect, it } from 'vitest';
-import { blockCov, covBand, DEFAULTS, noteText, pairVerdict, pairVerdictText, runVerdict, thresholdsOf, type VerdictBand } from '../src/index.js';
+import { blockCov, covBand, DEFAULTS, pairVerdict, runVerdict, thresholdsOf, type VerdictBand } from '../src/index.js';
 import { bottlenecks, type WindowResources } from '../src/window-resources.js';
 
 const bands = DEFAULTS.covBands;
@@ -43,13 +43,11 @@ describe('blockCov and pairVerdict', () => {
     expect(v.basis).toBe('blocks');
     expect(v.blocks!.cov).toBeCloseTo(0.0282843, 6);
     expect(v.windows).toEqual({ cov: 0.06, band: 'noisy' });
-    expect(pairVerdictText(v)).toBe('Excellent (blocks 2.8%, windows 6.0%)');
   });
 
   it('with one block, the windows give the word; with nothing to judge there is no verdict', () => {
     expect(pairVerdict([[1, 1.1, 0.9]], 0.12, bands)).toEqual({ band: 'unreliable', basis: 'windows', blocks: null, windows: { cov: 0.12, band: 'unreliable' } });
     expect(pairVerdict([[1]], null, bands)).toBeNull();
-    expect(pairVerdictText(null)).toBe('—');
   });
 });
 
@@ -69,11 +67,6 @@ describe('runVerdict: the band that at least 90% of the pairs reach or beat', ()
     expect(runVerdict(many({ excellent: 4, noisy: 1 }), 0.9)!.band).toBe('noisy');
     expect(runVerdict(many({ excellent: 9, acceptable: 1 }), 0.9)!.band).toBe('excellent');
     expect(runVerdict([], 0.9)).toBeNull();
-  });
-
-  it('is said in words with its counts', () => {
-    const v = runVerdict(many({ excellent: 9, noisy: 1 }), 0.9)!;
-    expect(noteText({ kind: 'run-verdict', verdict: v })).toBe('Excellent — at least 90% of 10 pairs are Excellent or better (9 Excellent, 1 Noisy; worst Noisy)');
   });
 });
 

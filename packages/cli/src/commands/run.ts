@@ -27,6 +27,7 @@ import {
   type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
+import { designText, stoppingText } from '@benchsuite/report';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
 import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -251,8 +252,6 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   return d;
 }
 
-const span = (r: { min: number; max: number }) => (r.min === r.max ? `${r.min}` : `${r.min}–${r.max}`);
-
 /** Flags whose values land in these option fields: the SDK's messages then name the flag the user typed. */
 const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.reference': 'reference',
@@ -273,17 +272,9 @@ function nameFlag(issue: string, flags: RunFlags): string {
   return issue;
 }
 
-/** One line per design choice, for the header and `--dry-run`. */
+/** The design and stopping rule in words, for the header and `--dry-run` (sentences from the report package). */
 export function describeDesign(design: Design, windowSec: number, requests?: number): string {
-  const w = design.warmup;
-  return [
-    requests ? `windows of exactly ${requests} requests each (per connection step)` : `${formatSeconds(windowSec)} windows`,
-    `${span(design.rounds)} round${design.rounds.max === 1 ? '' : 's'} per block`,
-    `${span(design.blocks)} block${design.blocks.max === 1 ? '' : 's'} per scenario`,
-    `warm-up ${w.minSec === w.maxSec ? formatSeconds(w.minSec) : `${formatSeconds(w.minSec)}–${formatSeconds(w.maxSec)} until req/s is steady within ±${formatPercent(w.tolerance)}`}`,
-    `until ±${formatPercent(design.precision)} or the ${formatSeconds(design.budgetSec)} budget`,
-    `windows over ${formatPercent(design.stealThreshold)} CPU steal replaced`,
-  ].join(', ');
+  return `${designText(design, { windowSec, requests })}; ${stoppingText(design)}`;
 }
 
 interface Prepared {

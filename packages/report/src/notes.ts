@@ -1,12 +1,13 @@
-import { DEFAULTS } from './defaults.js';
-import type { PairVerdict, RunVerdict, StopRecord, VerdictBand } from './result-schema.js';
+import { DEFAULTS, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
+import { fmtPct } from './format.js';
 
-const pct = (x: number, digits = 0) => `${(x * 100).toFixed(digits)}%`;
+const pct = (x: number, digits = 0) => fmtPct(x, digits);
 
 /**
  * Every warning or remark a reader may see about a figure, as a variant that carries its own
- * threshold and sentence (as hyperfine's `warnings.rs` does). The SDK decides which apply; the CLI
- * and the reports only render `noteText` — no sentence or threshold is written twice.
+ * threshold and sentence (as hyperfine's `warnings.rs` does). The report package owns every sentence;
+ * the SDK emits data and events, and the CLI and the reports render `noteText`: no sentence or
+ * threshold is written twice.
  */
 export type Note =
   | { kind: 'client-bound'; windows: number; of: number; busiest: number; threshold?: number }
