@@ -1,6 +1,6 @@
 import { CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, subSeed, type BenchResult, type Change, type NoiseLabel } from '@benchsuite/sdk';
 import { noteText } from './notes.js';
-import { DASH, cpuList, escapeMarkdown as md, fmtDate, fmtMs, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './format.js';
+import { DASH, cpuList, escapeMarkdown as md, fmtDate, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './format.js';
 import { markdownTable } from './markdown.js';
 import { noteSentence, sentence } from './model.js';
 import type { Column } from './tables.js';
@@ -10,6 +10,27 @@ export interface CompareOptions {
   thresholdPct?: number;
   /** Compare even when the environments differ in a field that changes the numbers. */
   force?: boolean;
+  /**
+   * What fails the gate: `all` (throughput and instruction counts) or `instructions` (only the
+   * deterministic instruction counts; throughput is shown, not gated: for noisy CI runners).
+   */
+  gate?: 'all' | 'instructions';
+}
+
+/** What happened to a pair's instructions per request (`--instructions` in both runs); see `classifyInstructions`. */
+export type InstructionStatus = 'regression' | 'improvement' | 'no-change' | 'unstable' | 'plan-differs';
+
+export interface InstructionChange {
+  scenario: string;
+  target: string;
+  connections: number;
+  base: number;
+  head: number;
+  /** head ÷ base of the median instructions per request. */
+  ratio: number;
+  /** The larger of the two runs' spreads over their processes ((max − min) ÷ median). */
+  spread: number;
+  status: InstructionStatus;
 }
 
 export interface EnvironmentDifference {
@@ -75,7 +96,11 @@ export interface Comparison {
   differences: EnvironmentDifference[];
   pairs: PairChange[];
   counts: Record<ChangeStatus, number>;
-  /** At least one regression: a CI gate should fail (exit 1). */
+  /** Instructions per request per (scenario, target, connections) counted in both runs. */
+  instructions: InstructionChange[];
+  /** What failed or would fail the gate. */
+  gate: 'all' | 'instructions';
+  /** At least one regression that the gate counts: a CI gate should fail (exit 1). */
   regressed: boolean;
   /** The regression rule in words, with this comparison's threshold. */
   rule: string;
@@ -104,6 +129,50 @@ export function classifyChange(change: Change | null, thresholdPct: number, band
   if (hi < 1) return 'slower';
   if (lo > 1) return 'faster';
   return 'no-change';
+}
+
+/**
+ * THE instruction rule. Instruction counts are deterministic up to the spread between fresh
+ * processes, so there is no bootstrap: with t = thresholdPct / 100 and s the larger spread of the
+ * two runs, head ÷ base above 1 + max(t, 3s) is a `regression`, below 1 − max(t, 3s) an
+ * `improvement`; `unstable` when 3s alone exceeds t (the count moves more than the threshold
+ * between processes: it cannot gate); `plan-differs` when the two runs counted with different
+ * warm-ups, request counts or runtime flags (the counts depend on them).
+ */
+export function classifyInstructions(ratio: number, spread: number, thresholdPct: number, samePlan: boolean): InstructionStatus {
+  if (!samePlan) return 'plan-differs';
+  const t = thresholdPct / 100;
+  if (3 * spread > t) return 'unstable';
+  if (ratio > 1 + t) return 'regression';
+  if (ratio < 1 - t) return 'improvement';
+  return 'no-change';
+}
+
+function instructionChanges(base: BenchResult, head: BenchResult, thresholdPct: number): InstructionChange[] {
+  const planOf = (r: BenchResult) => JSON.stringify(r.design.instructions ?? null);
+  const out: InstructionChange[] = [];
+  for (const h of head.instructions ?? []) {
+    const b = base.instructions?.find((x) => x.scenario === h.scenario && x.target === h.target);
+    if (!b || b.status !== 'ok' || h.status !== 'ok') continue;
+    const samePlan = planOf(base) === planOf(head) && JSON.stringify(b.flags ?? []) === JSON.stringify(h.flags ?? []);
+    for (const hl of h.levels) {
+      const bl = b.levels.find((l) => l.connections === hl.connections);
+      if (!bl || bl.perRequest <= 0) continue;
+      const ratio = hl.perRequest / bl.perRequest;
+      const spread = Math.max(bl.spread, hl.spread);
+      out.push({
+        scenario: h.scenario,
+        target: h.target,
+        connections: hl.connections,
+        base: bl.perRequest,
+        head: hl.perRequest,
+        ratio,
+        spread,
+        status: classifyInstructions(ratio, spread, thresholdPct, samePlan),
+      });
+    }
+  }
+  return out;
 }
 
 /** Differences between the two runs' environments and designs; `blocking` ones make the numbers incomparable. */
@@ -202,6 +271,9 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
     'only-in-head': 0,
   };
   for (const p of pairs) counts[p.status]++;
+  const gate = options.gate ?? 'all';
+  const instructions = instructionChanges(base, head, thresholdPct);
+  const instructionRegressions = instructions.filter((x) => x.status === 'regression').length;
   return {
     status: 'compared',
     base: runRef(base),
@@ -212,7 +284,9 @@ export function compareResults(base: BenchResult, head: BenchResult, options: Co
     differences,
     pairs,
     counts,
-    regressed: counts.regression > 0,
+    instructions,
+    gate,
+    regressed: instructionRegressions > 0 || (gate === 'all' && counts.regression > 0),
     rule: noteText({ kind: 'regression-rule', thresholdPct, band }),
     method: CHANGE_METHOD,
   };
@@ -260,6 +334,27 @@ export function compareColumns(c: Comparison): Column<PairChange>[] {
   ];
 }
 
+const INSTRUCTION_LABEL: Record<InstructionStatus, string> = {
+  regression: '❌ regression',
+  improvement: '✅ improvement',
+  'no-change': '· no change',
+  unstable: '? spread over the threshold',
+  'plan-differs': '? counted with another plan',
+};
+
+/** The instruction-count table of a comparison. */
+export function instructionColumns(): Column<InstructionChange>[] {
+  return [
+    { id: 'scenario', label: 'Scenario', align: 'left', text: (x) => x.scenario },
+    { id: 'target', label: 'Target', align: 'left', text: (x) => x.target },
+    { id: 'connections', label: 'Connections', align: 'right', numeric: true, text: (x) => String(x.connections) },
+    { id: 'values', label: 'Base → head', align: 'right', numeric: true, text: (x) => `${fmtInt(x.base)} → ${fmtInt(x.head)}` },
+    { id: 'change', label: 'Change', align: 'right', numeric: true, text: (x) => fmtSignedPct((x.ratio - 1) * 100, 2), tone: (x) => (x.status === 'regression' ? 'bad' : null) },
+    { id: 'spread', label: 'Spread', align: 'right', numeric: true, text: (x) => fmtPct(x.spread, 2) },
+    { id: 'result', label: 'Result', align: 'left', text: (x) => INSTRUCTION_LABEL[x.status] },
+  ];
+}
+
 /**
  * A comparison as Markdown fit for a pull-request comment: the gate's outcome first, environment
  * differences, one row per (scenario, target) with regressions first, then the rule and method.
@@ -273,14 +368,20 @@ export function renderCompareMarkdown(outcome: CompareOutcome): string {
     );
   }
   const c = outcome;
-  const n = c.counts.regression;
+  const gated = (c.gate === 'all' ? c.counts.regression : 0) + c.instructions.filter((x) => x.status === 'regression').length;
+  const n = gated;
   const title = n ? `❌ ${n} regression${n === 1 ? '' : 's'} beyond ${c.thresholdPct}%` : `✅ no regression beyond ${c.thresholdPct}%`;
   const out = [`## benchsuite compare: ${title}`, '', `Base: ${ref(c.base)} · Head: ${ref(c.head)}`, ''];
   if (c.forced) out.push(`> ⚠ ${md(noteSentence({ kind: 'forced-comparison', fields: c.differences.filter((d) => d.blocking).map((d) => d.field) }))}`, '');
   if (c.counts.improvement) out.push(`${c.counts.improvement} improvement${c.counts.improvement === 1 ? '' : 's'} beyond ${c.thresholdPct}%.`, '');
   if (c.differences.length) out.push(c.forced ? '**Environment differences:**' : '**Environment differences** (not blocking):', '', ...diffs(c.differences), '');
   const rows = [...c.pairs].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status));
+  if (c.gate === 'instructions') out.push('Gate: instruction counts only; the throughput rows below are shown, not gated.', '');
   out.push(...markdownTable({ columns: compareColumns(c), rows }), '');
+  if (c.instructions.length) {
+    out.push('**Instructions per request** (callgrind, user space):', '', ...markdownTable({ columns: instructionColumns(), rows: c.instructions }), '');
+    out.push(`<sub>${md(sentence(noteText({ kind: 'instruction-rule', thresholdPct: c.thresholdPct })))}</sub>`, '');
+  }
   out.push(`<sub>${md(sentence(c.rule))} Method: ${md(c.method)}.</sub>`);
   return `${out.join('\n')}\n`;
 }

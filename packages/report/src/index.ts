@@ -77,6 +77,7 @@ export { withReference, UnknownReferenceError } from './reference.js';
 export {
   compareResults,
   classifyChange,
+  classifyInstructions,
   compareExitCode,
   environmentDifferences,
   renderCompareMarkdown,
@@ -89,6 +90,8 @@ export {
   type Incomparable,
   type PairChange,
   type ChangeStatus,
+  type InstructionChange,
+  type InstructionStatus,
   type EnvironmentDifference,
   type RunRef,
 } from './compare.js';

@@ -29,6 +29,7 @@ export type Note =
   | { kind: 'single-block'; scenario: string }
   | { kind: 'interrupted' }
   | { kind: 'regression-rule'; thresholdPct: number; band?: number }
+  | { kind: 'instruction-rule'; thresholdPct: number }
   | { kind: 'incomparable'; fields: string[] }
   | { kind: 'forced-comparison'; fields: string[] }
   | { kind: 'warmup-not-steady-targets'; targets: Array<{ target: string; blocks: number; of: number }>; tolerance?: number }
@@ -109,6 +110,8 @@ export function noteText(n: Note): string {
       return `${n.scenario}: one block (one server process per target) was run, so its intervals leave out the variation between server processes`;
     case 'interrupted':
       return 'the run was interrupted: windows that did not run are absent (`benchsuite run --resume DIR` continues it)';
+    case 'instruction-rule':
+      return `instruction counts are compared without a bootstrap: head ÷ base of the median over fresh processes is a regression above ${+(1 + n.thresholdPct / 100).toFixed(4)} and an improvement below ${+(1 - n.thresholdPct / 100).toFixed(4)}, unless three times the larger spread between processes exceeds ${+n.thresholdPct.toFixed(2)}% (then the count is too unstable to gate); counts made with another warm-up, request count or runtime flags are not compared`;
     case 'regression-rule': {
       const t = n.thresholdPct / 100;
       return (

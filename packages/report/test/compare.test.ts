@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_METHOD, DEFAULTS, type Change } from '@benchsuite/sdk';
-import { classifyChange, compareExitCode, compareResults, environmentDifferences, renderCompareJson, renderCompareMarkdown, type Comparison } from '../src/index.js';
+import { classifyChange, classifyInstructions, compareExitCode, compareResults, environmentDifferences, renderCompareJson, renderCompareMarkdown, type Comparison } from '../src/index.js';
 import { loadFixture, scalePair } from './helpers.js';
 
 const change = (ratio: number, ci: [number, number] | null): Change => ({ ratio, ci95: ci, halfWidth: null, method: CHANGE_METHOD });
@@ -147,5 +147,56 @@ describe('renderCompareMarkdown', () => {
   it('renders JSON that round-trips', () => {
     const c = compareResults(loadFixture(), loadFixture());
     expect(JSON.parse(renderCompareJson(c))).toEqual(c);
+  });
+});
+
+describe('instruction counts in a comparison (--instructions in both runs)', () => {
+  const plan = { processes: 3, warmupRequests: 3000, requests: 1000, loadedRequests: 1000 };
+  const withCounts = (perRequest: number, spread = 0.0005, p = plan) => {
+    const r = loadFixture();
+    r.design.instructions = p;
+    r.instructions = [
+      {
+        scenario: r.summaries[0]!.scenario,
+        target: r.summaries[0]!.target,
+        status: 'ok',
+        runtime: 'node',
+        flags: ['--single-threaded'],
+        warmupRequests: p.warmupRequests,
+        levels: [{ connections: 1, requests: p.requests, perProcess: [perRequest, perRequest, perRequest], perRequest, spread }],
+      },
+    ];
+    return r;
+  };
+
+  it('classifies without a bootstrap: beyond the threshold and three spreads, unstable counts never gate', () => {
+    expect(classifyInstructions(1.06, 0.001, 5, true)).toBe('regression');
+    expect(classifyInstructions(1.04, 0.001, 5, true)).toBe('no-change');
+    expect(classifyInstructions(0.9, 0.001, 5, true)).toBe('improvement');
+    expect(classifyInstructions(1.5, 0.02, 5, true)).toBe('unstable');
+    expect(classifyInstructions(1.5, 0.001, 5, false)).toBe('plan-differs');
+  });
+
+  it('fails the gate on a grown count, also with --gate instructions, and says so in the markdown', () => {
+    const c = compared(compareResults(withCounts(300_000), withCounts(330_000), { gate: 'instructions' }));
+    expect(c.instructions).toHaveLength(1);
+    expect(c.instructions[0]).toMatchObject({ connections: 1, base: 300_000, head: 330_000, status: 'regression' });
+    expect(c.regressed).toBe(true);
+    expect(compareExitCode(c)).toBe(1);
+    const md = renderCompareMarkdown(c);
+    expect(md).toContain('Gate: instruction counts only');
+    expect(md).toContain('**Instructions per request**');
+    expect(md).toContain('+10.00%');
+  });
+
+  it('with --gate instructions a throughput drop alone does not fail; counts made with another plan are not compared', () => {
+    const base = withCounts(300_000);
+    const head = scalePair(withCounts(300_100), base.summaries[1]!.scenario, base.summaries[1]!.target, 0.5);
+    expect(compared(compareResults(base, head)).regressed).toBe(true);
+    expect(compared(compareResults(base, head, { gate: 'instructions' })).regressed).toBe(false);
+    const other = withCounts(400_000, 0.0005, { ...plan, warmupRequests: 500 });
+    const c = compared(compareResults(base, other, { gate: 'instructions' }));
+    expect(c.instructions[0]!.status).toBe('plan-differs');
+    expect(c.regressed).toBe(false);
   });
 });

@@ -9,6 +9,10 @@ const comparisonFormat = (raw: string) => {
   if (!isCompareFormatName(raw)) throw new ValueError(`expected one of ${compareFormatNames.join(', ')}, got "${raw}"`);
   return raw;
 };
+const gateValue = (raw: string): 'all' | 'instructions' => {
+  if (raw !== 'all' && raw !== 'instructions') throw new ValueError(`expected all or instructions, got "${raw}"`);
+  return raw;
+};
 /** Percent: `5` or `5%`. */
 const percent = (raw: string) => {
   const n = Number(raw.trim().replace(/%$/, ''));
@@ -28,10 +32,18 @@ export const compareCommand = defineCommand({
     threshold: { type: 'value', value: 'PCT', parse: percent, help: 'a regression is a drop whose whole 95% interval lies beyond this many percent', default: `${DEFAULTS.compareThresholdPct}%` },
     format: { type: 'value', value: 'FORMAT', parse: comparisonFormat, help: `output format: ${compareFormatNames.map((n) => `${n} (${compareFormats[n].description})`).join('; ')}`, default: 'md' },
     force: { type: 'switch', help: 'compare even when CPU model, cores, driver, pinning or reference differ' },
+    gate: {
+      type: 'value',
+      value: 'WHAT',
+      parse: gateValue,
+      help: 'what fails the comparison: all (throughput and instruction counts) or instructions (only the deterministic counts of --instructions runs, for noisy CI runners)',
+      default: 'all',
+    },
   },
   examples: [
     ['benchsuite compare main.json pr.json', 'a Markdown table for a pull-request comment'],
     ['benchsuite compare main.json pr.json --threshold 3 --format json', 'the comparison as JSON'],
+    ['benchsuite compare main.json pr.json --gate instructions', 'gate on instruction counts only (both runs with --instructions)'],
   ],
   exitCodes: [
     [EXIT.ok, 'no regression beyond the threshold'],
@@ -40,7 +52,7 @@ export const compareCommand = defineCommand({
   ],
   async run({ flags, positionals }, io) {
     const [base, head] = await Promise.all([readResultFile(positionals[0]!), readResultFile(positionals[1]!)]);
-    const outcome = compareResults(base, head, { thresholdPct: flags.threshold ?? DEFAULTS.compareThresholdPct, force: Boolean(flags.force) });
+    const outcome = compareResults(base, head, { thresholdPct: flags.threshold ?? DEFAULTS.compareThresholdPct, force: Boolean(flags.force), gate: flags.gate ?? 'all' });
     if (outcome.status === 'incomparable') throw new UsageError(`refusing to compare: ${outcome.message}`);
     io.stdout(compareFormats[flags.format ?? 'md'].render({ outcome, base, head }, {}));
     return compareExitCode(outcome);
