@@ -153,7 +153,7 @@ function instructionChanges(base: BenchResult, head: BenchResult, thresholdPct: 
   const out: InstructionChange[] = [];
   for (const h of head.instructions ?? []) {
     const b = base.instructions?.find((x) => x.scenario === h.scenario && x.target === h.target);
-    if (!b || b.status !== 'ok' || h.status !== 'ok') continue;
+    if (b?.status !== 'ok' || h.status !== 'ok') continue;
     const samePlan = planOf(base) === planOf(head) && JSON.stringify(b.flags ?? []) === JSON.stringify(h.flags ?? []);
     for (const hl of h.levels) {
       const bl = b.levels.find((l) => l.connections === hl.connections);
@@ -343,7 +343,7 @@ const INSTRUCTION_LABEL: Record<InstructionStatus, string> = {
 };
 
 /** The instruction-count table of a comparison. */
-export function instructionColumns(): Column<InstructionChange>[] {
+function instructionColumns(): Column<InstructionChange>[] {
   return [
     { id: 'scenario', label: 'Scenario', align: 'left', text: (x) => x.scenario },
     { id: 'target', label: 'Target', align: 'left', text: (x) => x.target },
