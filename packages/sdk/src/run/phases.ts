@@ -3,7 +3,7 @@ import type { Pinning } from '../environment.js';
 import type { SuiteEvent } from '../options.js';
 import { processTree, pssBytes, readAllStats } from '../procfs.js';
 import type { Costs, TargetInfo, VerifyOutcome } from '../result-schema.js';
-import { prepareRequests, type Scenario } from '../scenario.js';
+import { driverLoaded, prepareRequests, type Scenario } from '../scenario.js';
 import { lastLines } from '../process.js';
 import { targetSupports, TargetUnavailableError, type Target } from '../target.js';
 import { send, verifyScenario } from '../verify.js';
@@ -112,7 +112,7 @@ export async function verifyPhase(scenarios: readonly Scenario[], targets: reado
 }
 
 /** Cost figures of a process target: startup median over cold starts, idle memory of the tree, artifact. */
-export async function measureCosts(target: Target, scenario: Scenario | undefined, ctx: PhaseContext, startups: number): Promise<Costs | undefined> {
+async function measureCosts(target: Target, scenario: Scenario | undefined, ctx: PhaseContext, startups: number): Promise<Costs | undefined> {
   if (target.kind !== 'process') return undefined;
   const samples: number[] = [];
   let idleRss = 0;
@@ -156,4 +156,37 @@ export async function measureCosts(target: Target, scenario: Scenario | undefine
     peakRssBytes: null,
     artifact,
   };
+}
+
+/**
+ * Cost figures per usable target (startup median of cold starts, idle memory, artifact size), on
+ * the first scenario it supports and passed verify; figures a resumed run logged are reused.
+ */
+export async function costsPhase(
+  usable: readonly Target[],
+  scenarios: readonly Scenario[],
+  verified: (s: Scenario, t: Target) => boolean,
+  infos: Map<string, TargetInfo>,
+  logged: ReadonlyMap<string, Costs>,
+  ctx: PhaseContext,
+  startups: number,
+): Promise<void> {
+  for (const t of usable) {
+    if (ctx.signal.aborted) break;
+    const done = logged.get(t.name);
+    if (done) {
+      infos.get(t.name)!.costs = done;
+      continue;
+    }
+    try {
+      const scenario = scenarios.find((s) => targetSupports(t, s) && driverLoaded(s) && verified(s, t));
+      const costs = await measureCosts(t, scenario, ctx, startups);
+      if (costs) {
+        infos.get(t.name)!.costs = costs;
+        ctx.journal.costs(t.name, costs);
+      }
+    } catch (err) {
+      ctx.emit({ type: 'log', level: 'warn', message: `${t.name}: cost figures failed: ${(err as Error).message}` });
+    }
+  }
 }

@@ -1,0 +1,236 @@
+import { DEFAULTS } from '../defaults.js';
+import { median } from '../analysis/bootstrap.js';
+import { blockSec, type PlannedScenario } from '../analysis/budget.js';
+import { optimalRounds, varianceComponents } from '../analysis/components.js';
+import { decideStop, scenarioBudget } from '../analysis/stopping.js';
+import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
+import type { ThresholdTerm } from '../analysis/thresholds.js';
+import type { Design } from '../options.js';
+import type { BlockRecord, Capacity, Ceiling, InstructionsRecord, ProfileRecord, StopRecord, WindowRecord } from '../result-schema.js';
+import type { Scenario } from '../scenario.js';
+import type { Target } from '../target.js';
+import { runBlock, type BlockContext } from './block.js';
+import { capacityOf } from './capacity.js';
+import { measureCeiling } from './ceiling.js';
+import { countInstructions, type InstructionsPlan } from './instructions.js';
+import type { RunLog } from './log.js';
+import { profileTarget } from './profile.js';
+import { runtimeOf } from './runtime.js';
+
+/** What one run's http scenarios share: the block context, the estimator, the log being replayed and the records being filled. */
+export interface HttpRun {
+  ctx: BlockContext;
+  est: EstimatorOptions;
+  /** What an interrupted run logged (replayed, never measured again). */
+  log: RunLog;
+  windows: WindowRecord[];
+  blocks: BlockRecord[];
+  stops: StopRecord[];
+  ceilings: Ceiling[];
+  profiles: ProfileRecord[];
+  instructions: InstructionsRecord[];
+  capacity: Capacity[];
+  /** The planner's view of every http scenario (the later ones' minimum is kept for them). */
+  planned: PlannedScenario[];
+  /** Each scenario's share of the budget. */
+  weights: number[];
+  slo: { text: string; terms: ThresholdTerm[] } | undefined;
+  profile: boolean;
+  outDir: string | undefined;
+  instructionsPlan: InstructionsPlan | undefined;
+}
+
+/**
+ * One http scenario (the `si`-th) on the targets that passed verify: the backend's ceiling when it
+ * declares one, then either the capacity search (`--slo`) or blocks of fresh processes with rounds
+ * of paired windows until the stopping rule says so; then its profiles and instruction counts.
+ * Appends to the run's records and its stop reason to `run.stops`.
+ */
+export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: number, members: readonly Target[]): Promise<void> {
+  const { ctx } = run;
+  const { design, elapsed } = ctx;
+  const names = members.map((t) => t.name);
+  if (!members.length) {
+    run.stops.push({ scenario: scenario.name, blocks: 0, rounds: 0, reason: 'no-targets', worstHalfWidth: null });
+    return;
+  }
+  if (ctx.signal.aborted) {
+    run.stops.push({ scenario: scenario.name, blocks: 0, rounds: 0, reason: 'interrupted', worstHalfWidth: null });
+    return;
+  }
+  if (scenario.backend && !run.ceilings.some((c) => c.scenario === scenario.name)) {
+    try {
+      ctx.emit({ type: 'log', level: 'info', message: `${scenario.name}: measuring the backend's own ceiling (service ${scenario.backend.service} loaded directly)` });
+      const c = await measureCeiling(scenario, members, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: design.windowSec, est: run.est });
+      if (c) {
+        run.ceilings.push(c);
+        ctx.journal.ceiling(c);
+      }
+    } catch (err) {
+      ctx.emit({ type: 'log', level: 'warn', message: `${scenario.name}: backend ceiling not measured: ${(err as Error).message}` });
+    }
+  }
+  if (run.slo) {
+    // A capacity run: open-loop probes per target instead of rounds of paired windows.
+    for (const t of members) {
+      if (ctx.signal.aborted || run.capacity.some((c) => c.scenario === scenario.name && c.target === t.name)) continue;
+      ctx.emit({ type: 'log', level: 'info', message: `${scenario.name} × ${t.name}: capacity under ${run.slo.text}` });
+      const c = await capacityOf(ctx, scenario, t, run.slo, design.blocks.min, (block, p) =>
+        ctx.emit({
+          type: 'log',
+          level: 'info',
+          message: `${scenario.name} × ${t.name} block ${block}: ${Math.round(p.rate)} req/s offered → ${Math.round(p.achievedRps)} req/s, p99 ${(p.p99 / 1000).toFixed(1)} ms, ${p.meets ? 'meets' : `fails ${p.failed}`}`,
+        }),
+      );
+      run.capacity.push(c);
+    }
+    return;
+  }
+  const budgetEnd = elapsed() + scenarioBudget(design.budgetSec - elapsed(), run.weights, si);
+  const runtimes = members.map(runtimeOf);
+  let stop: StopRecord['reason'] | undefined;
+  let worst: number | null = null;
+  let b = 0;
+  while (!stop) {
+    b++;
+    const loggedBlock = run.log.blocks.find((x) => x.scenario === scenario.name && x.block === b);
+    const loggedWindows = run.log.windows.filter((w) => w.scenario === scenario.name && w.block === b);
+    const plan = planRounds(design, scenario.name, names, design.reference, run.windows, run.blocks, budgetEnd - elapsed());
+    if (loggedBlock || loggedWindows.length) {
+      // Replayed from the log of the interrupted run: nothing that finished runs again.
+      run.blocks.push(
+        loggedBlock ?? {
+          scenario: scenario.name,
+          block: b,
+          startedAt: loggedWindows[0]!.startedAt,
+          wallSec: 0,
+          roundsWallSec: 0,
+          plannedRounds: 0,
+          rounds: Math.max(...loggedWindows.map((w) => w.round)),
+          extraRounds: 0,
+          complete: false,
+          targets: names.map((n) => ({ target: n, status: 'ok' as const, warmupRps: [], steady: false })),
+        },
+      );
+    } else {
+      const { record, windows: ws } = await runBlock(ctx, scenario, runtimes, b, plan.rounds, budgetEnd, DEFAULTS.stepSettleSec);
+      run.blocks.push(record);
+      run.windows.push(...ws);
+      if (ctx.signal.aborted) {
+        stop = 'interrupted';
+        break;
+      }
+    }
+    const halfWidths = headlineHalfWidths(scenario.name, names, run.windows, run.est);
+    worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
+    if (worst === Infinity) worst = null;
+    const next = planRounds(design, scenario.name, names, design.reference, run.windows, run.blocks, budgetEnd - elapsed());
+    // A block cut short by an interruption keeps its windows but does not count towards the
+    // minimum or maximum of blocks: a resumed run still completes as many as planned.
+    const done = run.blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
+    // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
+    const reserveSec = run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, design.warmup.maxSec, DEFAULTS.planCosts), 0);
+    const decision = decideStop(
+      { blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserveSec },
+      design,
+    );
+    ctx.emit({
+      type: 'precision',
+      scenario: scenario.name,
+      blocks: done,
+      rounds: run.windows.filter((w) => w.scenario === scenario.name && w.target === names[0]).length,
+      worstHalfWidth: worst,
+      target: design.precision,
+      decision,
+    });
+    // Every block the interrupted run logged is replayed, whatever the rule says now (its
+    // clock differs): a resumed result holds every window exactly once.
+    const logged = run.log.windows.some((w) => w.scenario === scenario.name && w.block === b + 1) || run.log.blocks.some((x) => x.scenario === scenario.name && x.block === b + 1);
+    if (decision !== 'continue' && !logged) stop = decision;
+  }
+  if (run.profile && !ctx.signal.aborted) {
+    for (const t of members) {
+      if (ctx.signal.aborted || run.profiles.some((p) => p.scenario === scenario.name && p.target === t.name)) continue;
+      ctx.emit({ type: 'profile', scenario: scenario.name, target: t.name, status: 'start' });
+      const p = await profileTarget(ctx, scenario, t, run.outDir, DEFAULTS.stepSettleSec);
+      ctx.emit({ type: 'profile', scenario: scenario.name, target: t.name, status: p.status, ...(p.reason ? { message: p.reason } : {}) });
+      if (ctx.signal.aborted && p.status === 'failed') break;
+      run.profiles.push(p);
+      ctx.journal.profile(p);
+    }
+  }
+  if (run.instructionsPlan && !ctx.signal.aborted) {
+    for (const t of members) {
+      if (ctx.signal.aborted || run.instructions.some((x) => x.scenario === scenario.name && x.target === t.name)) continue;
+      ctx.emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: 'start' });
+      const x = await countInstructions(ctx, scenario, t, run.instructionsPlan);
+      ctx.emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: x.status, ...(x.reason ? { message: x.reason } : {}) });
+      if (ctx.signal.aborted && x.status === 'failed') break;
+      run.instructions.push(x);
+      ctx.journal.instructions(x);
+    }
+  }
+  const mine = run.blocks.filter((x) => x.scenario === scenario.name);
+  run.stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
+}
+
+/** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference). */
+function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {
+  const index = new WindowIndex(windows);
+  const measured = names.filter((n) => windows.some((w) => w.scenario === scenario && w.target === n && w.status === 'ok'));
+  const hasRef = measured.includes(o.reference);
+  const out: Array<number | null> = [];
+  for (const name of measured) {
+    if (hasRef && name === o.reference) continue;
+    if (hasRef) {
+      out.push(estimate(ratioGroups(windows, scenario, name, o.reference, index), o, [scenario, name, 'ratio'], RATIO_METHOD).halfWidth);
+    } else {
+      const mine = windows.filter((w) => w.scenario === scenario && w.target === name && w.status === 'ok' && w.excluded === null);
+      const blocks = [...new Set(mine.map((w) => w.block))];
+      out.push(
+        estimate(
+          blocks.map((b) => mine.filter((w) => w.block === b).map((w) => (w.status === 'ok' ? w.rps : 0))),
+          o,
+          [scenario, name, 'rps'],
+          RATIO_METHOD,
+        ).halfWidth,
+      );
+    }
+  }
+  return out;
+}
+
+/** Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum, fitted to the budget. */
+function planRounds(
+  design: Design,
+  scenario: string,
+  names: readonly string[],
+  reference: string,
+  windows: readonly WindowRecord[],
+  blocks: readonly BlockRecord[],
+  budgetLeftSec: number,
+): { rounds: number; blockSec: number } {
+  const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
+  if (!mine.length) return { rounds: design.rounds.min, blockSec: 0 };
+  const roundSec = median(mine.map((b) => b.roundsWallSec / b.rounds));
+  const fixedSec = median(mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec)));
+  let rounds = design.rounds.min;
+  if (mine.length >= design.blocks.min) {
+    // Components of the noisiest target's log-ratio decide the split between blocks and rounds.
+    let worst = { between: null as number | null, within: null as number | null };
+    let worstTotal = -1;
+    for (const name of names) {
+      if (name === reference) continue;
+      const vc = varianceComponents(ratioGroups(windows, scenario, name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
+      const total = (vc.between ?? 0) ** 2 + (vc.within ?? 0) ** 2;
+      if (total > worstTotal) {
+        worst = vc;
+        worstTotal = total;
+      }
+    }
+    rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
+  }
+  const fit = Math.floor((budgetLeftSec - fixedSec) / Math.max(roundSec, 1e-3));
+  rounds = Math.max(design.rounds.min, Math.min(rounds, fit));
+  return { rounds, blockSec: fixedSec + rounds * roundSec };
+}
