@@ -32,8 +32,9 @@ function instructionsTable(result: BenchResult): Table<Row> {
     reference: result.instructions?.find((x) => x.scenario === record.scenario && x.target === ref),
     cpu: result.summaries.find((s) => s.scenario === record.scenario && s.target === record.target),
   }));
-  const level = (which: 'one' | 'loaded', f: (l: NonNullable<ReturnType<typeof at>>) => string) => (r: Row) => {
-    if (r.record.status !== 'ok') return which === 'one' ? `${r.record.status}: ${r.record.reason ?? ''}` : DASH;
+  // A pair that was not counted says why in its first figure's cell, and nothing in the others.
+  const level = (which: 'one' | 'loaded', f: (l: NonNullable<ReturnType<typeof at>>) => string, why = false) => (r: Row) => {
+    if (r.record.status !== 'ok') return why ? `${r.record.status}: ${r.record.reason ?? ''}` : DASH;
     const l = at(r.record, which);
     return l ? f(l) : DASH;
   };
@@ -47,7 +48,7 @@ function instructionsTable(result: BenchResult): Table<Row> {
         help: 'user-space instructions per request at one connection: median over fresh processes (callgrind; the kernel is not counted)',
         align: 'right',
         brief: true,
-        text: level('one', (l) => fmtInt(l.perRequest)),
+        text: level('one', (l) => fmtInt(l.perRequest), true),
         sort: (r) => at(r.record, 'one')?.perRequest ?? null,
       },
       { id: 'one-spread', label: 'Spread', help: '(highest − lowest) ÷ median over the processes', align: 'right', numeric: true, text: level('one', (l) => fmtPct(l.spread, 2)) },

@@ -26,9 +26,20 @@ export interface InstructionsPlan {
  * another on its connection), and wait for every answer: when this resolves the server has answered
  * exactly `n`. Rejects on a socket error or an unexpected status; stops sending once `signal` aborts
  * (the server is then stopped, which ends what is in flight). The caller owns the agent, so the
- * connections outlive a count (opened before it, closed after it).
+ * connections outlive a count (opened before it, closed after it). `retries`: how often a request
+ * whose connection was reset is sent again (never inside a count: a reset request may have been
+ * answered).
  */
-async function sendRequests(agent: Agent, baseUrl: string, requests: readonly RequestSpec[], n: number, connections: number, expectStatus: readonly number[], signal: AbortSignal): Promise<void> {
+async function sendRequests(
+  agent: Agent,
+  baseUrl: string,
+  requests: readonly RequestSpec[],
+  n: number,
+  connections: number,
+  expectStatus: readonly number[],
+  signal: AbortSignal,
+  retries = 0,
+): Promise<void> {
   let next = 0;
   const one = (spec: RequestSpec): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -46,7 +57,17 @@ async function sendRequests(agent: Agent, baseUrl: string, requests: readonly Re
   const loop = async (): Promise<void> => {
     while (next < n && !signal.aborted) {
       const i = next++;
-      await one(requests[i % requests.length]!);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await one(requests[i % requests.length]!);
+          break;
+        } catch (err) {
+          // Only where the caller allows it (opening connections, outside any count): a server with a
+          // short listen backlog (http.server's 5) resets connections opened all at once.
+          if (attempt >= retries || !/ECONNRESET|EPIPE/.test((err as Error).message)) throw err;
+          await sleep(50 * (attempt + 1));
+        }
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(connections, n) }, loop));
@@ -107,7 +128,7 @@ export async function countInstructions(ctx: BlockContext, scenario: Scenario, t
         // count, and closed after it: the count holds requests, not connection set-up.
         const agent = new Agent({ keepAlive: true, maxSockets: level.connections });
         try {
-          await sendRequests(agent, started.baseUrl, requests, level.connections, level.connections, expectStatus, ctx.signal);
+          await sendRequests(agent, started.baseUrl, requests, level.connections, level.connections, expectStatus, ctx.signal, 5);
           await sleep(DEFAULTS.instructions.settleMs, undefined, { signal: ctx.signal });
           await callgrindControl(pid, '-i', 'on');
           await callgrindControl(pid, '-z');
