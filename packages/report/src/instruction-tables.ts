@@ -33,11 +33,13 @@ function instructionsTable(result: BenchResult): Table<Row> {
     cpu: result.summaries.find((s) => s.scenario === record.scenario && s.target === record.target),
   }));
   // A pair that was not counted says why in its first figure's cell, and nothing in the others.
-  const level = (which: 'one' | 'loaded', f: (l: NonNullable<ReturnType<typeof at>>) => string, why = false) => (r: Row) => {
-    if (r.record.status !== 'ok') return why ? `${r.record.status}: ${r.record.reason ?? ''}` : DASH;
-    const l = at(r.record, which);
-    return l ? f(l) : DASH;
-  };
+  const level =
+    (which: 'one' | 'loaded', f: (l: NonNullable<ReturnType<typeof at>>) => string, why = false) =>
+    (r: Row) => {
+      if (r.record.status !== 'ok') return why ? `${r.record.status}: ${r.record.reason ?? ''}` : DASH;
+      const l = at(r.record, which);
+      return l ? f(l) : DASH;
+    };
   return {
     columns: [
       { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (r) => r.record.scenario },
