@@ -84,7 +84,8 @@ export const DEFAULTS = {
    * target) on `processes` fresh processes; each is warmed up with `warmupRequests` uninstrumented
    * requests at one connection, then counts `requests` at one connection and `loadedRequests` at the
    * scenario's connections. The runtime flags make the interpreter repeatable (V8: one thread, fixed
-   * seeds, GC on a fixed schedule; CPython: a fixed hash seed). `pairSec` is the planner's estimate.
+   * seeds, GC on a fixed schedule; CPython: a fixed hash seed). `pairSec` is the planner's estimate
+   * for one pair on `processes` processes (80–110 s for contract A here).
    * The JIT is still settling after a short warm-up, so both counts are long: fewer requests give
    * counts that differ by a percent or more between processes.
    */
@@ -98,7 +99,7 @@ export const DEFAULTS = {
     readyTimeoutMs: 60_000,
     nodeFlags: ['--single-threaded', '--hash-seed=1', '--random-seed=1', '--predictable-gc-schedule'],
     pythonEnv: { PYTHONHASHSEED: '0' },
-    pairSec: 70,
+    pairSec: 100,
   },
   /** How long a server or helper service may take from spawn to ready before its start fails, ms. */
   readyTimeoutMs: 20_000,
