@@ -1,6 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import type { DesignOptions, TargetInput } from '../src/index.js';
 import { hasCommand } from '../src/environment.js';
+import type { z } from 'zod';
+import { resourceSchema } from '../src/result-schema.js';
+
+type Resources = z.infer<typeof resourceSchema>;
 
 export const tinyServer = fileURLToPath(new URL('./fixtures/tiny-server.mjs', import.meta.url));
 
@@ -13,3 +17,12 @@ export const hasWrk = (): boolean => hasCommand('wrk');
 
 /** A tiny measuring design for tests: one block, two rounds of 0.25-s windows, a short warm-up. */
 export const tinyDesign = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.4 } } satisfies DesignOptions;
+
+/**
+ * A window's resource figures, 0 for every field of the schema that takes a number (a new numeric
+ * field needs no edit in the tests), then `over`. Fields that are not numbers (flags) stay absent.
+ */
+export function zeroResources<T extends Record<string, number>>(over: T): Resources & T {
+  const zeros = Object.entries(resourceSchema.shape).flatMap(([k, field]) => (field.safeParse(0).success ? [[k, 0] as const] : []));
+  return { ...Object.fromEntries(zeros), ...over } as Resources & T;
+}

@@ -18,7 +18,6 @@ import {
   quantileSorted,
   rankScenario,
   relativeHalfWidth,
-  resourceSchema,
   scenarioBudget,
   separated,
   summarizePair,
@@ -31,6 +30,7 @@ import {
 } from '../src/index.js';
 import { roundOrder, shouldAddRound } from '../src/run/block.js';
 import { isSteady, warmupWindows } from '../src/run/warmup.js';
+import { zeroResources } from './_helpers.js';
 
 const boot = { resamples: 1000, seed: 7, confidence: 0.95 };
 
@@ -256,14 +256,12 @@ function win(target: string, block: number, round: number, rps: number, o: { cpu
     count: 10,
   };
   const histogram = histogramOf(10, o.latencyUs ?? 100);
-  // Every resource figure 0 unless set: new numeric fields of the schema need no edit here.
-  const resources = {
-    ...Object.fromEntries(Object.keys(resourceSchema.shape).map((k) => [k, 0])),
+  const resources = zeroResources({
     serverCpuSeconds: ((o.cpuUs ?? 10) * requests) / 1e6,
     serverPeakRssBytes: 50e6,
     serverProcesses: 1,
     cpuSteal: o.steal ?? 0,
-  };
+  });
   const counters = { requests, statusCounts: { '200': requests }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0 };
   const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, ...(o.loaderBound !== undefined && { loaderBound: o.loaderBound }) };
   const step = { connections: 10, durationSec: 0.5, rps, ...counters, latency, histogram, resources, ...flags, rpsPerCpuSecond: null };
@@ -454,7 +452,7 @@ describe('changeEstimate (compare)', () => {
 });
 
 describe('isClientBound', () => {
-  const r = (over: Record<string, number>) => ({ ...Object.fromEntries(Object.keys(resourceSchema.shape).map((k) => [k, 0])), ...over }) as Parameters<typeof isClientBound>[0];
+  const r = (over: Record<string, number>) => zeroResources(over);
   it('flags a loader whose one core is saturated although the mean over its cores is low', () => {
     // autocannon on one core of four: that core 97% busy, the four cores' mean 24%.
     expect(isClientBound(r({ loaderBusiestCore: 0.97, loaderCoreBusy: 0.24, loaderThreadBusy: 0.24 }))).toBe(true);

@@ -12,7 +12,6 @@ import {
   pairSummarySchema,
   perProcessOf,
   processFigures,
-  resourceSchema,
   summarizePair,
   sweepOf,
   workerCount,
@@ -21,6 +20,7 @@ import {
   type OkWindow,
   type SweepLevel,
 } from '../src/index.js';
+import { zeroResources } from './_helpers.js';
 
 const e = (point: number): Estimate => ({ point, ci95: [point * 0.98, point * 1.02], halfWidth: 0.02, n: 10, method: 'test' });
 /** A level: connections, median req/s, p99 µs, and its error counters (clean unless given). */
@@ -88,7 +88,7 @@ function sweepWindow(target: string, block: number, round: number, failing: bool
     { connections: 2, rps: 1800, us: 1100 },
     { connections: 4, rps: 2500, us: 1600 },
   ];
-  const resources = { ...Object.fromEntries(Object.keys(resourceSchema.shape).map((k) => [k, 0])), serverProcesses: 1, serverWorkers: 1, serverCpuSeconds: 0.1 };
+  const resources = zeroResources({ serverProcesses: 1, serverWorkers: 1, serverCpuSeconds: 0.1 });
   const steps = spec.map((s) => {
     const requests = s.rps * 0.5;
     const bad = failing && s.connections === 4 ? 7 : 0;
