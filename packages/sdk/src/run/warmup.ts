@@ -28,39 +28,80 @@ export function warmupWindows(w: Design['warmup']): { windowSec: number; min: nu
   return { windowSec, min, max };
 }
 
-/**
- * Warm a fresh server up at the scenario's first connection step until its per-second req/s is
- * steady (within the tolerance) or the maximum is spent. Nothing from here reaches an estimate;
- * the series is kept in the block record so a reader can see the warm-up curve.
- */
-export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: WindowSpec, w: Design['warmup'], onSecond?: (rps: number, steady: boolean) => void): Promise<WarmupOutcome> {
-  const { windowSec, min, max } = warmupWindows(w);
-  const rps: number[] = [];
+/** A target to warm: what it serves and how the scenario loads it. */
+export interface WarmupItem {
+  target: StartedTarget;
+  spec: WindowSpec;
+}
+
+/** One unrecorded window at the scenario's first connection step: its req/s. */
+async function warmupWindow(ctx: WindowContext, { target, spec }: WarmupItem, windowSec: number): Promise<number> {
+  if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
   const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
-  for (let i = 0; i < max; i++) {
-    if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
-    const res = await ctx.driver
-      .run({
-        baseUrl: target.baseUrl,
-        requests: spec.requests,
-        connections: spec.steps[0]!,
-        warmupSec: 0,
-        durationSec: windowSec,
-        rate: spec.scenario.load.rate,
-        timeoutSec: spec.scenario.load.timeout,
-        expectStatus,
-        pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
-        signal: ctx.signal,
-      })
-      .catch((err: Error) => {
-        const e = target.exitInfo();
-        if (e) throw new PhaseError('crash', `server exited during the warm-up`, target.tail(), e);
-        throw new PhaseError(ctx.signal.aborted ? 'interrupted' : 'warmup', err.message);
-      });
-    rps.push(res.durationSec > 0 ? res.requests / res.durationSec : 0);
-    const steady = isSteady(rps, min, w.tolerance);
-    onSecond?.(rps.at(-1)!, steady);
-    if (steady) return { rps, steady };
+  const res = await ctx.driver
+    .run({
+      baseUrl: target.baseUrl,
+      requests: spec.requests,
+      connections: spec.steps[0]!,
+      warmupSec: 0,
+      durationSec: windowSec,
+      rate: spec.scenario.load.rate,
+      timeoutSec: spec.scenario.load.timeout,
+      expectStatus,
+      pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
+      signal: ctx.signal,
+    })
+    .catch((err: Error) => {
+      const e = target.exitInfo();
+      if (e) throw new PhaseError('crash', `server exited during the warm-up`, target.tail(), e);
+      throw new PhaseError(ctx.signal.aborted ? 'interrupted' : 'warmup', err.message);
+    });
+  return res.durationSec > 0 ? res.requests / res.durationSec : 0;
+}
+
+/**
+ * Warm fresh servers up together, in rotation: each rotation gives every target still warming one
+ * unrecorded window (1 s at most) at the scenario's first connection step, in the given order; a
+ * target leaves the rotation when its per-second req/s is steady (within the tolerance) or its
+ * maximum is spent. Warming them one after another would leave the first ones idle for the others'
+ * whole warm-up, and a server idle for about 15 s runs its next second at up to twice its CPU per
+ * request: here no target waits longer than a rotation's other windows before the first round.
+ * Nothing from here reaches an estimate; the series is kept in the block record. A target whose
+ * window fails gets its error as its outcome and leaves; the others go on.
+ */
+export async function warmUpTogether(
+  ctx: WindowContext,
+  items: readonly WarmupItem[],
+  w: Design['warmup'],
+  onSecond?: (index: number, rps: number, steady: boolean) => void,
+): Promise<(WarmupOutcome | { error: unknown })[]> {
+  const { windowSec, min, max } = warmupWindows(w);
+  const out: (WarmupOutcome | { error: unknown })[] = items.map(() => ({ rps: [], steady: false }));
+  const warming = (i: number): boolean => {
+    const o = out[i]!;
+    return !('error' in o) && !o.steady && o.rps.length < max;
+  };
+  while (items.some((_, i) => warming(i))) {
+    for (const [i, item] of items.entries()) {
+      if (!warming(i)) continue;
+      const o = out[i] as WarmupOutcome;
+      try {
+        o.rps.push(await warmupWindow(ctx, item, windowSec));
+      } catch (err) {
+        if (err instanceof PhaseError && err.phase === 'interrupted') throw err;
+        out[i] = { error: err };
+        continue;
+      }
+      o.steady = isSteady(o.rps, min, w.tolerance);
+      onSecond?.(i, o.rps.at(-1)!, o.steady);
+    }
   }
-  return { rps, steady: false };
+  return out;
+}
+
+/** Warm one fresh server up (see `warmUpTogether`); its failure is thrown. */
+export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: WindowSpec, w: Design['warmup'], onSecond?: (rps: number, steady: boolean) => void): Promise<WarmupOutcome> {
+  const [o] = await warmUpTogether(ctx, [{ target, spec }], w, onSecond && ((_, rps, steady) => onSecond(rps, steady)));
+  if ('error' in o!) throw o.error;
+  return o!;
 }
