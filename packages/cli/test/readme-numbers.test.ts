@@ -16,7 +16,7 @@ describe('numbers in the prose match DEFAULTS', () => {
   const claims: Array<[string, string]> = [
     ['window length', `(${d.windowSec} s by default`],
     ['step settle', `${d.stepSettleSec} s settle`],
-    ['warm-up bounds', `(at least ${d.warmup.minSec} s, at most ${d.warmup.maxSec} s)`],
+    ['warm-up bounds', `(at least ${d.warmup.minSec} s, at most ${d.warmup.maxSec} s each)`],
     ['warm-up steadiness', `by less than ${pct(d.warmup.tolerance)}`],
     ['first blocks', `The first blocks (${d.blocks.min} by default) run ${d.rounds.min} rounds each`],
     ['rounds clamp', `[${d.rounds.min}, ${d.rounds.max}]`],
@@ -39,6 +39,7 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['instruction processes', `on ${d.instructions.processes} fresh processes`],
     ['instruction warm-up', `warmed up with ${n(d.instructions.warmupRequests)} requests`],
     ['instruction count', `while ${n(d.instructions.requests)} requests are answered`],
+    ['instruction loaded count', `while ${n(d.instructions.loadedRequests)} are answered at`],
     ['V8 determinism flags', `\`${d.instructions.nodeFlags.join(' ')}\``],
   ];
   for (const [what, text] of claims) it(`README: ${what}`, () => expect(section).toContain(text));
