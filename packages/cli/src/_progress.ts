@@ -1,6 +1,6 @@
 import { DEFAULTS, type SuiteEvent } from '@benchsuite/sdk';
-import { fmtHalfWidth, noteText, streamEventText } from '@benchsuite/report';
-import { formatPercent, formatSeconds } from './_values.js';
+import { fmtHalfWidth, fmtPct, noteText, streamEventText } from '@benchsuite/report';
+import { formatSeconds } from './_values.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;
@@ -76,6 +76,11 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       case 'log':
         line(`${e.level === 'warn' ? 'warning: ' : ''}${e.message}`);
         break;
+      case 'resume': {
+        const { type: _, ...data } = e;
+        line(noteText({ kind: 'resume', ...data }));
+        break;
+      }
       case 'driver':
         line(noteText({ kind: 'driver-choice', driver: e.name, reason: e.reason }));
         break;
@@ -127,10 +132,9 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
           break;
         }
         const steal = w.resources.cpuSteal ?? 0;
-        const marks = [
-          w.excluded === 'steal' ? `steal ${formatPercent(steal)}: left out` : steal > DEFAULTS.disturbedSteal ? `steal ${formatPercent(steal)}` : '',
-          w.clientBound ? 'client-bound' : '',
-        ].filter(Boolean);
+        const marks = [w.excluded === 'steal' ? `steal ${fmtPct(steal)}: left out` : steal > DEFAULTS.disturbedSteal ? `steal ${fmtPct(steal)}` : '', w.clientBound ? 'client-bound' : ''].filter(
+          Boolean,
+        );
         const mark = marks.length ? ` [${marks.join(', ')}]` : '';
         setStatus(`${where} · ${w.target} ${rate(w.rps)} req/s${mark}`, `  block ${w.block} round ${w.round} ${w.target}: ${rate(w.rps)} req/s${mark} (${elapsedText()})`);
         break;
@@ -150,9 +154,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       }
       case 'precision': {
         const worst = e.worstHalfWidth === null ? 'no interval yet' : `worst ${fmtHalfWidth(e.worstHalfWidth)}`;
-        line(
-          `${e.scenario}: ${worst} (target ±${formatPercent(e.target)}) after ${e.blocks} block${e.blocks === 1 ? '' : 's'}, ${e.rounds} round${e.rounds === 1 ? '' : 's'} → ${DECISION[e.decision]}`,
-        );
+        line(`${e.scenario}: ${worst} (target ${fmtHalfWidth(e.target)}) after ${e.blocks} block${e.blocks === 1 ? '' : 's'}, ${e.rounds} round${e.rounds === 1 ? '' : 's'} → ${DECISION[e.decision]}`);
         break;
       }
       default: {

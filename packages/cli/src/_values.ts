@@ -88,7 +88,11 @@ export function parseConnections(raw: string): number | number[] {
   return steps.length === 1 ? steps[0]! : steps;
 }
 
-/** Seconds as the CLI prints them: `18m`, `1m30s`, `0.3s`, `500ms`. */
+/**
+ * Seconds in the flags' own syntax (`18m`, `1m30s`, `0.3s`, `500ms`), the inverse of `parseDuration`:
+ * for flag defaults, the plan a user can type back, and the progress clock. Sentences about results
+ * use `@benchsuite/report`'s formatters.
+ */
 export function formatSeconds(sec: number): string {
   if (sec < 1 && sec > 0) return `${Number((sec * 1000).toFixed(1))}ms`;
   if (sec < 60) return `${Number(sec.toFixed(2))}s`;
@@ -99,7 +103,7 @@ export function formatSeconds(sec: number): string {
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${r ? `${r}s` : ''}` || '0s';
 }
 
-/** A share as a percentage, without trailing zeros: `2%`, `0.5%`. */
+/** A share in the flags' own syntax, without trailing zeros (`2%`, `0.5%`), the inverse of `parseFraction`: for flag defaults. */
 export function formatPercent(x: number): string {
   return `${Number((x * 100).toFixed(2))}%`;
 }

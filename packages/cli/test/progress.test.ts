@@ -91,12 +91,12 @@ describe('progress when piped: plain lines, one per event worth keeping', () => 
       'baseline: block 2 (node-http, fastify) at 3m05s of 18m',
       '  warm-up fastify: steady after 3s at 45.2k req/s',
       '  block 2 round 3 fastify: 45.2k req/s (3m10s of 18m)',
-      '  block 2 round 3 node-http: 61.0k req/s [steal 14%: left out] (3m11s of 18m)',
-      '  block 2 round 4 node-http: 75.0k req/s [steal 7%, client-bound] (3m12s of 18m)',
+      '  block 2 round 3 node-http: 61.0k req/s [steal 14.0%: left out] (3m11s of 18m)',
+      '  block 2 round 4 node-http: 75.0k req/s [steal 7.0%, client-bound] (3m12s of 18m)',
       '  FAILED baseline × koa, block 2 round 4 (crash): server exited (exit code 3)',
       '    | boom',
-      'baseline: worst ±3.1% (target ±2%) after 3 blocks, 36 rounds → continue',
-      'baseline: worst ±1.9% (target ±2%) after 6 blocks, 72 rounds → stop: precision reached',
+      'baseline: worst ±3.1% (target ±2.0%) after 3 blocks, 36 rounds → continue',
+      'baseline: worst ±1.9% (target ±2.0%) after 6 blocks, 72 rounds → stop: precision reached',
       '',
     ]);
     expect(text()).not.toContain('\r');
@@ -113,7 +113,7 @@ describe('progress on a terminal: one live line, lasting lines for decisions', (
     expect(text().endsWith('\r\u001b[2Kbaseline · block 2 · round 3 · a 1.2k req/s · 4s of 1m')).toBe(true);
     t = 107;
     p.onEvent({ type: 'precision', scenario: 'baseline', blocks: 1, rounds: 5, worstHalfWidth: null, target: 0.02, decision: 'continue' });
-    expect(text()).toContain('\r\u001b[2Kbaseline: no interval yet (target ±2%) after 1 block, 5 rounds → continue\n');
+    expect(text()).toContain('\r\u001b[2Kbaseline: no interval yet (target ±2.0%) after 1 block, 5 rounds → continue\n');
     expect(text().endsWith('· 6s of 1m')).toBe(true);
     p.done();
     expect(text().endsWith('\r\u001b[2K')).toBe(true);

@@ -96,7 +96,7 @@ export {
   type RunRef,
 } from './compare.js';
 export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
-export { escapeHtml, escapeMarkdown, fmtHalfWidth, shortFrame } from './format.js';
+export { escapeHtml, escapeMarkdown, fmtHalfWidth, fmtPct, shortFrame } from './format.js';
 export { streamTables, streamLevelTable, streamCancelTable, streamBackpressureTable, streamEventText } from './stream-tables.js';
 export { noteText, pairVerdictText, VERDICT_WORDS, type Note } from './notes.js';
 export { designText, stoppingText } from './model.js';

@@ -19,6 +19,17 @@ export type Note =
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold?: number }
   | { kind: 'not-pinned'; reason: string }
   | { kind: 'driver-choice'; driver: string; reason: string }
+  | {
+      kind: 'resume';
+      dir: string;
+      replayed: { windows: number; blocks: number; checks: number; costs: number };
+      seed: number;
+      driver: string;
+      overrides: Record<string, unknown>;
+      verify: boolean;
+      pinning: boolean;
+      costs: boolean;
+    }
   | { kind: 'precision-not-met'; reached: number; target: number; reason: string }
   | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance?: number }
   | { kind: 'failed-windows'; windows: number; of: number }
@@ -81,6 +92,13 @@ export function noteText(n: Note): string {
       return `server and load generator were not pinned to separate cores (${n.reason}): they competed for the same CPUs`;
     case 'driver-choice':
       return `driver ${n.driver}: ${n.reason}`;
+    case 'resume': {
+      const r = n.replayed;
+      const load = Object.keys(n.overrides).length ? `overrides ${JSON.stringify(n.overrides)}` : 'no load overrides';
+      const on = (b: boolean) => (b ? 'on' : 'off');
+      const count = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
+      return `resume: replaying ${count(r.windows, 'window')}, ${count(r.blocks, 'block')}, ${count(r.checks, 'check')} and ${count(r.costs, 'cost figure')} from ${n.dir}; continuing with seed ${n.seed}, driver ${n.driver}, ${load}, verify ${on(n.verify)}, pinning ${on(n.pinning)}, costs ${on(n.costs)}`;
+    }
     case 'precision-not-met':
       return `precision ±${pct(n.reached, 1)} reached, target ±${pct(n.target, 1)} (${n.reason})`;
     case 'warmup-not-steady':

@@ -23,3 +23,22 @@ describe('verdict sentences', () => {
     expect(noteText({ kind: 'run-verdict', verdict: v })).toBe('Excellent — at least 90% of 10 pairs are Excellent or better (9 Excellent, 1 Noisy; worst Noisy)');
   });
 });
+
+describe('resume sentence', () => {
+  it('says what was replayed and the plan the run continues with', () => {
+    const text = noteText({
+      kind: 'resume',
+      dir: '/tmp/run',
+      replayed: { windows: 11, blocks: 1, checks: 0, costs: 2 },
+      seed: 7,
+      driver: 'wrk',
+      overrides: { connections: 10 },
+      verify: false,
+      pinning: true,
+      costs: true,
+    });
+    expect(text).toBe(
+      'resume: replaying 11 windows, 1 block, 0 checks and 2 cost figures from /tmp/run; continuing with seed 7, driver wrk, overrides {"connections":10}, verify off, pinning on, costs on',
+    );
+  });
+});

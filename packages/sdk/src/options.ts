@@ -16,6 +16,17 @@ export type SuiteEvent =
   | { type: 'instructions'; scenario: string; target: string; status: 'start' | 'process' | 'ok' | 'skipped' | 'failed'; process?: number; perRequest?: number; connections?: number; message?: string }
   | { type: 'driver'; name: string; reason: string }
   | {
+      type: 'resume';
+      dir: string;
+      replayed: { windows: number; blocks: number; checks: number; costs: number };
+      seed: number;
+      driver: string;
+      overrides: Record<string, unknown>;
+      verify: boolean;
+      pinning: boolean;
+      costs: boolean;
+    }
+  | {
       type: 'stream';
       scenario: string;
       target: string;

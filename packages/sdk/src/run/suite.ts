@@ -106,9 +106,15 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     log = readLog(opts.outDir);
     const o = plan.options.overrides;
     emit({
-      type: 'log',
-      level: 'info',
-      message: `resume: replaying ${log.windows.length} windows, ${log.blocks.length} blocks, ${log.verify.length} checks and ${log.costs.size} cost figures from ${opts.outDir}; continuing with seed ${plan.seed}, driver ${plan.driver}, ${Object.keys(o).length ? `overrides ${JSON.stringify(o)}` : 'no load overrides'}, verify ${plan.options.verify ? 'on' : 'off'}, pinning ${plan.options.pinning === false ? 'off' : 'on'}, costs ${plan.options.costs ? 'on' : 'off'}`,
+      type: 'resume',
+      dir: opts.outDir,
+      replayed: { windows: log.windows.length, blocks: log.blocks.length, checks: log.verify.length, costs: log.costs.size },
+      seed: plan.seed,
+      driver: plan.driver,
+      overrides: o,
+      verify: plan.options.verify,
+      pinning: plan.options.pinning !== false,
+      costs: Boolean(plan.options.costs),
     });
   }
   const thresholdTerms = {
