@@ -2,6 +2,10 @@
  * @benchsuite/report — pure functions from a result document to text: Markdown, self-contained
  * HTML, a terminal summary, github-action-benchmark entries and base/head comparisons, behind one
  * formats registry. Nothing here reads or writes files or prints; the CLI does that.
+ *
+ * The exports are what the CLI, the README and users need (and the types of their parameters and
+ * results); the tables, views and chart helpers behind them stay inside the package, so knip
+ * reports any of them that nothing uses.
  */
 export {
   formats,
@@ -16,64 +20,13 @@ export {
   type RenderOptions,
   type CompareInput,
 } from './formats.js';
-export { renderMarkdown, markdownTable } from './markdown.js';
+export { renderMarkdown } from './markdown.js';
 export { renderHtml } from './html.js';
-export { renderTerminal, terminalTable, type TerminalOptions } from './terminal.js';
-export {
-  buildModel,
-  failureText,
-  pinningText,
-  driverText,
-  loadText,
-  stacksFilesOf,
-  profileFacts,
-  foldedNotes,
-  MISSING_LABEL,
-  type ReportOptions,
-  type ReportModel,
-  type ScenarioView,
-  type PairRow,
-  type StepRow,
-  type PlaceRow,
-  type MissingRow,
-  type MissingKind,
-  type Fact,
-  type FailureView,
-  type ProfileView,
-} from './model.js';
-export {
-  headlineColumns,
-  stepColumns,
-  rankingColumns,
-  costColumns,
-  targetTable,
-  machineFacts,
-  profileFunctionColumns,
-  packageTable,
-  topFunctionRows,
-  PROFILE_TOP_ROWS,
-  type Column,
-  type Table,
-  type Tone,
-  type Align,
-  type ProfileFunctionRow,
-  type PackageShareRow,
-} from './tables.js';
-export {
-  flameGraphSvg,
-  flameLayout,
-  packageBarsSvg,
-  warmColor,
-  escapeSvgText,
-  type FlameInput,
-  type FlameRect,
-  type FlameLayout,
-  type FlameLayoutOptions,
-  type FlameGraphOptions,
-  type PackageBarRow,
-  type PackageBarsOptions,
-} from './flame.js';
-export { withReference, UnknownReferenceError } from './reference.js';
+export { renderTerminal, type TerminalOptions } from './terminal.js';
+export { buildModel, stacksFilesOf, foldedNotes, designText, stoppingText, type ReportOptions, type ReportModel } from './model.js';
+export { headlineColumns, packageTable, type Table } from './tables.js';
+export { flameGraphSvg, flameLayout, packageBarsSvg, escapeSvgText, type FlameRect } from './flame.js';
+export { UnknownReferenceError } from './reference.js';
 export {
   compareResults,
   classifyChange,
@@ -82,21 +35,11 @@ export {
   environmentDifferences,
   renderCompareMarkdown,
   renderCompareJson,
-  compareColumns,
-  CHANGE_LABEL,
   type CompareOptions,
   type CompareOutcome,
   type Comparison,
-  type Incomparable,
-  type PairChange,
-  type ChangeStatus,
-  type InstructionChange,
-  type InstructionStatus,
-  type EnvironmentDifference,
-  type RunRef,
 } from './compare.js';
-export { toGithubActionBenchmark, type GithubActionBenchmarkEntry, type GithubActionBenchmarkOptions, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
+export { toGithubActionBenchmark, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
 export { escapeHtml, escapeMarkdown, fmtHalfWidth, fmtPct, shortFrame } from './format.js';
-export { streamTables, streamLevelTable, streamCancelTable, streamBackpressureTable, streamEventText } from './stream-tables.js';
-export { noteText, pairVerdictText, VERDICT_WORDS, type Note } from './notes.js';
-export { designText, stoppingText } from './model.js';
+export { streamEventText } from './stream-tables.js';
+export { noteText, pairVerdictText, type Note } from './notes.js';

@@ -29,7 +29,7 @@ import {
   type WindowRecord,
 } from '../src/index.js';
 import { roundOrder, shouldAddRound } from '../src/run/block.js';
-import { isSteady, warmUpTogether, warmupWindows } from '../src/run/warmup.js';
+import { isSteady, wakeUp, warmupWindows } from '../src/run/warmup.js';
 import { zeroResources } from './_helpers.js';
 
 const boot = { resamples: 1000, seed: 7, confidence: 0.95 };
@@ -514,34 +514,32 @@ describe('warm-up rule', () => {
     const none = warmupWindows({ minSec: 0, maxSec: 0, tolerance: 0.05 });
     expect([none.windowSec, none.min + 0, none.max + 0]).toEqual([0.1, 0, 0]);
   });
-  it('warmUpTogether: one window per target per rotation; a steady target leaves, a failing one leaves with its error', async () => {
+  it('wakeUp: one window per target in the given order; a failing target gets its error, the others go on', async () => {
     // A scripted driver (no sockets: this checks the schedule): each target's req/s per window.
-    const series: Record<string, number[]> = { a: [100, 200, 204], b: [100, 101], c: [100, 150, 170, 180, 185], d: [100] };
-    const calls: string[] = [];
+    const series: Record<string, number[]> = { a: [200], b: [], c: [150] };
+    const calls: Array<[string, number]> = [];
     const driver = {
-      run: async ({ baseUrl }: { baseUrl: string }) => {
-        calls.push(baseUrl);
+      run: async ({ baseUrl, durationSec }: { baseUrl: string; durationSec: number }) => {
+        calls.push([baseUrl, durationSec]);
         const next = series[baseUrl]!.shift();
         if (next === undefined) throw new Error(`${baseUrl}: connection refused`);
-        return { requests: next, durationSec: 1 };
+        return { requests: next * durationSec, durationSec };
       },
     };
-    const ctx = { driver, pinning: { enabled: false, serverCpus: [], loaderCpus: [] }, signal: new AbortController().signal } as unknown as Parameters<typeof warmUpTogether>[0];
+    const ctx = { driver, pinning: { enabled: false, serverCpus: [], loaderCpus: [] }, signal: new AbortController().signal } as unknown as Parameters<typeof wakeUp>[0];
     const item = (name: string) => ({
       target: { baseUrl: name, exitInfo: () => undefined, tail: () => '' },
       spec: { scenario: { expect: { status: 200 }, load: { timeout: 10 } }, requests: [], steps: [10] },
     });
-    const seen: string[] = [];
-    const out = await warmUpTogether(ctx, ['a', 'b', 'c', 'd'].map(item) as unknown as Parameters<typeof warmUpTogether>[1], { minSec: 2, maxSec: 4, tolerance: 0.05 }, (i, rps, steady) =>
-      seen.push(`${'abcd'[i]}${rps}${steady ? '!' : ''}`),
-    );
-    // Rotation 1: all four (d fails on its second); 2: b steady; 3: a steady; 4: c at its maximum.
-    expect(calls.join('')).toBe('abcd' + 'abcd' + 'ac' + 'c');
-    expect(seen).toEqual(['a100', 'b100', 'c100', 'd100', 'a200', 'b101!', 'c150', 'a204!', 'c170', 'c180']);
-    expect(out[0]).toEqual({ rps: [100, 200, 204], steady: true });
-    expect(out[1]).toEqual({ rps: [100, 101], steady: true });
-    expect(out[2]).toEqual({ rps: [100, 150, 170, 180], steady: false });
-    expect(String((out[3] as { error: Error }).error.message)).toMatch(/connection refused/);
+    const out = await wakeUp(ctx, ['c', 'b', 'a'].map(item) as unknown as Parameters<typeof wakeUp>[1], 0.8);
+    expect(calls).toEqual([
+      ['c', 0.8],
+      ['b', 0.8],
+      ['a', 0.8],
+    ]);
+    expect(out[0]).toBe(150);
+    expect(String((out[1] as { error: Error }).error.message)).toMatch(/connection refused/);
+    expect(out[2]).toBe(200);
   });
 });
 

@@ -39,10 +39,11 @@ export interface BudgetPlan {
   overBySec: number;
 }
 
-/** Seconds of one block of `rounds` rounds of a scenario. */
+/** Seconds of one block of `rounds` rounds of a scenario: start, warm-ups, the wake-up round (one window per target, with 2 or more), rounds. */
 export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
   const perWindow = s.steps * (s.windowSec + s.settleSec + c.loaderStartSec);
-  return c.blockStartSec + s.targets * warmupSec + rounds * s.targets * perWindow;
+  const wake = s.targets > 1 ? s.targets * (s.windowSec + c.loaderStartSec) : 0;
+  return c.blockStartSec + s.targets * warmupSec + wake + rounds * s.targets * perWindow;
 }
 
 /** Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. */

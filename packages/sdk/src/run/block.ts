@@ -9,7 +9,7 @@ import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
 import { fittedWindowSec, measureWindow, type WindowContext, type WindowSpec } from './window.js';
-import { warmUpTogether, warmupWindows } from './warmup.js';
+import { wakeUp, warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
   design: Design & { reference: string };
@@ -70,8 +70,8 @@ interface Live {
 }
 
 /**
- * One block: a fresh server process per target (all idle on the server cores), warmed up together
- * in rotation until each is steady, then `plannedRounds` rounds in which every target is measured once, in a seeded
+ * One block: a fresh server process per target (all idle on the server cores), each warmed up
+ * until steady, then one unrecorded wake-up round (no target idle long before round 1), then `plannedRounds` rounds in which every target is measured once, in a seeded
  * random order. Windows over the steal threshold stay in the data, marked, and are replaced by
  * extra rounds while the budget lasts. A target that fails leaves the block; the others go on.
  */
@@ -120,29 +120,18 @@ export async function runBlock(
         }
       }),
     );
-    // Warm every started target up together, in rotation, so none sits idle long before round 1.
-    const toWarm = live.filter((l) => l.info.status === 'ok' && l.started && l.spec);
-    if (!ctx.signal.aborted && toWarm.length) {
+    for (const l of live) {
+      if (ctx.signal.aborted || l.info.status !== 'ok' || !l.started || !l.spec) continue;
       try {
-        const outcomes = await warmUpTogether(
-          ctx,
-          toWarm.map((l) => ({ target: l.started!, spec: l.spec! })),
-          ctx.design.warmup,
-          (i, rps, steady) => {
-            const l = toWarm[i]!;
-            l.info.warmupRps = [...l.info.warmupRps, rps];
-            ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: l.info.warmupRps.length, rps, steady });
-          },
+        const w = await warmUp(ctx, l.started, l.spec, ctx.design.warmup, (rps, steady) =>
+          ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: l.info.warmupRps.length + 1, rps, steady }),
         );
-        for (const [i, o] of outcomes.entries()) {
-          const l = toWarm[i]!;
-          if ('error' in o) fail(l, o.error);
-          else l.info.steady = o.steady;
-        }
+        l.info.warmupRps = w.rps;
+        l.info.steady = w.steady;
+        ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);
       } catch (err) {
-        for (const l of toWarm) fail(l, err);
+        fail(l, err);
       }
-      for (const l of toWarm) ctx.addLoad(l.info.warmupRps.length * warmupWindows(ctx.design.warmup).windowSec);
     }
     // Windows long enough for many responses per connection, from the latency the warm-up saw.
     const warmed = live.filter((l) => l.info.status === 'ok' && l.spec);
@@ -160,6 +149,20 @@ export async function runBlock(
           level: 'info',
           message: `${scenario.name}: windows lengthened from ${base.toFixed(2)} s to ${fit.toFixed(2)} s in block ${block}, so that each of ${Math.max(...warmed[0]!.spec!.steps)} connections gets at least ${DEFAULTS.minResponsesPerConnection} responses at the latency the warm-up saw`,
         });
+      }
+    }
+    // The wake-up round: the targets warmed first have sat idle through the others' warm-ups.
+    const awake = live.filter((l) => l.info.status === 'ok' && l.started && l.spec);
+    if (!ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
+      const order = roundOrder(awake, ctx.seed, scenario.name, block, 0);
+      const woke = await wakeUp(
+        ctx,
+        order.map((l) => ({ target: l.started!, spec: l.spec! })),
+        order[0]!.spec!.windowSec,
+      ).catch((err: unknown) => order.map(() => ({ error: err })));
+      for (const [i, r] of woke.entries()) {
+        if (typeof r === 'number') ctx.addLoad(order[i]!.spec!.windowSec);
+        else fail(order[i]!, r.error);
       }
     }
     roundsT0 = performance.now();

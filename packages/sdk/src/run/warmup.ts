@@ -60,48 +60,38 @@ async function warmupWindow(ctx: WindowContext, { target, spec }: WarmupItem, wi
 }
 
 /**
- * Warm fresh servers up together, in rotation: each rotation gives every target still warming one
- * unrecorded window (1 s at most) at the scenario's first connection step, in the given order; a
- * target leaves the rotation when its per-second req/s is steady (within the tolerance) or its
- * maximum is spent. Warming them one after another would leave the first ones idle for the others'
- * whole warm-up, and a server idle for about 15 s runs its next second at up to twice its CPU per
- * request: here no target waits longer than a rotation's other windows before the first round.
- * Nothing from here reaches an estimate; the series is kept in the block record. A target whose
- * window fails gets its error as its outcome and leaves; the others go on.
+ * Warm one fresh server up at the scenario's first connection step until its per-second req/s is
+ * steady (within the tolerance, on consecutive seconds) or the maximum is spent. Nothing from here
+ * reaches an estimate; the series is kept in the block record so a reader can see the warm-up curve.
  */
-export async function warmUpTogether(
-  ctx: WindowContext,
-  items: readonly WarmupItem[],
-  w: Design['warmup'],
-  onSecond?: (index: number, rps: number, steady: boolean) => void,
-): Promise<(WarmupOutcome | { error: unknown })[]> {
+export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: WindowSpec, w: Design['warmup'], onSecond?: (rps: number, steady: boolean) => void): Promise<WarmupOutcome> {
   const { windowSec, min, max } = warmupWindows(w);
-  const out: (WarmupOutcome | { error: unknown })[] = items.map(() => ({ rps: [], steady: false }));
-  const warming = (i: number): boolean => {
-    const o = out[i]!;
-    return !('error' in o) && !o.steady && o.rps.length < max;
-  };
-  while (items.some((_, i) => warming(i))) {
-    for (const [i, item] of items.entries()) {
-      if (!warming(i)) continue;
-      const o = out[i] as WarmupOutcome;
-      try {
-        o.rps.push(await warmupWindow(ctx, item, windowSec));
-      } catch (err) {
-        if (err instanceof PhaseError && err.phase === 'interrupted') throw err;
-        out[i] = { error: err };
-        continue;
-      }
-      o.steady = isSteady(o.rps, min, w.tolerance);
-      onSecond?.(i, o.rps.at(-1)!, o.steady);
+  const rps: number[] = [];
+  for (let i = 0; i < max; i++) {
+    rps.push(await warmupWindow(ctx, { target, spec }, windowSec));
+    const steady = isSteady(rps, min, w.tolerance);
+    onSecond?.(rps.at(-1)!, steady);
+    if (steady) return { rps, steady };
+  }
+  return { rps, steady: false };
+}
+
+/**
+ * The wake-up round: after the block's targets were warmed one after another, one unrecorded
+ * window per target (the measured window's length), in the given order, right before round 1.
+ * Without it the first targets warmed sat idle through the others' warm-ups, and a server idle for
+ * about 15 s runs its next second at up to twice its CPU per request: round-1 windows came out
+ * 3.5–4.5% low. Returns each target's req/s, or its error (that target leaves; the others go on).
+ */
+export async function wakeUp(ctx: WindowContext, items: readonly WarmupItem[], windowSec: number): Promise<(number | { error: unknown })[]> {
+  const out: (number | { error: unknown })[] = [];
+  for (const item of items) {
+    try {
+      out.push(await warmupWindow(ctx, item, windowSec));
+    } catch (err) {
+      if (err instanceof PhaseError && err.phase === 'interrupted') throw err;
+      out.push({ error: err });
     }
   }
   return out;
-}
-
-/** Warm one fresh server up (see `warmUpTogether`); its failure is thrown. */
-export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: WindowSpec, w: Design['warmup'], onSecond?: (rps: number, steady: boolean) => void): Promise<WarmupOutcome> {
-  const [o] = await warmUpTogether(ctx, [{ target, spec }], w, onSecond && ((_, rps, steady) => onSecond(rps, steady)));
-  if ('error' in o!) throw o.error;
-  return o!;
 }
