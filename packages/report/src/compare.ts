@@ -20,7 +20,7 @@ export interface CompareOptions {
 /** What happened to a pair's instructions per request (`--instructions` in both runs); see `classifyInstructions`. */
 export type InstructionStatus = 'regression' | 'improvement' | 'no-change' | 'unstable' | 'plan-differs';
 
-export interface InstructionChange {
+interface InstructionChange {
   scenario: string;
   target: string;
   connections: number;
@@ -47,7 +47,7 @@ export interface EnvironmentDifference {
  */
 export type ChangeStatus = 'regression' | 'improvement' | 'slower' | 'faster' | 'no-change' | 'insufficient' | 'only-in-base' | 'only-in-head';
 
-export interface PairChange {
+interface PairChange {
   scenario: string;
   target: string;
   /** `relative`: throughput ÷ the reference, measured side by side in each run; `absolute`: the reference's own req/s. */
@@ -66,7 +66,7 @@ export interface PairChange {
   headNoise: NoiseLabel | null;
 }
 
-export interface RunRef {
+interface RunRef {
   suite: string;
   startedAt: string;
   commit: string | null;
@@ -75,7 +75,7 @@ export interface RunRef {
 }
 
 /** The environments differ in a field that changes the numbers, and the comparison was not forced (exit 2). */
-export interface Incomparable {
+interface Incomparable {
   status: 'incomparable';
   base: RunRef;
   head: RunRef;
@@ -297,7 +297,7 @@ export function compareExitCode(outcome: CompareOutcome): 0 | 1 | 2 {
   return outcome.status === 'incomparable' ? 2 : outcome.regressed ? 1 : 0;
 }
 
-export const CHANGE_LABEL: Record<ChangeStatus, string> = {
+const CHANGE_LABEL: Record<ChangeStatus, string> = {
   regression: '❌ regression',
   improvement: '✅ improvement',
   slower: '↓ slower, within the threshold',
@@ -311,7 +311,7 @@ export const CHANGE_LABEL: Record<ChangeStatus, string> = {
 const ORDER: ChangeStatus[] = ['regression', 'slower', 'improvement', 'faster', 'no-change', 'insufficient', 'only-in-base', 'only-in-head'];
 
 /** The comparison table, specified once (Markdown here; JSON carries the same fields). */
-export function compareColumns(c: Comparison): Column<PairChange>[] {
+function compareColumns(c: Comparison): Column<PairChange>[] {
   const fig = (p: PairChange, x: number | null) => (x === null ? DASH : p.figure === 'relative' ? fmtRatio(x) : fmtRps(x));
   const arrow = (a: string, b: string) => `${a} → ${b}`;
   return [

@@ -174,7 +174,7 @@ function hash(s: string): number {
 }
 
 /** flamegraph.pl's warm palette: reds to yellows, picked by the name's hash. */
-export function warmColor(name: string): string {
+function warmColor(name: string): string {
   const h = hash(name);
   const r = 205 + (h % 50);
   const g = Math.floor((((h >>> 8) % 1000) / 1000) * 230);

@@ -26,7 +26,7 @@ export type Failure = FailedWindow['failure'];
 type StepSummary = PairSummary['steps'][number];
 
 /** A failure with where it happened (`block 2, round 3` or `block 2, start`). */
-export interface FailureView {
+interface FailureView {
   where: string;
   failure: Failure;
 }
@@ -66,7 +66,7 @@ export interface PlaceRow {
 export type MissingKind = 'skipped' | 'setup-failed' | 'verify-failed' | 'failed' | 'not-run';
 
 /** A target with no figures in a scenario, and why: never silently absent. */
-export interface MissingRow {
+interface MissingRow {
   target: string;
   kind: MissingKind;
   reason: string;
@@ -139,13 +139,13 @@ export function failureText(f: Failure): string {
   return `${f.phase}: ${f.message}${how && !f.message.includes(how) ? ` (${how})` : ''}`;
 }
 
-export function pinningText(p: BenchResult['environment']['pinning']): string {
+function pinningText(p: BenchResult['environment']['pinning']): string {
   if (!p.enabled) return noteText({ kind: 'not-pinned', reason: p.reason ?? 'no reason recorded' });
   return `${p.tool ?? 'on'}: server CPUs ${cpuList(p.serverCpus)}, loader CPUs ${cpuList(p.loaderCpus)}`;
 }
 
 /** The driver, why it was chosen, and its ceiling on this machine when known. */
-export function driverText(d: BenchResult['environment']['driver']): string {
+function driverText(d: BenchResult['environment']['driver']): string {
   const name = `${d.name} ${d.version}${d.flags.length ? ` (${d.flags.join(' ')})` : ''}`;
   return noteText({ kind: 'driver-choice', driver: name, reason: d.reason }) + (d.ceilingNote ? `; ${d.ceilingNote}` : '');
 }

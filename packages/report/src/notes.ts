@@ -51,7 +51,7 @@ export type Note =
   | { kind: 'profile-no-stacks'; file?: string | undefined };
 
 /** The word of each CoV verdict band, as every report writes it. */
-export const VERDICT_WORDS: Record<VerdictBand, string> = { excellent: 'Excellent', acceptable: 'Acceptable', noisy: 'Noisy', unreliable: 'Unreliable' };
+const VERDICT_WORDS: Record<VerdictBand, string> = { excellent: 'Excellent', acceptable: 'Acceptable', noisy: 'Noisy', unreliable: 'Unreliable' };
 
 /** A pair's verdict in a table cell: `Acceptable (blocks 3.4%, windows 8.1%)`; a dash without one. */
 export function pairVerdictText(v: PairVerdict | null | undefined): string {

@@ -29,7 +29,7 @@ interface LevelRow {
 }
 
 /** One row per (scenario, target, level of concurrent streams): figures over blocks. */
-export function streamLevelTable(result: BenchResult): Table<LevelRow> {
+function streamLevelTable(result: BenchResult): Table<LevelRow> {
   const rows: LevelRow[] = [];
   for (const r of result.streaming ?? []) {
     const levels = r.blocks.flatMap((b) => b.levels);
@@ -97,7 +97,7 @@ interface CancelRow {
 }
 
 /** One row per (scenario, target): disconnects, upstream aborts, never aborted, and the abort latency. */
-export function streamCancelTable(result: BenchResult): Table<CancelRow> {
+function streamCancelTable(result: BenchResult): Table<CancelRow> {
   const rows: CancelRow[] = (result.streaming ?? [])
     .map((r) => ({ scenario: r.scenario, target: r.target, cancels: r.blocks.flatMap((b) => (b.cancel ? [b.cancel] : [])) }))
     .filter((r) => r.cancels.length);
@@ -158,7 +158,7 @@ interface BackpressureRow {
 }
 
 /** One row per (scenario, target): the slow reader's memory growth and whether the backend was throttled. */
-export function streamBackpressureTable(result: BenchResult): Table<BackpressureRow> {
+function streamBackpressureTable(result: BenchResult): Table<BackpressureRow> {
   const rows: BackpressureRow[] = (result.streaming ?? [])
     .map((r) => ({ scenario: r.scenario, target: r.target, runs: r.blocks.flatMap((b) => (b.backpressure ? [b.backpressure] : [])) }))
     .filter((r) => r.runs.length);

@@ -8,7 +8,7 @@ import { pairVerdictText } from './notes.js';
 import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, shortFrame, valueText } from './format.js';
 import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
 
-export type Align = 'left' | 'right';
+type Align = 'left' | 'right';
 /** How a cell should stand out: renderers map it to a mark, a class or a colour. */
 export type Tone = 'good' | 'warn' | 'bad';
 
@@ -409,7 +409,7 @@ export function costColumns(): Column<TargetInfo>[] {
 type ProfileSummary = NonNullable<ProfileRecord['summary']>;
 
 /** Functions shown per profile in the reports (the result keeps more). */
-export const PROFILE_TOP_ROWS = 10;
+const PROFILE_TOP_ROWS = 10;
 
 /** One line of a profile's top functions. */
 export interface ProfileFunctionRow {

@@ -29,7 +29,7 @@ const width = (s: string) => [...s].length;
 const pad = (s: string, w: number, right: boolean) => (right ? ' '.repeat(w - width(s)) + s : s + ' '.repeat(w - width(s)));
 
 /** A table of the `brief` columns, aligned with spaces; colour is applied after padding so widths hold. */
-export function terminalTable<Row>(t: Table<Row>, paint: Paint = plain, indent = '  '): string[] {
+function terminalTable<Row>(t: Table<Row>, paint: Paint = plain, indent = '  '): string[] {
   const cols = t.columns.filter((c) => c.brief);
   const cells = t.rows.map((r) => cols.map((c) => clean(c.text(r))));
   const widths = cols.map((c, i) => Math.max(width(c.label), ...cells.map((row) => width(row[i]!))));
