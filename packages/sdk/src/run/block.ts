@@ -123,8 +123,9 @@ export async function runBlock(
     for (const l of live) {
       if (ctx.signal.aborted || l.info.status !== 'ok' || !l.started || !l.spec) continue;
       try {
+        let second = 0;
         const w = await warmUp(ctx, l.started, l.spec, ctx.design.warmup, (rps, steady) =>
-          ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: l.info.warmupRps.length + 1, rps, steady }),
+          ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }),
         );
         l.info.warmupRps = w.rps;
         l.info.steady = w.steady;
