@@ -78,7 +78,7 @@ function instructionsTable(result: BenchResult): Table<Row> {
       {
         id: 'cpu-ratio',
         label: `CPU ÷ ${ref}`,
-        help: `CPU time per request ÷ ${ref}'s in the measured windows (user and kernel): instruction ratios leave the kernel's share out and run larger`,
+        help: `CPU time per request ÷ ${ref}'s in the measured windows (user and kernel, every thread): instruction ratios leave the kernel, the other threads and the cost of an instruction out, so they differ from it either way`,
         align: 'right',
         brief: true,
         numeric: true,

@@ -609,7 +609,8 @@ export type Capacity = z.infer<typeof capacitySchema>;
  * `--instructions`: user-space instructions per request of one (scenario, target) under valgrind's
  * callgrind, on fresh processes with the runtime's determinism flags (`flags`). Per level: the
  * count of each process ÷ the requests it answered inside the count, their median and spread
- * ((max − min) ÷ median). Kernel work is not in it, so its ratios run larger than CPU-time ratios.
+ * ((max − min) ÷ median). Kernel work and the cost of an instruction are not in it, so its
+ * ratios differ from CPU-time ratios, in either direction.
  */
 export const instructionsRecordSchema = z.strictObject({
   scenario: z.string(),
