@@ -13,7 +13,7 @@ function run(cmd: string, args: string[]): string | null {
 }
 
 /** Version of this SDK (recorded in every result). */
-export function sdkVersion(): string {
+function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }

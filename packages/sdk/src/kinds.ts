@@ -18,7 +18,7 @@ export interface ScenarioKind {
 }
 
 /** Scenario kinds other than `http`, by the name a scenario's `kind` gives. */
-export const scenarioKinds = {
+const scenarioKinds = {
   stream: {
     plannedSec: (scenario, targets, design) => targets * design.blocks.min * streamBlockSec(streamPlan(scenario, design)),
     run: runStreamScenario,

@@ -160,7 +160,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** A free TCP port on 127.0.0.1 (for servers that must be told their port up front). */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

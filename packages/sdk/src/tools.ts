@@ -35,7 +35,7 @@ export type ToolName = keyof typeof tools;
 export const toolNames = Object.keys(tools) as ToolName[];
 
 /** The command a user would run to install it, for messages where the tool cannot run it itself. */
-export function installCommand(name: ToolName, env: NodeJS.ProcessEnv = process.env): string {
+function installCommand(name: ToolName, env: NodeJS.ProcessEnv = process.env): string {
   const i = tools[name].install;
   return i.kind === 'go' ? `GOBIN=${join(toolCacheDir(env), 'bin')} go install ${i.module}` : `apt-get install -y --no-install-recommends ${i.package}`;
 }

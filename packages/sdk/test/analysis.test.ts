@@ -215,8 +215,12 @@ describe('the stopping rule (decideStop)', () => {
   it("below the minimum, a block that overruns the scenario's even share still runs while the run's budget, less the later scenarios' minimum, holds it", () => {
     expect(decideStop({ blocks: 1, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 200 }, rule)).toBe('continue');
     expect(decideStop({ blocks: 1, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 59 }, rule)).toBe('budget');
-    // From the minimum on, the scenario's share decides.
+    // From the minimum on, the scenario's share decides…
     expect(decideStop({ blocks: 2, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 200 }, rule)).toBe('budget');
+    // …and a block beyond the minimum never takes the later scenarios' minimum (a stepped scenario's
+    // third block left the last three scenarios of the default suite with one block each).
+    expect(decideStop({ blocks: 2, halfWidths: [0.3], budgetLeftSec: 150, nextBlockSec: 140, minimumBudgetLeftSec: 100 }, rule)).toBe('budget');
+    expect(decideStop({ blocks: 2, halfWidths: [0.3], budgetLeftSec: 150, nextBlockSec: 140, minimumBudgetLeftSec: 145 }, rule)).toBe('continue');
   });
 });
 

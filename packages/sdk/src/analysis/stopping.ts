@@ -11,9 +11,10 @@ export interface StopState {
   /** Predicted seconds of one more block. */
   nextBlockSec: number;
   /**
-   * Below the minimum of blocks: seconds of the whole run's budget left once the minimum of the
-   * scenarios still to come is set aside (the planner fitted every scenario's minimum to the
-   * budget; a scenario's even share is for blocks beyond it). Absent: `budgetLeftSec`.
+   * Seconds of the whole run's budget left once the minimum of the scenarios still to come is set
+   * aside. Below the minimum of blocks it replaces `budgetLeftSec` (the planner fitted every
+   * scenario's minimum to the budget; a scenario's even share is for blocks beyond it); beyond the
+   * minimum a block must fit both, so no scenario takes a later one's minimum. Absent: no limit.
    */
   minimumBudgetLeftSec?: number;
 }
@@ -36,7 +37,8 @@ export function decideStop(s: StopState, rule: StopRule): StopDecision {
   const ready = s.halfWidths.length > 0 && s.halfWidths.every((h) => h !== null && h <= rule.precision);
   if (ready) return 'precision';
   if (s.blocks >= rule.blocks.max) return 'max-blocks';
-  if (s.nextBlockSec > s.budgetLeftSec) return 'budget';
+  // A block beyond the minimum fits the scenario's share and leaves the later scenarios' minimum.
+  if (s.nextBlockSec > Math.min(s.budgetLeftSec, s.minimumBudgetLeftSec ?? Number.POSITIVE_INFINITY)) return 'budget';
   return 'continue';
 }
 

@@ -236,7 +236,7 @@ export function separated(a: Estimate, b: Estimate, band: number): boolean {
   return lo(top) > hi(bottom);
 }
 
-export const RANKING_METHOD = "by relative throughput; a new place starts when a target's 95% interval is apart from every target of the place above and differs by more than the practical band";
+const RANKING_METHOD = "by relative throughput; a new place starts when a target's 95% interval is apart from every target of the place above and differs by more than the practical band";
 
 /** Places within a scenario: ties are overlapping intervals or differences inside the practical band. */
 export function rankScenario(scenario: string, summaries: readonly PairSummary[], band: number): Ranking {

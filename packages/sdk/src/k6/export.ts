@@ -68,7 +68,7 @@ function toYaml(value: unknown, indent = 0): string {
 const scalar = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 /** The ConfigMap holding a script and the `TestRun` that runs it on `parallelism` runners. */
-export function testRunManifest(name: string, script: string, baseUrl: string, o: Pick<K6ExportOptions, 'parallelism' | 'image'>): string {
+function testRunManifest(name: string, script: string, baseUrl: string, o: Pick<K6ExportOptions, 'parallelism' | 'image'>): string {
   const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'test.js': script } };
   const testRun = {
     apiVersion: 'k6.io/v1alpha1',

@@ -45,7 +45,7 @@ interface MergedPair {
  * so merged percentiles are those of the combined histogram, never averaged percentiles; the
  * rate is the summed requests over the longest runner's duration.
  */
-export function mergePairs(summaries: readonly K6Summary[]): MergedPair[] {
+function mergePairs(summaries: readonly K6Summary[]): MergedPair[] {
   const groups = new Map<string, K6Summary[]>();
   for (const s of summaries) {
     const key = `${s.tags.bs_scenario ?? 'k6'}\u0000${s.tags.bs_target ?? 'target'}`;

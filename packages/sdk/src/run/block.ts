@@ -124,9 +124,7 @@ export async function runBlock(
       if (ctx.signal.aborted || l.info.status !== 'ok' || !l.started || !l.spec) continue;
       try {
         let second = 0;
-        const w = await warmUp(ctx, l.started, l.spec, ctx.design.warmup, (rps, steady) =>
-          ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }),
-        );
+        const w = await warmUp(ctx, l.started, l.spec, ctx.design.warmup, (rps, steady) => ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }));
         l.info.warmupRps = w.rps;
         l.info.steady = w.steady;
         ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);

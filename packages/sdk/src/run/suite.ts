@@ -49,7 +49,7 @@ export function planRun(
 }
 
 /** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
-export function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
+function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
   return scenarios.filter(driverLoaded).map((s) => {
     const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
     return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: w.settleSec };
