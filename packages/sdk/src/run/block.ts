@@ -72,8 +72,9 @@ interface Live {
 /**
  * One block: a fresh server process per target (all idle on the server cores), each warmed up
  * until steady, then one unrecorded wake-up round (no target idle long before round 1), then
- * `plannedRounds` rounds in which every target is measured once, in a seeded random order. Windows over the steal threshold stay in the data, marked, and are replaced by
- * extra rounds while the budget lasts. A target that fails leaves the block; the others go on.
+ * `plannedRounds` rounds in which every target is measured once, in a seeded random order. Windows
+ * over the steal threshold stay in the data, marked, and are replaced by extra rounds while the
+ * budget lasts. A target that fails leaves the block; the others go on.
  */
 export async function runBlock(
   ctx: BlockContext,
