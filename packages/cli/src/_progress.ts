@@ -1,5 +1,5 @@
 import { DEFAULTS, type SuiteEvent } from '@benchsuite/sdk';
-import { fmtHalfWidth, fmtPct, noteText, streamEventText } from '@benchsuite/report';
+import { budgetTexts, fmtHalfWidth, fmtPct, noteText, streamEventText } from '@benchsuite/report';
 import { formatSeconds } from './_values.js';
 
 export interface ProgressOptions {
@@ -32,7 +32,7 @@ const DECISION: Record<Extract<SuiteEvent, { type: 'precision' }>['decision'], s
  * req/s, elapsed of the budget) with lasting lines for decisions and problems; piped, one plain
  * line per event worth keeping. Never touches stdout, which `--json` keeps for the result.
  */
-export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent) => void; done: () => void } {
+export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent) => void; note: (text: string) => void; done: () => void } {
   const now = opts.now ?? (() => performance.now() / 1000);
   const tty = opts.tty;
   let live = '';
@@ -73,9 +73,34 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
 
   const onEvent = (e: SuiteEvent) => {
     switch (e.type) {
-      case 'log':
-        line(`${e.level === 'warn' ? 'warning: ' : ''}${e.message}`);
+      case 'not-pinned':
+        line(`warning: ${noteText({ kind: 'not-pinned', reason: e.reason })}`);
         break;
+      case 'budget':
+        for (const text of budgetTexts(e.plan, e.budgetSec)) line(`warning: budget: ${text}`);
+        break;
+      case 'step-failed': {
+        const { type: _, ...data } = e;
+        line(`warning: ${noteText({ kind: 'step-failed', ...data })}`);
+        break;
+      }
+      case 'window-fit': {
+        const { type: _, ...data } = e;
+        line(noteText({ kind: 'windows-lengthened', ...data }));
+        break;
+      }
+      case 'ceiling':
+        setStatus(`${e.scenario}: backend ceiling`, `${e.scenario}: measuring the backend's own ceiling (service ${e.service} loaded directly)`);
+        break;
+      case 'capacity': {
+        const p = e.probe;
+        if (!p) setStatus(`${e.scenario} × ${e.target}: capacity under ${e.slo}`, `${e.scenario} × ${e.target}: capacity under ${e.slo}`);
+        else
+          line(
+            `  ${e.scenario} × ${e.target} block ${e.block}: ${Math.round(p.rate)} req/s offered → ${Math.round(p.achievedRps)} req/s, p99 ${(p.p99 / 1000).toFixed(1)} ms, ${p.meets ? 'meets' : `fails ${p.failed}`}`,
+          );
+        break;
+      }
       case 'resume': {
         const { type: _, ...data } = e;
         line(noteText({ kind: 'resume', ...data }));
@@ -166,6 +191,8 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
   };
   return {
     onEvent,
+    /** A lasting line from the CLI itself (a signal received), kept apart from the live line. */
+    note: line,
     done: () => {
       clearInterval(ticker);
       if (tty && live) opts.write(CLEAR);

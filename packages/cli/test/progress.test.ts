@@ -103,6 +103,38 @@ describe('progress when piped: plain lines, one per event worth keeping', () => 
   });
 });
 
+describe('progress of the steps beside the windows: data from the SDK, sentences from the report', () => {
+  it('not pinned, the budget plan, a failed step, windows lengthened, the backend ceiling, capacity probes and a signal', () => {
+    const { p, text } = capture(false);
+    p.onEvent({ type: 'not-pinned', reason: 'taskset not found on PATH' });
+    p.onEvent({ type: 'budget', plan: { minimumSec: 1500, givenMinimumSec: 1900, changes: [{ what: 'rounds', from: 5, to: 3 }], overBySec: 420 }, budgetSec: 1080 });
+    p.onEvent({ type: 'step-failed', step: 'backend-ceiling', scenario: 'gateway-json', message: 'stub exited' });
+    p.onEvent({ type: 'window-fit', scenario: 'gateway-json', block: 1, fromSec: 0.8, toSec: 1.6, connections: 50, minResponses: 5 });
+    p.onEvent({ type: 'ceiling', scenario: 'gateway-json', service: 'stub' });
+    p.onEvent({ type: 'capacity', scenario: 'baseline', target: 'koa', slo: 'p99<10ms' });
+    p.onEvent({
+      type: 'capacity',
+      scenario: 'baseline',
+      target: 'koa',
+      slo: 'p99<10ms',
+      block: 1,
+      probe: { rate: 8000, achievedRps: 7990.4, p50: 900, p99: 4200, meets: true, failed: null, errorShare: 0 },
+    });
+    p.note('SIGINT: stopping');
+    p.done();
+    const lines = text().split('\n');
+    expect(lines[0]).toBe('warning: server and load generator were not pinned to separate cores (taskset not found on PATH): they competed for the same CPUs');
+    expect(lines[1]).toMatch(/^warning: budget: the minimum design \(about 31 min 40 s\) does not fit the 18 min 00 s budget: rounds per block start at 3 instead of 5 /);
+    expect(lines[2]).toMatch(/^warning: budget: even the smallest design needs about 25 min 00 s, 7 min 00 s over the 18 min 00 s budget/);
+    expect(lines[3]).toBe("warning: gateway-json: measuring the backend's own ceiling failed, the run goes on without it: stub exited");
+    expect(lines[4]).toBe('gateway-json: windows lengthened from 0.80 s to 1.60 s in block 1, so that each of 50 connections gets at least 5 responses at the latency the warm-up saw');
+    expect(lines[5]).toBe("gateway-json: measuring the backend's own ceiling (service stub loaded directly)");
+    expect(lines[6]).toBe('baseline × koa: capacity under p99<10ms');
+    expect(lines[7]).toBe('  baseline × koa block 1: 8000 req/s offered → 7990 req/s, p99 4.2 ms, meets');
+    expect(lines[8]).toBe('SIGINT: stopping');
+  });
+});
+
 describe('progress on a terminal: one live line, lasting lines for decisions', () => {
   it('redraws the live line in place with elapsed of the budget from an injected clock, and clears it before a lasting line', () => {
     let t = 100;

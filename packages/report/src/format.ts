@@ -74,11 +74,14 @@ export function fmtInt(x: number | null | undefined): string {
 /** Wall time as `1 h 02 min`, `4 min 07 s` or `12.3 s`. */
 export function fmtDuration(sec: number): string {
   if (!Number.isFinite(sec) || sec < 0) return DASH;
-  if (sec < 60) return `${sec.toFixed(1)} s`;
-  const m = Math.floor(sec / 60);
-  const s = Math.round(sec - m * 60);
-  if (m < 60) return `${m} min ${String(s).padStart(2, '0')} s`;
-  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+  if (sec < 59.95) return `${sec.toFixed(1)} s`;
+  // Round once, to the unit shown, so 359.6 s reads `6 min 00 s`, never `5 min 60 s`.
+  if (sec < 3599.5) {
+    const whole = Math.round(sec);
+    return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+  }
+  const minutes = Math.round(sec / 60);
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
 /** `2025-03-14 09:00:00 UTC` (reports must read the same wherever they are opened). */

@@ -42,4 +42,4 @@ export {
 export { toGithubActionBenchmark, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
 export { escapeHtml, escapeMarkdown, fmtHalfWidth, fmtPct, shortFrame } from './format.js';
 export { streamEventText } from './stream-tables.js';
-export { noteText, pairVerdictText, type Note } from './notes.js';
+export { budgetTexts, noteText, pairVerdictText, type Note } from './notes.js';

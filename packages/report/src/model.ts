@@ -1,5 +1,5 @@
 import { thresholdsOf, type BenchResult, type Estimate, type FailedWindow, type OkWindow, type PairSummary, type ProfileRecord, type StopRecord, type TargetInfo } from '@benchsuite/sdk';
-import { noteText, type Note } from './notes.js';
+import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
 
@@ -297,6 +297,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
         `ties inside ±${fmtPct(d.practicalBand)}; ${d.bootstrapResamples} bootstrap resamples`,
     },
     ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
+    ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     { label: 'Driver', text: driverText(env.driver) },
     { label: 'Pinning', text: pinningText(env.pinning) },

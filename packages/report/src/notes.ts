@@ -1,5 +1,5 @@
-import { DEFAULTS, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
-import { fmtPct } from './format.js';
+import { DEFAULTS, type BudgetChange, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
+import { fmtDuration, fmtPct } from './format.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
 
@@ -17,7 +17,12 @@ export type Note =
   | { kind: 'verdict-bands'; bands?: { excellent: number; acceptable: number; noisy: number }; share?: number }
   | { kind: 'run-verdict'; verdict: RunVerdict | null }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold?: number }
-  | { kind: 'not-pinned'; reason: string }
+  | { kind: 'not-pinned'; reason?: string | undefined }
+  | { kind: 'budget-changed'; givenMinimumSec: number; budgetSec: number; changes: ReadonlyArray<BudgetChange | string> }
+  | { kind: 'budget-over'; minimumSec: number; overBySec: number; budgetSec: number }
+  | { kind: 'step-failed'; step: 'backend-ceiling' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string | undefined; target?: string | undefined; block?: number | undefined; message: string }
+  | { kind: 'windows-lengthened'; scenario: string; block: number; fromSec: number; toSec: number; connections: number; minResponses: number }
+  | { kind: 'interrupting'; signal: string }
   | { kind: 'driver-choice'; driver: string; reason: string }
   | {
       kind: 'resume';
@@ -49,6 +54,34 @@ export type Note =
   | { kind: 'profile-cost'; ratio: number | null; profiled: number; unprofiled: number }
   | { kind: 'profile-missing'; target: string; status: 'unavailable' | 'failed'; profiler: string; reason?: string | undefined }
   | { kind: 'profile-no-stacks'; file?: string | undefined };
+
+const STEP_WORDS: Record<Extract<Note, { kind: 'step-failed' }>['step'], string> = {
+  'backend-ceiling': "measuring the backend's own ceiling",
+  capacity: 'the capacity search',
+  'artifact-size': 'measuring the artifact size',
+  costs: 'the cost figures (startup, memory)',
+};
+
+/** One change the budget planner made, with what it costs the figures; older results hold the sentence itself. */
+function budgetChangeText(c: BudgetChange | string): string {
+  if (typeof c === 'string') return c;
+  switch (c.what) {
+    case 'rounds':
+      return `rounds per block start at ${c.to} instead of ${c.from} (the first blocks estimate the noise from fewer windows)`;
+    case 'warmup':
+      return `warm-up stops at ${c.to} s instead of ${c.from} s (a server still speeding up then is measured as it is)`;
+    case 'blocks':
+      return `${c.to} block${c.to === 1 ? '' : 's'} of fresh processes at least instead of ${c.from} (with one block the intervals leave out the variation between processes)`;
+  }
+}
+
+/** The budget planner's plan in words (none when the design fit): for the run's progress, `--dry-run` and the reports. */
+export function budgetTexts(plan: { minimumSec: number; givenMinimumSec: number; changes: ReadonlyArray<BudgetChange | string>; overBySec: number }, budgetSec: number): string[] {
+  return [
+    ...(plan.changes.length ? [noteText({ kind: 'budget-changed', givenMinimumSec: plan.givenMinimumSec, budgetSec, changes: plan.changes })] : []),
+    ...(plan.overBySec > 0 ? [noteText({ kind: 'budget-over', minimumSec: plan.minimumSec, overBySec: plan.overBySec, budgetSec })] : []),
+  ];
+}
 
 /** The word of each CoV verdict band, as every report writes it. */
 const VERDICT_WORDS: Record<VerdictBand, string> = { excellent: 'Excellent', acceptable: 'Acceptable', noisy: 'Noisy', unreliable: 'Unreliable' };
@@ -89,7 +122,25 @@ export function noteText(n: Note): string {
     case 'steal':
       return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold ?? DEFAULTS.stealThreshold)} and were left out of the estimates (kept in the raw data)`;
     case 'not-pinned':
-      return `server and load generator were not pinned to separate cores (${n.reason}): they competed for the same CPUs`;
+      return `server and load generator were not pinned to separate cores (${n.reason ?? 'no reason recorded'}): they competed for the same CPUs`;
+    case 'budget-changed':
+      return `the minimum design (about ${fmtDuration(Math.round(n.givenMinimumSec))}) does not fit the ${fmtDuration(n.budgetSec)} budget: ${n.changes.map(budgetChangeText).join('; ')}`;
+    case 'budget-over':
+      return (
+        `even the smallest design needs about ${fmtDuration(Math.round(n.minimumSec))}, ${fmtDuration(Math.round(n.overBySec))} over the ${fmtDuration(n.budgetSec)} budget: ` +
+        `the run will overrun it; give --budget ${Math.ceil(n.minimumSec / 60)}m or fewer scenarios or targets`
+      );
+    case 'step-failed': {
+      const where = [n.scenario, n.target].filter(Boolean).join(' × ') + (n.block ? ` block ${n.block}` : '');
+      return `${where ? `${where}: ` : ''}${STEP_WORDS[n.step]} failed, the run goes on without it: ${n.message}`;
+    }
+    case 'windows-lengthened':
+      return (
+        `${n.scenario}: windows lengthened from ${n.fromSec.toFixed(2)} s to ${n.toSec.toFixed(2)} s in block ${n.block}, so that each of ` +
+        `${n.connections} connections gets at least ${n.minResponses} responses at the latency the warm-up saw`
+      );
+    case 'interrupting':
+      return `${n.signal}: stopping after the current window and writing the results so far (again to quit at once)`;
     case 'driver-choice':
       return `driver ${n.driver}: ${n.reason}`;
     case 'resume': {

@@ -1,7 +1,7 @@
 // The sentences about verdicts (notes.ts), on fixed verdicts from the SDK's estimators.
 import { DEFAULTS, pairVerdict, runVerdict, type VerdictBand } from '@benchsuite/sdk';
 import { describe, expect, it } from 'vitest';
-import { noteText, pairVerdictText } from '../src/notes.js';
+import { budgetTexts, noteText, pairVerdictText } from '../src/notes.js';
 
 describe('verdict sentences', () => {
   it("a pair's verdict: its word, then the blocks' and the windows' CoV", () => {
@@ -40,5 +40,43 @@ describe('resume sentence', () => {
     expect(text).toBe(
       'resume: replaying 11 windows, 1 block, 0 checks and 2 cost figures from /tmp/run; continuing with seed 7, driver wrk, overrides {"connections":10}, verify off, pinning on, costs on',
     );
+  });
+});
+
+describe('budget plan sentences', () => {
+  it('words each recorded change with its cost, and the overrun with the budget to give', () => {
+    const texts = budgetTexts(
+      {
+        minimumSec: 1000,
+        givenMinimumSec: 1900,
+        changes: [
+          { what: 'rounds', from: 5, to: 3 },
+          { what: 'warmup', from: 4, to: 2 },
+          { what: 'blocks', from: 2, to: 1 },
+        ],
+        overBySec: 400,
+      },
+      600,
+    );
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatch(
+      /^the minimum design \(about 31 min 40 s\) does not fit the 10 min 00 s budget: rounds per block start at 3 instead of 5 .*; warm-up stops at 2 s instead of 4 s .*; 1 block of fresh processes at least instead of 2 /,
+    );
+    expect(texts[1]).toBe('even the smallest design needs about 16 min 40 s, 6 min 40 s over the 10 min 00 s budget: the run will overrun it; give --budget 17m or fewer scenarios or targets');
+  });
+  it('says nothing when the design fit, and keeps the sentence an older result recorded', () => {
+    expect(budgetTexts({ minimumSec: 100, givenMinimumSec: 100, changes: [], overBySec: 0 }, 600)).toEqual([]);
+    expect(budgetTexts({ minimumSec: 100, givenMinimumSec: 700, changes: ['rounds per block start at 3 instead of 5'], overBySec: 0 }, 600)[0]).toMatch(
+      /budget: rounds per block start at 3 instead of 5$/,
+    );
+  });
+});
+
+describe('step failures', () => {
+  it('names where the step failed, what it was and that the run goes on', () => {
+    expect(noteText({ kind: 'step-failed', step: 'capacity', scenario: 'baseline', target: 'koa', block: 2, message: 'server exited' })).toBe(
+      'baseline × koa block 2: the capacity search failed, the run goes on without it: server exited',
+    );
+    expect(noteText({ kind: 'step-failed', step: 'costs', target: 'express', message: 'timeout' })).toBe('express: the cost figures (startup, memory) failed, the run goes on without it: timeout');
   });
 });

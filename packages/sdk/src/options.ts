@@ -3,11 +3,21 @@ import { DEFAULTS } from './defaults.js';
 import type { Driver } from './driver.js';
 import type { ScenarioInput } from './scenario.js';
 import type { TargetInput } from './target.js';
-import type { BlockRecord, StreamBackpressure, StreamCancel, StreamLevel, VerifyOutcome, WindowRecord } from './result-schema.js';
+import type { BudgetPlan } from './analysis/budget.js';
+import type { BlockRecord, CapacityProbe, StreamBackpressure, StreamCancel, StreamLevel, VerifyOutcome, WindowRecord } from './result-schema.js';
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
 export type SuiteEvent =
-  | { type: 'log'; level: 'info' | 'warn'; message: string }
+  | { type: 'not-pinned'; reason: string }
+  /** The planner changed the minimum design to fit the budget, or even the smallest design overruns it. */
+  | { type: 'budget'; plan: Pick<BudgetPlan, 'minimumSec' | 'givenMinimumSec' | 'changes' | 'overBySec'>; budgetSec: number }
+  /** A step beside the measured windows failed; the run goes on without its figures. */
+  | { type: 'step-failed'; step: 'backend-ceiling' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string; target?: string; block?: number; message: string }
+  | { type: 'ceiling'; scenario: string; service: string }
+  /** A capacity search starts (no `probe`) or has judged one open-loop probe. */
+  | { type: 'capacity'; scenario: string; target: string; slo: string; block?: number; probe?: CapacityProbe }
+  /** Windows lengthened so every connection sees enough responses at the latency the warm-up saw. */
+  | { type: 'window-fit'; scenario: string; block: number; fromSec: number; toSec: number; connections: number; minResponses: number }
   | { type: 'setup'; target: string; message: string }
   | { type: 'target-skipped'; target: string; reason: string }
   | { type: 'verify'; outcome: VerifyOutcome }

@@ -556,7 +556,8 @@ export const designSchema = z.strictObject({
     .strictObject({
       minimumSec: nonneg,
       givenMinimumSec: nonneg,
-      changes: z.array(z.string()),
+      /** Each change from the given value to the fitted one; older results hold a sentence instead. */
+      changes: z.array(z.union([z.strictObject({ what: z.enum(['rounds', 'warmup', 'blocks']), from: nonneg, to: nonneg }), z.string()])),
       overBySec: nonneg,
     })
     .optional(),
@@ -604,6 +605,7 @@ export const capacitySchema = z.strictObject({
   driver: z.string(),
 });
 export type Capacity = z.infer<typeof capacitySchema>;
+export type CapacityProbe = z.infer<typeof capacityProbeSchema>;
 
 /**
  * `--instructions`: user-space instructions per request of one (scenario, target) under valgrind's

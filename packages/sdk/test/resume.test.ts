@@ -130,6 +130,12 @@ console.log('finished');`,
     expect(r.stops).toEqual([expect.objectContaining({ scenario: 'ping', blocks: r.blocks.length })]);
     expect(r.summaries.map((s) => s.target).sort()).toEqual(['a', 'b']);
 
+    // Time under load and wall time both count the interrupted part: the overhead is theirs, and
+    // every measured window was under load (a resume once counted only its own load).
+    expect(r.runner.loadSec).toBeGreaterThanOrEqual(r.runner.measuredSec);
+    expect(r.runner.wallSec).toBeGreaterThanOrEqual(r.runner.loadSec);
+    expect(r.overall.overhead).toBeCloseTo(r.runner.wallSec / r.runner.loadSec, 6);
+
     // The windows file itself holds every window once: a second resume would read the same run.
     const after = loggedWindows(outDir);
     expect(after.map(key).sort()).toEqual(r.windows.map(key).sort());

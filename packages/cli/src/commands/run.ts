@@ -8,7 +8,6 @@ import {
   driverNeeds,
   parseRuntime,
   planRun,
-  budgetSentences,
   type BudgetPlan,
   unusableDir,
   planOptions,
@@ -27,7 +26,7 @@ import {
   type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
-import { designText, stoppingText } from '@benchsuite/report';
+import { budgetTexts, designText, noteText, stoppingText } from '@benchsuite/report';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
 import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -428,7 +427,7 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
       `reference  ${plan.reference}`,
       `design     ${describeDesign(p.design, windowSec(p), p.options.overrides?.requests)}`,
       `budget     ${formatSeconds(p.design.budgetSec)}; the minimum design takes about ${formatSeconds(Math.round(p.budget.minimumSec))}`,
-      ...budgetSentences(p.budget, p.design.budgetSec).map((l) => `           ${l}`),
+      ...budgetTexts(p.budget, p.design.budgetSec).map((l) => `           ${l}`),
       `driver     ${driver.name}: ${driver.reason}`,
       `seed       ${plan.seed ?? 'random (recorded in the result)'}`,
       `output     ${plan.outDir}`,
@@ -500,7 +499,7 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
   const onSignal = (sig: NodeJS.Signals) => {
     interrupts++;
     if (interrupts === 1) {
-      progress.onEvent({ type: 'log', level: 'info', message: `${sig}: stopping after the current window and writing the results so far (again to quit at once)` });
+      progress.note(noteText({ kind: 'interrupting', signal: sig }));
       ac.abort();
     } else void stopAllProcesses(500).finally(() => process.exit(EXIT.interrupted));
   };

@@ -4,7 +4,7 @@ import type { Design } from '../options.js';
 /**
  * The budget planner: before anything starts, the cost of each scenario's minimum design is
  * estimated from fixed per-step costs, and the minimum is fitted to the run's budget — fewer
- * rounds first, then shorter warm-ups, then fewer blocks — each change said with its consequence.
+ * rounds first, then shorter warm-ups, then fewer blocks — each change recorded (the report words it, with its consequence).
  * Pure, so it is tested on fixed costs; the run then measures real costs as it goes.
  */
 export interface PlannedScenario {
@@ -26,6 +26,9 @@ export interface PlanCosts {
   beforeSec: number;
 }
 
+/** One change the planner made to fit the budget: rounds per block, warm-up seconds or blocks, from → to. */
+export type BudgetChange = { what: 'rounds' | 'warmup' | 'blocks'; from: number; to: number };
+
 export interface BudgetPlan {
   /** The design to run: the given one, or its minimum fitted to the budget. */
   design: Pick<Design, 'rounds' | 'blocks' | 'warmup'>;
@@ -33,8 +36,8 @@ export interface BudgetPlan {
   minimumSec: number;
   /** Estimated wall time of the minimum design as given, s. */
   givenMinimumSec: number;
-  /** What was changed to fit, and what it costs the figures (one sentence each). */
-  changes: string[];
+  /** What was changed to fit, from the given value to the fitted one (the report words each with its cost). */
+  changes: BudgetChange[];
   /** Seconds by which even the smallest design exceeds the budget (0 when it fits). */
   overBySec: number;
 }
@@ -52,8 +55,6 @@ export function minimumSec(scenarios: readonly PlannedScenario[], d: Pick<Design
   return c.beforeSec + scenarios.reduce((a, s) => a + d.blocks.min * blockSec(s, d.rounds.min, d.warmup.maxSec, c), 0);
 }
 
-const fmt = (sec: number) => (sec >= 120 ? `${(sec / 60).toFixed(1)} min` : `${sec.toFixed(0)} s`);
-
 /**
  * Fit the minimum design to the budget: rounds per block down to `floor.rounds`, then warm-up down
  * to its minimum, then blocks down to `floor.blocks`. What still does not fit is said with how much
@@ -67,35 +68,24 @@ export function planBudget(
 ): BudgetPlan {
   const d = { rounds: { ...design.rounds }, blocks: { ...design.blocks }, warmup: { ...design.warmup } };
   const given = minimumSec(scenarios, d, costs);
-  const changes: string[] = [];
+  const changes: BudgetChange[] = [];
   const fits = () => minimumSec(scenarios, d, costs) <= design.budgetSec;
   if (!fits() && d.rounds.min > floor.rounds) {
     const was = d.rounds.min;
     while (!fits() && d.rounds.min > floor.rounds) d.rounds.min--;
     d.rounds.max = Math.max(d.rounds.max, d.rounds.min);
-    changes.push(`rounds per block start at ${d.rounds.min} instead of ${was} (the first blocks estimate the noise from fewer windows)`);
+    changes.push({ what: 'rounds', from: was, to: d.rounds.min });
   }
   if (!fits() && d.warmup.maxSec > d.warmup.minSec) {
     const was = d.warmup.maxSec;
     d.warmup.maxSec = d.warmup.minSec;
-    changes.push(`warm-up stops at ${d.warmup.maxSec} s instead of ${was} s (a server still speeding up then is measured as it is)`);
+    changes.push({ what: 'warmup', from: was, to: d.warmup.maxSec });
   }
   if (!fits() && d.blocks.min > floor.blocks) {
     const was = d.blocks.min;
     while (!fits() && d.blocks.min > floor.blocks) d.blocks.min--;
-    changes.push(`${d.blocks.min} block${d.blocks.min === 1 ? '' : 's'} of fresh processes at least instead of ${was} (with one block the intervals leave out the variation between processes)`);
+    changes.push({ what: 'blocks', from: was, to: d.blocks.min });
   }
   const fitted = minimumSec(scenarios, d, costs);
   return { design: d, minimumSec: fitted, givenMinimumSec: given, changes, overBySec: Math.max(0, fitted - design.budgetSec) };
-}
-
-/** The plan in words, for the run header and `--dry-run`. */
-export function budgetSentences(p: BudgetPlan, budgetSec: number): string[] {
-  const out: string[] = [];
-  if (p.changes.length) out.push(`the minimum design (about ${fmt(p.givenMinimumSec)}) does not fit the ${fmt(budgetSec)} budget: ${p.changes.join('; ')}`);
-  if (p.overBySec > 0)
-    out.push(
-      `even the smallest design needs about ${fmt(p.minimumSec)}, ${fmt(p.overBySec)} over the ${fmt(budgetSec)} budget: the run will overrun it; give --budget ${Math.ceil(p.minimumSec / 60)}m or fewer scenarios or targets`,
-    );
-  return out;
 }

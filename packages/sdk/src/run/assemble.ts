@@ -194,7 +194,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     ...(slo ? { capacity } : {}),
     ...(kindScenarios.length ? { streaming } : {}),
     runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
-    overall: overallOf(summaries, windows, loadSec > 0 ? (performance.now() - wall0) / 1000 / loadSec : null, design),
+    overall: overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design),
   };
   const checked = resultSchema.safeParse(result);
   if (!checked.success)

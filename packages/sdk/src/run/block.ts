@@ -24,6 +24,8 @@ export interface BlockContext extends WindowContext {
   nextIndex: () => number;
   /** Seconds under load, for the overhead figure. */
   addLoad: (sec: number) => void;
+  /** Seconds under load so far (a resumed run's included). */
+  loadSec: () => number;
 }
 
 /** The seeded order of targets in one round: a fresh permutation per (scenario, block, round). */
@@ -145,9 +147,13 @@ export async function runBlock(
       if (fit > base) {
         for (const l of warmed) l.spec = { ...l.spec!, windowSec: fit };
         ctx.emit({
-          type: 'log',
-          level: 'info',
-          message: `${scenario.name}: windows lengthened from ${base.toFixed(2)} s to ${fit.toFixed(2)} s in block ${block}, so that each of ${Math.max(...warmed[0]!.spec!.steps)} connections gets at least ${DEFAULTS.minResponsesPerConnection} responses at the latency the warm-up saw`,
+          type: 'window-fit',
+          scenario: scenario.name,
+          block,
+          fromSec: base,
+          toSec: fit,
+          connections: Math.max(...warmed[0]!.spec!.steps),
+          minResponses: DEFAULTS.minResponsesPerConnection,
         });
       }
     }
@@ -188,7 +194,7 @@ export async function runBlock(
           fail(l, err);
         }
         windows.push(w);
-        ctx.journal.window(w);
+        ctx.journal.window(w, ctx.loadSec());
         ctx.emit({ type: 'window', window: w, elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
       }
       if (ctx.signal.aborted) break;

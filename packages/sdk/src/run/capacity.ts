@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { firstFailed, errorShare, type ThresholdTerm } from '../analysis/thresholds.js';
 import { median } from '../analysis/bootstrap.js';
-import type { Capacity } from '../result-schema.js';
+import type { Capacity, CapacityProbe } from '../result-schema.js';
 import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import type { BlockContext } from './block.js';
@@ -10,7 +10,7 @@ import { runtimeOf, type StartedTarget } from './runtime.js';
 import { measureWindow, type WindowFigures } from './window.js';
 import { warmUp } from './warmup.js';
 
-type Probe = Capacity['blocks'][number]['probes'][number];
+type Probe = CapacityProbe;
 
 /** A probe meets the SLO when every term holds and the server kept up with the offered rate. */
 export function judgeProbe(
@@ -128,7 +128,7 @@ export async function capacityOf(
     } catch (err) {
       if (ctx.signal.aborted) break;
       out.push({ block: b, capacity: null, bracket: null, probes });
-      ctx.emit({ type: 'log', level: 'warn', message: `${scenario.name} × ${target.name}: capacity search failed in block ${b}: ${(err as Error).message}` });
+      ctx.emit({ type: 'step-failed', step: 'capacity', scenario: scenario.name, target: target.name, block: b, message: (err as Error).message });
     } finally {
       await started?.stop();
     }

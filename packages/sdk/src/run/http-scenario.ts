@@ -60,28 +60,23 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
   }
   if (scenario.backend && !run.ceilings.some((c) => c.scenario === scenario.name)) {
     try {
-      ctx.emit({ type: 'log', level: 'info', message: `${scenario.name}: measuring the backend's own ceiling (service ${scenario.backend.service} loaded directly)` });
+      ctx.emit({ type: 'ceiling', scenario: scenario.name, service: scenario.backend.service });
       const c = await measureCeiling(scenario, members, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: design.windowSec, est: run.est });
       if (c) {
         run.ceilings.push(c);
         ctx.journal.ceiling(c);
       }
     } catch (err) {
-      ctx.emit({ type: 'log', level: 'warn', message: `${scenario.name}: backend ceiling not measured: ${(err as Error).message}` });
+      ctx.emit({ type: 'step-failed', step: 'backend-ceiling', scenario: scenario.name, message: (err as Error).message });
     }
   }
   if (run.slo) {
     // A capacity run: open-loop probes per target instead of rounds of paired windows.
     for (const t of members) {
       if (ctx.signal.aborted || run.capacity.some((c) => c.scenario === scenario.name && c.target === t.name)) continue;
-      ctx.emit({ type: 'log', level: 'info', message: `${scenario.name} × ${t.name}: capacity under ${run.slo.text}` });
-      const c = await capacityOf(ctx, scenario, t, run.slo, design.blocks.min, (block, p) =>
-        ctx.emit({
-          type: 'log',
-          level: 'info',
-          message: `${scenario.name} × ${t.name} block ${block}: ${Math.round(p.rate)} req/s offered → ${Math.round(p.achievedRps)} req/s, p99 ${(p.p99 / 1000).toFixed(1)} ms, ${p.meets ? 'meets' : `fails ${p.failed}`}`,
-        }),
-      );
+      const event = { type: 'capacity', scenario: scenario.name, target: t.name, slo: run.slo.text } as const;
+      ctx.emit(event);
+      const c = await capacityOf(ctx, scenario, t, run.slo, design.blocks.min, (block, probe) => ctx.emit({ ...event, block, probe }));
       run.capacity.push(c);
     }
     return;
@@ -138,7 +133,8 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
       type: 'precision',
       scenario: scenario.name,
       blocks: done,
-      rounds: run.windows.filter((w) => w.scenario === scenario.name && w.target === names[0]).length,
+      // Replayed windows are all in `run.windows` from the start: count those of the blocks so far.
+      rounds: run.windows.filter((w) => w.scenario === scenario.name && w.target === names[0] && w.block <= b).length,
       worstHalfWidth: worst,
       target: design.precision,
       decision,

@@ -84,7 +84,8 @@ export function planOptions(
 }
 
 const lineSchema = z.discriminatedUnion('record', [
-  z.strictObject({ record: z.literal('window'), window: windowSchema }),
+  /** `loadSec`: the run's seconds under load so far, so a resumed run's overhead counts the interrupted part too. */
+  z.strictObject({ record: z.literal('window'), window: windowSchema, loadSec: z.number().nonnegative().optional() }),
   z.strictObject({ record: z.literal('block'), block: blockSchema }),
   z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
@@ -106,6 +107,8 @@ export interface RunLog {
   instructions: InstructionsRecord[];
   /** Streaming scenarios' blocks, per (scenario, target). */
   streams: StreamResult[];
+  /** Seconds under load when the last window was written. */
+  loadSec: number;
 }
 
 /**
@@ -121,8 +124,8 @@ export class RunJournal {
   private append(line: Line): void {
     if (this.file) appendFileSync(this.file, `${JSON.stringify(line)}\n`);
   }
-  window(window: WindowRecord): void {
-    this.append({ record: 'window', window });
+  window(window: WindowRecord, loadSec: number): void {
+    this.append({ record: 'window', window, loadSec });
   }
   block(block: BlockRecord): void {
     this.append({ record: 'block', block });
@@ -168,7 +171,7 @@ export function readPlan(dir: string): RunPlan {
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
 export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [] };
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
   const file = join(dir, WINDOWS_FILE);
   if (!existsSync(file)) return log;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -181,8 +184,10 @@ export function readLog(dir: string): RunLog {
       if (i >= lines.length - 2) return; // the last line, cut short by the kill
       throw new BenchsuiteConfigError(`resume: ${file}:${i + 1} is not a record this version wrote: ${(err as Error).message.split('\n')[0]}`);
     }
-    if (line.record === 'window') log.windows.push(line.window);
-    else if (line.record === 'block') log.blocks.push(line.block);
+    if (line.record === 'window') {
+      log.windows.push(line.window);
+      log.loadSec = Math.max(log.loadSec, line.loadSec ?? 0);
+    } else if (line.record === 'block') log.blocks.push(line.block);
     else if (line.record === 'verify') log.verify.push(line.outcome);
     else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
     else if (line.record === 'profile') log.profiles.push(line.profile);

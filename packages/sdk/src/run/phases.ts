@@ -145,7 +145,7 @@ async function measureCosts(target: Target, scenario: Scenario | undefined, ctx:
     try {
       artifact = await target.artifact();
     } catch (err) {
-      ctx.emit({ type: 'log', level: 'warn', message: `${target.name}: artifact size unavailable: ${(err as Error).message}` });
+      ctx.emit({ type: 'step-failed', step: 'artifact-size', target: target.name, message: (err as Error).message });
     }
   }
   return {
@@ -186,7 +186,7 @@ export async function costsPhase(
         ctx.journal.costs(t.name, costs);
       }
     } catch (err) {
-      ctx.emit({ type: 'log', level: 'warn', message: `${t.name}: cost figures failed: ${(err as Error).message}` });
+      ctx.emit({ type: 'step-failed', step: 'costs', target: t.name, message: (err as Error).message });
     }
   }
 }

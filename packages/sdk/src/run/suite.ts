@@ -9,7 +9,7 @@ import type { BenchResult, BlockRecord, Capacity, Ceiling, InstructionsRecord, P
 import { connectionSteps, driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
-import { budgetSentences, planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/budget.js';
+import { planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/budget.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
 import { windowSpec, type BlockContext } from './block.js';
@@ -89,7 +89,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const wall0 = performance.now();
 
   // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [] };
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
@@ -131,7 +131,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   Object.assign(design, budgetPlan.design, {
     budgetPlan: { minimumSec: budgetPlan.minimumSec, givenMinimumSec: budgetPlan.givenMinimumSec, changes: budgetPlan.changes, overBySec: budgetPlan.overBySec },
   });
-  for (const line of budgetSentences(budgetPlan, design.budgetSec)) emit({ type: 'log', level: 'warn', message: `budget: ${line}` });
+  if (budgetPlan.changes.length || budgetPlan.overBySec > 0) emit({ type: 'budget', plan: budgetPlan, budgetSec: design.budgetSec });
   const resumedSec = log.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
   const elapsed = () => resumedSec + (performance.now() - wall0) / 1000;
 
@@ -142,7 +142,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   emit({ type: 'driver', name: driver.name, reason: choice.reason });
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);
-  if (!pinning.enabled) emit({ type: 'log', level: 'warn', message: `not pinned: ${pinning.reason}` });
+  if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason ?? 'no reason given' });
   const journal = new RunJournal(opts.outDir);
   if (!opts.resume) {
     journal.writePlan({
@@ -197,7 +197,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     if (instructionsPlan) Object.assign(design, { instructions: instructionsPlan });
     const capacity: Capacity[] = [];
     let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
-    let loadSec = 0;
+    let loadSec = log.loadSec;
     const est: EstimatorOptions = { reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed };
     const ctx: BlockContext = {
       driver,
@@ -213,6 +213,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       commands,
       nextIndex: () => index++,
       addLoad: (sec) => (loadSec += sec),
+      loadSec: () => loadSec,
     };
     const loadScenarios = scenarios.filter(driverLoaded);
     const kindScenarios = scenarios.filter((s) => !s.verifyOnly && kindOf(s));
