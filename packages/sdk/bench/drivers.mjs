@@ -4,6 +4,8 @@
 //   1. the RPS raw `wrk`, the wrk driver and the autocannon driver measure (interleaved rounds),
 //   2. each driver's loader CPU and the busy share of the loader core,
 //   3. autocannon's client-bound flag across offered rates (set exactly when its core saturates),
+//   3b. the suite's short windows (0.8 s, no warm-up of their own): autocannon's loader kept for
+//      the run against a fresh loader per window, with the wrk driver beside them (interleaved),
 //   4. the suite overhead (wall ÷ load windows) and the runner's own peak RSS, from a results.json
 //      of a real `benchsuite run` when one is given (--result), else from a small suite run here.
 // Usage: node packages/sdk/bench/drivers.mjs [--rounds 5] [--duration 5] [--result path/results.json]
@@ -101,6 +103,60 @@ if (hasWrk) {
   );
 }
 
+// Short windows as the suite runs them: a loader kept warm for the run against a fresh one per
+// window (as the driver did before it kept one). The fresh one gets its own pinning prefix (same cores) so it
+// is never the kept one, and is killed after its window.
+const SHORT = 0.8;
+const freshPin = ['taskset', '--cpu-list', LOADER.join(',')];
+async function shortWindow(name, pinPrefix, fresh) {
+  const sampler = new TreeSampler(srv.pid, LOADER, SERVER, 1);
+  let res;
+  let loaderPid = 0;
+  const out = await drivers[name].run({
+    baseUrl: srv.url,
+    requests: request,
+    connections,
+    warmupSec: 0,
+    durationSec: SHORT,
+    timeoutSec: 10,
+    expectStatus: [200],
+    pin: pinPrefix,
+    onMeasureStart: (pid) => {
+      loaderPid = pid;
+      sampler.windowStart(pid);
+    },
+    onMeasureEnd: () => (res = sampler.windowEnd()),
+  });
+  sampler.stop();
+  if (fresh) {
+    // Wait until it is reaped: a child reaped during the next window would add its CPU to that window's loader.
+    process.kill(loaderPid, 'SIGKILL');
+    for (let i = 0; i < 200; i++) {
+      try {
+        process.kill(loaderPid, 0);
+      } catch {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  return { rps: out.requests / out.durationSec, busy: res.loaderBusiestCore, clientBound: isClientBound(res) };
+}
+const short = { ...(hasWrk ? { 'wrk driver': [] } : {}), 'autocannon, loader kept for the run': [], 'autocannon, fresh loader per window': [] };
+await shortWindow('autocannon', pin(LOADER), false); // the kept loader's first window, as a run's warm-ups would be
+for (let i = 1; i <= rounds * 2; i++) {
+  if (hasWrk) short['wrk driver'].push(await shortWindow('wrk', pin(LOADER), false));
+  short['autocannon, loader kept for the run'].push(await shortWindow('autocannon', pin(LOADER), false));
+  short['autocannon, fresh loader per window'].push(await shortWindow('autocannon', freshPin, true));
+}
+console.log(`\n## Short windows (${SHORT} s, no warm-up, ${rounds * 2} interleaved rounds)\n`);
+console.log('| loader | median req/s | ÷ wrk driver (median of per-round ratios) | loader core busy (median) | client-bound windows |');
+console.log('|---|---|---|---|---|');
+for (const [k, v] of Object.entries(short)) {
+  const ratio = hasWrk ? median(v.map((x, i) => x.rps / short['wrk driver'][i].rps)).toFixed(3) : '–';
+  console.log(`| ${k} | ${Math.round(median(v.map((x) => x.rps)))} | ${ratio} | ${pct(median(v.map((x) => x.busy)))} | ${v.filter((x) => x.clientBound).length} of ${v.length} |`);
+}
+
 // Client-bound sweep: autocannon at offered rates up to unlimited.
 console.log('\n## autocannon client-bound flag by offered rate\n');
 console.log('| offered rate | measured req/s | loader core busy | hypervisor steal | clientBound |');
@@ -124,6 +180,7 @@ for (const rate of [5_000, 20_000, 40_000, undefined]) {
   sampler.stop();
   console.log(`| ${rate ?? 'unlimited'} | ${Math.round(out.requests / out.durationSec)} | ${pct(res.loaderBusiestCore)} | ${pct(res.cpuSteal)} | ${isClientBound(res)} |`);
 }
+await drivers.autocannon.close();
 await srv.stop();
 
 // Suite overhead and runner RSS.

@@ -91,6 +91,8 @@ export interface Driver {
   run(options: DriverRunOptions): Promise<DriverRunResult>;
   /** A sentence on what limits this driver (e.g. latency resolution). */
   note?: string;
+  /** Stop what the driver keeps between windows (a long-lived loader process); `runSuite` calls it when the run ends. */
+  close?(): Promise<void>;
 }
 
 /** Identity helper for typing a custom driver. */

@@ -8,7 +8,7 @@ import type { BlockRecord, CapacityProbe, StreamBackpressure, StreamCancel, Stre
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
 export type SuiteEvent =
-  | { type: 'not-pinned'; reason: string }
+  | { type: 'not-pinned'; reason?: string | undefined }
   /** The planner changed the minimum design to fit the budget, or even the smallest design overruns it. */
   | { type: 'budget'; plan: Pick<BudgetPlan, 'minimumSec' | 'givenMinimumSec' | 'changes' | 'overBySec'>; budgetSec: number }
   /** A step beside the measured windows failed; the run goes on without its figures. */

@@ -2,7 +2,9 @@
  * Loader process for the autocannon driver. It runs in its own (pinned) process so its CPU can be
  * measured apart from the runner's, and records every response's float duration into a µs HDR
  * histogram: autocannon's own histogram keeps whole milliseconds.
- * Protocol (IPC): parent sends one `WorkerJob`; we answer `measure-start`, `measure-end`, `result`.
+ * Protocol (IPC): the parent sends a `WorkerJob` per window; we answer `measure-start`,
+ * `measure-end`, `result`, and wait for the next. One process serves a whole run, so its JIT is warm
+ * for every measured window (a fresh process per 0.8-s window ran cold and was the bottleneck).
  */
 import autocannon from 'autocannon';
 import { createHistogram, encodeHistogram } from '../histogram.js';
@@ -90,13 +92,13 @@ async function runWindow(job: WorkerJob, durationSec: number, record: boolean, a
 // The runner is gone (its IPC channel closed): stop loading at once.
 process.once('disconnect', () => process.exit(0));
 
-process.once('message', async (job: WorkerJob) => {
+process.on('message', async (job: WorkerJob) => {
   try {
     if (job.warmupSec > 0) await runWindow(job, job.warmupSec, false);
     process.send!({ type: 'measure-start' });
     const result = await runWindow(job, job.durationSec, true, job.requestCount);
     process.send!({ type: 'measure-end' });
-    process.send!({ type: 'result', result }, () => process.exit(0));
+    process.send!({ type: 'result', result });
   } catch (err) {
     process.send!({ type: 'error', message: err instanceof Error ? err.message : String(err) }, () => process.exit(1));
   }

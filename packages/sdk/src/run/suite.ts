@@ -142,7 +142,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   emit({ type: 'driver', name: driver.name, reason: choice.reason });
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);
-  if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason ?? 'no reason given' });
+  if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason });
   const journal = new RunJournal(opts.outDir);
   if (!opts.resume) {
     journal.writePlan({
@@ -300,6 +300,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       signal,
     });
   } finally {
+    await driver.close?.();
     unpin();
   }
 }
