@@ -79,6 +79,9 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       case 'budget':
         for (const text of budgetTexts(e.plan, e.budgetSec)) line(`warning: budget: ${text}`);
         break;
+      case 'replan':
+        line(`warning: budget: ${noteText({ kind: 'budget-replanned', change: e.change })}`);
+        break;
       case 'step-failed': {
         const { type: _, ...data } = e;
         line(`warning: ${noteText({ kind: 'step-failed', ...data })}`);

@@ -104,7 +104,7 @@ describe('progress when piped: plain lines, one per event worth keeping', () => 
 });
 
 describe('progress of the steps beside the windows: data from the SDK, sentences from the report', () => {
-  it('not pinned, the budget plan, a failed step, windows lengthened, the backend ceiling, capacity probes and a signal', () => {
+  it('not pinned, the budget plan, a failed step, windows lengthened, the backend ceiling, capacity probes, a change during the run and a signal', () => {
     const { p, text } = capture(false);
     p.onEvent({ type: 'not-pinned', reason: 'taskset not found on PATH' });
     p.onEvent({ type: 'budget', plan: { minimumSec: 1500, givenMinimumSec: 1900, changes: [{ what: 'rounds', from: 5, to: 3 }], overBySec: 420 }, budgetSec: 1080 });
@@ -120,6 +120,7 @@ describe('progress of the steps beside the windows: data from the SDK, sentences
       block: 1,
       probe: { rate: 8000, achievedRps: 7990.4, p50: 900, p99: 4200, meets: true, failed: null, errorShare: 0 },
     });
+    p.onEvent({ type: 'replan', change: { what: 'warmup', from: 4, to: 2, atSec: 642, scenario: 'concurrency-ramp' } });
     p.note('SIGINT: stopping');
     p.done();
     const lines = text().split('\n');
@@ -131,7 +132,8 @@ describe('progress of the steps beside the windows: data from the SDK, sentences
     expect(lines[5]).toBe("gateway-json: measuring the backend's own ceiling (service stub loaded directly)");
     expect(lines[6]).toBe('baseline × koa: capacity under p99<10ms');
     expect(lines[7]).toBe('  baseline × koa block 1: 8000 req/s offered → 7990 req/s, p99 4.2 ms, meets');
-    expect(lines[8]).toBe('SIGINT: stopping');
+    expect(lines[8]).toMatch(/^warning: budget: from 10 min 42 s on, warm-up stops at 2 s instead of 4 s .*concurrency-ramp's blocks took longer than planned/);
+    expect(lines[9]).toBe('SIGINT: stopping');
   });
 });
 

@@ -20,6 +20,7 @@ export type Note =
   | { kind: 'not-pinned'; reason?: string | undefined }
   | { kind: 'budget-changed'; givenMinimumSec: number; budgetSec: number; changes: ReadonlyArray<BudgetChange | string> }
   | { kind: 'budget-over'; minimumSec: number; overBySec: number; budgetSec: number }
+  | { kind: 'budget-replanned'; change: BudgetChange }
   | { kind: 'step-failed'; step: 'backend-ceiling' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string | undefined; target?: string | undefined; block?: number | undefined; message: string }
   | { kind: 'windows-lengthened'; scenario: string; block: number; fromSec: number; toSec: number; connections: number; minResponses: number }
   | { kind: 'interrupting'; signal: string }
@@ -77,9 +78,12 @@ function budgetChangeText(c: BudgetChange | string): string {
 
 /** The budget planner's plan in words (none when the design fit): for the run's progress, `--dry-run` and the reports. */
 export function budgetTexts(plan: { minimumSec: number; givenMinimumSec: number; changes: ReadonlyArray<BudgetChange | string>; overBySec: number }, budgetSec: number): string[] {
+  const during = (c: BudgetChange | string): c is BudgetChange => typeof c === 'object' && c.atSec !== undefined;
+  const before = plan.changes.filter((c) => !during(c));
   return [
-    ...(plan.changes.length ? [noteText({ kind: 'budget-changed', givenMinimumSec: plan.givenMinimumSec, budgetSec, changes: plan.changes })] : []),
+    ...(before.length ? [noteText({ kind: 'budget-changed', givenMinimumSec: plan.givenMinimumSec, budgetSec, changes: before })] : []),
     ...(plan.overBySec > 0 ? [noteText({ kind: 'budget-over', minimumSec: plan.minimumSec, overBySec: plan.overBySec, budgetSec })] : []),
+    ...plan.changes.filter(during).map((change) => noteText({ kind: 'budget-replanned', change })),
   ];
 }
 
@@ -130,6 +134,13 @@ export function noteText(n: Note): string {
         `even the smallest design needs about ${fmtDuration(Math.round(n.minimumSec))}, ${fmtDuration(Math.round(n.overBySec))} over the ${fmtDuration(n.budgetSec)} budget: ` +
         `the run will overrun it; give --budget ${Math.ceil(n.minimumSec / 60)}m or fewer scenarios or targets`
       );
+    case 'budget-replanned': {
+      const c = n.change;
+      return (
+        `from ${fmtDuration(c.atSec ?? 0)} on, ${budgetChangeText(c)}: ${c.scenario ?? 'a scenario'}'s blocks took longer than planned, ` +
+        'and without it that scenario would have stopped below its minimum of blocks'
+      );
+    }
     case 'step-failed': {
       const where = [n.scenario, n.target].filter(Boolean).join(' × ') + (n.block ? ` block ${n.block}` : '');
       return `${where ? `${where}: ` : ''}${STEP_WORDS[n.step]} failed, the run goes on without it: ${n.message}`;

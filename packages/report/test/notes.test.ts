@@ -72,6 +72,28 @@ describe('budget plan sentences', () => {
   });
 });
 
+describe('a change made during the run', () => {
+  it('is said apart from the changes made before it, with when and for which scenario', () => {
+    const texts = budgetTexts(
+      {
+        minimumSec: 1000,
+        givenMinimumSec: 1240,
+        changes: [
+          { what: 'rounds', from: 5, to: 3 },
+          { what: 'warmup', from: 4, to: 2, atSec: 642, scenario: 'concurrency-ramp' },
+        ],
+        overBySec: 0,
+      },
+      1080,
+    );
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatch(/does not fit the 18 min 00 s budget: rounds per block start at 3 instead of 5 \([^)]*\)$/);
+    expect(texts[1]).toBe(
+      "from 10 min 42 s on, warm-up stops at 2 s instead of 4 s (a server still speeding up then is measured as it is): concurrency-ramp's blocks took longer than planned, and without it that scenario would have stopped below its minimum of blocks",
+    );
+  });
+});
+
 describe('step failures', () => {
   it('names where the step failed, what it was and that the run goes on', () => {
     expect(noteText({ kind: 'step-failed', step: 'capacity', scenario: 'baseline', target: 'koa', block: 2, message: 'server exited' })).toBe(

@@ -3,7 +3,7 @@ import { DEFAULTS } from './defaults.js';
 import type { Driver } from './driver.js';
 import type { ScenarioInput } from './scenario.js';
 import type { TargetInput } from './target.js';
-import type { BudgetPlan } from './analysis/budget.js';
+import type { BudgetChange, BudgetPlan } from './analysis/budget.js';
 import type { BlockRecord, CapacityProbe, StreamBackpressure, StreamCancel, StreamLevel, VerifyOutcome, WindowRecord } from './result-schema.js';
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
@@ -14,6 +14,8 @@ export type SuiteEvent =
   /** A step beside the measured windows failed; the run goes on without its figures. */
   | { type: 'step-failed'; step: 'backend-ceiling' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string; target?: string; block?: number; message: string }
   | { type: 'ceiling'; scenario: string; service: string }
+  /** Measured blocks cost more than planned: a change to the design for the rest of the run (recorded in `design.budgetPlan`). */
+  | { type: 'replan'; change: BudgetChange }
   /** A capacity search starts (no `probe`) or has judged one open-loop probe. */
   | { type: 'capacity'; scenario: string; target: string; slo: string; block?: number; probe?: CapacityProbe }
   /** Windows lengthened so every connection sees enough responses at the latency the warm-up saw. */

@@ -557,7 +557,7 @@ export const designSchema = z.strictObject({
       minimumSec: nonneg,
       givenMinimumSec: nonneg,
       /** Each change from the given value to the fitted one; older results hold a sentence instead. */
-      changes: z.array(z.union([z.strictObject({ what: z.enum(['rounds', 'warmup', 'blocks']), from: nonneg, to: nonneg }), z.string()])),
+      changes: z.array(z.union([z.strictObject({ what: z.enum(['rounds', 'warmup', 'blocks']), from: nonneg, to: nonneg, atSec: nonneg.optional(), scenario: z.string().optional() }), z.string()])),
       overBySec: nonneg,
     })
     .optional(),

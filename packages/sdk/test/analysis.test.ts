@@ -28,6 +28,7 @@ import {
   type OkWindow,
   type WindowRecord,
 } from '../src/index.js';
+import { fitsWithShorterWarmups } from '../src/analysis/stopping.js';
 import { roundOrder, shouldAddRound } from '../src/run/block.js';
 import { isSteady, wakeUp, warmupWindows } from '../src/run/warmup.js';
 import { zeroResources } from './_helpers.js';
@@ -574,5 +575,21 @@ describe('summarizePair: loader-bound counts and CoV verdicts from fixed window 
     // a unreliable, b/c/d excellent: half of 4 = 2 pairs are Excellent or better.
     expect(o.verdict).toMatchObject({ band: 'excellent', share: 0.5, worst: 'unreliable' });
     expect(overallOf(summaries, windows, null)!.verdict!.band).toBe('unreliable');
+  });
+});
+
+describe('shorter warm-ups during the run (fitsWithShorterWarmups)', () => {
+  // The default suite at HEAD: the ramp's first block took 164 s (windows lengthened for slow
+  // answers); at 642 s of 1,080 three scenarios' minimum (2 blocks × 46.6 s) was reserved, so its
+  // second block did not fit (158 s left for 164 s) and the ramp stopped at one block.
+  const ramp = { nextBlockSec: 164, targets: 6, leftSec: 1080 - 642, warmup: { minSec: 2, maxSec: 4 } };
+  const reserve = (warmupSec: number) => 3 * 2 * (1.5 + 6 * warmupSec + 6 * 0.88 + 3 * 6 * 0.88);
+  it('lets a scenario below its minimum reach it when warm-ups at their minimum free the time, here and in the later reserve', () => {
+    expect(ramp.leftSec - reserve(4)).toBeLessThan(ramp.nextBlockSec);
+    expect(fitsWithShorterWarmups({ ...ramp, shortReserveSec: reserve(2) })).toBe(true);
+  });
+  it('does not when even that is too little, or when warm-ups are already at their minimum', () => {
+    expect(fitsWithShorterWarmups({ ...ramp, leftSec: 200, shortReserveSec: reserve(2) })).toBe(false);
+    expect(fitsWithShorterWarmups({ ...ramp, warmup: { minSec: 2, maxSec: 2 }, shortReserveSec: reserve(2) })).toBe(false);
   });
 });

@@ -26,8 +26,11 @@ export interface PlanCosts {
   beforeSec: number;
 }
 
-/** One change the planner made to fit the budget: rounds per block, warm-up seconds or blocks, from → to. */
-export type BudgetChange = { what: 'rounds' | 'warmup' | 'blocks'; from: number; to: number };
+/**
+ * One change the planner made to fit the budget: rounds per block, warm-up seconds or blocks, from
+ * → to. `atSec` (with the `scenario` that needed it): made during the run, from that second on.
+ */
+export type BudgetChange = { what: 'rounds' | 'warmup' | 'blocks'; from: number; to: number; atSec?: number; scenario?: string };
 
 export interface BudgetPlan {
   /** The design to run: the given one, or its minimum fitted to the budget. */

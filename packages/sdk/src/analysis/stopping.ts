@@ -51,3 +51,25 @@ export function scenarioBudget(remainingSec: number, weights: readonly number[],
   const rest = weights.slice(index).reduce((a, b) => a + b, 0);
   return rest > 0 ? (remainingSec * weights[index]!) / rest : 0;
 }
+
+/**
+ * The planner's third lever, pulled during the run: a scenario below its minimum of blocks whose
+ * next block does not fit (measured blocks took longer than planned, e.g. windows lengthened for
+ * slow answers) may still reach its minimum when every target's warm-up stops at its minimum from
+ * now on, here and in the later scenarios' reserved minimum. True when the block then fits.
+ */
+export function fitsWithShorterWarmups(s: {
+  /** Predicted seconds of the next block, from this scenario's blocks so far (their warm-ups included). */
+  nextBlockSec: number;
+  /** Targets warmed in a block. */
+  targets: number;
+  /** Seconds of the run's budget left. */
+  leftSec: number;
+  /** The later scenarios' minimum with warm-ups at their minimum. */
+  shortReserveSec: number;
+  warmup: { minSec: number; maxSec: number };
+}): boolean {
+  if (s.warmup.maxSec <= s.warmup.minSec) return false;
+  const saved = s.targets * (s.warmup.maxSec - s.warmup.minSec);
+  return s.nextBlockSec - saved <= s.leftSec - s.shortReserveSec;
+}

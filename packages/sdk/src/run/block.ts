@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../options.js';
 import { seededShuffle } from '../random.js';
-import type { BlockRecord, FailedWindow, OkWindow, WindowRecord } from '../result-schema.js';
+import type { BlockRecord, DesignRecord, FailedWindow, OkWindow, WindowRecord } from '../result-schema.js';
 import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
 import { lastLines } from '../process.js';
 import { subSeed } from '../analysis/bootstrap.js';
@@ -12,7 +12,8 @@ import { fittedWindowSec, measureWindow, type WindowContext, type WindowSpec } f
 import { wakeUp, warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
-  design: Design & { reference: string };
+  /** The run's design; the stopping rule may shorten warm-ups during the run and records it in `budgetPlan`. */
+  design: Design & { reference: string; budgetPlan?: DesignRecord['budgetPlan'] };
   seed: number;
   journal: RunJournal;
   emit: (e: SuiteEvent) => void;

@@ -2,7 +2,7 @@ import { DEFAULTS } from '../defaults.js';
 import { median } from '../analysis/bootstrap.js';
 import { blockSec, type PlannedScenario } from '../analysis/budget.js';
 import { optimalRounds, varianceComponents } from '../analysis/components.js';
-import { decideStop, scenarioBudget } from '../analysis/stopping.js';
+import { decideStop, fitsWithShorterWarmups, scenarioBudget } from '../analysis/stopping.js';
 import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
 import type { Design } from '../options.js';
@@ -124,11 +124,24 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
     // minimum or maximum of blocks: a resumed run still completes as many as planned.
     const done = run.blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
     // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
-    const reserveSec = run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, design.warmup.maxSec, DEFAULTS.planCosts), 0);
-    const decision = decideStop(
-      { blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserveSec },
+    const reserve = (warmupSec: number) => run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, warmupSec, DEFAULTS.planCosts), 0);
+    let decision = decideStop(
+      { blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserve(design.warmup.maxSec) },
       design,
     );
+    const left = design.budgetSec - elapsed();
+    if (
+      decision === 'budget' &&
+      done < design.blocks.min &&
+      fitsWithShorterWarmups({ nextBlockSec: next.blockSec, targets: members.length, leftSec: left, shortReserveSec: reserve(design.warmup.minSec), warmup: design.warmup })
+    ) {
+      // Recorded with the planner's own changes, from when it applies; said like them.
+      const change = { what: 'warmup' as const, from: design.warmup.maxSec, to: design.warmup.minSec, atSec: Math.round(elapsed()), scenario: scenario.name };
+      design.warmup.maxSec = design.warmup.minSec;
+      if (design.budgetPlan) design.budgetPlan.changes.push(change);
+      ctx.emit({ type: 'replan', change });
+      decision = 'continue';
+    }
     ctx.emit({
       type: 'precision',
       scenario: scenario.name,

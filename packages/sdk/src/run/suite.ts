@@ -267,6 +267,10 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       );
     }
 
+    // The recorded design is the planned one; a change made during the run is in its budget plan.
+    const midRun = design.budgetPlan?.changes.find((c) => typeof c === 'object' && c.what === 'warmup' && c.atSec !== undefined);
+    if (typeof midRun === 'object') design.warmup.maxSec = midRun.from;
+
     return await assembleResult({
       opts,
       scenarios,
