@@ -1,14 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandIO } from '../src/_io.js';
 import { main } from '../src/main.js';
+import { scratch as scratchDir } from '@benchsuite/testkit';
 
 export const BIN = fileURLToPath(new URL('../bin/benchsuite.js', import.meta.url));
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-export const scratch = () => mkdtempSync(join(tmpdir(), 'benchsuite-cli-'));
+export const scratch = () => scratchDir('benchsuite-cli');
 
 export interface Outcome {
   code: number | null;

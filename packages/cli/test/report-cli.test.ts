@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchResult } from '@benchsuite/sdk';
 // The report package's own fixture and its helper that rescales a pair with the SDK's estimators.
 import { loadFixture, scalePair } from '../../report/test/helpers.js';
 import { ANSI, binary, inProcess, STACK } from './_helpers.js';
+import { scratch } from '@benchsuite/testkit';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchsuite-cli-report-'));
+const dir = scratch('benchsuite-cli-report');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function write(name: string, doc: unknown): string {

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildModel, headlineColumns, renderHtml } from '../src/index.js';
 import { chromiumMissing, chromiumPath } from './chromium.js';
 import { HOSTILE_NAME, MARKUP_FRAME, hostileFixture, hostileStacks, loadFixture, loadStacks } from './helpers.js';
+import { scratch } from '@benchsuite/testkit';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOT = new URL('./__screenshots__/report.png', import.meta.url);
@@ -15,7 +15,7 @@ let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'benchsuite-report-'));
+  dir = scratch('benchsuite-report');
   if (chromiumPath) browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
 });
 afterAll(async () => {

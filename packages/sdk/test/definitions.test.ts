@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchsuiteConfigError, DEFAULTS, resolveReference, runSuite, validateSuite, type TargetInput } from '../src/index.js';
 import { tiny, tinyServer } from './_helpers.js';
+import { scratch } from '@benchsuite/testkit';
 
 const ok = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 } };
 
@@ -128,7 +128,7 @@ describe('runSuite rejects before starting any process', () => {
   });
 
   it('bad design options: every problem in one error, and the target command never ran', async () => {
-    const marker = join(mkdtempSync(join(tmpdir(), 'bs-marker-')), 'started');
+    const marker = join(scratch('bs-marker'), 'started');
     const err = await runSuite({
       scenarios: [ok],
       targets: [marking(marker)],
@@ -144,7 +144,7 @@ describe('runSuite rejects before starting any process', () => {
   });
 
   it('the marker does appear when the same target is valid and started (the check above can fail)', async () => {
-    const marker = join(mkdtempSync(join(tmpdir(), 'bs-marker-')), 'started');
+    const marker = join(scratch('bs-marker'), 'started');
     // A verify-only scenario: the target is started once and sent one request, no load.
     const r = await runSuite({ scenarios: [{ ...ok, verifyOnly: true, expect: { status: 200, json: { ok: true } } }], targets: [marking(marker)], driver: 'autocannon' });
     expect(existsSync(marker)).toBe(true);
@@ -159,7 +159,7 @@ describe('runSuite rejects before starting any process', () => {
 
   it('resume without a folder, or from a folder that holds no run, names what is missing', async () => {
     await expect(runSuite({ scenarios: [ok], targets: [tiny('t')], resume: true })).rejects.toThrowError(/resume: needs outDir/);
-    const empty = mkdtempSync(join(tmpdir(), 'bs-no-run-'));
+    const empty = scratch('bs-no-run');
     const err = await runSuite({ scenarios: [ok], targets: [tiny('t')], resume: true, outDir: empty }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BenchsuiteConfigError);
     expect((err as Error).message).toContain(empty);

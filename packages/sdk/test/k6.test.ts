@@ -4,8 +4,7 @@
 // fields; a capacity search finds a server's known capacity. Needs k6 (scripts/test-prereqs.sh
 // builds it from the Go module proxy); skipped with that reason without it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -20,6 +19,7 @@ import { judgeProbe, searchCapacity } from '../src/run/capacity.js';
 import { latencyOf, mergeHistograms, parseScenario, runSuite, startProcess, type RunningProcess } from '../src/index.js';
 import { allowedCpus } from '../src/environment.js';
 import { tiny, tinyDesign, tinyServer } from './_helpers.js';
+import { scratch } from '@benchsuite/testkit';
 
 const k6 = findK6();
 const skipReason = k6 ? '' : 'k6 not found (benchsuite setup k6, or scripts/test-prereqs.sh, builds it)';
@@ -70,7 +70,7 @@ describe.skipIf(!k6)('k6 driver', () => {
     const url = await server({});
     const scenario = parseScenario({ name: 'hello', request: { path: '/' }, expect: { status: 200 }, load: { connections: 4 } });
     const files = exportK6({ scenarios: [scenario], targets: [{ name: 'tiny', baseUrl: url }], parallelism: 2, durationSec: 2, image: 'grafana/k6:1.8.1' });
-    const dir = mkdtempSync(join(tmpdir(), 'bs-k6-merge-'));
+    const dir = scratch('bs-k6-merge');
     dirs.push(dir);
     const script = join(dir, 'test.js');
     writeFileSync(script, files.find((f) => f.path.endsWith('test.js'))!.content);

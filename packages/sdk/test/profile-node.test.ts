@@ -2,16 +2,16 @@
 //   flock /tmp/bs-load.lock npx vitest run packages/sdk/test/profile-node.test.ts
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess, type RunningProcess } from '../src/process.js';
 import { NODE_PROFILE_DIR_ENV, PROFILE_DEFAULTS, nodeHookPath, nodeProfiler, resolveProfiler, summarizeProfile } from '../src/profile/index.js';
 import { hammer, lineOf } from './_profile-helpers.js';
+import { scratch as scratchDir } from '@benchsuite/testkit';
 
 const hotServer = fileURLToPath(new URL('./fixtures/profile/hot-server.mjs', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'bs-profile-node-test-'));
+const scratch = scratchDir('bs-profile-node-test');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Start the hot server through the profiler's prepareCommand, as the runner will. */

@@ -1,14 +1,14 @@
 // Starts a real server and loads it for a few seconds: run under the shared lock,
 //   flock /tmp/bs-load.lock npx vitest run packages/sdk/test/profile-perf.test.ts
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../src/process.js';
 import { perfProfiler, resolveProfiler, summarizeProfile } from '../src/profile/index.js';
 import { hammer } from './_profile-helpers.js';
+import { scratch as scratchDir } from '@benchsuite/testkit';
 
 const hotServer = fileURLToPath(new URL('./fixtures/profile/hot_server.py', import.meta.url));
 
@@ -23,7 +23,7 @@ function realPython(): string | undefined {
 
 const python = realPython();
 const usable = python === undefined ? 'python3 not found' : await perfProfiler.available();
-const scratch = mkdtempSync(join(tmpdir(), 'bs-profile-perf-test-'));
+const scratch = scratchDir('bs-profile-perf-test');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(usable !== true)(`perf profiler${usable === true ? '' : ` (skipped: ${usable})`}`, () => {

@@ -2,7 +2,7 @@
 //   flock /tmp/bs-load.lock npx vitest run packages/sdk/test/profile-python.test.ts
 // The first run creates a scratch virtualenv with py-spy (pip, ~10 s); later runs reuse it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../src/process.js';
 import { PY_SPY_REQUIREMENT, pySpyCommand, resolveProfiler, summarizeProfile } from '../src/profile/index.js';
 import { hammer, lineOf } from './_profile-helpers.js';
+import { scratch as scratchDir } from '@benchsuite/testkit';
 
 const hotServer = fileURLToPath(new URL('./fixtures/profile/hot_server.py', import.meta.url));
 const venv = join(tmpdir(), 'benchsuite-test-py-spy-venv');
@@ -39,7 +40,7 @@ const profiler = resolveProfiler('auto', [venvPython, hotServer]);
 const usable = setup.ok ? await profiler.available() : setup.reason;
 const skipReason = usable === true ? '' : ` (skipped: ${usable})`;
 
-const scratch = mkdtempSync(join(tmpdir(), 'bs-profile-py-test-'));
+const scratch = scratchDir('bs-profile-py-test');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(usable !== true)(`py-spy profiler${skipReason}`, () => {

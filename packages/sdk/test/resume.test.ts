@@ -6,14 +6,14 @@
 // builds first). The resumed run here uses the sources: the windows file one wrote, the other reads.
 // Loads the machine: run under the shared lock.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BenchsuiteConfigError, resultSchema, runSuite, type SuiteEvent, type WindowRecord } from '../src/index.js';
 import { tinyServer } from './_helpers.js';
+import { scratch } from '@benchsuite/testkit';
 
 const distIndex = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const tag = `bs-resume-${process.pid}-${Date.now()}`;
@@ -64,7 +64,7 @@ afterAll(() => {
 describe('resume', () => {
   it('continues a run killed partway: every window exactly once, the earlier ones unchanged, same seed and plan', async () => {
     expect(existsSync(distIndex), `the SDK's dist is missing: cd packages/sdk && npx tsc -p tsconfig.json`).toBe(true);
-    const work = mkdtempSync(join(tmpdir(), 'bs-resume-'));
+    const work = scratch('bs-resume');
     const outDir = join(work, 'run');
     const script = join(work, 'first-run.mjs');
     writeFileSync(
@@ -143,7 +143,7 @@ console.log('finished');`,
 
   it('refuses a configuration that lacks a target of the interrupted run, naming it', async () => {
     // A real plan, from a run that only verifies (two starts, one request each, no load).
-    const outDir = mkdtempSync(join(tmpdir(), 'bs-resume-plan-'));
+    const outDir = scratch('bs-resume-plan');
     await runSuite({ scenarios: [{ ...ping, verifyOnly: true }], targets, driver: 'autocannon', outDir });
     expect(existsSync(join(outDir, 'run.json'))).toBe(true);
     const err = await runSuite({ scenarios: [ping], targets: [targets[0]!], outDir, resume: true }).catch((e: unknown) => e);

@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scratch as scratchDir } from '@benchsuite/testkit';
 
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('the SDK as another repository gets it', () => {
   it('installs from a packed tarball into a scratch project outside the monorepo and runs a suite', () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'benchsuite-consumer-'));
+    const scratch = scratchDir('benchsuite-consumer');
     execFileSync('npm', ['pack', '--pack-destination', scratch, '--silent'], { cwd: sdkDir, stdio: ['ignore', 'pipe', 'pipe'] });
     const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz'));
     expect(tarball).toMatch(/^benchsuite-sdk-\d+\.\d+\.\d+\.tgz$/);

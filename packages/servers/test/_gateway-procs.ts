@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -8,14 +8,14 @@ import type {} from './_gateway-global-setup.js';
 import { fastapiDir, fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { hummingbirdBinary, hummingbirdUnavailableReason } from '../src/gateway/hummingbird-build.js';
 import { contractB, contractBPath } from '../src/gateway/contract.js';
-import { startListening, type RunningProcess } from './_process.js';
+import { request, startListening, type RunningProcess, type TestRequest } from '@benchsuite/testkit';
 
 /** The gateway tests' processes (started by `_process.ts`), senders and parsers. */
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
 
-export type { RunningProcess } from './_process.js';
+export type { RunningProcess } from '@benchsuite/testkit';
 
 export const gatewayKinds = ['fastify-gateway', 'fastapi-1w', 'fastapi-2w', 'fastapi-1w-httpx-defaults', 'fastapi-1w-aiohttp', 'hummingbird'] as const;
 export type GatewayKind = (typeof gatewayKinds)[number];
@@ -76,38 +76,12 @@ export interface HttpResult {
   body: string;
 }
 
-export interface HttpRequestSpec {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-}
+export type HttpRequestSpec = Omit<TestRequest, 'chunked'>;
 
-/** One request on a fresh connection (so multi-worker servers spread the load). */
-export function http(base: string, spec: HttpRequestSpec): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(spec.path, base);
-    const body = spec.body === undefined ? undefined : Buffer.isBuffer(spec.body) ? spec.body : Buffer.from(spec.body);
-    const headers: Record<string, string | number> = { ...spec.headers };
-    if (body) headers['content-length'] = body.length;
-    let answered = false;
-    const req = httpRequest(url, { method: spec.method ?? 'GET', headers, agent: false }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const h: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', reject);
-    });
-    // A server may answer (413, 401) before reading a large body and close: not an error then.
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    req.end(body);
-  });
+/** One request on a fresh connection (so multi-worker servers spread the load), its body as text. */
+export async function http(base: string, spec: HttpRequestSpec): Promise<HttpResult> {
+  const r = await request(base, spec);
+  return { ...r, body: r.body.toString('utf8') };
 }
 
 /** Headers parity compares (CONTRACT.md, common rules). */

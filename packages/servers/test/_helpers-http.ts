@@ -1,17 +1,9 @@
-import { request as httpRequest } from 'node:http';
+import { request, type TestRequest } from '@benchsuite/testkit';
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { contract, REFERENCE, serverNames, type RunningServer, type ServerName } from './_helpers-servers.js';
 
-/** One request as the tests send it. */
-export interface TestRequest {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  /** Send the body with `transfer-encoding: chunked` instead of a `content-length`. */
-  chunked?: boolean;
-}
+export type { TestRequest } from '@benchsuite/testkit';
 
 /** What parity compares: status, the contract's compared headers, the decoded body. */
 export interface ObservedResponse {
@@ -33,44 +25,18 @@ export interface ExpectedResponse {
 
 const compared = new Set(contract.comparedHeaders);
 
-/**
- * Sends one request on a fresh connection (no pooling: every case starts clean) and returns
- * what parity compares.
- */
-export function send(baseUrl: string, req: TestRequest): Promise<ObservedResponse> {
-  const url = new URL(baseUrl);
-  const headers: Record<string, string | number> = { ...req.headers };
-  if (req.body !== undefined && !req.chunked) headers['content-length'] = Buffer.byteLength(req.body);
-  // Node's client frames a written body as chunked only for methods it expects a body on; a GET
-  // body would otherwise go out unframed and read as a second, malformed request.
-  if (req.body !== undefined && req.chunked) headers['transfer-encoding'] = 'chunked';
-  return new Promise((resolve, reject) => {
-    const r = httpRequest({ host: url.hostname, port: url.port, method: req.method ?? 'GET', path: req.path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        const picked: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (compared.has(k) && v !== undefined) picked[k] = Array.isArray(v) ? v.join(', ') : v;
-        let body: string;
-        try {
-          body = (picked['content-encoding'] === 'gzip' && raw.length > 0 ? gunzipSync(raw) : raw).toString('utf8');
-        } catch (e) {
-          body = `<gunzip failed: ${(e as Error).message}>`;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: picked, body });
-      });
-    });
-    r.on('error', reject);
-    if (req.body !== undefined && req.chunked) {
-      // A few chunks, so that the limit is crossed while the body is still arriving.
-      const buf = Buffer.from(req.body);
-      const step = 64 * 1024;
-      for (let i = 0; i < buf.length; i += step) r.write(buf.subarray(i, i + step));
-      r.end();
-    } else r.end(req.body);
-  });
+/** Sends one request on a fresh connection (`request` of the test kit) and returns what parity compares. */
+export async function send(baseUrl: string, req: TestRequest): Promise<ObservedResponse> {
+  const res = await request(baseUrl, req);
+  const picked: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (compared.has(k)) picked[k] = v;
+  let body: string;
+  try {
+    body = (picked['content-encoding'] === 'gzip' && res.body.length > 0 ? gunzipSync(res.body) : res.body).toString('utf8');
+  } catch (e) {
+    body = `<gunzip failed: ${(e as Error).message}>`;
+  }
+  return { status: res.status, headers: picked, body };
 }
 
 const show = (v: string | undefined): string => (v === undefined ? '(absent)' : JSON.stringify(v));

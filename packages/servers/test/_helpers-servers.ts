@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { nodeTargetNames, type NodeTargetName } from '../src/adapters/manifests.js';
-import { startListening, type RunningProcess } from './_process.js';
+import { startListening, type RunningProcess } from '@benchsuite/testkit';
 
 /** The built entry point; parity tests talk to real processes, never to `src`. */
 export const servePath = fileURLToPath(new URL('../dist/serve.js', import.meta.url));

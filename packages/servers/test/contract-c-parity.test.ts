@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import type {} from './_gateway-global-setup.js';
 import { compared, http, type HttpRequestSpec } from './_gateway-procs.js';
-import { startListening, type RunningProcess } from './_process.js';
+import { startListening, type RunningProcess } from '@benchsuite/testkit';
 import { parseScenario, verifyScenario } from '@benchsuite/sdk';
 import { pythonScenarios, pythonWebDir, pythonWebPython } from '../src/python-suite.js';
 

@@ -1,5 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -7,11 +6,12 @@ import { TargetUnavailableError } from '@benchsuite/sdk';
 import { fastapiCopy, fastapiSource } from '../scripts/copy-fastapi.mjs';
 import { benchsuiteCacheDir, ensureFastapiVenv, fastapiDir, fastapiVenvDir, fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { fastapi1w } from '../src/gateway-targets.js';
+import { scratch as scratchDir } from '@benchsuite/testkit';
 
 /** The FastAPI gateway as the published package carries it: files inside the package, venv in a cache. */
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'benchsuite-fastapi-pkg-'));
+const scratch = scratchDir('benchsuite-fastapi-pkg');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the FastAPI gateway inside @benchsuite/servers', () => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
- * The one way the servers' tests start a server: a real child process on PORT=0, waiting for its
+ * The one way the packages' tests start a server: a real child process on PORT=0, waiting for its
  * `listening on http://127.0.0.1:<port>` line. Contract A's servers, the gateways, the stub, the
  * Python web suite and the runtimes' servers all go through here.
  */

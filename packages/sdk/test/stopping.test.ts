@@ -1,0 +1,66 @@
+// The stopping rule, the budget shares and the warm-up cut during the run (analysis/stopping.ts).
+// No process starts here.
+import { describe, expect, it } from 'vitest';
+import { decideStop, scenarioBudget } from '../src/index.js';
+import { fitsWithShorterWarmups } from '../src/analysis/stopping.js';
+
+describe('the stopping rule (decideStop)', () => {
+  const rule = { precision: 0.02, blocks: { min: 2, max: 5 } };
+  const roomy = { budgetLeftSec: 1000, nextBlockSec: 10 };
+  it('stops when every headline half-width is within the precision target', () => {
+    expect(decideStop({ blocks: 2, halfWidths: [0.01, 0.02], ...roomy }, rule)).toBe('precision');
+    expect(decideStop({ blocks: 2, halfWidths: [0.01, 0.021], ...roomy }, rule)).toBe('continue');
+  });
+  it('does not count a figure that cannot be estimated yet, nor an empty list, as precise', () => {
+    expect(decideStop({ blocks: 2, halfWidths: [0.01, null], ...roomy }, rule)).toBe('continue');
+    expect(decideStop({ blocks: 2, halfWidths: [], ...roomy }, rule)).toBe('continue');
+  });
+  it('stops at the budget when the next block would not fit', () => {
+    expect(decideStop({ blocks: 3, halfWidths: [0.05], budgetLeftSec: 9, nextBlockSec: 10 }, rule)).toBe('budget');
+    expect(decideStop({ blocks: 3, halfWidths: [0.05], budgetLeftSec: 10, nextBlockSec: 10 }, rule)).toBe('continue');
+  });
+  it('stops at the maximum of blocks', () => {
+    expect(decideStop({ blocks: 5, halfWidths: [0.05], ...roomy }, rule)).toBe('max-blocks');
+  });
+  it('never stops on precision before the minimum of blocks; below it, only the budget stops it, and never before one block', () => {
+    expect(decideStop({ blocks: 1, halfWidths: [0.001], ...roomy }, rule)).toBe('continue');
+    expect(decideStop({ blocks: 1, halfWidths: [0.001], budgetLeftSec: 0, nextBlockSec: 100 }, rule)).toBe('budget');
+    expect(decideStop({ blocks: 0, halfWidths: [], budgetLeftSec: -5, nextBlockSec: 100 }, rule)).toBe('continue');
+  });
+  it("below the minimum, a block that overruns the scenario's even share still runs while the run's budget, less the later scenarios' minimum, holds it", () => {
+    expect(decideStop({ blocks: 1, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 200 }, rule)).toBe('continue');
+    expect(decideStop({ blocks: 1, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 59 }, rule)).toBe('budget');
+    // From the minimum on, the scenario's share decides…
+    expect(decideStop({ blocks: 2, halfWidths: [0.3], budgetLeftSec: 50, nextBlockSec: 60, minimumBudgetLeftSec: 200 }, rule)).toBe('budget');
+    // …and a block beyond the minimum never takes the later scenarios' minimum (a stepped scenario's
+    // third block left the last three scenarios of the default suite with one block each).
+    expect(decideStop({ blocks: 2, halfWidths: [0.3], budgetLeftSec: 150, nextBlockSec: 140, minimumBudgetLeftSec: 100 }, rule)).toBe('budget');
+    expect(decideStop({ blocks: 2, halfWidths: [0.3], budgetLeftSec: 150, nextBlockSec: 140, minimumBudgetLeftSec: 145 }, rule)).toBe('continue');
+  });
+});
+
+describe('scenarioBudget', () => {
+  it('shares what remains by the weights of the scenarios still to run', () => {
+    // weights 1, 2, 3: the first gets 1/6 of 600, the second 2/5 of what is left then, the last all of it.
+    expect(scenarioBudget(600, [1, 2, 3], 0)).toBe(100);
+    expect(scenarioBudget(600, [1, 2, 3], 1)).toBe(240);
+    expect(scenarioBudget(600, [1, 2, 3], 2)).toBe(600);
+    expect(scenarioBudget(600, [0, 0], 0)).toBe(0);
+  });
+});
+
+describe('shorter warm-ups during the run (fitsWithShorterWarmups)', () => {
+  // The default suite at HEAD: the ramp's first block took 164 s (windows lengthened for slow
+  // answers); at 642 s of 1,080 three scenarios' minimum (2 blocks × 46.6 s) was reserved, so its
+  // second block did not fit (158 s left for 164 s) and the ramp stopped at one block.
+  const ramp = { nextBlockSec: 164, targets: 6, leftSec: 1080 - 642, warmup: { minSec: 2, maxSec: 4 } };
+  const reserve = (warmupSec: number) => 3 * 2 * (1.5 + 6 * warmupSec + 6 * 0.88 + 3 * 6 * 0.88);
+  it('lets a scenario below its minimum reach it when warm-ups at their minimum free the time, here and in the later reserve', () => {
+    expect(ramp.leftSec - reserve(4)).toBeLessThan(ramp.nextBlockSec);
+    expect(fitsWithShorterWarmups({ ...ramp, shortReserveSec: reserve(2) })).toBe(true);
+  });
+  it('does not when even that is too little, or when warm-ups are already at their minimum', () => {
+    expect(fitsWithShorterWarmups({ ...ramp, leftSec: 200, shortReserveSec: reserve(2) })).toBe(false);
+    expect(fitsWithShorterWarmups({ ...ramp, warmup: { minSec: 2, maxSec: 2 }, shortReserveSec: reserve(2) })).toBe(false);
+  });
+});
