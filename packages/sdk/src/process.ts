@@ -192,36 +192,51 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   }
 
   // Output goes to a file, not to pipes: the runner shares the loader's core, and draining a
-  // gateway's per-request log (MB/s) there would cost loader CPU and runner memory. The ready
-  // line is read by polling the file; the tail is read back on failure.
+  // gateway's per-request log (MB/s) there would cost loader CPU and runner memory (execa's
+  // `{file}` target would pipe through the runner, so the file's descriptor is passed instead).
+  // The ready line is read by polling the file; the tail is read back on failure.
+  // Imported on first use: execa and its dependencies take about 0.1 s to load, which every
+  // command of the CLI would pay, `--help` included.
+  const { execa } = await import('execa');
   const log = outputFile();
   const fd = openSync(log, 'a');
   const argv = [...(options.pin ?? []), ...options.command];
   const t0 = performance.now();
-  let child: ChildProcess;
-  try {
-    child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env, detached: true, stdio: ['ignore', fd, fd] });
-  } finally {
-    closeSync(fd);
-  }
+  // execa: a spawn error and an exit arrive as one result (never a rejection, with `reject:
+  // false`). Its clean-up on exit is off: the reaper below covers a SIGKILLed runner too, and the
+  // whole process group, where execa's kill reaches one pid. Its types list descriptors 3–9
+  // only; at run time any open descriptor is handed to spawn as is (checked: the child's fd 1
+  // and 2 point at the file, and `child.stdout` is null).
+  const out = fd as 3;
+  const child = (() => {
+    try {
+      return execa(argv[0]!, argv.slice(1), {
+        cwd: options.cwd,
+        env,
+        extendEnv: false,
+        detached: true,
+        cleanup: false,
+        reject: false,
+        stdin: 'ignore',
+        stdout: out,
+        stderr: out,
+      });
+    } finally {
+      closeSync(fd);
+    }
+  })();
   let savedTail: string | undefined;
   const tail = () => savedTail ?? readTail(log);
 
   let exitInfo: ExitInfo | undefined;
-  const exited = new Promise<ExitInfo>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitInfo = { code, signal };
-      resolve(exitInfo);
-    });
-  });
-  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  const exited: Promise<ExitInfo> = child.then((r) => (exitInfo = { code: r.exitCode ?? null, signal: (r.signal ?? null) as NodeJS.Signals | null }));
 
   const pid = child.pid;
   if (pid === undefined) {
-    const err = await spawnError;
+    const r = await child;
     const t = tail();
     rmSync(log, { force: true });
-    throw new ProcessStartError(`could not start ${options.command[0]}: ${err.message}`, 'start', t);
+    throw new ProcessStartError(`could not start ${options.command[0]}: ${r.cause instanceof Error ? r.cause.message : r.shortMessage}`, 'start', t);
   }
   reaperWrite(`add ${pid}`);
 
@@ -313,7 +328,6 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   const first = await Promise.race([
     readyPromise.then((u) => ({ kind: 'ready' as const, u })),
     exited.then((e) => ({ kind: 'exit' as const, e })),
-    spawnError.then((e) => ({ kind: 'error' as const, e })),
     deadline,
     abort.then(() => ({ kind: 'aborted' as const })),
   ]);
@@ -326,8 +340,6 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
       break;
     case 'exit':
       return fail(`exited before it was ready (${describeExit(first.e)})`, 'start');
-    case 'error':
-      return fail(`could not start ${options.command[0]}: ${first.e.message}`, 'start');
     case 'timeout':
       return fail(`not ready after ${timeoutMs} ms (${ready.type === 'stdout' ? 'no "listening on" line on stdout' : `no 200 on ${ready.path}`})`, 'ready');
     case 'aborted':
