@@ -9,6 +9,7 @@ import { fastapiDir, fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { hummingbirdBinary, hummingbirdUnavailableReason } from '../src/gateway/hummingbird-build.js';
 import { contractB, contractBPath } from '../src/gateway/contract.js';
 import { request, startListening, type RunningProcess, type TestRequest } from '@benchsuite/testkit';
+import { contract } from './_helpers-servers.js';
 
 /** The gateway tests' processes (started by `_process.ts`), senders and parsers. */
 
@@ -84,20 +85,8 @@ export async function http(base: string, spec: HttpRequestSpec): Promise<HttpRes
   return { ...r, body: r.body.toString('utf8') };
 }
 
-/** Headers parity compares (CONTRACT.md, common rules). */
-export const comparedHeaders = [
-  'content-type',
-  'content-encoding',
-  'etag',
-  'vary',
-  'cache-control',
-  'access-control-allow-origin',
-  'access-control-allow-methods',
-  'access-control-allow-headers',
-  'retry-after',
-  'www-authenticate',
-  'allow',
-] as const;
+/** Headers parity compares: CONTRACT.md's common rules, whose list contract A's file states. */
+export const comparedHeaders: readonly string[] = contract.comparedHeaders;
 
 export function compared(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
