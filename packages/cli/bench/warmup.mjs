@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// What a fresh server process costs before it is measured, read from finished runs (a benchmark
+// script, not a test; it starts nothing). For each results.json:
+// - the warm-up curve: each warm-up second's req/s ÷ the median of the same block's measured
+//   windows for that target, per second of warm-up (how soon a fresh process reaches the figure
+//   it is measured at, and how long the warm-ups lasted);
+// - round 1's bias: round 1's req/s ÷ the median of the later rounds of its block, with round 2
+//   ÷ rounds 3+ as a control (a first window that runs slow after an idle wait shows here).
+// Stepped windows (the concurrency ramp) are left out: their req/s mixes connection counts.
+//
+// Usage: npm run bench:warmup -- <results.json> [<results.json> ...]
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  process.stderr.write('usage: npm run bench:warmup -- <results.json> [<results.json> ...]\n');
+  process.exit(2);
+}
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => {
+  const s = sorted(xs);
+  const n = s.length;
+  return n === 0 ? Number.NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const quantile = (xs, p) => {
+  const s = sorted(xs);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+const pct = (k, n) => `${k}/${n} (${n ? Math.round((100 * k) / n) : 0}%)`;
+const describe = (xs) =>
+  `n=${xs.length}, median ${median(xs).toFixed(3)}, p10 ${quantile(xs, 0.1).toFixed(3)}, p90 ${quantile(xs, 0.9).toFixed(3)}, under 0.9: ${xs.filter((x) => x < 0.9).length}, over 1.1: ${xs.filter((x) => x > 1.1).length}`;
+
+for (const file of files) {
+  let r;
+  try {
+    r = JSON.parse(readFileSync(resolve(file), 'utf8'));
+  } catch (e) {
+    process.stderr.write(`bench:warmup: ${file}: cannot read (${e.message})\n`);
+    process.exit(2);
+  }
+  // Measured windows per (scenario, block, target), single-step only.
+  const groups = new Map();
+  for (const w of r.windows ?? []) {
+    if (w.status !== 'ok' || w.excluded || (w.steps?.length ?? 0) > 1) continue;
+    const k = `${w.scenario}|${w.block}|${w.target}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(w);
+  }
+
+  const curves = [];
+  for (const b of r.blocks ?? []) {
+    for (const t of b.targets ?? []) {
+      const ws = groups.get(`${b.scenario}|${b.block}|${t.target}`);
+      if (!t.warmupRps?.length || !ws?.length) continue;
+      const m = median(ws.map((w) => w.rps));
+      curves.push(t.warmupRps.map((x) => x / m));
+    }
+  }
+  console.log(`${file} (driver ${r.environment?.driver?.name ?? '?'})`);
+  if (curves.length === 0) console.log('  no warm-ups with measured windows to compare');
+  else {
+    const mean = curves.reduce((a, c) => a + c.length, 0) / curves.length;
+    const w = r.design?.warmup ?? {};
+    console.log(`  warm-ups: ${curves.length}, mean length ${mean.toFixed(2)} warm-up windows (warm-up ${w.minSec ?? '?'}–${w.maxSec ?? '?'} s)`);
+    const longest = Math.max(...curves.map((c) => c.length));
+    for (let i = 0; i < longest; i++) {
+      const at = curves.filter((c) => c.length > i).map((c) => c[i]);
+      const near = (tol) => at.filter((x) => Math.abs(x - 1) <= tol).length;
+      console.log(`  warm-up window ${i + 1} ÷ block median: median ${median(at).toFixed(3)}; within 5%: ${pct(near(0.05), at.length)}, within 10%: ${pct(near(0.1), at.length)}`);
+    }
+  }
+
+  const bias = (round) => {
+    const out = [];
+    for (const ws of groups.values()) {
+      const w = ws.find((x) => x.round === round);
+      const later = ws.filter((x) => x.round > round).map((x) => x.rps);
+      if (w && later.length >= 1) out.push(w.rps / median(later));
+    }
+    return out;
+  };
+  const r1 = bias(1);
+  const r2 = bias(2);
+  if (r1.length) console.log(`  round 1 ÷ median of rounds 2+: ${describe(r1)}`);
+  if (r2.length) console.log(`  round 2 ÷ median of rounds 3+ (control): ${describe(r2)}`);
+}
