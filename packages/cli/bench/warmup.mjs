@@ -11,6 +11,7 @@
 // Usage: npm run bench:warmup -- <results.json> [<results.json> ...]
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { median, quantileSorted } from '@benchsuite/sdk';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -18,16 +19,11 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => {
-  const s = sorted(xs);
-  const n = s.length;
-  return n === 0 ? Number.NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
-const quantile = (xs, p) => {
-  const s = sorted(xs);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
-};
+const quantile = (xs, p) =>
+  quantileSorted(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
 const pct = (k, n) => `${k}/${n} (${n ? Math.round((100 * k) / n) : 0}%)`;
 const describe = (xs) =>
   `n=${xs.length}, median ${median(xs).toFixed(3)}, p10 ${quantile(xs, 0.1).toFixed(3)}, p90 ${quantile(xs, 0.9).toFixed(3)}, under 0.9: ${xs.filter((x) => x < 0.9).length}, over 1.1: ${xs.filter((x) => x > 1.1).length}`;

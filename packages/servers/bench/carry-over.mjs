@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { startProcess } from '@benchsuite/sdk';
+import { median, startProcess } from '@benchsuite/sdk';
 
 const { values: args } = parseArgs({
   options: {
@@ -75,10 +75,6 @@ async function trial(target, carried) {
   }
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const results = new Map(targets.map((t) => [t, { fresh: [], carried: [] }]));
 const t0 = Date.now();
 for (let rep = 1; rep <= reps; rep++) {

@@ -8,10 +8,10 @@ import type {} from './_gateway-global-setup.js';
 import { fastapiDir, fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { hummingbirdBinary, hummingbirdUnavailableReason } from '../src/gateway/hummingbird-build.js';
 import { contractB, contractBPath } from '../src/gateway/contract.js';
-import { request, startListening, type RunningProcess, type TestRequest } from '@benchsuite/testkit';
-import { contract } from './_helpers-servers.js';
+import { request, type RunningProcess, type TestRequest } from '@benchsuite/testkit';
+import { startTestServer } from './_helpers-servers.js';
 
-/** The gateway tests' processes (started by `_process.ts`), senders and parsers. */
+/** The gateway tests' processes (the test kit's starter, through `startTestServer`), senders and parsers. */
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
@@ -30,7 +30,7 @@ export const hummingbirdAbsent = hummingbirdUnavailableReason();
 const tsx = ['--import', 'tsx'];
 
 export function startStub(env: Record<string, string> = {}): Promise<RunningProcess> {
-  return startListening('stub-backend', [process.execPath, ...tsx, join(srcDir, 'stub-backend/main.ts')], { env, cwd: repoRoot });
+  return startTestServer('stub-backend', [process.execPath, ...tsx, join(srcDir, 'stub-backend/main.ts')], { env, cwd: repoRoot });
 }
 
 /** The FastAPI variants' UPSTREAM_CLIENT (the idiomatic kinds leave it unset, as their targets do). */
@@ -49,16 +49,16 @@ export function startGateway(kind: GatewayKind, backendUrl: string, extraEnv: Re
   };
   switch (kind) {
     case 'fastify-gateway':
-      return startListening(kind, [process.execPath, ...tsx, join(srcDir, 'gateway/main.ts')], { env, cwd: repoRoot });
+      return startTestServer(kind, [process.execPath, ...tsx, join(srcDir, 'gateway/main.ts')], { env, cwd: repoRoot });
     case 'fastapi-1w':
     case 'fastapi-2w':
     case 'fastapi-1w-httpx-defaults':
     case 'fastapi-1w-aiohttp': {
       const fastapi = { WORKERS: kind === 'fastapi-2w' ? '2' : '1', CONTRACT_B_PATH: contractBPath, ...fastapiVariantEnv[kind] };
-      return startListening(kind, [fastapiVenvPython(), join(fastapiDir, 'run.py')], { env: { ...env, ...fastapi }, cwd: fastapiDir });
+      return startTestServer(kind, [fastapiVenvPython(), join(fastapiDir, 'run.py')], { env: { ...env, ...fastapi }, cwd: fastapiDir });
     }
     case 'hummingbird':
-      return startListening(kind, [hummingbirdBinary()], { env, cwd: repoRoot });
+      return startTestServer(kind, [hummingbirdBinary()], { env, cwd: repoRoot });
   }
 }
 
@@ -83,15 +83,6 @@ export type HttpRequestSpec = Omit<TestRequest, 'chunked'>;
 export async function http(base: string, spec: HttpRequestSpec): Promise<HttpResult> {
   const r = await request(base, spec);
   return { ...r, body: r.body.toString('utf8') };
-}
-
-/** Headers parity compares: CONTRACT.md's common rules, whose list contract A's file states. */
-export const comparedHeaders: readonly string[] = contract.comparedHeaders;
-
-export function compared(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of comparedHeaders) if (headers[h] !== undefined) out[h] = headers[h]!;
-  return out;
 }
 
 export interface Sample {

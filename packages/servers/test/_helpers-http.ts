@@ -1,7 +1,7 @@
 import { request, type TestRequest } from '@benchsuite/testkit';
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { contract, REFERENCE, serverNames, type RunningServer, type ServerName } from './_helpers-servers.js';
+import { compared, REFERENCE, serverNames, type RunningServer, type ServerName } from './_helpers-servers.js';
 
 export type { TestRequest } from '@benchsuite/testkit';
 
@@ -23,13 +23,10 @@ export interface ExpectedResponse {
   text?: string;
 }
 
-const compared = new Set(contract.comparedHeaders);
-
 /** Sends one request on a fresh connection (`request` of the test kit) and returns what parity compares. */
 export async function send(baseUrl: string, req: TestRequest): Promise<ObservedResponse> {
   const res = await request(baseUrl, req);
-  const picked: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (compared.has(k)) picked[k] = v;
+  const picked = compared(res.headers);
   let body: string;
   try {
     body = (picked['content-encoding'] === 'gzip' && res.body.length > 0 ? gunzipSync(res.body) : res.body).toString('utf8');

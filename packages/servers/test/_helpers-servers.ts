@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { nodeTargetNames, type NodeTargetName } from '../src/adapters/manifests.js';
-import { startListening, type RunningProcess } from '@benchsuite/testkit';
+import { DEFAULTS } from '@benchsuite/sdk';
+import { startListening, type RunningProcess, type StartOptions } from '@benchsuite/testkit';
 
 /** The built entry point; parity tests talk to real processes, never to `src`. */
 export const servePath = fileURLToPath(new URL('../dist/serve.js', import.meta.url));
@@ -27,6 +28,21 @@ export const serverNames = nodeTargetNames;
 export type ServerName = NodeTargetName;
 export const REFERENCE: ServerName = 'node-http';
 
+/** Headers parity compares: CONTRACT.md's common rules, whose list contract A's file states. */
+export const comparedHeaders: readonly string[] = contract.comparedHeaders;
+
+/** The headers of an answer that parity compares. */
+export function compared(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of comparedHeaders) if (headers[h] !== undefined) out[h] = headers[h]!;
+  return out;
+}
+
+/** The kit's starter, with the variables a run removes from a server's environment (`DEFAULTS.unsetEnv`). */
+export function startTestServer(name: string, command: readonly string[], opts: Omit<StartOptions, 'unsetEnv'> = {}): Promise<RunningProcess> {
+  return startListening(name, command, { ...opts, unsetEnv: DEFAULTS.unsetEnv });
+}
+
 /** A contract A server: `node dist/serve.js <name>`, started by the package's one starter. */
 export type RunningServer = RunningProcess & { name: ServerName };
 
@@ -36,7 +52,7 @@ export type RunningServer = RunningProcess & { name: ServerName };
  * rewriting `dist/` at that very moment (a real crash fails the retry too).
  */
 export async function startServer(name: ServerName, env: Record<string, string> = {}): Promise<RunningServer> {
-  const start = () => startListening(name, [process.execPath, servePath, name], { env, timeoutMs: 15_000 }) as Promise<RunningServer>;
+  const start = () => startTestServer(name, [process.execPath, servePath, name], { env, timeoutMs: 15_000 }) as Promise<RunningServer>;
   try {
     return await start();
   } catch (error) {

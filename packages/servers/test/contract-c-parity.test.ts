@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import type {} from './_gateway-global-setup.js';
-import { compared, comparedHeaders, http, type HttpRequestSpec } from './_gateway-procs.js';
-import { startListening, type RunningProcess } from '@benchsuite/testkit';
+import { http, type HttpRequestSpec } from './_gateway-procs.js';
+import { compared, comparedHeaders, startTestServer } from './_helpers-servers.js';
+import type { RunningProcess } from '@benchsuite/testkit';
 import { parseScenario, verifyScenario } from '@benchsuite/sdk';
 import { pythonScenarios, pythonWebDir, pythonWebPython } from '../src/python-suite.js';
 
@@ -33,7 +34,7 @@ const pythonAbsent: string | null = inject('pythonWebUnavailable') ?? null;
 const nodeMain = fileURLToPath(new URL('../dist/contract-c/main.js', import.meta.url));
 
 const servers = {
-  'node-http-c': () => startListening('node-http-c', [process.execPath, nodeMain]),
+  'node-http-c': () => startTestServer('node-http-c', [process.execPath, nodeMain]),
   'fastapi-1w': () => startPython('fastapi-1w', 'fastapi', '1'),
   'fastapi-2w': () => startPython('fastapi-2w', 'fastapi', '2'),
   litestar: () => startPython('litestar', 'litestar', '1'),
@@ -44,7 +45,7 @@ const REFERENCE: ServerName = 'node-http-c';
 const pythonServers = (Object.keys(servers) as ServerName[]).filter((s) => s !== REFERENCE);
 
 function startPython(name: string, server: string, workers: string): Promise<RunningProcess> {
-  return startListening(name, [pythonWebPython(), join(pythonWebDir, 'run.py'), server], { env: { WORKERS: workers, CONTRACT_C_PATH: contractPath }, cwd: pythonWebDir });
+  return startTestServer(name, [pythonWebPython(), join(pythonWebDir, 'run.py'), server], { env: { WORKERS: workers, CONTRACT_C_PATH: contractPath }, cwd: pythonWebDir });
 }
 
 // ---- what the contract data says, computed here independently of the servers' code

@@ -6,7 +6,6 @@ import { fastapiVenvPython } from '../src/gateway/fastapi-venv.js';
 import { gatewayMessagesBody } from '../src/gateway-scenarios.js';
 import {
   closedPort,
-  compared,
   fastapiAbsent,
   http,
   hummingbirdAbsent,
@@ -22,6 +21,7 @@ import {
   type HttpResult,
   type RunningProcess,
 } from './_gateway-procs.js';
+import { compared } from './_helpers-servers.js';
 
 /**
  * Contract B parity: the same requests against every gateway (real processes on PORT=0, one

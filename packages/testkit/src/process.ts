@@ -23,19 +23,21 @@ export interface RunningProcess {
 export interface StartOptions {
   /** Added to the environment, after `PORT=0`. */
   env?: Record<string, string>;
+  /** Removed from the environment unless `env` sets them: the SDK's `DEFAULTS.unsetEnv`, as a run removes them. */
+  unsetEnv?: readonly string[];
   cwd?: string;
   timeoutMs?: number;
 }
 
 // The whole line, newline included: a chunk may end inside the port number.
 const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:\d+)\r?\n/m;
-/** Variables of the test runner that must not reach a server: slower starts (as the SDK unsets them), a worker's metrics folder, vitest's marker. */
-const UNSET = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'PROMETHEUS_MULTIPROC_DIR', 'VITEST'];
+/** Variables of the test runner itself that must not reach a server: a worker's metrics folder, vitest's marker. */
+const TEST_RUNNER_ONLY = ['PROMETHEUS_MULTIPROC_DIR', 'VITEST'];
 const MAX_CHARS = 200_000;
 
 export function startListening(name: string, command: readonly string[], opts: StartOptions = {}): Promise<RunningProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', ...opts.env };
-  for (const k of UNSET) if (!(opts.env && k in opts.env)) delete env[k];
+  for (const k of [...(opts.unsetEnv ?? []), ...TEST_RUNNER_ONLY]) if (!(opts.env && k in opts.env)) delete env[k];
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const child = spawn(command[0]!, command.slice(1), { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
