@@ -1,4 +1,4 @@
-import { thresholdsOf, type BenchResult, type Estimate, type FailedWindow, type OkWindow, type PairSummary, type ProfileRecord, type StopRecord, type TargetInfo } from '@benchsuite/sdk';
+import { DEFAULTS, thresholdsOf, type BenchResult, type Estimate, type FailedWindow, type OkWindow, type PairSummary, type ProfileRecord, type StopRecord, type TargetInfo } from '@benchsuite/sdk';
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
@@ -159,7 +159,7 @@ function windowsText(r: BenchResult): string {
 const windowsPhrase = (windowSec: number, requests: number | undefined) => (requests ? `windows of exactly ${requests} requests each (per connection step)` : `${+windowSec.toFixed(3)} s windows`);
 const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
 
-type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup'>;
+type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'carriedWarmupRounds'>;
 
 /**
  * The design in one sentence: the run facts of every report, the CLI's header and `--dry-run`
@@ -169,7 +169,9 @@ export function designText(d: DesignShape, o: { windowSec?: number | undefined; 
   const w = d.warmup;
   return (
     `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
-    `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`
+    (d.processes === 'shared'
+      ? `${range(d.blocks)} blocks per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}, then ${d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds} rotation rounds before each later scenario`
+      : `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`)
   );
 }
 

@@ -19,6 +19,20 @@ export const DEFAULTS = {
   rounds: { min: 5, max: 20 },
   /** Blocks (fresh server processes) per scenario. */
   blocks: { min: 2, max: 12 },
+  /**
+   * Who a block's fresh processes serve: `per-scenario` starts them for each scenario's block;
+   * `shared` starts them once per block for every scenario of the suite, in a seeded order drawn
+   * afresh per block, so a process is warmed up from cold once per block instead of once per
+   * scenario (`npm run bench:carry-over` measured how much of a warm-up carries over).
+   */
+  processes: 'per-scenario' as 'per-scenario' | 'shared',
+  /**
+   * With shared processes, a process that served an earlier scenario of its block is warmed for the
+   * next one with this many unrecorded rotation rounds of warm-up windows (every target once per
+   * round, in a seeded order) instead of warming until steady: after 4 s of another scenario a
+   * process's first second ran at 0.84–1.00 of its steady figure, and within 5% from its second.
+   */
+  carriedWarmupRounds: 2,
   /** Stop when every relative figure's 95% interval half-width is under this fraction. */
   precision: 0.02,
   /** Wall-clock budget of a run, seconds (the default suite fits 20 minutes on 2 cores). */

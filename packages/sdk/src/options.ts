@@ -98,6 +98,8 @@ export const designOptionsSchema = z.strictObject({
     .default({ ...DEFAULTS.warmup }),
   rounds: range(DEFAULTS.rounds),
   blocks: range(DEFAULTS.blocks),
+  /** `per-scenario`: fresh processes for each scenario's block; `shared`: one set per block serves every scenario (`DEFAULTS.processes`). */
+  processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
   stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),

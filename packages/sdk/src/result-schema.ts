@@ -193,6 +193,8 @@ export const blockSchema = z.strictObject({
   extraRounds: int,
   /** False when the run was interrupted or the budget ran out inside this block. */
   complete: z.boolean(),
+  /** Shared processes: the scenario's place in its block's seeded order (1: on processes fresh from their start). */
+  position: int.optional(),
   targets: z.array(
     z.strictObject({
       target: z.string(),
@@ -203,6 +205,8 @@ export const blockSchema = z.strictObject({
       warmupRps: z.array(nonneg),
       /** Whether the warm-up ended steady (within the tolerance) rather than at its maximum. */
       steady: z.boolean(),
+      /** Shared processes: the process had served an earlier scenario of the block, and `warmupRps` holds its rotation rounds. */
+      carried: z.boolean().optional(),
       failure: failureSchema.optional(),
     }),
   ),
@@ -532,6 +536,10 @@ export const designSchema = z.strictObject({
   warmup: z.strictObject({ minSec: nonneg, maxSec: nonneg, tolerance: nonneg }),
   rounds: z.strictObject({ min: int, max: int }),
   blocks: z.strictObject({ min: int, max: int }),
+  /** Who a block's processes served: each scenario's own block, or every scenario of the suite in turn (absent in old results: per-scenario). */
+  processes: z.enum(['per-scenario', 'shared']).optional(),
+  /** Shared processes: unrecorded rotation rounds that warm a process for its next scenario. */
+  carriedWarmupRounds: int.optional(),
   precision: nonneg,
   budgetSec: nonneg,
   stealThreshold: nonneg,

@@ -141,6 +141,45 @@ console.log('finished');`,
     expect(after.map(key).sort()).toEqual(r.windows.map(key).sort());
   }, 120_000);
 
+  it('continues a shared-process run killed inside a block: the scenario cut short is completed in a later block, every window once', async () => {
+    const work = scratch('bs-resume-shared');
+    const outDir = join(work, 'run');
+    const script = join(work, 'first-run.mjs');
+    const other = { ...ping, name: 'other', request: { path: '/other' } };
+    const shared = { ...design, blocks: { min: 2, max: 2 }, processes: 'shared' as const };
+    writeFileSync(
+      script,
+      `import { runSuite } from ${JSON.stringify(pathToFileURL(distIndex).href)};
+await runSuite(${JSON.stringify({ scenarios: [ping, other], targets, design: shared, driver: 'autocannon', seed: SEED, outDir })});`,
+    );
+    const child = spawn(process.execPath, [script], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let gone = false;
+    void exited.then(() => (gone = true));
+    // Block 1 holds 4 windows of its first scenario, then 4 of its second: kill inside the second.
+    while (!gone && loggedWindows(outDir).length < KILL_AFTER) await sleep(20);
+    expect(gone, 'the first run ended before it could be killed').toBe(false);
+    child.kill('SIGKILL');
+    await exited;
+    const before = loggedWindows(outDir);
+    for (let i = 0; i < 100 && tagged().length; i++) await sleep(50);
+
+    const r = await runSuite({ scenarios: [ping, other], targets, driver: 'autocannon', seed: 1, design: { blocks: { min: 1, max: 1 } }, outDir, resume: true });
+    expect(resultSchema.safeParse(r).success).toBe(true);
+    expect(r.design).toMatchObject(shared);
+    expect(new Set(r.windows.map(key)).size).toBe(r.windows.length);
+    for (const w of before) expect(r.windows.find((x) => key(x) === key(w))).toEqual(w);
+    const cutShort = before.at(-1)!.scenario;
+    expect(r.blocks.filter((b) => b.scenario === cutShort && !b.complete).map((b) => b.block)).toEqual([1]);
+    for (const name of ['ping', 'other']) {
+      // As many complete blocks as planned for each, the cut-short scenario's in a third block.
+      expect(r.blocks.filter((b) => b.scenario === name && b.complete)).toHaveLength(2);
+      expect(r.stops.find((s) => s.scenario === name)!.reason).toBe('max-blocks');
+    }
+    expect(r.blocks.filter((b) => b.scenario === cutShort).map((b) => b.block)).toEqual([1, 2, 3]);
+    expect(loggedWindows(outDir).map(key).sort()).toEqual(r.windows.map(key).sort());
+  }, 120_000);
+
   it('refuses a configuration that lacks a target of the interrupted run, naming it', async () => {
     // A real plan, from a run that only verifies (two starts, one request each, no load).
     const outDir = scratch('bs-resume-plan');

@@ -2,7 +2,7 @@
 // under the shared lock (`flock /tmp/bs-load.lock npx vitest run packages/sdk/test/suite.test.ts`).
 // Every run is tiny (windows of 0.25–1 s, two rounds, one block); nothing here asserts a duration.
 import { describe, expect, it } from 'vitest';
-import { decodeHistogram, resultSchema, runSuite, type BenchResult, type OkWindow, type WindowRecord } from '../src/index.js';
+import { decodeHistogram, DEFAULTS, resultSchema, runSuite, type BenchResult, type OkWindow, type WindowRecord } from '../src/index.js';
 import { hasWrk, tiny, tinyDesign } from './_helpers.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: { connections: 10 } };
@@ -152,5 +152,46 @@ describe('warm-up', () => {
     const r = await runSuite({ scenarios: [scenario], targets: [tiny('slow-start', slowStart)], design: { ...design, warmup: { minSec: 0, maxSec: 0 } }, driver: 'autocannon', verify: false });
     expect(okWindows(r.windows)[0]!.latency.p99).toBeGreaterThan(95_000);
     expect(r.blocks[0]!.targets[0]!.warmupRps).toEqual([]);
+  });
+});
+
+describe('shared processes', () => {
+  it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by rotation rounds', async () => {
+    const other = { ...ping, name: 'other', request: { path: '/other' } };
+    const r = await runSuite({
+      scenarios: [ping, other],
+      targets: [tiny('ref'), tiny('b')],
+      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared' },
+      driver: 'autocannon',
+      seed: 11,
+      verify: false,
+    });
+    expectConsistentShape(r);
+    expect(r.design).toMatchObject({ processes: 'shared', carriedWarmupRounds: DEFAULTS.carriedWarmupRounds });
+    expect(r.stops.map((s) => [s.scenario, s.blocks])).toEqual([
+      ['ping', 2],
+      ['other', 2],
+    ]);
+    const startups = new Map<string, number>();
+    for (const block of [1, 2]) {
+      const records = r.blocks.filter((b) => b.block === block).sort((x, y) => x.position! - y.position!);
+      expect(records.map((b) => b.position)).toEqual([1, 2]);
+      const [first, later] = records as [BenchResult['blocks'][number], BenchResult['blocks'][number]];
+      for (const name of ['ref', 'b']) {
+        const a = first.targets.find((t) => t.target === name)!;
+        const c = later.targets.find((t) => t.target === name)!;
+        // One process served both scenarios of the block: the same start, fresh in each block.
+        expect(c.startupMs).toBe(a.startupMs);
+        expect(startups.has(`${name}:${a.startupMs}`)).toBe(false);
+        startups.set(`${name}:${a.startupMs}`, block);
+        expect(a).toMatchObject({ status: 'ok', carried: false });
+        expect(a.warmupRps.length).toBeGreaterThanOrEqual(1);
+        expect(c).toMatchObject({ status: 'ok', carried: true });
+        expect(c.warmupRps).toHaveLength(DEFAULTS.carriedWarmupRounds);
+      }
+    }
+    // Each scenario meets the cold processes in some block (seed 11 draws both orders).
+    expect(new Set(r.blocks.filter((b) => b.position === 1).map((b) => b.scenario))).toEqual(new Set(['ping', 'other']));
+    for (const s of r.summaries.filter((x) => x.target === 'b')) expect(s.relativeRps!.point).toBeGreaterThan(0);
   });
 });

@@ -43,6 +43,11 @@ const driverName = (raw: string) => {
   if (!(driverNames as readonly string[]).includes(raw)) throw new ValueError(`expected one of ${driverNames.join(', ')}, got "${raw}"`);
   return raw;
 };
+const PROCESS_MODES = ['per-scenario', 'shared'] as const;
+const processesMode = (raw: string): (typeof PROCESS_MODES)[number] => {
+  if (!(PROCESS_MODES as readonly string[]).includes(raw)) throw new ValueError(`expected per-scenario or shared, got "${raw}"`);
+  return raw as (typeof PROCESS_MODES)[number];
+};
 const runtimeList = (raw: string) => {
   const specs = raw
     .split(',')
@@ -116,6 +121,13 @@ export const runFlags = {
   },
   rounds: { type: 'value', value: 'MIN[,MAX]', parse: parseRange, help: 'rounds per block (each measures every target once, in a seeded random order)', default: range(DEFAULTS.rounds) },
   blocks: { type: 'value', value: 'MIN[,MAX]', parse: parseRange, help: 'blocks per scenario (each starts fresh server processes)', default: range(DEFAULTS.blocks) },
+  processes: {
+    type: 'value',
+    value: 'MODE',
+    parse: processesMode,
+    help: "per-scenario: each scenario's block starts its own fresh processes; shared: a block's fresh processes serve every scenario in turn, in a seeded order per block (warmed from cold once per block)",
+    default: DEFAULTS.processes,
+  },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
   stealThreshold: {
     type: 'value',
@@ -213,6 +225,7 @@ function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignO
     ['budget', same(fd.budgetSec, d.budgetSec), `${d.budgetSec} s`],
     ['rounds', same(fd.rounds, d.rounds), JSON.stringify(d.rounds)],
     ['blocks', same(fd.blocks, d.blocks), JSON.stringify(d.blocks)],
+    ['processes', same(fd.processes ?? DEFAULTS.processes, d.processes ?? 'per-scenario'), d.processes ?? 'per-scenario'],
     ['reference', same(fd.reference, d.reference), d.reference],
     ['stealThreshold', same(fd.stealThreshold, d.stealThreshold), d.stealThreshold],
     ['driver', flags.driver === plan.driver, plan.driver],
@@ -244,6 +257,7 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   const widen = (r: { min: number; max?: number }, prev: { max?: number } | undefined, def: { max: number }) => ({ min: r.min, max: r.max ?? Math.max(r.min, prev?.max ?? def.max) });
   if (flags.rounds) d.rounds = widen(flags.rounds, d.rounds, DEFAULTS.rounds);
   if (flags.blocks) d.blocks = widen(flags.blocks, d.blocks, DEFAULTS.blocks);
+  if (flags.processes !== undefined) d.processes = flags.processes;
   if (flags.precision !== undefined) d.precision = flags.precision;
   if (flags.budget !== undefined) d.budgetSec = flags.budget;
   if (flags.stealThreshold !== undefined) d.stealThreshold = flags.stealThreshold;
@@ -258,6 +272,7 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.budgetSec': 'budget',
   'design.rounds': 'rounds',
   'design.blocks': 'blocks',
+  'design.processes': 'processes',
   'design.stealThreshold': 'stealThreshold',
   'overrides.duration': 'duration',
   'overrides.warmup': 'warmup',

@@ -1,5 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../options.js';
+import { warmupWindows } from '../run/warmup.js';
 
 /**
  * The budget planner: before anything starts, the cost of each scenario's minimum design is
@@ -52,10 +53,27 @@ export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, 
   return c.blockStartSec + s.targets * warmupSec + wake + rounds * s.targets * perWindow;
 }
 
-/** Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. */
-export function minimumSec(scenarios: readonly PlannedScenario[], d: Pick<Design, 'rounds' | 'blocks' | 'warmup'>, c: PlanCosts): number {
+/**
+ * Seconds of a scenario's part of a shared block on processes that served an earlier scenario of
+ * it: the rotation rounds of warm-up windows (`warmupWindowSec` each), then the rounds.
+ */
+export function carriedBlockSec(s: PlannedScenario, rounds: number, warmupWindowSec: number, c: PlanCosts): number {
+  const perWindow = s.steps * (s.windowSec + s.settleSec + c.loaderStartSec);
+  return s.targets * DEFAULTS.carriedWarmupRounds * (warmupWindowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
+}
+
+/**
+ * Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. With
+ * shared processes a block starts and warms its processes from cold once, on its first scenario
+ * (the costliest is assumed), and warms them for each later one by rotation rounds.
+ */
+export function minimumSec(scenarios: readonly PlannedScenario[], d: Pick<Design, 'rounds' | 'blocks' | 'warmup'> & { processes?: Design['processes'] | undefined }, c: PlanCosts): number {
   // Warm-up often runs to its maximum on a noisy host: plan for it.
-  return c.beforeSec + scenarios.reduce((a, s) => a + d.blocks.min * blockSec(s, d.rounds.min, d.warmup.maxSec, c), 0);
+  const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
+  if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
+  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, warmupWindows(d.warmup).windowSec, c));
+  const first = Math.max(...own.map((x, i) => x - carried[i]!));
+  return c.beforeSec + d.blocks.min * (carried.reduce((a, x) => a + x, 0) + first);
 }
 
 /**
@@ -65,11 +83,11 @@ export function minimumSec(scenarios: readonly PlannedScenario[], d: Pick<Design
  */
 export function planBudget(
   scenarios: readonly PlannedScenario[],
-  design: Pick<Design, 'rounds' | 'blocks' | 'warmup' | 'budgetSec'>,
+  design: Pick<Design, 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined },
   costs: PlanCosts = DEFAULTS.planCosts,
   floor: { rounds: number; blocks: number } = DEFAULTS.planFloor,
 ): BudgetPlan {
-  const d = { rounds: { ...design.rounds }, blocks: { ...design.blocks }, warmup: { ...design.warmup } };
+  const d = { rounds: { ...design.rounds }, blocks: { ...design.blocks }, warmup: { ...design.warmup }, processes: design.processes };
   const given = minimumSec(scenarios, d, costs);
   const changes: BudgetChange[] = [];
   const fits = () => minimumSec(scenarios, d, costs) <= design.budgetSec;
@@ -90,5 +108,5 @@ export function planBudget(
     changes.push({ what: 'blocks', from: was, to: d.blocks.min });
   }
   const fitted = minimumSec(scenarios, d, costs);
-  return { design: d, minimumSec: fitted, givenMinimumSec: given, changes, overBySec: Math.max(0, fitted - design.budgetSec) };
+  return { design: { rounds: d.rounds, blocks: d.blocks, warmup: d.warmup }, minimumSec: fitted, givenMinimumSec: given, changes, overBySec: Math.max(0, fitted - design.budgetSec) };
 }

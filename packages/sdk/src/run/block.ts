@@ -9,7 +9,7 @@ import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
 import { fittedWindowSec, measureWindow, type WindowContext, type WindowSpec } from './window.js';
-import { wakeUp, warmUp, warmupWindows } from './warmup.js';
+import { isSteady, wakeUp, warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
   /** The run's design; the stopping rule may shorten warm-ups during the run and records it in `budgetPlan`. */
@@ -64,10 +64,43 @@ function failureOf(err: unknown, signal: AbortSignal): FailedWindow['failure'] {
   };
 }
 
-interface Live {
+/** A server process of a block: started once, then serving one scenario, or with shared processes each of the block's scenarios in turn. */
+export interface BlockProcess {
   runtime: TargetRuntime;
   name: string;
   started?: StartedTarget;
+  /** Why it could not start or prepare (it takes no part in the block). */
+  failure?: unknown;
+  /** Scenarios it has served in this block so far: a carried process is warmed by rotation rounds. */
+  served: number;
+}
+
+/**
+ * Start one fresh server process per target, all at once (their start-up is not what is measured
+ * here; the cost figures time cold starts one by one); they then sit idle on the server cores.
+ */
+export async function startBlockProcesses(ctx: BlockContext, runtimes: readonly TargetRuntime[]): Promise<BlockProcess[]> {
+  const procs: BlockProcess[] = runtimes.map((runtime) => ({ runtime, name: runtime.target.name, served: 0 }));
+  await Promise.all(
+    procs.map(async (p) => {
+      if (ctx.signal.aborted) return;
+      try {
+        p.started = await p.runtime.start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(p.name) });
+      } catch (err) {
+        p.failure = err;
+      }
+    }),
+  );
+  return procs;
+}
+
+export async function stopBlockProcesses(procs: readonly BlockProcess[]): Promise<void> {
+  await Promise.all(procs.map((p) => p.started?.stop()));
+}
+
+interface Live {
+  proc: BlockProcess;
+  name: string;
   spec?: WindowSpec;
   info: BlockRecord['targets'][number];
 }
@@ -90,122 +123,189 @@ export async function runBlock(
 ): Promise<{ record: BlockRecord; windows: WindowRecord[] }> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
+  ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: runtimes.map((r) => r.target.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
+  const procs = await startBlockProcesses(ctx, runtimes);
+  let out: { record: BlockRecord; windows: WindowRecord[] } | undefined;
+  try {
+    out = await runScenarioInBlock(ctx, scenario, procs, block, plannedRounds, budgetEndSec, stepSettleSec, { announce: false });
+  } finally {
+    await stopBlockProcesses(procs);
+  }
+  out.record.startedAt = startedAt;
+  out.record.wallSec = (performance.now() - t0) / 1000;
+  if (!ctx.signal.aborted) ctx.journal.block(out.record);
+  ctx.emit({ type: 'block-end', block: out.record });
+  return out;
+}
+
+/**
+ * One scenario on a block's started processes: prepare, warm up (a fresh process until steady, one
+ * after another, then the wake-up round; a process that served an earlier scenario of the block
+ * with `carriedWarmupRounds` rotation rounds), fit the window, then the rounds. Returns the
+ * scenario's block record (journalled and announced by the caller) and its windows.
+ */
+export async function runScenarioInBlock(
+  ctx: BlockContext,
+  scenario: Scenario,
+  procs: readonly BlockProcess[],
+  block: number,
+  plannedRounds: number,
+  budgetEndSec: number,
+  stepSettleSec: number,
+  o: { announce: boolean; position?: number },
+): Promise<{ record: BlockRecord; windows: WindowRecord[] }> {
+  const t0 = performance.now();
+  const startedAt = new Date().toISOString();
   const windows: WindowRecord[] = [];
   const live: Live[] = seededShuffle(
-    runtimes.map((runtime) => ({ runtime, name: runtime.target.name, info: { target: runtime.target.name, status: 'ok' as const, warmupRps: [], steady: false } })),
+    procs.map((proc) => ({
+      proc,
+      name: proc.name,
+      info: {
+        target: proc.name,
+        status: 'ok' as const,
+        ...(proc.started?.startupMs !== undefined ? { startupMs: proc.started.startupMs } : {}),
+        warmupRps: [],
+        steady: false,
+        ...(o.position !== undefined ? { carried: proc.served > 0 } : {}),
+      },
+    })),
     subSeed(ctx.seed, scenario.name, block, 'start'),
   );
-  ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: live.map((l) => l.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
+  if (o.announce) ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: live.map((l) => l.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
   const fail = (l: Live, err: unknown) => {
     l.info = { ...l.info, status: 'failed', failure: failureOf(err, ctx.signal) };
   };
+  const ok = (l: Live) => l.info.status === 'ok' && l.proc.started !== undefined && l.spec !== undefined;
   let rounds = 0;
   let extra = 0;
-  let roundsT0 = 0;
-  let roundsWallSec = 0;
-  try {
-    // Start every target of the block at once (their start-up is not what is measured here; the
-    // cost figures time cold starts one by one); they then sit idle on the server cores.
-    await Promise.all(
-      live.map(async (l) => {
-        if (ctx.signal.aborted) return;
-        try {
-          l.started = await l.runtime.start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(l.name) });
-          if (l.started.startupMs !== undefined) l.info.startupMs = l.started.startupMs;
-          let requests: RequestSpec[];
-          try {
-            requests = await prepareRequests(scenario, l.started.baseUrl);
-          } catch (err) {
-            throw new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`);
-          }
-          l.spec = windowSpec(scenario, requests, ctx.design, stepSettleSec);
-        } catch (err) {
-          fail(l, err);
-        }
-      }),
-    );
-    for (const l of live) {
-      if (ctx.signal.aborted || l.info.status !== 'ok' || !l.started || !l.spec) continue;
+  for (const l of live) {
+    if (l.proc.failure !== undefined) fail(l, l.proc.failure);
+    else if (l.proc.started?.exitInfo()) fail(l, new PhaseError('crash', 'the server exited while serving an earlier scenario of the block', l.proc.started.tail(), l.proc.started.exitInfo()));
+  }
+  await Promise.all(
+    live.map(async (l) => {
+      if (ctx.signal.aborted || l.info.status !== 'ok' || !l.proc.started) return;
       try {
-        let second = 0;
-        const w = await warmUp(ctx, l.started, l.spec, ctx.design.warmup, (rps, steady) => ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }));
-        l.info.warmupRps = w.rps;
-        l.info.steady = w.steady;
-        ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);
+        let requests: RequestSpec[];
+        try {
+          requests = await prepareRequests(scenario, l.proc.started.baseUrl);
+        } catch (err) {
+          throw new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`);
+        }
+        l.spec = windowSpec(scenario, requests, ctx.design, stepSettleSec);
       } catch (err) {
         fail(l, err);
       }
+    }),
+  );
+  const carried = live.filter((l) => ok(l) && l.proc.served > 0);
+  // A fresh process is warmed up until steady, one after another.
+  for (const l of live) {
+    if (ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
+    try {
+      let second = 0;
+      const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) => ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }));
+      l.info.warmupRps = w.rps;
+      l.info.steady = w.steady;
+      ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);
+    } catch (err) {
+      fail(l, err);
     }
-    // Windows long enough for many responses per connection, from the latency the warm-up saw.
-    const warmed = live.filter((l) => l.info.status === 'ok' && l.spec);
-    if (warmed.length && scenario.load.requests === undefined) {
-      const base = warmed[0]!.spec!.windowSec;
-      const fit = fittedWindowSec(
-        base,
-        warmed[0]!.spec!.steps,
-        warmed.map((l) => l.info.warmupRps),
-      );
-      if (fit > base) {
-        for (const l of warmed) l.spec = { ...l.spec!, windowSec: fit };
-        ctx.emit({
-          type: 'window-fit',
-          scenario: scenario.name,
-          block,
-          fromSec: base,
-          toSec: fit,
-          connections: Math.max(...warmed[0]!.spec!.steps),
-          minResponses: DEFAULTS.minResponsesPerConnection,
-        });
-      }
-    }
-    // The wake-up round: the targets warmed first have sat idle through the others' warm-ups.
-    const awake = live.filter((l) => l.info.status === 'ok' && l.started && l.spec);
-    if (!ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
-      const order = roundOrder(awake, ctx.seed, scenario.name, block, 0);
+  }
+  // A carried one by rotation rounds (every target once per round; they keep the fresh ones awake too).
+  if (carried.length && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
+    const windowSec = warmupWindows(ctx.design.warmup).windowSec;
+    for (let r = 1; r <= DEFAULTS.carriedWarmupRounds && !ctx.signal.aborted; r++) {
+      const order = roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r);
       const woke = await wakeUp(
         ctx,
-        order.map((l) => ({ target: l.started!, spec: l.spec! })),
-        order[0]!.spec!.windowSec,
+        order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
+        windowSec,
       ).catch((err: unknown) => order.map(() => ({ error: err })));
-      for (const [i, r] of woke.entries()) {
-        if (typeof r === 'number') ctx.addLoad(order[i]!.spec!.windowSec);
-        else fail(order[i]!, r.error);
-      }
-    }
-    roundsT0 = performance.now();
-    for (let round = 1; round <= plannedRounds + extra; round++) {
-      const ready = live.filter((l) => l.info.status === 'ok' && l.started && l.spec);
-      if (ctx.signal.aborted || !ready.length) break;
-      let lost = false;
-      for (const [position, l] of roundOrder(ready, ctx.seed, scenario.name, block, round).entries()) {
-        if (ctx.signal.aborted) break;
-        const base = { scenario: scenario.name, target: l.name, block, round, position, startedAt: new Date().toISOString() };
-        let w: WindowRecord;
-        try {
-          const figures = await measureWindow(ctx, l.started!, l.spec!);
-          const steal = figures.resources.cpuSteal ?? 0;
-          const excluded = steal > ctx.design.stealThreshold ? ('steal' as const) : null;
-          lost ||= excluded !== null;
-          w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...figures, excluded } satisfies OkWindow;
-          ctx.addLoad(l.spec!.steps.length * l.spec!.settleSec + figures.durationSec);
-        } catch (err) {
-          const failure = failureOf(err, ctx.signal);
-          if (failure.phase === 'interrupted') break;
-          w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
-          fail(l, err);
+      for (const [i, x] of woke.entries()) {
+        const l = order[i]!;
+        if (typeof x !== 'number') {
+          fail(l, x.error);
+          continue;
         }
-        windows.push(w);
-        ctx.journal.window(w, ctx.loadSec());
-        ctx.emit({ type: 'window', window: w, elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
+        ctx.addLoad(windowSec);
+        if (l.proc.served > 0) {
+          l.info.warmupRps.push(x);
+          l.info.steady = isSteady(l.info.warmupRps, 2, ctx.design.warmup.tolerance);
+          ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: r, rps: x, steady: l.info.steady });
+        }
       }
-      if (ctx.signal.aborted) break;
-      rounds = round;
-      if (shouldAddRound(lost, extra, plannedRounds, ctx.elapsed() < budgetEndSec)) extra++;
     }
-    roundsWallSec = (performance.now() - roundsT0) / 1000;
-  } finally {
-    await Promise.all(live.map((l) => l.started?.stop()));
   }
+  // Windows long enough for many responses per connection, from the latency the warm-up saw.
+  const warmed = live.filter(ok);
+  if (warmed.length && scenario.load.requests === undefined) {
+    const base = warmed[0]!.spec!.windowSec;
+    const fit = fittedWindowSec(
+      base,
+      warmed[0]!.spec!.steps,
+      warmed.map((l) => l.info.warmupRps),
+    );
+    if (fit > base) {
+      for (const l of warmed) l.spec = { ...l.spec!, windowSec: fit };
+      ctx.emit({
+        type: 'window-fit',
+        scenario: scenario.name,
+        block,
+        fromSec: base,
+        toSec: fit,
+        connections: Math.max(...warmed[0]!.spec!.steps),
+        minResponses: DEFAULTS.minResponsesPerConnection,
+      });
+    }
+  }
+  // The wake-up round: the targets warmed first have sat idle through the others' warm-ups.
+  const awake = live.filter(ok);
+  if (!carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
+    const order = roundOrder(awake, ctx.seed, scenario.name, block, 0);
+    const woke = await wakeUp(
+      ctx,
+      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
+      order[0]!.spec!.windowSec,
+    ).catch((err: unknown) => order.map(() => ({ error: err })));
+    for (const [i, r] of woke.entries()) {
+      if (typeof r === 'number') ctx.addLoad(order[i]!.spec!.windowSec);
+      else fail(order[i]!, r.error);
+    }
+  }
+  const roundsT0 = performance.now();
+  for (let round = 1; round <= plannedRounds + extra; round++) {
+    const ready = live.filter(ok);
+    if (ctx.signal.aborted || !ready.length) break;
+    let lost = false;
+    for (const [position, l] of roundOrder(ready, ctx.seed, scenario.name, block, round).entries()) {
+      if (ctx.signal.aborted) break;
+      const base = { scenario: scenario.name, target: l.name, block, round, position, startedAt: new Date().toISOString() };
+      let w: WindowRecord;
+      try {
+        const figures = await measureWindow(ctx, l.proc.started!, l.spec!);
+        const steal = figures.resources.cpuSteal ?? 0;
+        const excluded = steal > ctx.design.stealThreshold ? ('steal' as const) : null;
+        lost ||= excluded !== null;
+        w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...figures, excluded } satisfies OkWindow;
+        ctx.addLoad(l.spec!.steps.length * l.spec!.settleSec + figures.durationSec);
+      } catch (err) {
+        const failure = failureOf(err, ctx.signal);
+        if (failure.phase === 'interrupted') break;
+        w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
+        fail(l, err);
+      }
+      windows.push(w);
+      ctx.journal.window(w, ctx.loadSec());
+      ctx.emit({ type: 'window', window: w, elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
+    }
+    if (ctx.signal.aborted) break;
+    rounds = round;
+    if (shouldAddRound(lost, extra, plannedRounds, ctx.elapsed() < budgetEndSec)) extra++;
+  }
+  const roundsWallSec = (performance.now() - roundsT0) / 1000;
+  for (const l of live) if (l.info.status === 'ok' && l.proc.started) l.proc.served++;
   const record: BlockRecord = {
     scenario: scenario.name,
     block,
@@ -216,9 +316,8 @@ export async function runBlock(
     rounds,
     extraRounds: extra,
     complete: !ctx.signal.aborted,
+    ...(o.position !== undefined ? { position: o.position } : {}),
     targets: live.map((l) => l.info).sort((a, b) => a.target.localeCompare(b.target)),
   };
-  if (!ctx.signal.aborted) ctx.journal.block(record);
-  ctx.emit({ type: 'block-end', block: record });
   return { record, windows };
 }

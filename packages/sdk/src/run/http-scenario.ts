@@ -58,18 +58,7 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
     run.stops.push({ scenario: scenario.name, blocks: 0, rounds: 0, reason: 'interrupted', worstHalfWidth: null });
     return;
   }
-  if (scenario.backend && !run.ceilings.some((c) => c.scenario === scenario.name)) {
-    try {
-      ctx.emit({ type: 'ceiling', scenario: scenario.name, service: scenario.backend.service });
-      const c = await measureCeiling(scenario, members, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: design.windowSec, est: run.est });
-      if (c) {
-        run.ceilings.push(c);
-        ctx.journal.ceiling(c);
-      }
-    } catch (err) {
-      ctx.emit({ type: 'step-failed', step: 'backend-ceiling', scenario: scenario.name, message: (err as Error).message });
-    }
-  }
+  await scenarioCeiling(run, scenario, members);
   if (run.slo) {
     // A capacity run: open-loop probes per target instead of rounds of paired windows.
     for (const t of members) {
@@ -88,25 +77,11 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
   let b = 0;
   while (!stop) {
     b++;
-    const loggedBlock = run.log.blocks.find((x) => x.scenario === scenario.name && x.block === b);
-    const loggedWindows = run.log.windows.filter((w) => w.scenario === scenario.name && w.block === b);
     const plan = planRounds(design, scenario.name, names, design.reference, run.windows, run.blocks, budgetEnd - elapsed());
-    if (loggedBlock || loggedWindows.length) {
+    const replayed = replayedBlock(run.log, scenario.name, b, names);
+    if (replayed) {
       // Replayed from the log of the interrupted run: nothing that finished runs again.
-      run.blocks.push(
-        loggedBlock ?? {
-          scenario: scenario.name,
-          block: b,
-          startedAt: loggedWindows[0]!.startedAt,
-          wallSec: 0,
-          roundsWallSec: 0,
-          plannedRounds: 0,
-          rounds: Math.max(...loggedWindows.map((w) => w.round)),
-          extraRounds: 0,
-          complete: false,
-          targets: names.map((n) => ({ target: n, status: 'ok' as const, warmupRps: [], steady: false })),
-        },
-      );
+      run.blocks.push(replayed);
     } else {
       const { record, windows: ws } = await runBlock(ctx, scenario, runtimes, b, plan.rounds, budgetEnd, DEFAULTS.stepSettleSec);
       run.blocks.push(record);
@@ -154,9 +129,54 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
     });
     // Every block the interrupted run logged is replayed, whatever the rule says now (its
     // clock differs): a resumed result holds every window exactly once.
-    const logged = run.log.windows.some((w) => w.scenario === scenario.name && w.block === b + 1) || run.log.blocks.some((x) => x.scenario === scenario.name && x.block === b + 1);
-    if (decision !== 'continue' && !logged) stop = decision;
+    if (decision !== 'continue' && !wasLogged(run.log, scenario.name, b + 1)) stop = decision;
   }
+  await afterBlocks(run, scenario, members, stop, worst);
+}
+
+/** A block the interrupted run logged (its record, or one made from its windows when it was cut short), or undefined. */
+export function replayedBlock(log: RunLog, scenario: string, b: number, names: readonly string[]): BlockRecord | undefined {
+  const record = log.blocks.find((x) => x.scenario === scenario && x.block === b);
+  if (record) return record;
+  const windows = log.windows.filter((w) => w.scenario === scenario && w.block === b);
+  if (!windows.length) return undefined;
+  return {
+    scenario,
+    block: b,
+    startedAt: windows[0]!.startedAt,
+    wallSec: 0,
+    roundsWallSec: 0,
+    plannedRounds: 0,
+    rounds: Math.max(...windows.map((w) => w.round)),
+    extraRounds: 0,
+    complete: false,
+    targets: names.map((n) => ({ target: n, status: 'ok' as const, warmupRps: [], steady: false })),
+  };
+}
+
+/** Whether the interrupted run logged anything of this block. */
+export const wasLogged = (log: RunLog, scenario: string, b: number): boolean => log.windows.some((w) => w.scenario === scenario && w.block === b) || log.blocks.some((x) => x.scenario === scenario && x.block === b);
+
+/** The backend's own ceiling, once per run, for a scenario that declares its backend. */
+export async function scenarioCeiling(run: HttpRun, scenario: Scenario, members: readonly Target[]): Promise<void> {
+  const { ctx } = run;
+  if (scenario.backend && !run.ceilings.some((c) => c.scenario === scenario.name)) {
+    try {
+      ctx.emit({ type: 'ceiling', scenario: scenario.name, service: scenario.backend.service });
+      const c = await measureCeiling(scenario, members, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, est: run.est });
+      if (c) {
+        run.ceilings.push(c);
+        ctx.journal.ceiling(c);
+      }
+    } catch (err) {
+      ctx.emit({ type: 'step-failed', step: 'backend-ceiling', scenario: scenario.name, message: (err as Error).message });
+    }
+  }
+}
+
+/** After a scenario's blocks: its profiles and instruction counts (each on fresh processes), then its stop record. */
+export async function afterBlocks(run: HttpRun, scenario: Scenario, members: readonly Target[], stop: StopRecord['reason'], worst: number | null): Promise<void> {
+  const { ctx } = run;
   if (run.profile && !ctx.signal.aborted) {
     for (const t of members) {
       if (ctx.signal.aborted || run.profiles.some((p) => p.scenario === scenario.name && p.target === t.name)) continue;
@@ -183,8 +203,9 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
   run.stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
 }
 
+
 /** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference). */
-function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {
+export function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {
   const index = new WindowIndex(windows);
   const measured = names.filter((n) => windows.some((w) => w.scenario === scenario && w.target === n && w.status === 'ok'));
   const hasRef = measured.includes(o.reference);
@@ -210,7 +231,7 @@ function headlineHalfWidths(scenario: string, names: readonly string[], windows:
 }
 
 /** Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum, fitted to the budget. */
-function planRounds(
+export function planRounds(
   design: Design,
   scenario: string,
   names: readonly string[],

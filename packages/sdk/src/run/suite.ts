@@ -16,6 +16,7 @@ import { windowSpec, type BlockContext } from './block.js';
 import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { measureHttpScenario, type HttpRun } from './http-scenario.js';
+import { measureSharedScenarios } from './shared.js';
 import { assembleResult } from './assemble.js';
 import { parseThresholds } from '../analysis/thresholds.js';
 import { kindOf } from '../kinds.js';
@@ -36,7 +37,7 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
 export function planRun(
   scenarios: readonly Scenario[],
   targets: readonly Target[],
-  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'>,
+  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined },
   o: { verify?: boolean | undefined; costs?: boolean | { startups: number } | undefined; instructions?: boolean | { processes?: number | undefined } | undefined },
 ): BudgetPlan {
   const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
@@ -101,7 +102,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     ];
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
-    designIn = plan.design;
+    designIn = { ...plan.design, processes: plan.design.processes ?? 'per-scenario' };
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
     const o = plan.options.overrides;
@@ -123,7 +124,11 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   };
   const slo = opts.slo !== undefined ? { text: opts.slo, terms: parseThresholds(opts.slo) } : undefined;
   const reference = resolveReference(designIn, targets);
-  const design: DesignRecord & Design = { ...designIn, reference, confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
+  const design: DesignRecord & Design = {
+    ...designIn,
+    reference,
+    ...(designIn.processes === 'shared' ? { carriedWarmupRounds: DEFAULTS.carriedWarmupRounds } : {}),
+    confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
   // The minimum design fitted to the budget before anything starts (fewer rounds, shorter
   // warm-ups, fewer blocks), and said; the stopping rule then keeps the budget as the run goes.
   const planned = plannedScenarios(scenarios, targets, design);
@@ -243,12 +248,19 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       outDir: opts.outDir,
       instructionsPlan,
     };
-    for (const [si, scenario] of loadScenarios.entries()) {
+    const membersOf = (s: Scenario) => usable.filter((t) => targetSupports(t, s) && verified(s, t));
+    if (design.processes === 'shared' && !slo) {
+      // One set of fresh processes per block serves every scenario, in a seeded order per block.
+      await measureSharedScenarios(
+        http,
+        loadScenarios.map((scenario, si) => ({ scenario, members: membersOf(scenario), weight: weights[si]! })),
+      );
+    } else for (const [si, scenario] of loadScenarios.entries()) {
       await measureHttpScenario(
         http,
         scenario,
         si,
-        usable.filter((t) => targetSupports(t, scenario) && verified(scenario, t)),
+        membersOf(scenario),
       );
     }
 

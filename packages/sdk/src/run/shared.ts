@@ -1,0 +1,136 @@
+import { DEFAULTS } from '../defaults.js';
+import { subSeed } from '../analysis/bootstrap.js';
+import { decideStop, type StopDecision } from '../analysis/stopping.js';
+import { seededShuffle } from '../random.js';
+import type { StopRecord } from '../result-schema.js';
+import type { Scenario } from '../scenario.js';
+import type { Target } from '../target.js';
+import { runScenarioInBlock, startBlockProcesses, stopBlockProcesses, type BlockProcess } from './block.js';
+import { afterBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
+import { runtimeOf } from './runtime.js';
+
+/** One http scenario of a shared-process run: its targets (those that passed verify), its share weight, and how it stands. */
+interface Entry {
+  scenario: Scenario;
+  members: readonly Target[];
+  weight: number;
+  stop?: StopRecord['reason'];
+  worst: number | null;
+}
+
+/** The scenarios of one shared block, in the block's seeded order (drawn afresh for every block). */
+export function scenarioOrder<T extends { scenario: { name: string } }>(entries: readonly T[], seed: number, block: number): T[] {
+  return seededShuffle(entries, subSeed(seed, 'scenarios', block));
+}
+
+/**
+ * Which scenarios go on to the next shared block, when all that decided `continue` would not fit
+ * the budget left: those still below the minimum of blocks, if they fit by themselves; otherwise
+ * none. Pure, so the rule is tested on its own.
+ */
+export function fitNextBlock(c: ReadonlyArray<{ name: string; blocks: number; nextSec: number }>, o: { leftSec: number; startSec: number; minBlocks: number }): Set<string> {
+  const sum = (xs: typeof c) => o.startSec + xs.reduce((a, x) => a + x.nextSec, 0);
+  if (!c.length || sum(c) <= o.leftSec) return new Set(c.map((x) => x.name));
+  const below = c.filter((x) => x.blocks < o.minBlocks);
+  return below.length && sum(below) <= o.leftSec ? new Set(below.map((x) => x.name)) : new Set();
+}
+
+/**
+ * Blocks of shared processes (`design.processes: 'shared'`): each block starts one fresh process per
+ * target and runs every scenario still measuring on them, one after another in a seeded order
+ * drawn afresh per block. The first scenario warms each process up from cold (until steady, then
+ * the wake-up round); each later one with `DEFAULTS.carriedWarmupRounds` rotation rounds. Then
+ * rounds of paired windows, as in a scenario's own block. After every block each scenario applies
+ * the stopping rule (precision, maximum of blocks); the budget is kept for the suite: the next
+ * block goes on only with the scenarios whose blocks fit what is left.
+ */
+export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{ scenario: Scenario; members: readonly Target[]; weight: number }>): Promise<void> {
+  const { ctx } = run;
+  const { design, elapsed } = ctx;
+  const entries: Entry[] = [];
+  for (const x of list) {
+    if (!x.members.length) run.stops.push({ scenario: x.scenario.name, blocks: 0, rounds: 0, reason: 'no-targets', worstHalfWidth: null });
+    else entries.push({ ...x, worst: null });
+  }
+  for (const e of entries) if (!ctx.signal.aborted) await scenarioCeiling(run, e.scenario, e.members);
+  const names = (e: Entry) => e.members.map((t) => t.name);
+  // Each scenario's share of what is left, by its cost per round, among those still measuring.
+  const share = (e: Entry, among: readonly Entry[]) => {
+    const total = among.reduce((a, x) => a + x.weight, 0);
+    return total > 0 ? (Math.max(0, design.budgetSec - elapsed()) * e.weight) / total : 0;
+  };
+  let b = 0;
+  while (entries.some((e) => !e.stop)) {
+    b++;
+    if (ctx.signal.aborted) {
+      for (const e of entries) e.stop ??= 'interrupted';
+      break;
+    }
+    const active = entries.filter((e) => !e.stop);
+    const order = scenarioOrder(active, ctx.seed, b);
+    const todo = order.filter((e) => !wasLogged(run.log, e.scenario.name, b));
+    const byName = new Map(todo.flatMap((e) => e.members.map((t) => [t.name, t] as const)));
+    const t0 = performance.now();
+    const procs: BlockProcess[] = todo.length ? await startBlockProcesses(ctx, [...byName.values()].map(runtimeOf)) : [];
+    try {
+      let position = 0;
+      for (const e of order) {
+        const replayed = replayedBlock(run.log, e.scenario.name, b, names(e));
+        if (replayed) {
+          // Replayed from the log of the interrupted run: nothing that finished runs again.
+          run.blocks.push(replayed);
+          continue;
+        }
+        if (ctx.signal.aborted) break;
+        position++;
+        const shareSec = share(e, todo.slice(todo.indexOf(e)));
+        const plan = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, shareSec);
+        const mine = procs.filter((p) => e.members.some((t) => t.name === p.name));
+        const { record, windows } = await runScenarioInBlock(ctx, e.scenario, mine, b, plan.rounds, elapsed() + shareSec, DEFAULTS.stepSettleSec, { announce: true, position });
+        // The first scenario of the block carries the processes' start.
+        if (position === 1) record.wallSec = (performance.now() - t0) / 1000;
+        run.blocks.push(record);
+        run.windows.push(...windows);
+        if (!ctx.signal.aborted) ctx.journal.block(record);
+        ctx.emit({ type: 'block-end', block: record });
+      }
+    } finally {
+      await stopBlockProcesses(procs);
+    }
+    if (ctx.signal.aborted) {
+      for (const e of entries) e.stop ??= 'interrupted';
+      break;
+    }
+    // The stopping rule per scenario (precision, maximum of blocks), then the budget for the suite.
+    const decisions = new Map<Entry, StopDecision>();
+    const going: Array<{ name: string; blocks: number; nextSec: number }> = [];
+    for (const e of active) {
+      const halfWidths = headlineHalfWidths(e.scenario.name, names(e), run.windows, run.est);
+      const worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
+      e.worst = worst === Infinity ? null : worst;
+      // A block cut short by an interruption does not count towards the minimum or maximum.
+      const done = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
+      const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
+      decisions.set(e, decision);
+      if (decision === 'continue') going.push({ name: e.scenario.name, blocks: done, nextSec: planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, share(e, active)).blockSec });
+    }
+    const fits = fitNextBlock(going, { leftSec: design.budgetSec - elapsed(), startSec: DEFAULTS.planCosts.blockStartSec, minBlocks: design.blocks.min });
+    for (const e of active) {
+      let decision = decisions.get(e)!;
+      if (decision === 'continue' && !fits.has(e.scenario.name)) decision = 'budget';
+      const done = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
+      ctx.emit({
+        type: 'precision',
+        scenario: e.scenario.name,
+        blocks: done,
+        rounds: run.windows.filter((w) => w.scenario === e.scenario.name && w.target === names(e)[0] && w.block <= b).length,
+        worstHalfWidth: e.worst,
+        target: design.precision,
+        decision,
+      });
+      // Every block the interrupted run logged is replayed, whatever the rule says now.
+      if (decision !== 'continue' && !wasLogged(run.log, e.scenario.name, b + 1)) e.stop = decision;
+    }
+  }
+  for (const e of entries) await afterBlocks(run, e.scenario, e.members, e.stop ?? 'interrupted', e.worst);
+}
