@@ -169,7 +169,8 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       }
       case 'block-end': {
         const b = e.block;
-        const unsteady = b.targets.filter((t) => t.status === 'ok' && !t.steady).map((t) => t.target);
+        // A carried process (shared processes) is warmed by a fixed number of rotation rounds, not until steady.
+        const unsteady = b.targets.filter((t) => t.status === 'ok' && !t.steady && !t.carried).map((t) => t.target);
         const failed = b.targets.filter((t) => t.status === 'failed').map((t) => `${t.target} (${t.failure?.message ?? 'failed'})`);
         const parts = [
           `${b.rounds} round${b.rounds === 1 ? '' : 's'}${b.extraRounds ? ` (${b.extraRounds} extra for CPU steal)` : ''}`,

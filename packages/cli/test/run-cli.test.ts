@@ -142,9 +142,9 @@ describe('interrupting and resuming', () => {
 });
 
 describe('a resumed run keeps its plan', () => {
-  it('-c 3, --no-verify, --no-pin, --costs and --quick hold after --resume (in the windows and the result); a contradicting flag exits 2', async () => {
+  it('-c 3, --no-verify, --no-pin, --costs, --quick and --processes shared hold after --resume (in the windows and the result); a contradicting flag exits 2', async () => {
     const out = scratch();
-    const run = start(['--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '-c', '3', '--no-verify', '--no-pin', '--costs', '--quick', '--rounds', '12', '--seed', '5']);
+    const run = start(['--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '-c', '3', '--no-verify', '--no-pin', '--costs', '--quick', '--rounds', '12', '--processes', 'shared', '--seed', '5']);
     try {
       expect(await until(() => existsSync(join(out, 'windows.jsonl')) && windowLines(out).length >= 2, 90_000), run.stderr()).toBe(true);
       run.runner.kill('SIGINT');
@@ -153,10 +153,11 @@ describe('a resumed run keeps its plan', () => {
       run.runner.kill('SIGKILL');
     }
     const before = windowLines(out).length;
-    const contradicting = binary(['run', '--config', config, '--resume', out, '-c', '7', '--verify']);
+    const contradicting = binary(['run', '--config', config, '--resume', out, '-c', '7', '--verify', '--processes', 'per-scenario']);
     expect(contradicting.code).toBe(2);
     expect(contradicting.stderr).toContain("--resume: --connections contradicts the run's plan (3)");
     expect(contradicting.stderr).toContain("--resume: --verify contradicts the run's plan (off)");
+    expect(contradicting.stderr).toContain("--resume: --processes contradicts the run's plan (shared)");
     const agreeing = binary(['run', '--config', config, '--resume', out, '-c', '3', '--no-pin']);
     expect(agreeing.code, agreeing.stderr).toBe(0);
     expect(agreeing.stderr).toMatch(/resume: replaying \d+ windows/);
@@ -171,7 +172,7 @@ describe('a resumed run keeps its plan', () => {
     expect(done.verify).toEqual([]);
     expect(done.environment.pinning.enabled).toBe(false);
     expect(done.targets[0].costs?.startupMs).toBeDefined();
-    expect(done.design).toMatchObject({ rounds: { min: 12 }, blocks: { min: 1, max: 1 } });
+    expect(done.design).toMatchObject({ rounds: { min: 12 }, blocks: { min: 1, max: 1 }, processes: 'shared' });
   });
 });
 

@@ -37,7 +37,7 @@ export interface EnvironmentDifference {
   field: string;
   base: string;
   head: string;
-  /** The numbers would measure the machine, not the change (CPU model, arch, cores, driver, pinning, reference). */
+  /** The numbers would measure the machine or the design, not the change (CPU model, arch, cores, driver, pinning, reference, processes). */
   blocking: boolean;
 }
 
@@ -190,6 +190,8 @@ export function environmentDifferences(base: BenchResult, head: BenchResult): En
   check('driver', a.driver.name, b.driver.name, true);
   check('pinning', pin(a.pinning), pin(b.pinning), true);
   check('reference', base.design.reference, head.design.reference, true);
+  // A process that also served the suite's other scenarios runs each at another level than a fresh one.
+  check('processes', base.design.processes ?? 'per-scenario', head.design.processes ?? 'per-scenario', true);
   check('driver version', a.driver.version, b.driver.version, false);
   check('driver flags', a.driver.flags.join(' '), b.driver.flags.join(' '), false);
   check('node', a.node, b.node, false);
@@ -243,7 +245,7 @@ function pairChange(base: BenchResult, head: BenchResult, scenario: string, targ
  * Compare two runs pair by pair with the SDK's estimator (`changeEstimate` over `headlineGroups`):
  * the change of each (scenario, target)'s headline figure — throughput relative to the reference,
  * or the reference's own median req/s — with its 95% interval, classified by `classifyChange`.
- * Refuses (`status: 'incomparable'`) when CPU model, arch, cores, driver, pinning or reference
+ * Refuses (`status: 'incomparable'`) when CPU model, arch, cores, driver, pinning, reference or processes
  * differ, unless `force`. Pure; `compareExitCode` maps the outcome to the CLI's exit code.
  * @example const out = compareResults(base, head, { thresholdPct: 5 }); process.exitCode = compareExitCode(out);
  */

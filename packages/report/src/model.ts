@@ -274,7 +274,7 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
     });
   }
   if (s.windows.failed > 0) notes.push({ kind: 'failed-windows', windows: s.windows.failed, of: s.windows.ok + s.windows.failed });
-  const warm = result.blocks.filter((b) => b.scenario === s.scenario).flatMap((b) => b.targets.filter((t) => t.target === s.target && t.status === 'ok'));
+  const warm = result.blocks.filter((b) => b.scenario === s.scenario).flatMap((b) => b.targets.filter((t) => t.target === s.target && t.status === 'ok' && !t.carried));
   const unsteady = warm.filter((t) => !t.steady).length;
   if (unsteady) notes.push({ kind: 'warmup-not-steady', target: s.target, blocks: unsteady, of: warm.length, tolerance: result.design.warmup.tolerance });
   return notes;

@@ -101,23 +101,24 @@ describe('compareResults', () => {
 });
 
 describe('environmentDifferences and refusal', () => {
-  it('refuses on CPU model, cores, driver, pinning and reference, naming them (exit 2); informs on node', () => {
+  it('refuses on CPU model, cores, driver, pinning, reference and processes, naming them (exit 2); informs on node', () => {
     const head = loadFixture();
     head.environment.cpuModel = 'Intel(R) Xeon(R) Platinum 8375C';
     head.environment.cores = 16;
     head.environment.driver.name = 'autocannon';
     head.environment.pinning = { enabled: false, tool: null, serverCpus: [], loaderCpus: [], reason: 'taskset not found' };
     head.design.reference = 'fastify';
+    head.design.processes = head.design.processes === 'shared' ? 'per-scenario' : 'shared';
     head.environment.node = 'v22.11.0';
     const d = environmentDifferences(loadFixture(), head);
-    expect(d.filter((x) => x.blocking).map((x) => x.field)).toEqual(['CPU model', 'cores', 'driver', 'pinning', 'reference']);
+    expect(d.filter((x) => x.blocking).map((x) => x.field)).toEqual(['CPU model', 'cores', 'driver', 'pinning', 'reference', 'processes']);
     expect(d.filter((x) => !x.blocking).map((x) => x.field)).toEqual(['node']);
     const out = compareResults(loadFixture(), head);
     expect(out.status).toBe('incomparable');
-    expect(out.status === 'incomparable' && out.fields).toEqual(['CPU model', 'cores', 'driver', 'pinning', 'reference']);
+    expect(out.status === 'incomparable' && out.fields).toEqual(['CPU model', 'cores', 'driver', 'pinning', 'reference', 'processes']);
     expect(compareExitCode(out)).toBe(2);
     expect(renderCompareMarkdown(out)).toContain('## benchsuite compare: refused');
-    expect(renderCompareMarkdown(out)).toContain('differ in CPU model, cores, driver, pinning, reference');
+    expect(renderCompareMarkdown(out)).toContain('differ in CPU model, cores, driver, pinning, reference, processes');
   });
 
   it('compares anyway when forced, and says so', () => {

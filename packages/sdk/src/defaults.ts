@@ -7,16 +7,20 @@ export const DEFAULTS = {
   reference: 'node-http',
   /**
    * Measured seconds of one window (one target, one round). 0.8 s rather than 1 s so that the
-   * minimum of the default suite (9 scenarios × 6 targets × 2 blocks × 5 rounds, with warm-ups)
-   * fits its 18-minute budget on 2 cores with room to spare for extra blocks.
+   * minimum of the default suite (9 scenarios × 6 targets × 2 blocks × 3 rounds, with warm-ups, on
+   * shared processes) fits its 18-minute budget on 2 cores with room for a third block.
    */
   windowSec: 0.8,
   /** Settle seconds before each step of a stepped load (new connection count); single-step loads use 0. */
   stepSettleSec: 0.3,
   /** Block warm-up: 1-s windows until per-second req/s changes by less than `tolerance`, within [minSec, maxSec]. */
   warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 },
-  /** Rounds per block: the dimensioning phase chooses within [min, max]. */
-  rounds: { min: 5, max: 20 },
+  /**
+   * Rounds per block: the dimensioning phase chooses within [min, max]. The minimum is 3, not 5:
+   * server processes differ more than windows do, so the budget buys blocks before rounds (the
+   * default suite's third block fits only with 3).
+   */
+  rounds: { min: 3, max: 20 },
   /** Blocks (fresh server processes) per scenario. */
   blocks: { min: 2, max: 12 },
   /**
@@ -25,7 +29,7 @@ export const DEFAULTS = {
    * afresh per block, so a process is warmed up from cold once per block instead of once per
    * scenario (`npm run bench:carry-over` measured how much of a warm-up carries over).
    */
-  processes: 'per-scenario' as 'per-scenario' | 'shared',
+  processes: 'shared' as 'per-scenario' | 'shared',
   /**
    * With shared processes, a process that served an earlier scenario of its block is warmed for the
    * next one with this many unrecorded rotation rounds of warm-up windows (every target once per

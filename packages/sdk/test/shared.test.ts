@@ -18,19 +18,24 @@ describe('scenarioOrder', () => {
 
 describe('fitNextBlock', () => {
   const c = [
-    { name: 'a', blocks: 1, nextSec: 30 },
-    { name: 'b', blocks: 2, nextSec: 40 },
-    { name: 'c', blocks: 3, nextSec: 50 },
+    { name: 'a', blocks: 1, nextSec: 30, worst: 0.01 },
+    { name: 'b', blocks: 2, nextSec: 40, worst: 0.05 },
+    { name: 'c', blocks: 3, nextSec: 50, worst: 0.2 },
   ];
+  const fit = (leftSec: number, minBlocks = 2) => [...fitNextBlock(c, { leftSec, startSec: 1.5, minBlocks })].sort();
   it('keeps every scenario that continues when their blocks and the start fit what is left', () => {
-    expect([...fitNextBlock(c, { leftSec: 121.5, startSec: 1.5, minBlocks: 2 })].sort()).toEqual(['a', 'b', 'c']);
+    expect(fit(121.5)).toEqual(['a', 'b', 'c']);
   });
-  it('keeps only those below the minimum of blocks when all would not fit, if they fit alone', () => {
-    expect([...fitNextBlock(c, { leftSec: 100, startSec: 1.5, minBlocks: 2 })]).toEqual(['a']);
+  it('fills what is left with those below the minimum of blocks first, then the least precise', () => {
+    // a (below the minimum) first, then c (±20%) before b (±5%); b no longer fits.
+    expect(fit(100)).toEqual(['a', 'c']);
+    expect(fit(75)).toEqual(['a', 'b']);
+    // With a minimum of 1, c (the widest) comes first.
+    expect(fit(60, 1)).toEqual(['c']);
+    expect(fit(100, 1)).toEqual(['b', 'c']);
   });
-  it('stops them all when not even those below the minimum fit', () => {
-    expect(fitNextBlock(c, { leftSec: 20, startSec: 1.5, minBlocks: 2 }).size).toBe(0);
-    expect(fitNextBlock(c, { leftSec: 100, startSec: 1.5, minBlocks: 1 }).size).toBe(0);
+  it('stops them all when none fits', () => {
+    expect(fit(20)).toEqual([]);
     expect(fitNextBlock([], { leftSec: 100, startSec: 1.5, minBlocks: 2 }).size).toBe(0);
   });
 });

@@ -31,7 +31,7 @@ export const compareCommand = defineCommand({
   flags: {
     threshold: { type: 'value', value: 'PCT', parse: percent, help: 'a regression is a drop whose whole 95% interval lies beyond this many percent', default: `${DEFAULTS.compareThresholdPct}%` },
     format: { type: 'value', value: 'FORMAT', parse: comparisonFormat, help: `output format: ${compareFormatNames.map((n) => `${n} (${compareFormats[n].description})`).join('; ')}`, default: 'md' },
-    force: { type: 'switch', help: 'compare even when CPU model, cores, driver, pinning or reference differ' },
+    force: { type: 'switch', help: 'compare even when CPU model, cores, driver, pinning, reference or processes (shared or per-scenario) differ' },
     gate: {
       type: 'value',
       value: 'WHAT',

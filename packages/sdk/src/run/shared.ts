@@ -24,15 +24,25 @@ export function scenarioOrder<T extends { scenario: { name: string } }>(entries:
 }
 
 /**
- * Which scenarios go on to the next shared block, when all that decided `continue` would not fit
- * the budget left: those still below the minimum of blocks, if they fit by themselves; otherwise
- * none. Pure, so the rule is tested on its own.
+ * Which scenarios go on to the next shared block, among those whose stopping rule said `continue`:
+ * as many as fit the budget left with the block's start, those below the minimum of blocks first,
+ * then the least precise (widest worst half-width; none yet counts as widest). Pure, so the rule is
+ * tested on its own.
  */
-export function fitNextBlock(c: ReadonlyArray<{ name: string; blocks: number; nextSec: number }>, o: { leftSec: number; startSec: number; minBlocks: number }): Set<string> {
-  const sum = (xs: typeof c) => o.startSec + xs.reduce((a, x) => a + x.nextSec, 0);
-  if (!c.length || sum(c) <= o.leftSec) return new Set(c.map((x) => x.name));
-  const below = c.filter((x) => x.blocks < o.minBlocks);
-  return below.length && sum(below) <= o.leftSec ? new Set(below.map((x) => x.name)) : new Set();
+export function fitNextBlock(
+  c: ReadonlyArray<{ name: string; blocks: number; nextSec: number; worst: number | null }>,
+  o: { leftSec: number; startSec: number; minBlocks: number },
+): Set<string> {
+  const rank = (x: (typeof c)[number]) => [x.blocks < o.minBlocks ? 0 : 1, -(x.worst ?? Number.POSITIVE_INFINITY)] as const;
+  const sorted = [...c].sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1]);
+  const out = new Set<string>();
+  let total = o.startSec;
+  for (const x of sorted) {
+    if (total + x.nextSec > o.leftSec) continue;
+    out.add(x.name);
+    total += x.nextSec;
+  }
+  return out;
 }
 
 /**
@@ -103,7 +113,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
     }
     // The stopping rule per scenario (precision, maximum of blocks), then the budget for the suite.
     const decisions = new Map<Entry, StopDecision>();
-    const going: Array<{ name: string; blocks: number; nextSec: number }> = [];
+    const going: Array<{ name: string; blocks: number; nextSec: number; worst: number | null }> = [];
     for (const e of active) {
       const halfWidths = headlineHalfWidths(e.scenario.name, names(e), run.windows, run.est);
       const worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
@@ -112,9 +122,14 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       const done = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
       const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
       decisions.set(e, decision);
-      if (decision === 'continue') going.push({ name: e.scenario.name, blocks: done, nextSec: planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, share(e, active)).blockSec });
+      if (decision === 'continue') {
+        const nextSec = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, share(e, active)).blockSec;
+        going.push({ name: e.scenario.name, blocks: done, nextSec, worst: e.worst });
+      }
     }
-    const fits = fitNextBlock(going, { leftSec: design.budgetSec - elapsed(), startSec: DEFAULTS.planCosts.blockStartSec, minBlocks: design.blocks.min });
+    // The block's start, and its first scenario's warm-up from cold at its maximum.
+    const startSec = DEFAULTS.planCosts.blockStartSec + Math.max(...active.map((e) => e.members.length)) * design.warmup.maxSec;
+    const fits = fitNextBlock(going, { leftSec: design.budgetSec - elapsed(), startSec, minBlocks: design.blocks.min });
     for (const e of active) {
       let decision = decisions.get(e)!;
       if (decision === 'continue' && !fits.has(e.scenario.name)) decision = 'budget';
