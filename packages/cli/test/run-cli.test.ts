@@ -144,7 +144,28 @@ describe('interrupting and resuming', () => {
 describe('a resumed run keeps its plan', () => {
   it('-c 3, --no-verify, --no-pin, --costs, --quick and --processes shared hold after --resume (in the windows and the result); a contradicting flag exits 2', async () => {
     const out = scratch();
-    const run = start(['--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '-c', '3', '--no-verify', '--no-pin', '--costs', '--quick', '--rounds', '12', '--processes', 'shared', '--seed', '5']);
+    const run = start([
+      '--config',
+      config,
+      '-s',
+      'tiny',
+      '-o',
+      out,
+      '--driver',
+      'autocannon',
+      '-c',
+      '3',
+      '--no-verify',
+      '--no-pin',
+      '--costs',
+      '--quick',
+      '--rounds',
+      '12',
+      '--processes',
+      'shared',
+      '--seed',
+      '5',
+    ]);
     try {
       expect(await until(() => existsSync(join(out, 'windows.jsonl')) && windowLines(out).length >= 2, 90_000), run.stderr()).toBe(true);
       run.runner.kill('SIGINT');

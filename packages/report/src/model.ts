@@ -168,10 +168,10 @@ type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks'
 export function designText(d: DesignShape, o: { windowSec?: number | undefined; requests?: number | undefined; windows?: string } = {}): string {
   const w = d.warmup;
   return (
-    `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} rounds per block, every target once per round in a seeded random order; ` +
+    `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} blocks per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}, then ${d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds} rotation rounds before each later scenario`
-      : `${range(d.blocks)} blocks (fresh server processes) per scenario; warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`)
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}, then ${d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds} rotation rounds before each later scenario`
+      : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`)
   );
 }
 
@@ -300,6 +300,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
     ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
+    ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     { label: 'Driver', text: driverText(env.driver) },
     { label: 'Pinning', text: pinningText(env.pinning) },
@@ -333,6 +334,27 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...cpuClockFacts(r),
     { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
+  ];
+}
+
+/** Shared processes: how often each scenario met the block's processes fresh from their start. */
+function processesFacts(r: BenchResult): Array<{ label: string; text: string }> {
+  if (r.design.processes !== 'shared') return [];
+  const byScenario = new Map<string, { first: number; of: number }>();
+  for (const b of r.blocks) {
+    if (b.position === undefined) continue;
+    const x = byScenario.get(b.scenario) ?? { first: 0, of: 0 };
+    x.of++;
+    if (b.position === 1) x.first++;
+    byScenario.set(b.scenario, x);
+  }
+  const firsts = [...byScenario.values()].map((x) => x.first);
+  const range = firsts.length ? (Math.min(...firsts) === Math.max(...firsts) ? String(firsts[0]) : `${Math.min(...firsts)}–${Math.max(...firsts)}`) : '0';
+  return [
+    {
+      label: 'Processes',
+      text: `shared: each block's processes served its scenarios one after another, in a seeded order per block; each scenario came first (on processes fresh from their start) in ${range} of its blocks, and after other scenarios in the rest`,
+    },
   ];
 }
 

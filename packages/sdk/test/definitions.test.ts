@@ -79,15 +79,18 @@ describe('the measuring design', () => {
       warmup: DEFAULTS.warmup,
       rounds: DEFAULTS.rounds,
       blocks: DEFAULTS.blocks,
+      processes: DEFAULTS.processes,
       precision: DEFAULTS.precision,
       budgetSec: DEFAULTS.budgetSec,
       stealThreshold: DEFAULTS.stealThreshold,
       practicalBand: DEFAULTS.practicalBand,
       bootstrapResamples: DEFAULTS.bootstrapResamples,
     });
-    const given = validateSuite({ scenarios: [ok], targets: [tiny('t'), tiny('u')], design: { reference: 'u', rounds: { min: 3 }, warmup: { maxSec: 8 }, precision: 0.05 } }).opts.design;
+    const given = validateSuite({ scenarios: [ok], targets: [tiny('t'), tiny('u')], design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario' } })
+      .opts.design;
     expect(given.reference).toBe('u');
-    expect(given.rounds).toEqual({ min: 3, max: DEFAULTS.rounds.max });
+    expect(given.rounds).toEqual({ min: 4, max: DEFAULTS.rounds.max });
+    expect(given.processes).toBe('per-scenario');
     expect(given.warmup).toEqual({ ...DEFAULTS.warmup, maxSec: 8 });
     expect(given.precision).toBe(0.05);
     expect(given.blocks).toEqual(DEFAULTS.blocks);

@@ -14,7 +14,7 @@ const RUNS = 1000;
 function simulate(rnd: () => number, blocks: number, betweenSd: readonly [number, number] = [0.03, 0.07]): number[][] {
   const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
   const between = betweenSd[0] + (betweenSd[1] - betweenSd[0]) * rnd();
-  const rounds = 5 + Math.floor(rnd() * 6);
+  const rounds = 3 + Math.floor(rnd() * 8);
   return Array.from({ length: blocks }, () => {
     const b = between * normal();
     return Array.from({ length: rounds }, () => TRUE_RATIO * Math.exp(b + 0.1 * normal()));
@@ -33,7 +33,7 @@ function coverage(blocks: number, interval: (groups: number[][], run: number) =>
   return hits / RUNS;
 }
 
-describe('95% intervals with few blocks (between-block SD 0.03–0.07, within 0.1, 5–10 rounds)', () => {
+describe('95% intervals with few blocks (between-block SD 0.03–0.07, within 0.1, 3–10 rounds)', () => {
   for (const blocks of [2, 3, 5]) {
     it(`cover the true ratio in at least 93% of ${RUNS} simulated runs at ${blocks} blocks`, { timeout: 120_000 }, () => {
       const c = coverage(blocks, (g, run) => estimate(g, est(run), ['sim', blocks], 'sim').ci95);

@@ -205,7 +205,9 @@ export async function runScenarioInBlock(
     if (ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
     try {
       let second = 0;
-      const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) => ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }));
+      const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) =>
+        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }),
+      );
       l.info.warmupRps = w.rps;
       l.info.steady = w.steady;
       ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);

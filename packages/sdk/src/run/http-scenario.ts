@@ -155,7 +155,8 @@ export function replayedBlock(log: RunLog, scenario: string, b: number, names: r
 }
 
 /** Whether the interrupted run logged anything of this block. */
-export const wasLogged = (log: RunLog, scenario: string, b: number): boolean => log.windows.some((w) => w.scenario === scenario && w.block === b) || log.blocks.some((x) => x.scenario === scenario && x.block === b);
+export const wasLogged = (log: RunLog, scenario: string, b: number): boolean =>
+  log.windows.some((w) => w.scenario === scenario && w.block === b) || log.blocks.some((x) => x.scenario === scenario && x.block === b);
 
 /** The backend's own ceiling, once per run, for a scenario that declares its backend. */
 export async function scenarioCeiling(run: HttpRun, scenario: Scenario, members: readonly Target[]): Promise<void> {
@@ -202,7 +203,6 @@ export async function afterBlocks(run: HttpRun, scenario: Scenario, members: rea
   const mine = run.blocks.filter((x) => x.scenario === scenario.name);
   run.stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
 }
-
 
 /** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference). */
 export function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {

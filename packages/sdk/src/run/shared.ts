@@ -29,10 +29,7 @@ export function scenarioOrder<T extends { scenario: { name: string } }>(entries:
  * then the least precise (widest worst half-width; none yet counts as widest). Pure, so the rule is
  * tested on its own.
  */
-export function fitNextBlock(
-  c: ReadonlyArray<{ name: string; blocks: number; nextSec: number; worst: number | null }>,
-  o: { leftSec: number; startSec: number; minBlocks: number },
-): Set<string> {
+export function fitNextBlock(c: ReadonlyArray<{ name: string; blocks: number; nextSec: number; worst: number | null }>, o: { leftSec: number; startSec: number; minBlocks: number }): Set<string> {
   const rank = (x: (typeof c)[number]) => [x.blocks < o.minBlocks ? 0 : 1, -(x.worst ?? Number.POSITIVE_INFINITY)] as const;
   const sorted = [...c].sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1]);
   const out = new Set<string>();

@@ -128,7 +128,10 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     ...designIn,
     reference,
     ...(designIn.processes === 'shared' ? { carriedWarmupRounds: DEFAULTS.carriedWarmupRounds } : {}),
-    confidence: DEFAULTS.confidence, ...recordedThresholds(), intervalMethod: INTERVAL_METHOD };
+    confidence: DEFAULTS.confidence,
+    ...recordedThresholds(),
+    intervalMethod: INTERVAL_METHOD,
+  };
   // The minimum design fitted to the budget before anything starts (fewer rounds, shorter
   // warm-ups, fewer blocks), and said; the stopping rule then keeps the budget as the run goes.
   const planned = plannedScenarios(scenarios, targets, design);
@@ -255,14 +258,10 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
         http,
         loadScenarios.map((scenario, si) => ({ scenario, members: membersOf(scenario), weight: weights[si]! })),
       );
-    } else for (const [si, scenario] of loadScenarios.entries()) {
-      await measureHttpScenario(
-        http,
-        scenario,
-        si,
-        membersOf(scenario),
-      );
-    }
+    } else
+      for (const [si, scenario] of loadScenarios.entries()) {
+        await measureHttpScenario(http, scenario, si, membersOf(scenario));
+      }
 
     // Scenarios of another kind (streaming), each measured by its own module.
     const streaming: StreamResult[] = [];
