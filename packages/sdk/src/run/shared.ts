@@ -109,7 +109,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       break;
     }
     // The stopping rule per scenario (precision, maximum of blocks), then the budget for the suite.
-    const decisions = new Map<Entry, StopDecision>();
+    const decisions = new Map<Entry, { decision: StopDecision; done: number }>();
     const going: Array<{ name: string; blocks: number; nextSec: number; worst: number | null }> = [];
     for (const e of active) {
       const halfWidths = headlineHalfWidths(e.scenario.name, names(e), run.windows, run.est);
@@ -118,7 +118,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       // A block cut short by an interruption does not count towards the minimum or maximum.
       const done = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
       const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
-      decisions.set(e, decision);
+      decisions.set(e, { decision, done });
       if (decision === 'continue') {
         const nextSec = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, share(e, active)).blockSec;
         going.push({ name: e.scenario.name, blocks: done, nextSec, worst: e.worst });
@@ -128,9 +128,8 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
     const startSec = DEFAULTS.planCosts.blockStartSec + Math.max(...active.map((e) => e.members.length)) * design.warmup.maxSec;
     const fits = fitNextBlock(going, { leftSec: design.budgetSec - elapsed(), startSec, minBlocks: design.blocks.min });
     for (const e of active) {
-      let decision = decisions.get(e)!;
+      let { decision, done } = decisions.get(e)!;
       if (decision === 'continue' && !fits.has(e.scenario.name)) decision = 'budget';
-      const done = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
       ctx.emit({
         type: 'precision',
         scenario: e.scenario.name,
