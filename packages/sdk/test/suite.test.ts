@@ -156,18 +156,20 @@ describe('warm-up', () => {
 });
 
 describe('shared processes', () => {
-  it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by rotation rounds', async () => {
+  it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by the rotation rounds its design asks', async () => {
     const other = { ...ping, name: 'other', request: { path: '/other' } };
+    // Not the default number of rotation rounds: the design's is the one used and recorded.
+    const carriedWarmupRounds = DEFAULTS.carriedWarmupRounds + 1;
     const r = await runSuite({
       scenarios: [ping, other],
       targets: [tiny('ref'), tiny('b')],
-      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared' },
+      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared', carriedWarmupRounds },
       driver: 'autocannon',
       seed: 11,
       verify: false,
     });
     expectConsistentShape(r);
-    expect(r.design).toMatchObject({ processes: 'shared', carriedWarmupRounds: DEFAULTS.carriedWarmupRounds });
+    expect(r.design).toMatchObject({ processes: 'shared', carriedWarmupRounds });
     expect(r.stops.map((s) => [s.scenario, s.blocks])).toEqual([
       ['ping', 2],
       ['other', 2],
@@ -187,7 +189,7 @@ describe('shared processes', () => {
         expect(a).toMatchObject({ status: 'ok', carried: false });
         expect(a.warmupRps.length).toBeGreaterThanOrEqual(1);
         expect(c).toMatchObject({ status: 'ok', carried: true });
-        expect(c.warmupRps).toHaveLength(DEFAULTS.carriedWarmupRounds);
+        expect(c.warmupRps).toHaveLength(carriedWarmupRounds);
       }
     }
     // Each scenario meets the cold processes in some block (seed 11 draws both orders).

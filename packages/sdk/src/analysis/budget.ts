@@ -57,9 +57,9 @@ export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, 
  * Seconds of a scenario's part of a shared block on processes that served an earlier scenario of
  * it: the rotation rounds of warm-up windows (`warmupWindowSec` each), then the rounds.
  */
-export function carriedBlockSec(s: PlannedScenario, rounds: number, warmupWindowSec: number, c: PlanCosts): number {
+export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { windowSec: number; rounds: number }, c: PlanCosts): number {
   const perWindow = s.steps * (s.windowSec + s.settleSec + c.loaderStartSec);
-  return s.targets * DEFAULTS.carriedWarmupRounds * (warmupWindowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
+  return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
 }
 
 /**
@@ -67,11 +67,15 @@ export function carriedBlockSec(s: PlannedScenario, rounds: number, warmupWindow
  * shared processes a block starts and warms its processes from cold once, on its first scenario
  * (the costliest is assumed), and warms them for each later one by rotation rounds.
  */
-export function minimumSec(scenarios: readonly PlannedScenario[], d: Pick<Design, 'rounds' | 'blocks' | 'warmup'> & { processes?: Design['processes'] | undefined }, c: PlanCosts): number {
+export function minimumSec(
+  scenarios: readonly PlannedScenario[],
+  d: Pick<Design, 'rounds' | 'blocks' | 'warmup'> & { processes?: Design['processes'] | undefined; carriedWarmupRounds?: number | undefined },
+  c: PlanCosts,
+): number {
   // Warm-up often runs to its maximum on a noisy host: plan for it.
   const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
-  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, warmupWindows(d.warmup).windowSec, c));
+  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: warmupWindows(d.warmup).windowSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c));
   const first = Math.max(...own.map((x, i) => x - carried[i]!));
   return c.beforeSec + d.blocks.min * (carried.reduce((a, x) => a + x, 0) + first);
 }
@@ -83,11 +87,11 @@ export function minimumSec(scenarios: readonly PlannedScenario[], d: Pick<Design
  */
 export function planBudget(
   scenarios: readonly PlannedScenario[],
-  design: Pick<Design, 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined },
+  design: Pick<Design, 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined; carriedWarmupRounds?: number | undefined },
   costs: PlanCosts = DEFAULTS.planCosts,
   floor: { rounds: number; blocks: number } = DEFAULTS.planFloor,
 ): BudgetPlan {
-  const d = { rounds: { ...design.rounds }, blocks: { ...design.blocks }, warmup: { ...design.warmup }, processes: design.processes };
+  const d = { rounds: { ...design.rounds }, blocks: { ...design.blocks }, warmup: { ...design.warmup }, processes: design.processes, carriedWarmupRounds: design.carriedWarmupRounds };
   const given = minimumSec(scenarios, d, costs);
   const changes: BudgetChange[] = [];
   const fits = () => minimumSec(scenarios, d, costs) <= design.budgetSec;

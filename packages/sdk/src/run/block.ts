@@ -218,7 +218,7 @@ export async function runScenarioInBlock(
   // A carried one by rotation rounds (every target once per round; they keep the fresh ones awake too).
   if (carried.length && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
     const windowSec = warmupWindows(ctx.design.warmup).windowSec;
-    for (let r = 1; r <= DEFAULTS.carriedWarmupRounds && !ctx.signal.aborted; r++) {
+    for (let r = 1; r <= ctx.design.carriedWarmupRounds && !ctx.signal.aborted; r++) {
       const order = roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r);
       const woke = await wakeUp(
         ctx,

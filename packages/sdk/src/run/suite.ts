@@ -102,7 +102,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     ];
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
-    designIn = { ...plan.design, processes: plan.design.processes ?? 'per-scenario' };
+    // A plan from before a design field existed ran with that field's former behaviour.
+    designIn = { ...plan.design, processes: plan.design.processes ?? 'per-scenario', carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds };
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
     const o = plan.options.overrides;
@@ -127,7 +128,6 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const design: DesignRecord & Design = {
     ...designIn,
     reference,
-    ...(designIn.processes === 'shared' ? { carriedWarmupRounds: DEFAULTS.carriedWarmupRounds } : {}),
     confidence: DEFAULTS.confidence,
     ...recordedThresholds(),
     intervalMethod: INTERVAL_METHOD,
