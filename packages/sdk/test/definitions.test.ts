@@ -80,17 +80,22 @@ describe('the measuring design', () => {
       rounds: DEFAULTS.rounds,
       blocks: DEFAULTS.blocks,
       processes: DEFAULTS.processes,
+      carriedWarmupRounds: DEFAULTS.carriedWarmupRounds,
       precision: DEFAULTS.precision,
       budgetSec: DEFAULTS.budgetSec,
       stealThreshold: DEFAULTS.stealThreshold,
       practicalBand: DEFAULTS.practicalBand,
       bootstrapResamples: DEFAULTS.bootstrapResamples,
     });
-    const given = validateSuite({ scenarios: [ok], targets: [tiny('t'), tiny('u')], design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario' } })
-      .opts.design;
+    const given = validateSuite({
+      scenarios: [ok],
+      targets: [tiny('t'), tiny('u')],
+      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', carriedWarmupRounds: 3 },
+    }).opts.design;
     expect(given.reference).toBe('u');
     expect(given.rounds).toEqual({ min: 4, max: DEFAULTS.rounds.max });
     expect(given.processes).toBe('per-scenario');
+    expect(given.carriedWarmupRounds).toBe(3);
     expect(given.warmup).toEqual({ ...DEFAULTS.warmup, maxSec: 8 });
     expect(given.precision).toBe(0.05);
     expect(given.blocks).toEqual(DEFAULTS.blocks);
