@@ -102,7 +102,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     ];
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
-    // A plan from before a design field existed ran with that field's former behaviour.
+    // Plans from before these fields: processes were per scenario, which uses no rotation rounds
+    // (a shared plan always recorded its rotation rounds).
     designIn = { ...plan.design, processes: plan.design.processes ?? 'per-scenario', carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds };
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
