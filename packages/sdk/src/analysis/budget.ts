@@ -62,16 +62,15 @@ export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { wi
   return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
 }
 
+/** What the planner reads of a design; a design without processes or rotation rounds has their defaults' meaning. */
+type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'carriedWarmupRounds'>>;
+
 /**
  * Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. With
  * shared processes a block starts and warms its processes from cold once, on its first scenario
  * (the costliest is assumed), and warms them for each later one by rotation rounds.
  */
-export function minimumSec(
-  scenarios: readonly PlannedScenario[],
-  d: Pick<Design, 'rounds' | 'blocks' | 'warmup'> & { processes?: Design['processes'] | undefined; carriedWarmupRounds?: number | undefined },
-  c: PlanCosts,
-): number {
+export function minimumSec(scenarios: readonly PlannedScenario[], d: PlanShape, c: PlanCosts): number {
   // Warm-up often runs to its maximum on a noisy host: plan for it.
   const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
@@ -87,7 +86,7 @@ export function minimumSec(
  */
 export function planBudget(
   scenarios: readonly PlannedScenario[],
-  design: Pick<Design, 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined; carriedWarmupRounds?: number | undefined },
+  design: PlanShape & Pick<Design, 'budgetSec'>,
   costs: PlanCosts = DEFAULTS.planCosts,
   floor: { rounds: number; blocks: number } = DEFAULTS.planFloor,
 ): BudgetPlan {
