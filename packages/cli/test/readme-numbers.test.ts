@@ -15,13 +15,14 @@ describe('numbers in the prose match DEFAULTS', () => {
   const section = readme.slice(readme.indexOf('## How a figure is obtained'), readme.indexOf('## Runtimes as a dimension'));
   const claims: Array<[string, string]> = [
     ['window length', `(${d.windowSec} s by default`],
-    ['step settle', `${d.stepSettleSec} s settle`],
+    ['step settle', `after a ${d.stepSettleSec} s settle before the first and ${d.laterStepSettleSec} s before each later one`],
+    ['sweep settle', `a ${d.laterStepSettleSec}-s one before each later level`],
     ['warm-up bounds', `(at least ${d.warmup.minSec} s, at most ${d.warmup.maxSec} s each)`],
     ['warm-up steadiness', `by less than ${pct(d.warmup.tolerance)}`],
     ['first blocks', `The first blocks (${d.blocks.min} by default) run ${d.rounds.min} rounds each`],
     ['rounds clamp', `[${d.rounds.min}, ${d.rounds.max}]`],
     ['budget', `(${d.budgetSec / 60} min for the whole run`],
-    ['rotation rounds', `with ${d.carriedWarmupRounds} unrecorded *rotation round${d.carriedWarmupRounds === 1 ? '' : 's'}*`],
+    ['rotation rounds', `with ${d.carriedWarmupRounds} unrecorded *rotation round${d.carriedWarmupRounds === 1 ? '' : 's'}* of ${d.carriedWarmupWindowSec}-s windows`],
     ['precision', `\`--precision\` (${pct(d.precision)})`],
     ['maximum of blocks', `maximum of blocks (${d.blocks.max})`],
     ['planner floor', `(down to ${d.planFloor.rounds})`],

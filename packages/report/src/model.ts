@@ -1,4 +1,16 @@
-import { DEFAULTS, thresholdsOf, type BenchResult, type Estimate, type FailedWindow, type OkWindow, type PairSummary, type ProfileRecord, type StopRecord, type TargetInfo } from '@benchsuite/sdk';
+import {
+  DEFAULTS,
+  rotationWindowSec,
+  thresholdsOf,
+  type BenchResult,
+  type Estimate,
+  type FailedWindow,
+  type OkWindow,
+  type PairSummary,
+  type ProfileRecord,
+  type StopRecord,
+  type TargetInfo,
+} from '@benchsuite/sdk';
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
@@ -159,7 +171,7 @@ function windowsText(r: BenchResult): string {
 const windowsPhrase = (windowSec: number, requests: number | undefined) => (requests ? `windows of exactly ${requests} requests each (per connection step)` : `${+windowSec.toFixed(3)} s windows`);
 const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
 
-type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'carriedWarmupRounds'>;
+type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>;
 
 /**
  * The design in one sentence: the run facts of every report, the CLI's header and `--dry-run`
@@ -170,7 +182,7 @@ export function designText(d: DesignShape, o: { windowSec?: number | undefined; 
   return (
     `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}, then ${plural(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds, 'rotation round')} before each later scenario`
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}, then ${plural(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds, 'rotation round')} of ${+rotationWindowSec(d).toFixed(3)}-s windows before each later scenario`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; warm-up ${range({ min: w.minSec, max: w.maxSec })} s per block until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`)
   );
 }
@@ -180,14 +192,16 @@ export function stoppingText(d: Pick<BenchResult['design'], 'precision' | 'budge
   return `blocks until every headline interval is within ${fmtHalfWidth(d.precision)} or the ${fmtDuration(d.budgetSec)} budget is spent; windows over ${fmtPct(d.stealThreshold, 0)} CPU steal replaced`;
 }
 
-/** `50 connections, 1 s windows` / `10 → 50 → 200 connections, 1 s windows, one per step (0.25 s settle)` */
+const settlePhrase = (first: number, later: number) => (first === later ? `${first} s settle before each step` : `${first} s settle, ${later} s before each later step`);
+
+/** `50 connections, 1 s windows` / `10 → 50 → 200 connections, 1 s windows, one per step (0.3 s settle, 0.1 s before each later step)` */
 export function loadText(info: ScenarioInfo): string {
   const l = info.load;
   const conns = l.connections.length ? l.connections.join(' → ') : '?';
   const stepped = l.connections.length > 1;
   return (
     `${conns} connection${l.connections.length === 1 && l.connections[0] === 1 ? '' : 's'}, ${l.requests ? `windows of ${l.requests} requests` : `${l.durationSec} s windows`}` +
-    `${stepped ? `, one per step${l.warmupSec ? ` (${l.warmupSec} s settle)` : ''}` : ''}${l.rate ? `, ${l.rate} req/s target rate` : ''}`
+    `${stepped ? `, one per step${l.warmupSec ? ` (${settlePhrase(l.warmupSec, l.stepWarmupSec ?? l.warmupSec)})` : ''}` : ''}${l.rate ? `, ${l.rate} req/s target rate` : ''}`
   );
 }
 

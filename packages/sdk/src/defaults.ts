@@ -11,10 +11,25 @@ export const DEFAULTS = {
    * shared processes) fits its 18-minute budget on 2 cores with room for a third block.
    */
   windowSec: 0.8,
-  /** Settle seconds before each step of a stepped load (new connection count); single-step loads use 0. */
+  /** Settle seconds before each window of a stepped load (its first step, after the process sat idle); single-step loads use 0. */
   stepSettleSec: 0.3,
-  /** Block warm-up: 1-s windows until per-second req/s changes by less than `tolerance`, within [minSec, maxSec]. */
-  warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 },
+  /**
+   * Settle seconds before each later step of a stepped window (at most the window's own settle): the
+   * previous step has just loaded the process, so only the new connections' transient is left.
+   * 0.1 s rather than 0.3 s or none, from `npm run bench:step-settle` on the concurrency ramp (the
+   * same processes, modes alternated, steps and rounds pooled): with no settle koa ran 6% slow in
+   * both runs (0.94 ± 3% and 0.94 ± 2% of its figure with the full settle), the others within two
+   * standard errors; with 0.1 s koa read 0.99 ± 4% and 0.98 ± 1%, all six 1.02 ± 2% and 1.01 ± 1%.
+   * The ramp's windows are then 75% measured instead of 60% (86% with none).
+   */
+  laterStepSettleSec: 0.1,
+  /**
+   * Block warm-up: 1-s windows until per-second req/s changes by less than `tolerance`, within
+   * [minSec, maxSec]. At most 3 s, not 4: a fresh process's third second already ran at its block's
+   * measured level (0.99, 1.01 and 1.03 of it, medians over 18–24 fresh processes in three default
+   * runs, `npm run bench:warmup`), and on this host most warm-ups ran to their maximum anyway.
+   */
+  warmup: { minSec: 2, maxSec: 3, tolerance: 0.05 },
   /**
    * Rounds per block: the dimensioning phase chooses within [min, max]. The minimum is 3, not 5:
    * server processes differ more than windows do, so the budget buys blocks before rounds (the
@@ -39,6 +54,13 @@ export const DEFAULTS = {
    * (the README has the figures), and 9 more points of the wall time were measured.
    */
   carriedWarmupRounds: 1,
+  /**
+   * Seconds of each rotation window (a carried process's warm-up, above). A carried process's
+   * slow start after a change of route lasts about its first second under load (0.84–1.00 of its
+   * steady figure); the rotation window takes the first half and round 1's window, after an idle
+   * spell of the other targets' rotation windows, the rest.
+   */
+  carriedWarmupWindowSec: 0.5,
   /** Stop when every relative figure's 95% interval half-width is under this fraction. */
   precision: 0.02,
   /** Wall-clock budget of a run, seconds (the default suite fits 20 minutes on 2 cores). */
@@ -232,6 +254,7 @@ export const QUICK = {
   windowSec: 0.2,
   stepSettleSec: 0.25,
   warmup: { minSec: 0.4, maxSec: 0.4, tolerance: 0.2 },
+  carriedWarmupWindowSec: 0.2,
   rounds: { min: 2, max: 2 },
   blocks: { min: 1, max: 1 },
 } as const;

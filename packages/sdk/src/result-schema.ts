@@ -485,7 +485,10 @@ export const scenarioInfoSchema = z.strictObject({
   expect: z.strictObject({ status: z.array(z.number().int()) }),
   load: z.strictObject({
     connections: z.array(z.number().int().positive()),
+    /** Settle before each window (its first step). */
     warmupSec: nonneg,
+    /** A stepped load's settle before each later step (absent in older results: `warmupSec`, before every step). */
+    stepWarmupSec: nonneg.optional(),
     durationSec: nonneg,
     rate: num.optional(),
     /** Requests per measured window (per step) instead of a duration. */
@@ -540,6 +543,8 @@ export const designSchema = z.strictObject({
   processes: z.enum(['per-scenario', 'shared']).optional(),
   /** Shared processes: unrecorded rotation rounds that warm a process for its next scenario. */
   carriedWarmupRounds: int.optional(),
+  /** Shared processes: seconds of each rotation window (absent in older results: 1 s, the warm-up's window). */
+  carriedWarmupWindowSec: nonneg.optional(),
   precision: nonneg,
   budgetSec: nonneg,
   stealThreshold: nonneg,

@@ -22,9 +22,10 @@ const loadProfileSchema = z.strictObject({
   /** Open connections: one number, or a stepped list measured one step after the other. */
   connections: z.union([positiveInt, z.array(positiveInt).min(1)]).default(DEFAULTS.connections),
   /**
-   * Settle seconds of traffic before each measured window (per step), never recorded. Default: none
-   * for a fixed load, `DEFAULTS.stepSettleSec` for a stepped one. A fresh server's warm-up is the
-   * block's business (until steady), not this.
+   * Settle seconds of traffic before each measured window (its first step), never recorded.
+   * Default: none for a fixed load, `DEFAULTS.stepSettleSec` for a stepped one, whose later steps
+   * settle for `DEFAULTS.laterStepSettleSec` (or this, when shorter). A fresh server's warm-up is
+   * the block's business (until steady), not this.
    */
   warmup: z.number().nonnegative().optional(),
   /** Seconds measured per window (per step for a stepped list). Default: the design's `windowSec`. */

@@ -28,7 +28,7 @@ describe('planBudget', () => {
     expect(mid.design.blocks.min).toBe(2);
   });
   it('plans shared processes as one cold start and warm-up per block, and rotation rounds for every later scenario', () => {
-    const shared = { ...design(600), processes: 'shared' as const, carriedWarmupRounds: 2 };
+    const shared = { ...design(600), processes: 'shared' as const, carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 };
     // A later scenario of a shared block: 6 targets × 2 rotation rounds × (1-s window + 0.1 s) + 5 × 6 × 0.9 = 40.2 s;
     // the first carries the start, the full warm-up and the wake-up round instead (57.9 − 40.2 = 17.7 s more).
     expect(carriedBlockSec(suite(1)[0]!, 5, { windowSec: 1, rounds: 2 }, costs)).toBeCloseTo(40.2, 6);
@@ -37,8 +37,11 @@ describe('planBudget', () => {
     expect(minimumSec(suite(2), { ...shared, carriedWarmupRounds: 1 }, costs)).toBeCloseTo(10 + 2 * (2 * 33.6 + 24.3), 6);
     expect(minimumSec(suite(2), shared, costs)).toBeCloseTo(10 + 2 * (2 * 40.2 + 17.7), 6);
     expect(planBudget(suite(2), shared, costs).minimumSec).toBeCloseTo(206.2, 6);
+    // Rotation windows of the design's length: 0.5 s instead of 1 s is 6 × 2 × 0.5 s less for each later scenario of a block.
+    expect(minimumSec(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(10 + 2 * (2 * 34.2 + 23.7), 6);
+    expect(planBudget(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs).minimumSec).toBeCloseTo(194.2, 6);
     // Nine scenarios: 10 + 18 × 57.9 = 1,052.2 s with fresh processes per scenario, 10 + 2 × (9 × 40.2 + 17.7) = 769 s shared.
-    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2 }, costs)).toBeCloseTo(283.2, 6);
+    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(283.2, 6);
     expect(planBudget(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2 }, costs).changes).toEqual([]);
   });
   it('records each change from the given value to the fitted one when even the smallest design cannot fit, and by how much', () => {

@@ -81,6 +81,7 @@ describe('the measuring design', () => {
       blocks: DEFAULTS.blocks,
       processes: DEFAULTS.processes,
       carriedWarmupRounds: DEFAULTS.carriedWarmupRounds,
+      carriedWarmupWindowSec: DEFAULTS.carriedWarmupWindowSec,
       precision: DEFAULTS.precision,
       budgetSec: DEFAULTS.budgetSec,
       stealThreshold: DEFAULTS.stealThreshold,
@@ -90,12 +91,13 @@ describe('the measuring design', () => {
     const given = validateSuite({
       scenarios: [ok],
       targets: [tiny('t'), tiny('u')],
-      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', carriedWarmupRounds: 3 },
+      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', carriedWarmupRounds: 3, carriedWarmupWindowSec: 0.7 },
     }).opts.design;
     expect(given.reference).toBe('u');
     expect(given.rounds).toEqual({ min: 4, max: DEFAULTS.rounds.max });
     expect(given.processes).toBe('per-scenario');
     expect(given.carriedWarmupRounds).toBe(3);
+    expect(given.carriedWarmupWindowSec).toBe(0.7);
     expect(given.warmup).toEqual({ ...DEFAULTS.warmup, maxSec: 8 });
     expect(given.precision).toBe(0.05);
     expect(given.blocks).toEqual(DEFAULTS.blocks);

@@ -2,7 +2,7 @@
 // under the shared lock (`flock /tmp/bs-load.lock npx vitest run packages/sdk/test/suite.test.ts`).
 // Every run is tiny (windows of 0.25–1 s, two rounds, one block); nothing here asserts a duration.
 import { describe, expect, it } from 'vitest';
-import { decodeHistogram, DEFAULTS, resultSchema, runSuite, type BenchResult, type OkWindow, type WindowRecord } from '../src/index.js';
+import { autocannonDriver, decodeHistogram, DEFAULTS, resultSchema, runSuite, type BenchResult, type Driver, type OkWindow, type WindowRecord } from '../src/index.js';
 import { hasWrk, tiny, tinyDesign } from './_helpers.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: { connections: 10 } };
@@ -160,16 +160,28 @@ describe('shared processes', () => {
     const other = { ...ping, name: 'other', request: { path: '/other' } };
     // Not the default number of rotation rounds: the design's is the one used and recorded.
     const carriedWarmupRounds = DEFAULTS.carriedWarmupRounds + 1;
+    // Nor the default rotation window: no other window of this design lasts 0.15 s.
+    const carriedWarmupWindowSec = 0.15;
+    const durations: number[] = [];
+    const recording: Driver = {
+      ...autocannonDriver,
+      run: (o) => {
+        durations.push(o.durationSec);
+        return autocannonDriver.run(o);
+      },
+    };
     const r = await runSuite({
       scenarios: [ping, other],
       targets: [tiny('ref'), tiny('b')],
-      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared', carriedWarmupRounds },
-      driver: 'autocannon',
+      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared', carriedWarmupRounds, carriedWarmupWindowSec },
+      driver: recording,
       seed: 11,
       verify: false,
     });
     expectConsistentShape(r);
-    expect(r.design).toMatchObject({ processes: 'shared', carriedWarmupRounds });
+    expect(r.design).toMatchObject({ processes: 'shared', carriedWarmupRounds, carriedWarmupWindowSec });
+    // 2 blocks × 2 targets × the rotation rounds, each window of the design's length.
+    expect(durations.filter((d) => d === carriedWarmupWindowSec)).toHaveLength(2 * 2 * carriedWarmupRounds);
     expect(r.stops.map((s) => [s.scenario, s.blocks])).toEqual([
       ['ping', 2],
       ['other', 2],

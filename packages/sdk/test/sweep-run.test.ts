@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BenchsuiteConfigError, resolveDriver, resultSchema, runSuite, type OkWindow, type SuiteEvent } from '../src/index.js';
+import { autocannonDriver, BenchsuiteConfigError, DEFAULTS, resolveDriver, resultSchema, runSuite, type Driver, type OkWindow, type SuiteEvent } from '../src/index.js';
 import { TreeSampler } from '../src/window-resources.js';
 import { tiny, tinyDesign } from './_helpers.js';
 
@@ -66,6 +66,38 @@ describe('a concurrency sweep end to end', () => {
       expect(s.perProcess!.rpsPerCore.point).toBeGreaterThan(0);
     }
   }, 180_000);
+});
+
+describe('settles of a stepped window', () => {
+  it("settles for the window's own time before its first step and for at most DEFAULTS.laterStepSettleSec before each later one, and records both", async () => {
+    // The loader the run uses, with every call's settle written down on the way.
+    const calls: Array<{ connections: number; warmupSec: number; measured: boolean }> = [];
+    const recording: Driver = {
+      ...autocannonDriver,
+      name: 'recording-autocannon',
+      run: (o) => {
+        calls.push({ connections: o.connections, warmupSec: o.warmupSec, measured: o.onMeasureStart !== undefined });
+        return autocannonDriver.run(o);
+      },
+    };
+    const settle = 2 * DEFAULTS.laterStepSettleSec;
+    const r = await runSuite({
+      scenarios: [ping],
+      targets: [tiny('ref'), tiny('other')],
+      design: { ...tinyDesign, reference: 'ref' },
+      overrides: { connections: [1, 2, 4], warmup: settle },
+      driver: recording,
+      seed: 6,
+    });
+    const measured = calls.filter((c) => c.measured);
+    // 2 targets × 2 rounds × 3 steps, each step its own loader call.
+    expect(measured).toHaveLength(12);
+    for (const c of measured) expect(c.warmupSec).toBe(c.connections === 1 ? settle : DEFAULTS.laterStepSettleSec);
+    // Warm-up windows settle nothing: they are unrecorded load already.
+    for (const c of calls.filter((x) => !x.measured)) expect(c.warmupSec).toBe(0);
+    expect(r.scenarios[0]!.load).toMatchObject({ warmupSec: settle, stepWarmupSec: DEFAULTS.laterStepSettleSec });
+    expect(r.windows.every((w) => w.status === 'ok')).toBe(true);
+  }, 120_000);
 });
 
 describe('fixed request counts (--requests)', () => {

@@ -20,10 +20,10 @@ export function learnEtag(path: string): (ctx: PrepareContext) => Promise<Prepar
 
 /**
  * The ramp's window: its five steps are measured one after the other in every window, so each
- * step is kept short: 0.5 s, after 0.3 s at the step's connection count. Shorter steps (0.3 s
- * after 0.2 s) were tried: a slow server at 500 connections then sometimes answered nothing
- * inside the step, which is a failed window. Fixed loads use the design's window
- * (`DEFAULTS.windowSec`).
+ * step is kept short: 0.5 s, the first after 0.3 s at its connection count and each later one after
+ * `DEFAULTS.laterStepSettleSec`. Shorter steps (0.3 s after 0.2 s) were tried: a slow server at
+ * 500 connections then sometimes answered nothing inside the step, which is a failed window.
+ * Fixed loads use the design's window (`DEFAULTS.windowSec`).
  */
 const RAMP_WINDOW = { warmup: 0.3, duration: 0.5 } as const;
 

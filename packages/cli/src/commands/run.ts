@@ -102,7 +102,7 @@ export const runFlags = {
     short: 'w',
     value: 'S',
     parse: (r: string) => parseDuration(r),
-    help: 'settle time before each window of a stepped load (each block warms up until steady anyway)',
+    help: `settle time before each window of a stepped load (later steps: ${formatSeconds(DEFAULTS.laterStepSettleSec)}, or S if shorter; each block warms up until steady anyway)`,
     default: formatSeconds(DEFAULTS.stepSettleSec),
   },
   precision: {

@@ -1,6 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../options.js';
-import { warmupWindows } from '../run/warmup.js';
 
 /**
  * The budget planner: before anything starts, the cost of each scenario's minimum design is
@@ -15,6 +14,7 @@ export interface PlannedScenario {
   /** Connection steps measured inside each window (one for a fixed load). */
   steps: number;
   windowSec: number;
+  /** Unrecorded settle seconds of one window (before its first step, and before each later one if any). */
   settleSec: number;
 }
 
@@ -48,22 +48,22 @@ export interface BudgetPlan {
 
 /** Seconds of one block of `rounds` rounds of a scenario: start, warm-ups, the wake-up round (one window per target, with 2 or more), rounds. */
 export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + s.settleSec + c.loaderStartSec);
+  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
   const wake = s.targets > 1 ? s.targets * (s.windowSec + c.loaderStartSec) : 0;
   return c.blockStartSec + s.targets * warmupSec + wake + rounds * s.targets * perWindow;
 }
 
 /**
  * Seconds of a scenario's part of a shared block on processes that served an earlier scenario of
- * it: the rotation rounds of warm-up windows (`warmupWindowSec` each), then the rounds.
+ * it: the rotation rounds (`warmup.rounds` of every target, windows of `warmup.windowSec`), then the rounds.
  */
 export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { windowSec: number; rounds: number }, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + s.settleSec + c.loaderStartSec);
+  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
   return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
 }
 
 /** What the planner reads of a design; a design without processes or rotation rounds has their defaults' meaning. */
-type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'carriedWarmupRounds'>>;
+type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
 
 /**
  * Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. With
@@ -74,7 +74,9 @@ export function minimumSec(scenarios: readonly PlannedScenario[], d: PlanShape, 
   // Warm-up often runs to its maximum on a noisy host: plan for it.
   const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
-  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: warmupWindows(d.warmup).windowSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c));
+  const carried = scenarios.map((s) =>
+    carriedBlockSec(s, d.rounds.min, { windowSec: d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c),
+  );
   const first = Math.max(...own.map((x, i) => x - carried[i]!));
   return c.beforeSec + d.blocks.min * (carried.reduce((a, x) => a + x, 0) + first);
 }
@@ -90,7 +92,14 @@ export function planBudget(
   costs: PlanCosts = DEFAULTS.planCosts,
   floor: { rounds: number; blocks: number } = DEFAULTS.planFloor,
 ): BudgetPlan {
-  const d = { rounds: { ...design.rounds }, blocks: { ...design.blocks }, warmup: { ...design.warmup }, processes: design.processes, carriedWarmupRounds: design.carriedWarmupRounds };
+  const d = {
+    rounds: { ...design.rounds },
+    blocks: { ...design.blocks },
+    warmup: { ...design.warmup },
+    processes: design.processes,
+    carriedWarmupRounds: design.carriedWarmupRounds,
+    carriedWarmupWindowSec: design.carriedWarmupWindowSec,
+  };
   const given = minimumSec(scenarios, d, costs);
   const changes: BudgetChange[] = [];
   const fits = () => minimumSec(scenarios, d, costs) <= design.budgetSec;

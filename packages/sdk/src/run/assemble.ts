@@ -174,6 +174,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
       load: {
         connections: connectionSteps(s.load),
         warmupSec: windowSpec(s, [], design, DEFAULTS.stepSettleSec).settleSec,
+        ...(connectionSteps(s.load).length > 1 ? { stepWarmupSec: windowSpec(s, [], design, DEFAULTS.stepSettleSec).laterSettleSec } : {}),
         durationSec: windowSpec(s, [], design, DEFAULTS.stepSettleSec).windowSec,
         ...(s.load.rate ? { rate: s.load.rate } : {}),
         ...(s.load.requests ? { requests: s.load.requests } : {}),

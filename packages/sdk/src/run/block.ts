@@ -8,7 +8,7 @@ import { subSeed } from '../analysis/bootstrap.js';
 import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
-import { fittedWindowSec, measureWindow, type WindowContext, type WindowSpec } from './window.js';
+import { fittedWindowSec, measureWindow, settleSecOf, type WindowContext, type WindowSpec } from './window.js';
 import { isSteady, wakeUp, warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
@@ -42,15 +42,17 @@ export function shouldAddRound(lostWindowInRound: boolean, extraSoFar: number, p
   return lostWindowInRound && extraSoFar < planned && budgetLeft;
 }
 
-/** Settle seconds before each window: stepped loads re-open connections at a new count. */
+/** Settle seconds before each window (stepped loads re-open connections at a new count) and before each later step. */
 export function windowSpec(scenario: Scenario, requests: readonly RequestSpec[], design: Pick<Design, 'windowSec'>, stepSettleSec: number): WindowSpec {
   const steps = connectionSteps(scenario.load);
+  const settleSec = scenario.load.warmup ?? (steps.length > 1 ? stepSettleSec : 0);
   return {
     scenario,
     requests,
     steps,
     windowSec: scenario.load.duration ?? design.windowSec,
-    settleSec: scenario.load.warmup ?? (steps.length > 1 ? stepSettleSec : 0),
+    settleSec,
+    laterSettleSec: steps.length > 1 ? Math.min(settleSec, DEFAULTS.laterStepSettleSec) : 0,
   };
 }
 
@@ -217,7 +219,7 @@ export async function runScenarioInBlock(
   }
   // A carried one by rotation rounds (every target once per round; they keep the fresh ones awake too).
   if (carried.length && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
-    const windowSec = warmupWindows(ctx.design.warmup).windowSec;
+    const windowSec = ctx.design.carriedWarmupWindowSec;
     for (let r = 1; r <= ctx.design.carriedWarmupRounds && !ctx.signal.aborted; r++) {
       const order = roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r);
       const woke = await wakeUp(
@@ -291,7 +293,7 @@ export async function runScenarioInBlock(
         const excluded = steal > ctx.design.stealThreshold ? ('steal' as const) : null;
         lost ||= excluded !== null;
         w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...figures, excluded } satisfies OkWindow;
-        ctx.addLoad(l.spec!.steps.length * l.spec!.settleSec + figures.durationSec);
+        ctx.addLoad(settleSecOf(l.spec!) + figures.durationSec);
       } catch (err) {
         const failure = failureOf(err, ctx.signal);
         if (failure.phase === 'interrupted') break;

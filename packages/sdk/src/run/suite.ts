@@ -13,6 +13,8 @@ import { planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/b
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
 import { windowSpec, type BlockContext } from './block.js';
+import { settleSecOf } from './window.js';
+import { rotationWindowSec } from './warmup.js';
 import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { measureHttpScenario, type HttpRun } from './http-scenario.js';
@@ -53,7 +55,7 @@ export function planRun(
 function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
   return scenarios.filter(driverLoaded).map((s) => {
     const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: w.settleSec };
+    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: settleSecOf(w) };
   });
 }
 
@@ -103,8 +105,13 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
     // Plans from before these fields: processes were per scenario, which uses no rotation rounds
-    // (a shared plan always recorded its rotation rounds).
-    designIn = { ...plan.design, processes: plan.design.processes ?? 'per-scenario', carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds };
+    // (a shared plan always recorded its rotation rounds); rotation windows were the warm-up's.
+    designIn = {
+      ...plan.design,
+      processes: plan.design.processes ?? 'per-scenario',
+      carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds,
+      carriedWarmupWindowSec: rotationWindowSec(plan.design),
+    };
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
     const o = plan.options.overrides;
@@ -231,7 +238,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       const steps = connectionSteps(s.load).length;
       const n = usable.filter((t) => targetSupports(t, s) && verified(s, t)).length;
       const w = windowSpec(s, [], design, stepSettle);
-      return n * steps * (w.windowSec + w.settleSec);
+      return n * (steps * w.windowSec + settleSecOf(w));
     };
     const weights = loadScenarios.map(perRound);
     const http: HttpRun = {

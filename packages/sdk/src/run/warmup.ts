@@ -28,6 +28,9 @@ export function warmupWindows(w: Design['warmup']): { windowSec: number; min: nu
   return { windowSec, min, max };
 }
 
+/** Seconds of a shared block's rotation windows; a design recorded before they had their own length used the warm-up's. */
+export const rotationWindowSec = (d: Pick<Design, 'warmup'> & { carriedWarmupWindowSec?: number | undefined }): number => d.carriedWarmupWindowSec ?? warmupWindows(d.warmup).windowSec;
+
 /** A target to warm: what it serves and how the scenario loads it. */
 export interface WarmupItem {
   target: StartedTarget;

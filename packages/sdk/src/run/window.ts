@@ -26,9 +26,14 @@ export interface WindowSpec {
   /** Connection steps measured one after the other (one for a fixed load). */
   steps: readonly number[];
   windowSec: number;
-  /** Seconds of load before each step's measurement, never recorded. */
+  /** Seconds of load before the first step's measurement, never recorded. */
   settleSec: number;
+  /** Seconds of load before each later step's measurement (the previous step has just loaded the process). */
+  laterSettleSec: number;
 }
+
+/** Unrecorded load seconds of a window: the first step's settle and each later step's. */
+export const settleSecOf = (spec: Pick<WindowSpec, 'steps' | 'settleSec' | 'laterSettleSec'>): number => spec.settleSec + (spec.steps.length - 1) * spec.laterSettleSec;
 
 /** The measured part of a window, before its place in the run (block, round…) is added. */
 export type WindowFigures = Pick<
@@ -110,14 +115,14 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
   const steps: StepResult[] = [];
   const histograms: Histogram[] = [];
   try {
-    for (const connections of spec.steps) {
+    for (const [i, connections] of spec.steps.entries()) {
       let resources: WindowResources | undefined;
       const res = await ctx.driver
         .run({
           baseUrl: target.baseUrl,
           requests: spec.requests,
           connections,
-          warmupSec: spec.settleSec,
+          warmupSec: i === 0 ? spec.settleSec : spec.laterSettleSec,
           durationSec: spec.windowSec,
           requestCount: load.requests,
           rate: load.rate,
