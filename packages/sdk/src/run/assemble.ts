@@ -164,23 +164,26 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
         set: { PORT: '0 (any free port) unless a target sets it', ...(pinning.enabled ? { BENCHSUITE_SERVER_CPUS: pinning.serverCpus.join(',') } : {}) },
       },
     }),
-    scenarios: scenarios.map((s) => ({
-      name: s.name,
-      ...(s.description ? { description: s.description } : {}),
-      ...(s.group ? { group: s.group } : {}),
-      ...(s.kind !== 'http' ? { kind: s.kind } : {}),
-      requests: scenarioRequests(s),
-      expect: { status: Array.isArray(s.expect.status) ? s.expect.status : [s.expect.status] },
-      load: {
-        connections: connectionSteps(s.load),
-        warmupSec: windowSpec(s, [], design, DEFAULTS.stepSettleSec).settleSec,
-        ...(connectionSteps(s.load).length > 1 ? { stepWarmupSec: windowSpec(s, [], design, DEFAULTS.stepSettleSec).laterSettleSec } : {}),
-        durationSec: windowSpec(s, [], design, DEFAULTS.stepSettleSec).windowSec,
-        ...(s.load.rate ? { rate: s.load.rate } : {}),
-        ...(s.load.requests ? { requests: s.load.requests } : {}),
-        timeoutSec: s.load.timeout,
-      },
-    })),
+    scenarios: scenarios.map((s) => {
+      const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
+      return {
+        name: s.name,
+        ...(s.description ? { description: s.description } : {}),
+        ...(s.group ? { group: s.group } : {}),
+        ...(s.kind !== 'http' ? { kind: s.kind } : {}),
+        requests: scenarioRequests(s),
+        expect: { status: Array.isArray(s.expect.status) ? s.expect.status : [s.expect.status] },
+        load: {
+          connections: [...w.steps],
+          warmupSec: w.settleSec,
+          ...(w.steps.length > 1 ? { stepWarmupSec: w.laterSettleSec } : {}),
+          durationSec: w.windowSec,
+          ...(s.load.rate ? { rate: s.load.rate } : {}),
+          ...(s.load.requests ? { requests: s.load.requests } : {}),
+          timeoutSec: s.load.timeout,
+        },
+      };
+    }),
     targets: [...infos.values()],
     verify,
     blocks,
