@@ -55,10 +55,11 @@ export const DEFAULTS = {
    */
   carriedWarmupRounds: 1,
   /**
-   * Seconds of each rotation window (a carried process's warm-up, above). A carried process's
-   * slow start after a change of route lasts about its first second under load (0.84–1.00 of its
-   * steady figure); the rotation window takes the first half and round 1's window, after an idle
-   * spell of the other targets' rotation windows, the rest.
+   * Seconds of each rotation window (a carried process's warm-up, above). 0.5 s, not the warm-up's
+   * 1 s: on the default suite a 0.5-s rotation window ran at 0.74 of the block's figure (1-s ones at
+   * 0.83), yet round 1's ratios to the reference were no lower than round 2's (1.011 ÷ the later
+   * rounds, control 1.039; with 1-s windows 0.971 and 0.956; `npm run bench:warmup`, 120 carried
+   * pairs of blocks), and the rotation rounds' share of the wall time halved.
    */
   carriedWarmupWindowSec: 0.5,
   /** Stop when every relative figure's 95% interval half-width is under this fraction. */

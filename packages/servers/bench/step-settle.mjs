@@ -52,8 +52,8 @@ const input = contractAScenariosByName[args.scenario];
 if (!input) fail(`no contract A scenario named ${args.scenario}`);
 const scenario = parseScenario(input);
 if (!Array.isArray(scenario.load.connections)) fail(`${args.scenario} is not a stepped load`);
-const first = scenario.load.warmup ?? DEFAULTS.stepSettleSec;
-const allModes = { each: first, short: 0.1, first: 0 };
+const firstSettle = scenario.load.warmup ?? DEFAULTS.stepSettleSec;
+const allModes = { each: firstSettle, short: 0.1, first: 0 };
 const modes = Object.fromEntries(['each', ...args.modes.split(',').filter((m) => m !== 'each')].map((m) => [m, allModes[m] ?? fail(`--modes: unknown mode ${m} (each, short, first)`)]));
 const compared = Object.keys(modes).filter((m) => m !== 'each');
 const log = (m) => process.stderr.write(`${m}\n`);
@@ -67,13 +67,13 @@ try {
     const p = await startProcess({ command: [process.execPath, serveScript, name], pin: pinPrefix(pinning, pinning.serverCpus), unsetEnv: DEFAULTS.unsetEnv });
     const target = { baseUrl: p.url, pid: p.pid, startupMs: p.readyMs, servicePids: [], exited: p.exited, exitInfo: () => p.exitInfo(), tail: () => p.tail(), stop: () => p.stop() };
     const requests = await prepareRequests(scenario, p.url);
-    const spec = (later) => ({ scenario, requests, steps: scenario.load.connections, windowSec: scenario.load.duration ?? DEFAULTS.windowSec, settleSec: first, laterSettleSec: later });
+    const spec = (later) => ({ scenario, requests, steps: scenario.load.connections, windowSec: scenario.load.duration ?? DEFAULTS.windowSec, settleSec: firstSettle, laterSettleSec: later });
     started.push({ name, p, target, spec });
   }
   // Warm-up: two unrecorded windows per target in the old design, one target after another.
   for (const s of started) {
     log(`warming ${s.name}`);
-    for (let i = 0; i < 2; i++) await measureWindow(ctx, s.target, s.spec(first));
+    for (let i = 0; i < 2; i++) await measureWindow(ctx, s.target, s.spec(firstSettle));
   }
   const rows = []; // { round, target, mode, wallSec, steps: [{ c, rps, cpuUs, steal }] }
   for (let r = 1; r <= rounds; r++) {
@@ -110,7 +110,7 @@ try {
     const mine = rows.filter((x) => x.mode === m);
     const wall = median(mine.map((x) => x.wallSec));
     const measured = median(mine.map((x) => x.steps.reduce((a, s) => a + s.durationSec, 0) / x.wallSec));
-    out.push(`| ${m} | ${first} s / ${later} s | ${wall.toFixed(2)} s | ${(100 * measured).toFixed(0)} % |`);
+    out.push(`| ${m} | ${firstSettle} s / ${later} s | ${wall.toFixed(2)} s | ${(100 * measured).toFixed(0)} % |`);
   }
   const ref = targets.includes(DEFAULTS.reference) ? DEFAULTS.reference : undefined;
   for (const fig of ['rps', 'cpuUs']) {
