@@ -102,7 +102,7 @@ export const designOptionsSchema = z.strictObject({
   processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
   /** Shared processes: unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
-  /** Shared processes: seconds of each rotation window (`DEFAULTS.carriedWarmupWindowSec`). */
+  /** Seconds of each rotation window and of each window of a block's wake-up round (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),

@@ -543,7 +543,7 @@ export const designSchema = z.strictObject({
   processes: z.enum(['per-scenario', 'shared']).optional(),
   /** Shared processes: unrecorded rotation rounds that warm a process for its next scenario. */
   carriedWarmupRounds: int.optional(),
-  /** Shared processes: seconds of each rotation window (absent in older results: 1 s, the warm-up's window). */
+  /** Seconds of each rotation window, and of the wake-up round's windows (absent in older results: rotation windows of 1 s, the warm-up's window, and wake-up windows of the measured length). */
   carriedWarmupWindowSec: nonneg.optional(),
   precision: nonneg,
   budgetSec: nonneg,

@@ -5,7 +5,8 @@ import { fittedWindowSec } from '../src/run/window.js';
 
 const costs = { blockStartSec: 1.5, loaderStartSec: 0.1, beforeSec: 10 };
 const suite = (n: number, targets = 6): PlannedScenario[] => Array.from({ length: n }, (_, i) => ({ name: `s${i}`, targets, steps: 1, windowSec: 0.8, settleSec: 0 }));
-const design = (budgetSec: number) => ({ rounds: { min: 5, max: 20 }, blocks: { min: 2, max: 12 }, warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 }, budgetSec });
+// Wake-up windows (the rotation's length) as long as the measured ones, 0.8 s.
+const design = (budgetSec: number) => ({ rounds: { min: 5, max: 20 }, blocks: { min: 2, max: 12 }, warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 }, carriedWarmupWindowSec: 0.8, budgetSec });
 
 describe('planBudget', () => {
   it('leaves a design that fits alone, and estimates it from the fixed costs', () => {
@@ -20,7 +21,7 @@ describe('planBudget', () => {
       const p = planBudget(suite(9), design(budget), costs);
       if (p.overBySec === 0) expect(p.minimumSec).toBeLessThanOrEqual(budget * 1.05);
       else expect(p.design).toMatchObject({ rounds: { min: 3 }, blocks: { min: 1 }, warmup: { maxSec: 2 } });
-      expect(p.minimumSec).toBeCloseTo(minimumSec(suite(9), p.design, costs), 9);
+      expect(p.minimumSec).toBeCloseTo(minimumSec(suite(9), { ...design(budget), ...p.design }, costs), 9);
     }
     const mid = planBudget(suite(9), design(900), costs);
     expect(mid.changes[0]).toMatchObject({ what: 'rounds', from: 5 });
@@ -30,18 +31,23 @@ describe('planBudget', () => {
   it('plans shared processes as one cold start and warm-up per block, and rotation rounds for every later scenario', () => {
     const shared = { ...design(600), processes: 'shared' as const, carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 };
     // A later scenario of a shared block: 6 targets × 2 rotation rounds × (1-s window + 0.1 s) + 5 × 6 × 0.9 = 40.2 s;
-    // the first carries the start, the full warm-up and the wake-up round instead (57.9 − 40.2 = 17.7 s more).
+    // the first carries the start, the full warm-up and the wake-up round of 1-s windows instead
+    // (1.5 + 6 × 4 + 6 × 1.1 + 27 = 59.1 s: 18.9 s more).
     expect(carriedBlockSec(suite(1)[0]!, 5, { windowSec: 1, rounds: 2 }, costs)).toBeCloseTo(40.2, 6);
     // One rotation round instead of two: 6 × 1.1 s less.
     expect(carriedBlockSec(suite(1)[0]!, 5, { windowSec: 1, rounds: 1 }, costs)).toBeCloseTo(33.6, 6);
-    expect(minimumSec(suite(2), { ...shared, carriedWarmupRounds: 1 }, costs)).toBeCloseTo(10 + 2 * (2 * 33.6 + 24.3), 6);
-    expect(minimumSec(suite(2), shared, costs)).toBeCloseTo(10 + 2 * (2 * 40.2 + 17.7), 6);
-    expect(planBudget(suite(2), shared, costs).minimumSec).toBeCloseTo(206.2, 6);
-    // Rotation windows of the design's length: 0.5 s instead of 1 s is 6 × 2 × 0.5 s less for each later scenario of a block.
-    expect(minimumSec(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(10 + 2 * (2 * 34.2 + 23.7), 6);
-    expect(planBudget(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs).minimumSec).toBeCloseTo(194.2, 6);
-    // Nine scenarios: 10 + 18 × 57.9 = 1,052.2 s with fresh processes per scenario, 10 + 2 × (9 × 40.2 + 17.7) = 769 s shared.
-    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(283.2, 6);
+    expect(minimumSec(suite(2), { ...shared, carriedWarmupRounds: 1 }, costs)).toBeCloseTo(10 + 2 * (2 * 33.6 + 25.5), 6);
+    expect(minimumSec(suite(2), shared, costs)).toBeCloseTo(10 + 2 * (2 * 40.2 + 18.9), 6);
+    expect(planBudget(suite(2), shared, costs).minimumSec).toBeCloseTo(208.6, 6);
+    // Rotation windows of the design's length: 0.5 s instead of 1 s is 6 × 2 × 0.5 s less for each
+    // later scenario of a block, and 6 × 0.5 s less in each block's wake-up round (56.1 − 34.2 = 21.9 s).
+    expect(minimumSec(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(10 + 2 * (2 * 34.2 + 21.9), 6);
+    expect(planBudget(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs).minimumSec).toBeCloseTo(190.6, 6);
+    // Per-scenario processes wake up with windows of the same length: 6 × 0.5 s less per block than at 1 s.
+    expect(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 1 }, costs) - minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(2 * 6 * 0.5, 6);
+    // Nine scenarios: 10 + 18 × 57.9 = 1,052.2 s with fresh processes per scenario (wake-up windows of
+    // 0.8 s), 10 + 2 × (9 × 40.2 + 18.9) = 771.4 s shared (of 1 s).
+    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(280.8, 6);
     expect(planBudget(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2 }, costs).changes).toEqual([]);
   });
   it('records each change from the given value to the fitted one when even the smallest design cannot fit, and by how much', () => {

@@ -156,7 +156,7 @@ describe('warm-up', () => {
 });
 
 describe('shared processes', () => {
-  it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by the rotation rounds its design asks', async () => {
+  it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by the rotation rounds its design asks (its wake-up round with windows as long)', async () => {
     const other = { ...ping, name: 'other', request: { path: '/other' } };
     // Not the default number of rotation rounds: the design's is the one used and recorded.
     const carriedWarmupRounds = DEFAULTS.carriedWarmupRounds + 1;
@@ -180,8 +180,9 @@ describe('shared processes', () => {
     });
     expectConsistentShape(r);
     expect(r.design).toMatchObject({ processes: 'shared', carriedWarmupRounds, carriedWarmupWindowSec });
-    // 2 blocks × 2 targets × the rotation rounds, each window of the design's length.
-    expect(durations.filter((d) => d === carriedWarmupWindowSec)).toHaveLength(2 * 2 * carriedWarmupRounds);
+    // 2 blocks × 2 targets × (the rotation rounds before the later scenario + the wake-up round
+    // before the first), each window of the design's rotation length.
+    expect(durations.filter((d) => d === carriedWarmupWindowSec)).toHaveLength(2 * 2 * (carriedWarmupRounds + 1));
     expect(r.stops.map((s) => [s.scenario, s.blocks])).toEqual([
       ['ping', 2],
       ['other', 2],

@@ -8,14 +8,19 @@
 // Every contract A server is started once (as a block does). In each round, for each target in a
 // random order, one ramp window per settle mode in a random order, through the run loop's own
 // window code (wrk, pinned as a run pins):
-//   each:  the first step's settle before every step (the design before this change);
-//   short: the first step's settle, then 0.1 s before each later step;
-//   first: the first step's settle only.
+//   each:  the full settle (`DEFAULTS.stepSettleSec`) before every step (the ramp's first design);
+//   short: the full settle, then 0.1 s before each later step;
+//   first: the full settle before the first step only;
+//   lead:  0.1 s before every step, the first included (the ramp's design now).
+// With `--order targets` (the default) a target's windows of all modes come one after another, so
+// only the first of them follows an idle spell; with `--order modes` each round measures every
+// target once per mode, so every window follows the other targets' windows, as in a run (that is
+// the order to judge the first step's settle by).
 // Printed per step: each mode's req/s and CPU per request ÷ mode "each" in the same round and
 // process (medians over rounds, then over targets), the same for the ratio to node-http, and the
 // share of each mode's wall time that was measured.
 //
-// Usage: npm run bench:step-settle -- [--rounds 6] [--targets node-http,express] [--modes each,short,first] [--scenario concurrency-ramp] [--json raw.json]
+// Usage: npm run bench:step-settle -- [--rounds 6] [--targets node-http,express] [--modes each,short,first,lead] [--order targets|modes] [--scenario concurrency-ramp] [--json raw.json]
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -37,6 +42,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '7' },
     json: { type: 'string' },
     modes: { type: 'string', default: 'each,short,first' },
+    order: { type: 'string', default: 'targets' },
   },
 });
 const fail = (m) => {
@@ -52,9 +58,12 @@ const input = contractAScenariosByName[args.scenario];
 if (!input) fail(`no contract A scenario named ${args.scenario}`);
 const scenario = parseScenario(input);
 if (!Array.isArray(scenario.load.connections)) fail(`${args.scenario} is not a stepped load`);
-const firstSettle = scenario.load.warmup ?? DEFAULTS.stepSettleSec;
-const allModes = { each: firstSettle, short: 0.1, first: 0 };
-const modes = Object.fromEntries(['each', ...args.modes.split(',').filter((m) => m !== 'each')].map((m) => [m, allModes[m] ?? fail(`--modes: unknown mode ${m} (each, short, first)`)]));
+// The full settle: a stepped load's default (0.3 s), which the ramp used before every step at first.
+const firstSettle = DEFAULTS.stepSettleSec;
+// Each mode's settle before the first step and before each later one.
+const allModes = { each: [firstSettle, firstSettle], short: [firstSettle, 0.1], first: [firstSettle, 0], lead: [0.1, 0.1] };
+const modes = Object.fromEntries(['each', ...args.modes.split(',').filter((m) => m !== 'each')].map((m) => [m, allModes[m] ?? fail(`--modes: unknown mode ${m} (each, short, first, lead)`)]));
+if (!['targets', 'modes'].includes(args.order)) fail('--order: targets or modes');
 const compared = Object.keys(modes).filter((m) => m !== 'each');
 const log = (m) => process.stderr.write(`${m}\n`);
 
@@ -67,31 +76,33 @@ try {
     const p = await startProcess({ command: [process.execPath, serveScript, name], pin: pinPrefix(pinning, pinning.serverCpus), unsetEnv: DEFAULTS.unsetEnv });
     const target = { baseUrl: p.url, pid: p.pid, startupMs: p.readyMs, servicePids: [], exited: p.exited, exitInfo: () => p.exitInfo(), tail: () => p.tail(), stop: () => p.stop() };
     const requests = await prepareRequests(scenario, p.url);
-    const spec = (later) => ({ scenario, requests, steps: scenario.load.connections, windowSec: scenario.load.duration ?? DEFAULTS.windowSec, settleSec: firstSettle, laterSettleSec: later });
+    const spec = ([first, later]) => ({ scenario, requests, steps: scenario.load.connections, windowSec: scenario.load.duration ?? DEFAULTS.windowSec, settleSec: first, laterSettleSec: later });
     started.push({ name, p, target, spec });
   }
   // Warm-up: two unrecorded windows per target in the old design, one target after another.
   for (const s of started) {
     log(`warming ${s.name}`);
-    for (let i = 0; i < 2; i++) await measureWindow(ctx, s.target, s.spec(firstSettle));
+    for (let i = 0; i < 2; i++) await measureWindow(ctx, s.target, s.spec(modes.each));
   }
   const rows = []; // { round, target, mode, wallSec, steps: [{ c, rps, cpuUs, steal }] }
   for (let r = 1; r <= rounds; r++) {
-    for (const s of seededShuffle(started, subSeed(Number(args.seed), 'targets', r))) {
-      for (const mode of seededShuffle(Object.keys(modes), subSeed(Number(args.seed), s.name, r))) {
-        const t0 = performance.now();
-        const f = await measureWindow(ctx, s.target, s.spec(modes[mode]));
-        const wallSec = (performance.now() - t0) / 1000;
-        const steps = f.steps.map((x) => ({
-          c: x.connections,
-          rps: x.rps,
-          cpuUs: x.requests > 0 ? (x.resources.serverCpuSeconds / x.requests) * 1e6 : Number.NaN,
-          steal: x.resources.cpuSteal ?? 0,
-          durationSec: x.durationSec,
-        }));
-        rows.push({ round: r, target: s.name, mode, wallSec, steps });
-        log(`round ${r}/${rounds} ${s.name} ${mode}: ${steps.map((x) => Math.round(x.rps)).join(' / ')} req/s, ${wallSec.toFixed(2)} s`);
-      }
+    const turns =
+      args.order === 'targets'
+        ? seededShuffle(started, subSeed(Number(args.seed), 'targets', r)).flatMap((s) => seededShuffle(Object.keys(modes), subSeed(Number(args.seed), s.name, r)).map((mode) => ({ s, mode })))
+        : seededShuffle(Object.keys(modes), subSeed(Number(args.seed), 'modes', r)).flatMap((mode) => seededShuffle(started, subSeed(Number(args.seed), mode, r)).map((s) => ({ s, mode })));
+    for (const { s, mode } of turns) {
+      const t0 = performance.now();
+      const f = await measureWindow(ctx, s.target, s.spec(modes[mode]));
+      const wallSec = (performance.now() - t0) / 1000;
+      const steps = f.steps.map((x) => ({
+        c: x.connections,
+        rps: x.rps,
+        cpuUs: x.requests > 0 ? (x.resources.serverCpuSeconds / x.requests) * 1e6 : Number.NaN,
+        steal: x.resources.cpuSteal ?? 0,
+        durationSec: x.durationSec,
+      }));
+      rows.push({ round: r, target: s.name, mode, wallSec, steps });
+      log(`round ${r}/${rounds} ${s.name} ${mode}: ${steps.map((x) => Math.round(x.rps)).join(' / ')} req/s, ${wallSec.toFixed(2)} s`);
     }
   }
   const find = (r, t, m) => rows.find((x) => x.round === r && x.target === t && x.mode === m);
@@ -106,11 +117,11 @@ try {
   out.push('');
   out.push('| mode | settle first / later | wall per window | measured share |');
   out.push('|---|---|---|---|');
-  for (const [m, later] of Object.entries(modes)) {
+  for (const [m, [first, later]] of Object.entries(modes)) {
     const mine = rows.filter((x) => x.mode === m);
     const wall = median(mine.map((x) => x.wallSec));
     const measured = median(mine.map((x) => x.steps.reduce((a, s) => a + s.durationSec, 0) / x.wallSec));
-    out.push(`| ${m} | ${firstSettle} s / ${later} s | ${wall.toFixed(2)} s | ${(100 * measured).toFixed(0)} % |`);
+    out.push(`| ${m} | ${first} s / ${later} s | ${wall.toFixed(2)} s | ${(100 * measured).toFixed(0)} % |`);
   }
   const ref = targets.includes(DEFAULTS.reference) ? DEFAULTS.reference : undefined;
   for (const fig of ['rps', 'cpuUs']) {

@@ -46,11 +46,14 @@ export interface BudgetPlan {
   overBySec: number;
 }
 
-/** Seconds of one block of `rounds` rounds of a scenario: start, warm-ups, the wake-up round (one window per target, with 2 or more), rounds. */
-export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
+/**
+ * Seconds of one block of `rounds` rounds of a scenario: start, warm-ups of `warmup.sec`, the
+ * wake-up round (one window of `warmup.wakeWindowSec` per target, with 2 or more), rounds.
+ */
+export function blockSec(s: PlannedScenario, rounds: number, warmup: { sec: number; wakeWindowSec: number }, c: PlanCosts): number {
   const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
-  const wake = s.targets > 1 ? s.targets * (s.windowSec + c.loaderStartSec) : 0;
-  return c.blockStartSec + s.targets * warmupSec + wake + rounds * s.targets * perWindow;
+  const wake = s.targets > 1 ? s.targets * (warmup.wakeWindowSec + c.loaderStartSec) : 0;
+  return c.blockStartSec + s.targets * warmup.sec + wake + rounds * s.targets * perWindow;
 }
 
 /**
@@ -71,12 +74,11 @@ type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Des
  * (the costliest is assumed), and warms them for each later one by rotation rounds.
  */
 export function minimumSec(scenarios: readonly PlannedScenario[], d: PlanShape, c: PlanCosts): number {
+  const rotationSec = d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec;
   // Warm-up often runs to its maximum on a noisy host: plan for it.
-  const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
+  const own = scenarios.map((s) => blockSec(s, d.rounds.min, { sec: d.warmup.maxSec, wakeWindowSec: rotationSec }, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
-  const carried = scenarios.map((s) =>
-    carriedBlockSec(s, d.rounds.min, { windowSec: d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c),
-  );
+  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: rotationSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c));
   const first = Math.max(...own.map((x, i) => x - carried[i]!));
   return c.beforeSec + d.blocks.min * (carried.reduce((a, x) => a + x, 0) + first);
 }

@@ -264,17 +264,19 @@ export async function runScenarioInBlock(
       });
     }
   }
-  // The wake-up round: the targets warmed first have sat idle through the others' warm-ups.
+  // The wake-up round: the targets warmed first have sat idle through the others' warm-ups. Its
+  // windows are the rotation's: a wake-up, like a rotation, only has to put load on the process.
   const awake = live.filter(ok);
   if (!carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
     const order = roundOrder(awake, ctx.seed, scenario.name, block, 0);
+    const windowSec = ctx.design.carriedWarmupWindowSec;
     const woke = await wakeUp(
       ctx,
       order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
-      order[0]!.spec!.windowSec,
+      windowSec,
     ).catch((err: unknown) => order.map(() => ({ error: err })));
     for (const [i, r] of woke.entries()) {
-      if (typeof r === 'number') ctx.addLoad(order[i]!.spec!.windowSec);
+      if (typeof r === 'number') ctx.addLoad(windowSec);
       else fail(order[i]!, r.error);
     }
   }

@@ -99,7 +99,8 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
     // minimum or maximum of blocks: a resumed run still completes as many as planned.
     const done = run.blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
     // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
-    const reserve = (warmupSec: number) => run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, warmupSec, DEFAULTS.planCosts), 0);
+    const reserve = (warmupSec: number) =>
+      run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, { sec: warmupSec, wakeWindowSec: design.carriedWarmupWindowSec }, DEFAULTS.planCosts), 0);
     let decision = decideStop(
       { blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserve(design.warmup.maxSec) },
       design,

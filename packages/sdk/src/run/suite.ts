@@ -105,7 +105,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
     // Plans from before these fields: processes were per scenario, which uses no rotation rounds
-    // (a shared plan always recorded its rotation rounds); rotation windows were the warm-up's.
+    // (a shared plan always recorded its rotation rounds); rotation windows were the warm-up's (its
+    // later blocks' wake-up rounds then take that length too, not the measured one: never recorded).
     designIn = {
       ...plan.design,
       processes: plan.design.processes ?? 'per-scenario',

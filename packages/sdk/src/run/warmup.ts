@@ -81,7 +81,8 @@ export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: Wi
 
 /**
  * The wake-up round: after the block's targets were warmed one after another, one unrecorded
- * window per target (the measured window's length), in the given order, right before round 1.
+ * window per target (a rotation window's length, `design.carriedWarmupWindowSec`), in the given
+ * order, right before round 1.
  * Without it the first targets warmed sat idle through the others' warm-ups, and a server idle for
  * about 15 s runs its next second at up to twice its CPU per request: round-1 windows came out
  * 3.5–4.5% low. Returns each target's req/s, or its error (that target leaves; the others go on).
