@@ -209,4 +209,42 @@ describe('shared processes', () => {
     expect(new Set(r.blocks.filter((b) => b.position === 1).map((b) => b.scenario))).toEqual(new Set(['ping', 'other']));
     for (const s of r.summaries.filter((x) => x.target === 'b')) expect(s.relativeRps!.point).toBeGreaterThan(0);
   });
+
+  it("leaves a scenario past its minimum of blocks out of a block when an earlier scenario's part overran the budget", async () => {
+    const other = { ...ping, name: 'other', request: { path: '/other' } };
+    const windowSec = 0.25;
+    // Block 2 is planned to fit; then its first scenario's measured windows come back 5 s late each
+    // (as when a window fit lengthens every window), so the block's second part would end after the
+    // budget.
+    let current = { scenario: '', block: 0 };
+    let firstOfBlock2: string | undefined;
+    const late: Driver = {
+      ...autocannonDriver,
+      run: async (o) => {
+        if (current.block === 2 && current.scenario === firstOfBlock2 && o.durationSec === windowSec) await new Promise((r) => setTimeout(r, 5000));
+        return autocannonDriver.run(o);
+      },
+    };
+    const r = await runSuite({
+      scenarios: [ping, other],
+      targets: [tiny('ref'), tiny('b')],
+      design: { ...tinyDesign, windowSec, precision: 1e-4, budgetSec: 20, reference: 'ref', blocks: { min: 1, max: 4 }, processes: 'shared', carriedWarmupWindowSec: 0.15 },
+      driver: late,
+      seed: 11,
+      verify: false,
+      onEvent: (e) => {
+        if (e.type !== 'block-start') return;
+        current = { scenario: e.scenario, block: e.block };
+        if (e.block === 2) firstOfBlock2 ??= e.scenario;
+      },
+    });
+    expectConsistentShape(r);
+    expect(firstOfBlock2).toBeDefined();
+    const second = firstOfBlock2 === 'ping' ? 'other' : 'ping';
+    // The overrunning part is kept; the other scenario has no part in block 2 and stops for the budget.
+    expect(r.blocks.filter((b) => b.block === 2).map((b) => b.scenario)).toEqual([firstOfBlock2]);
+    expect(r.stops.find((x) => x.scenario === second)).toMatchObject({ blocks: 1, reason: 'budget' });
+    expect(r.stops.find((x) => x.scenario === firstOfBlock2)).toMatchObject({ blocks: 2, reason: 'budget' });
+    expect(r.blocks.some((b) => b.block > 2)).toBe(false);
+  });
 });

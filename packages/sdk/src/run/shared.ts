@@ -79,6 +79,8 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
     const byName = new Map(todo.flatMap((e) => e.members.map((t) => [t.name, t] as const)));
     const t0 = performance.now();
     const procs: BlockProcess[] = todo.length ? await startBlockProcesses(ctx, [...byName.values()].map(runtimeOf)) : [];
+    // Scenarios past their minimum of blocks whose part of this block no longer fit the budget.
+    const leftOut = new Set<Entry>();
     try {
       let position = 0;
       for (const e of order) {
@@ -89,9 +91,18 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
           continue;
         }
         if (ctx.signal.aborted) break;
-        position++;
         const shareSec = share(e, todo.slice(todo.indexOf(e)));
         const plan = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, shareSec);
+        // The next block was planned to fit the budget, but an earlier part of it can overrun its
+        // estimate (a window fit that lengthened every window of a stepped scenario, rounds added
+        // for steal): a scenario past its minimum of blocks whose part would end after the budget
+        // is left out of the block and stops for the budget.
+        const complete = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
+        if (complete >= design.blocks.min && elapsed() + plan.blockSec > design.budgetSec) {
+          leftOut.add(e);
+          continue;
+        }
+        position++;
         const mine = procs.filter((p) => e.members.some((t) => t.name === p.name));
         const { record, windows } = await runScenarioInBlock(ctx, e.scenario, mine, b, plan.rounds, elapsed() + shareSec, DEFAULTS.stepSettleSec, { announce: true, position });
         // The first scenario of the block carries the processes' start.
@@ -117,7 +128,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       e.worst = worst === Infinity ? null : worst;
       // A block cut short by an interruption does not count towards the minimum or maximum.
       const done = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
-      const decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
+      const decision = leftOut.has(e) ? 'budget' : decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
       decisions.set(e, { decision, done });
       if (decision === 'continue') {
         const nextSec = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, share(e, active)).blockSec;
