@@ -97,7 +97,7 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
     const next = planRounds(design, scenario.name, names, design.reference, run.windows, run.blocks, budgetEnd - elapsed());
     // A block cut short by an interruption keeps its windows but does not count towards the
     // minimum or maximum of blocks: a resumed run still completes as many as planned.
-    const done = run.blocks.filter((x) => x.scenario === scenario.name && x.complete).length;
+    const done = completeBlocks(run.blocks, scenario.name);
     // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
     const reserve = (warmupSec: number) =>
       run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, { sec: warmupSec, wakeWindowSec: design.carriedWarmupWindowSec }, DEFAULTS.planCosts), 0);
@@ -230,6 +230,9 @@ export function headlineHalfWidths(scenario: string, names: readonly string[], w
   }
   return out;
 }
+
+/** A scenario's complete blocks: one cut short by an interruption counts towards neither the minimum nor the maximum. */
+export const completeBlocks = (blocks: readonly BlockRecord[], scenario: string): number => blocks.filter((x) => x.scenario === scenario && x.complete).length;
 
 /** Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum, fitted to the budget. */
 export function planRounds(

@@ -6,7 +6,7 @@ import type { StopRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { runScenarioInBlock, startBlockProcesses, stopBlockProcesses, type BlockProcess } from './block.js';
-import { afterBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
+import { afterBlocks, completeBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
 import { runtimeOf } from './runtime.js';
 
 /** One http scenario of a shared-process run: its targets (those that passed verify), its share weight, and how it stands. */
@@ -97,8 +97,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
         // estimate (a window fit that lengthened every window of a stepped scenario, rounds added
         // for steal): a scenario past its minimum of blocks whose part would end after the budget
         // is left out of the block and stops for the budget.
-        const complete = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
-        if (complete >= design.blocks.min && elapsed() + plan.blockSec > design.budgetSec) {
+        if (completeBlocks(run.blocks, e.scenario.name) >= design.blocks.min && elapsed() + plan.blockSec > design.budgetSec) {
           leftOut.add(e);
           continue;
         }
@@ -127,7 +126,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       const worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
       e.worst = worst === Infinity ? null : worst;
       // A block cut short by an interruption does not count towards the minimum or maximum.
-      const done = run.blocks.filter((x) => x.scenario === e.scenario.name && x.complete).length;
+      const done = completeBlocks(run.blocks, e.scenario.name);
       const decision = leftOut.has(e) ? 'budget' : decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
       decisions.set(e, { decision, done });
       if (decision === 'continue') {
