@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     projects: ['packages/sdk', 'packages/servers', 'packages/report', 'packages/cli'],
     fileParallelism: false,
+    // Every test's scratch folder sits in one folder per run, removed when the run ends.
+    globalSetup: ['./scripts/vitest-scratch-root.ts'],
     // After the summary, why tests were skipped (a missing chromium, wrk or python3-venv).
     reporters: ['default', './scripts/vitest-skip-reasons.ts'],
   },

@@ -48,7 +48,7 @@ export { rotationWindowSec } from './run/warmup.js';
 export { DEFAULTS, QUICK } from './defaults.js';
 export type { DesignOptions, Design } from './options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed } from './analysis/bootstrap.js';
-export { varianceComponents, optimalRounds, blocksForPrecision } from './analysis/components.js';
+export { varianceComponents, optimalRounds, blocksAhead, blocksForPrecision } from './analysis/components.js';
 export { decideStop, scenarioBudget } from './analysis/stopping.js';
 export { bestCleanPoint, kneeOf, sweepOf, isCleanLevel, type SweepLevel } from './analysis/sweep.js';
 export { perProcessOf, processFigures, workerCount } from './analysis/per-process.js';

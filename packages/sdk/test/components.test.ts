@@ -1,7 +1,7 @@
 // Variance components and Kalibera & Jones's rounds and blocks (analysis/components.ts), against
 // hand-computed values. No process starts here.
 import { describe, expect, it } from 'vitest';
-import { blocksForPrecision, optimalRounds, varianceComponents } from '../src/index.js';
+import { blocksAhead, blocksForPrecision, optimalRounds, varianceComponents } from '../src/index.js';
 
 describe('varianceComponents', () => {
   it('splits a hand-computed two-group example into between and within SDs', () => {
@@ -60,5 +60,20 @@ describe('optimalRounds (Kalibera & Jones) and blocksForPrecision', () => {
     // v = 0.1²/10 = 0.001: B = 4 gives 3.182 · sqrt(0.00025) = 0.0503 > 0.05; B = 5 gives 2.776 · sqrt(0.0002) = 0.0393
     expect(blocksForPrecision({ between: null, within: 0.1 }, 10, 0.05)).toBe(5);
     expect(blocksForPrecision({ between: 0, within: 0 }, 10, 0.02)).toBe(1);
+  });
+});
+
+describe('blocksAhead: blocks before rounds', () => {
+  const c = { blockSec: 5, roundSec: 5 };
+  it('plans as many blocks as fit the time left at the minimum of rounds', () => {
+    // A minimum block: 5 + 3 · 5 = 20 s. 100 s → 5 blocks; 59 s → 2; 20 s → 1.
+    expect(blocksAhead(c, { leftSec: 100, minRounds: 3, blocksLeft: 10 })).toBe(5);
+    expect(blocksAhead(c, { leftSec: 59, minRounds: 3, blocksLeft: 10 })).toBe(2);
+    expect(blocksAhead(c, { leftSec: 20, minRounds: 3, blocksLeft: 10 })).toBe(1);
+  });
+  it('at least one, at most the blocks left under the maximum', () => {
+    expect(blocksAhead(c, { leftSec: 5, minRounds: 3, blocksLeft: 10 })).toBe(1);
+    expect(blocksAhead(c, { leftSec: 1000, minRounds: 3, blocksLeft: 4 })).toBe(4);
+    expect(blocksAhead({ blockSec: 0, roundSec: 0 }, { leftSec: 10, minRounds: 3, blocksLeft: 7 })).toBe(7);
   });
 });

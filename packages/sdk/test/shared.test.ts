@@ -1,6 +1,6 @@
 // Shared processes: the scenarios' order per block and which scenarios the next block can hold (no servers).
 import { describe, expect, it } from 'vitest';
-import { fitNextBlock, scenarioOrder } from '../src/run/shared.js';
+import { fitNextBlock, scenarioOrder, sharedBlocksAhead } from '../src/run/shared.js';
 
 const entries = ['baseline', 'param', 'auth', 'json-post', 'full-pipeline', 'conditional-get'].map((name) => ({ scenario: { name } }));
 const names = (xs: ReadonlyArray<{ scenario: { name: string } }>) => xs.map((x) => x.scenario.name).join(',');
@@ -37,5 +37,25 @@ describe('fitNextBlock', () => {
   it('stops them all when none fits', () => {
     expect(fit(20)).toEqual([]);
     expect(fitNextBlock([], { leftSec: 100, startSec: 1.5, minBlocks: 2 }).size).toBe(0);
+  });
+});
+
+describe('sharedBlocksAhead: blocks before rounds with shared processes', () => {
+  // The default suite's costs in a run on this VM: eight scenarios at 3.1 s outside their rounds
+  // (the rotation round) and 5 s per round, the ramp at 3.2 s and 23 s per round; a start of
+  // 1.5 s + 6 targets × 3 s of warm-up. A minimum block: 19.5 + 28 + 3 × 63 = 236.5 s.
+  const costs = [...Array.from({ length: 8 }, () => ({ leastFixedSec: 3.1, roundSec: 5 })), { leastFixedSec: 3.2, roundSec: 23 }];
+  const o = { startSec: 19.5, minRounds: 3, blocksLeft: 10 };
+  it('counts the blocks that fit at the minimum of rounds, and what their starts leave to share', () => {
+    // 591 s left after 2 blocks (a run's third block started at 8 min 09 s of 18 min): 2 more fit.
+    expect(sharedBlocksAhead(costs, { ...o, leftSec: 591 })).toEqual({ blocks: 2, leftSec: 591 - 2 * 19.5 });
+    expect(sharedBlocksAhead(costs, { ...o, leftSec: 473 })).toEqual({ blocks: 2, leftSec: 473 - 39 });
+    expect(sharedBlocksAhead(costs, { ...o, leftSec: 472 })?.blocks).toBe(1);
+  });
+  it('one at least, at most the blocks left under the maximum; none before every scenario has a block', () => {
+    expect(sharedBlocksAhead(costs, { ...o, leftSec: 100 })?.blocks).toBe(1);
+    expect(sharedBlocksAhead(costs, { ...o, leftSec: 10_000, blocksLeft: 3 })?.blocks).toBe(3);
+    expect(sharedBlocksAhead([...costs, undefined], { ...o, leftSec: 591 })).toBeUndefined();
+    expect(sharedBlocksAhead([], { ...o, leftSec: 591 })).toBeUndefined();
   });
 });

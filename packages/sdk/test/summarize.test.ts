@@ -17,6 +17,8 @@ import {
   type OkWindow,
   type WindowRecord,
 } from '../src/index.js';
+import { planRounds } from '../src/run/http-scenario.js';
+import type { BlockRecord, Design } from '../src/index.js';
 import { zeroResources } from './_helpers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -267,5 +269,41 @@ describe('summarizePair: loader-bound counts and CoV verdicts from fixed window 
     // a unreliable, b/c/d excellent: half of 4 = 2 pairs are Excellent or better.
     expect(o.verdict).toMatchObject({ band: 'excellent', share: 0.5, worst: 'unreliable' });
     expect(overallOf(summaries, windows, null)!.verdict!.band).toBe('unreliable');
+  });
+});
+
+describe('planRounds: rounds for the next block from the windows and blocks so far', () => {
+  // Two blocks of 3 rounds; b ÷ a is 0.5 and 0.7 alternating inside each block, with the same
+  // median in both: the between-block SD comes out 0, so Kalibera & Jones's optimum is the maximum.
+  const ws = [1, 2].flatMap((block) => [1, 2, 3].flatMap((round) => [win('a', block, round, 1000), win('b', block, round, round === 2 ? 700 : 500)]));
+  // Each block: 20 s of wall, 15 s of it in its 3 rounds (5 s per round, 5 s fixed).
+  const blocks = [1, 2].map((block) => ({ scenario: 's', block, rounds: 3, roundsWallSec: 15, wallSec: 20, complete: true }) as unknown as BlockRecord);
+  const design = { rounds: { min: 3, max: 20 }, blocks: { min: 2, max: 12 } } as Design;
+  const plan = (leftSec: number, evenSec?: number) => planRounds(design, 's', ['a', 'b'], 'a', ws, blocks, leftSec, evenSec);
+
+  it('the minimum before any block, then the minimum while dimensioning', () => {
+    expect(planRounds(design, 's', ['a', 'b'], 'a', ws, [], 1000).rounds).toBe(3);
+    expect(planRounds(design, 's', ['a', 'b'], 'a', ws, blocks.slice(0, 1), 1000).rounds).toBe(3);
+  });
+  it("when more blocks fit, rounds come out of this block's part of the time left (blocks before rounds)", () => {
+    // 100 s fit 5 minimum blocks of 20 s: this block's part is 20 s, room for 3 rounds, not the 19 that 100 s holds.
+    expect(plan(100)).toEqual({ rounds: 3, blockSec: 20 });
+    // 60 s: 3 blocks of 20 s. 90 s: 4 blocks, a part of 22.5 s, still 3 rounds.
+    expect(plan(60).rounds).toBe(3);
+    expect(plan(90).rounds).toBe(3);
+    // A scenario later in a shared block may have less than its even part left: the smaller holds.
+    expect(plan(15, 100).rounds).toBe(3);
+  });
+  it('in the last block that fits, all the time the scenario may still use', () => {
+    // 39 s: one minimum block fits; (39 − 5) ÷ 5 = 6 rounds.
+    expect(plan(39)).toEqual({ rounds: 6, blockSec: 35 });
+    // Even share of 30 s: one block ahead, so the flowing share of 60 s decides: 11 rounds.
+    expect(plan(60, 30).rounds).toBe(11);
+  });
+  it('with the maximum of blocks reached but one, every second left goes to rounds', () => {
+    const full = { ...design, blocks: { min: 2, max: 3 } } as Design;
+    expect(planRounds(full, 's', ['a', 'b'], 'a', ws, blocks, 100).rounds).toBe(19);
+    // A long budget spreads over the blocks left under the maximum: 1000 s over 10 blocks, 19 rounds each.
+    expect(plan(1000).rounds).toBe(19);
   });
 });

@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { median } from '../analysis/bootstrap.js';
 import { blockSec, type PlannedScenario } from '../analysis/budget.js';
-import { optimalRounds, varianceComponents } from '../analysis/components.js';
+import { blocksAhead, optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, fitsWithShorterWarmups, scenarioBudget } from '../analysis/stopping.js';
 import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
@@ -234,7 +234,33 @@ export function headlineHalfWidths(scenario: string, names: readonly string[], w
 /** A scenario's complete blocks: one cut short by an interruption counts towards neither the minimum nor the maximum. */
 export const completeBlocks = (blocks: readonly BlockRecord[], scenario: string): number => blocks.filter((x) => x.scenario === scenario && x.complete).length;
 
-/** Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum, fitted to the budget. */
+/**
+ * A scenario's measured costs per block, none before its first: seconds per round, and the
+ * seconds outside its rounds (start, warm-up, rotation rounds) as a median over its blocks and as
+ * the least of them (with shared processes, a part that did not carry the processes' start).
+ */
+export function blockCosts(blocks: readonly BlockRecord[], scenario: string): { roundSec: number; fixedSec: number; leastFixedSec: number } | undefined {
+  const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
+  if (!mine.length) return undefined;
+  const fixed = mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec));
+  return { roundSec: median(mine.map((b) => b.roundsWallSec / b.rounds)), fixedSec: median(fixed), leastFixedSec: Math.min(...fixed) };
+}
+
+/**
+ * The blocks a run plans for from here and the part of the time left that this scenario's blocks
+ * divide among them (its share, with shared processes, of what the planned blocks' starts leave).
+ */
+export interface BlocksAhead {
+  blocks: number;
+  shareSec: number;
+}
+
+/**
+ * Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum,
+ * fitted to this block's part of the budget: its share of the time left divided by the blocks that
+ * still fit at the minimum of rounds (`blocksAhead`; with shared processes the caller counts them
+ * for the whole block), or all the scenario may still use in the last block that fits.
+ */
 export function planRounds(
   design: Design,
   scenario: string,
@@ -243,11 +269,12 @@ export function planRounds(
   windows: readonly WindowRecord[],
   blocks: readonly BlockRecord[],
   budgetLeftSec: number,
+  ahead?: BlocksAhead,
 ): { rounds: number; blockSec: number } {
+  const costs = blockCosts(blocks, scenario);
+  if (!costs) return { rounds: design.rounds.min, blockSec: 0 };
+  const { roundSec, fixedSec } = costs;
   const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
-  if (!mine.length) return { rounds: design.rounds.min, blockSec: 0 };
-  const roundSec = median(mine.map((b) => b.roundsWallSec / b.rounds));
-  const fixedSec = median(mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec)));
   let rounds = design.rounds.min;
   if (mine.length >= design.blocks.min) {
     // Components of the noisiest target's log-ratio decide the split between blocks and rounds.
@@ -264,7 +291,12 @@ export function planRounds(
     }
     rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
   }
-  const fit = Math.floor((budgetLeftSec - fixedSec) / Math.max(roundSec, 1e-3));
+  const plan = ahead ?? {
+    blocks: blocksAhead({ blockSec: fixedSec, roundSec }, { leftSec: budgetLeftSec, minRounds: design.rounds.min, blocksLeft: design.blocks.max - mine.length }),
+    shareSec: budgetLeftSec,
+  };
+  const partSec = plan.blocks > 1 ? Math.min(budgetLeftSec, plan.shareSec / plan.blocks) : budgetLeftSec;
+  const fit = Math.floor((partSec - fixedSec) / Math.max(roundSec, 1e-3));
   rounds = Math.max(design.rounds.min, Math.min(rounds, fit));
   return { rounds, blockSec: fixedSec + rounds * roundSec };
 }

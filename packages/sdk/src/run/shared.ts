@@ -1,12 +1,13 @@
 import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
+import { blocksAhead } from '../analysis/components.js';
 import { decideStop, type StopDecision } from '../analysis/stopping.js';
 import { seededShuffle } from '../random.js';
 import type { StopRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { runScenarioInBlock, startBlockProcesses, stopBlockProcesses, type BlockProcess } from './block.js';
-import { afterBlocks, completeBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
+import { afterBlocks, blockCosts, completeBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
 import { runtimeOf } from './runtime.js';
 
 /** One http scenario of a shared-process run: its targets (those that passed verify), its share weight, and how it stands. */
@@ -43,6 +44,22 @@ export function fitNextBlock(c: ReadonlyArray<{ name: string; blocks: number; ne
 }
 
 /**
+ * Blocks before rounds, with shared processes: how many blocks still fit the time left with every
+ * scenario at its minimum of rounds (each at its least cost outside rounds, a part that did not
+ * carry the start, plus one start per block), and the time their starts leave for the scenarios to
+ * share. None before every scenario has run a block. Pure, so the rule is tested on its own.
+ */
+export function sharedBlocksAhead(
+  costs: ReadonlyArray<{ leastFixedSec: number; roundSec: number } | undefined>,
+  o: { startSec: number; leftSec: number; minRounds: number; blocksLeft: number },
+): { blocks: number; leftSec: number } | undefined {
+  if (!costs.length || costs.some((c) => c === undefined)) return undefined;
+  const perBlock = { blockSec: o.startSec + costs.reduce((a, c) => a + c!.leastFixedSec, 0), roundSec: costs.reduce((a, c) => a + c!.roundSec, 0) };
+  const blocks = blocksAhead(perBlock, o);
+  return { blocks, leftSec: o.leftSec - blocks * o.startSec };
+}
+
+/**
  * Blocks of shared processes (`design.processes: 'shared'`): each block starts one fresh process per
  * target and runs every scenario still measuring on them, one after another in a seeded order
  * drawn afresh per block. The first scenario warms each process up from cold (until steady, then
@@ -62,10 +79,23 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
   for (const e of entries) if (!ctx.signal.aborted) await scenarioCeiling(run, e.scenario, e.members);
   const names = (e: Entry) => e.members.map((t) => t.name);
   // Each scenario's share of what is left, by its cost per round, among those still measuring.
-  const share = (e: Entry, among: readonly Entry[]) => {
+  const share = (e: Entry, among: readonly Entry[], leftSec = design.budgetSec - elapsed()) => {
     const total = among.reduce((a, x) => a + x.weight, 0);
-    return total > 0 ? (Math.max(0, design.budgetSec - elapsed()) * e.weight) / total : 0;
+    return total > 0 ? (Math.max(0, leftSec) * e.weight) / total : 0;
   };
+  // A block's start, and its first scenario's warm-up from cold at its maximum.
+  const startSec = (among: readonly Entry[]) => DEFAULTS.planCosts.blockStartSec + Math.max(...among.map((e) => e.members.length)) * design.warmup.maxSec;
+  // Blocks before rounds: how many shared blocks still fit, and what their starts leave to share.
+  const plannedBlocks = (among: readonly Entry[]) =>
+    sharedBlocksAhead(
+      among.map((e) => blockCosts(run.blocks, e.scenario.name)),
+      {
+        startSec: startSec(among),
+        leftSec: design.budgetSec - elapsed(),
+        minRounds: design.rounds.min,
+        blocksLeft: design.blocks.max - Math.min(...among.map((e) => completeBlocks(run.blocks, e.scenario.name))),
+      },
+    );
   let b = 0;
   while (entries.some((e) => !e.stop)) {
     b++;
@@ -74,6 +104,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       break;
     }
     const active = entries.filter((e) => !e.stop);
+    const ahead = plannedBlocks(active);
     const order = scenarioOrder(active, ctx.seed, b);
     const todo = order.filter((e) => !wasLogged(run.log, e.scenario.name, b));
     const byName = new Map(todo.flatMap((e) => e.members.map((t) => [t.name, t] as const)));
@@ -92,7 +123,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
         }
         if (ctx.signal.aborted) break;
         const shareSec = share(e, todo.slice(todo.indexOf(e)));
-        const plan = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, shareSec);
+        const plan = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, shareSec, ahead && { blocks: ahead.blocks, shareSec: share(e, active, ahead.leftSec) });
         // The next block was planned to fit the budget, but an earlier part of it can overrun its
         // estimate (a window fit that lengthened every window of a stepped scenario, rounds added
         // for steal): a scenario past its minimum of blocks whose part would end after the budget
@@ -121,6 +152,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
     // The stopping rule per scenario (precision, maximum of blocks), then the budget for the suite.
     const decisions = new Map<Entry, { decision: StopDecision; done: number }>();
     const going: Array<{ name: string; blocks: number; nextSec: number; worst: number | null }> = [];
+    const next = plannedBlocks(active);
     for (const e of active) {
       const halfWidths = headlineHalfWidths(e.scenario.name, names(e), run.windows, run.est);
       const worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
@@ -130,13 +162,20 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       const decision = leftOut.has(e) ? 'budget' : decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
       decisions.set(e, { decision, done });
       if (decision === 'continue') {
-        const nextSec = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, share(e, active)).blockSec;
+        const nextSec = planRounds(
+          design,
+          e.scenario.name,
+          names(e),
+          design.reference,
+          run.windows,
+          run.blocks,
+          share(e, active),
+          next && { blocks: next.blocks, shareSec: share(e, active, next.leftSec) },
+        ).blockSec;
         going.push({ name: e.scenario.name, blocks: done, nextSec, worst: e.worst });
       }
     }
-    // The block's start, and its first scenario's warm-up from cold at its maximum.
-    const startSec = DEFAULTS.planCosts.blockStartSec + Math.max(...active.map((e) => e.members.length)) * design.warmup.maxSec;
-    const fits = fitNextBlock(going, { leftSec: design.budgetSec - elapsed(), startSec, minBlocks: design.blocks.min });
+    const fits = fitNextBlock(going, { leftSec: design.budgetSec - elapsed(), startSec: startSec(active), minBlocks: design.blocks.min });
     for (const e of active) {
       let { decision, done } = decisions.get(e)!;
       if (decision === 'continue' && !fits.has(e.scenario.name)) decision = 'budget';
