@@ -189,7 +189,7 @@ export function designText(d: DesignShape, o: { windowSec?: number | undefined; 
 
 /** When a run stops measuring a scenario, in one sentence (the CLI's header and `--dry-run`). */
 export function stoppingText(d: Pick<BenchResult['design'], 'precision' | 'budgetSec' | 'stealThreshold'>): string {
-  return `blocks until every headline interval is within ${fmtHalfWidth(d.precision)} or the ${fmtDuration(d.budgetSec)} budget is spent; windows over ${fmtPct(d.stealThreshold, 0)} CPU steal replaced`;
+  return `blocks until every headline interval is within ${fmtHalfWidth(d.precision)} or the ${fmtDuration(d.budgetSec)} budget is spent, as many as fit before rounds beyond the minimum; windows over ${fmtPct(d.stealThreshold, 0)} CPU steal replaced`;
 }
 
 const settlePhrase = (first: number, later: number) => (first === later ? `${first} s settle before each step` : `${first} s settle, ${later} s before each later step`);
