@@ -96,6 +96,8 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
         blocksLeft: design.blocks.max - Math.min(...among.map((e) => completeBlocks(run.blocks, e.scenario.name))),
       },
     );
+  // A scenario's part of the planned blocks: its share of what their starts leave.
+  const partOf = (e: Entry, among: readonly Entry[], planned: ReturnType<typeof plannedBlocks>) => planned && { blocks: planned.blocks, shareSec: share(e, among, planned.leftSec) };
   let b = 0;
   while (entries.some((e) => !e.stop)) {
     b++;
@@ -123,7 +125,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
         }
         if (ctx.signal.aborted) break;
         const shareSec = share(e, todo.slice(todo.indexOf(e)));
-        const plan = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, shareSec, ahead && { blocks: ahead.blocks, shareSec: share(e, active, ahead.leftSec) });
+        const plan = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, shareSec, partOf(e, active, ahead));
         // The next block was planned to fit the budget, but an earlier part of it can overrun its
         // estimate (a window fit that lengthened every window of a stepped scenario, rounds added
         // for steal): a scenario past its minimum of blocks whose part would end after the budget
@@ -162,16 +164,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       const decision = leftOut.has(e) ? 'budget' : decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, design);
       decisions.set(e, { decision, done });
       if (decision === 'continue') {
-        const nextSec = planRounds(
-          design,
-          e.scenario.name,
-          names(e),
-          design.reference,
-          run.windows,
-          run.blocks,
-          share(e, active),
-          next && { blocks: next.blocks, shareSec: share(e, active, next.leftSec) },
-        ).blockSec;
+        const nextSec = planRounds(design, e.scenario.name, names(e), design.reference, run.windows, run.blocks, share(e, active), partOf(e, active, next)).blockSec;
         going.push({ name: e.scenario.name, blocks: done, nextSec, worst: e.worst });
       }
     }
