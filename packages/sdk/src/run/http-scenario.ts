@@ -235,15 +235,15 @@ export function headlineHalfWidths(scenario: string, names: readonly string[], w
 export const completeBlocks = (blocks: readonly BlockRecord[], scenario: string): number => blocks.filter((x) => x.scenario === scenario && x.complete).length;
 
 /**
- * A scenario's measured costs per block, none before its first: seconds per round, and the
+ * A scenario's measured costs per block, none before its first: its blocks with rounds, seconds per round, and the
  * seconds outside its rounds (start, warm-up, rotation rounds) as a median over its blocks and as
  * the least of them (with shared processes, a part that did not carry the processes' start).
  */
-export function blockCosts(blocks: readonly BlockRecord[], scenario: string): { roundSec: number; fixedSec: number; leastFixedSec: number } | undefined {
+export function blockCosts(blocks: readonly BlockRecord[], scenario: string): { blocks: number; roundSec: number; fixedSec: number; leastFixedSec: number } | undefined {
   const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
   if (!mine.length) return undefined;
   const fixed = mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec));
-  return { roundSec: median(mine.map((b) => b.roundsWallSec / b.rounds)), fixedSec: median(fixed), leastFixedSec: Math.min(...fixed) };
+  return { blocks: mine.length, roundSec: median(mine.map((b) => b.roundsWallSec / b.rounds)), fixedSec: median(fixed), leastFixedSec: Math.min(...fixed) };
 }
 
 /**
@@ -274,9 +274,8 @@ export function planRounds(
   const costs = blockCosts(blocks, scenario);
   if (!costs) return { rounds: design.rounds.min, blockSec: 0 };
   const { roundSec, fixedSec } = costs;
-  const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
   let rounds = design.rounds.min;
-  if (mine.length >= design.blocks.min) {
+  if (costs.blocks >= design.blocks.min) {
     // Components of the noisiest target's log-ratio decide the split between blocks and rounds.
     let worst = { between: null as number | null, within: null as number | null };
     let worstTotal = -1;
@@ -292,7 +291,7 @@ export function planRounds(
     rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
   }
   const plan = ahead ?? {
-    blocks: blocksAhead({ blockSec: fixedSec, roundSec }, { leftSec: budgetLeftSec, minRounds: design.rounds.min, blocksLeft: design.blocks.max - mine.length }),
+    blocks: blocksAhead({ blockSec: fixedSec, roundSec }, { leftSec: budgetLeftSec, minRounds: design.rounds.min, blocksLeft: design.blocks.max - costs.blocks }),
     shareSec: budgetLeftSec,
   };
   const partSec = plan.blocks > 1 ? Math.min(budgetLeftSec, plan.shareSec / plan.blocks) : budgetLeftSec;
