@@ -45,7 +45,7 @@ describe('renderMarkdown', () => {
         }),
     );
     expect(facts.Design).toBe(
-      '1 s windows; 5–20 rounds per block, every target once per round in a seeded random order; 2–3 blocks (fresh server processes) per scenario; warm-up 2–6 s per block until per-second req/s is within ±5%',
+      '1 s windows; 5–20 rounds per block, every target once per round in a seeded random order; 2–3 blocks (fresh server processes) per scenario; warm-up 2–6 s per block until per-second req/s is within ±5%, one target after another, then a wake-up window each',
     );
     expect(facts['Precision target']).toBe('95% interval half-width ≤ ±2.0% for every headline figure, within a budget of 18 min 00 s; ties inside ±1.0%; 2000 bootstrap resamples');
     expect(facts.Reference).toBe('node-http (relative figures are ratios to it)');

@@ -31,6 +31,16 @@ export const DEFAULTS = {
    */
   warmup: { minSec: 2, maxSec: 3, tolerance: 0.05 },
   /**
+   * How a block's fresh processes are warmed: `rotation` gives every target still warming one
+   * warm-up window per round, in a seeded order per round, until each is steady (the rule above), so
+   * none sits idle through the others' whole warm-ups and no wake-up round is needed;
+   * `one-by-one` warms each target until steady, one after another, then runs the wake-up round (one
+   * rotation window per target) before round 1. Rotation, because a server idle for about 15 s runs
+   * its next second slow, and one-by-one spent a wake-up round per block (3.2 s of the default
+   * suite's 23 s of fresh start per block) to undo the idle it had made.
+   */
+  freshWarmup: 'rotation' as 'rotation' | 'one-by-one',
+  /**
    * Rounds per block: the dimensioning phase chooses within [min, max]. The minimum is 3, not 5:
    * server processes differ more than windows do, so the budget buys blocks before rounds (the
    * default suite's third block fits only with 3).
@@ -56,7 +66,7 @@ export const DEFAULTS = {
   carriedWarmupRounds: 1,
   /**
    * Seconds of each rotation window (a carried process's warm-up, above), and of each window of a
-   * block's wake-up round. 0.5 s, not the warm-up's 1 s: on the default suite a 0.5-s rotation
+   * block's wake-up round (`freshWarmup: 'one-by-one'`). 0.5 s, not the warm-up's 1 s: on the default suite a 0.5-s rotation
    * window ran at 0.74 of the block's figure (1-s ones at 0.83), yet round 1's ratios to the
    * reference were no lower than round 2's (1.011 ÷ the later rounds, control 1.039; with 1-s
    * windows 0.971 and 0.956; `npm run bench:warmup`, 120 carried pairs of blocks), and the rotation

@@ -44,7 +44,7 @@ export { autocannonDriver } from './drivers/autocannon.js';
 export { verifyScenario, send } from './verify.js';
 export { cpuTimes } from './procfs.js';
 export { decidePinning } from './environment.js';
-export { rotationWindowSec } from './run/warmup.js';
+export { rotationWindowSec, warmupWindows } from './run/warmup.js';
 export { DEFAULTS, QUICK } from './defaults.js';
 export type { DesignOptions, Design } from './options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed } from './analysis/bootstrap.js';

@@ -100,9 +100,11 @@ export const designOptionsSchema = z.strictObject({
   blocks: range(DEFAULTS.blocks),
   /** `per-scenario`: fresh processes for each scenario's block; `shared`: one set per block serves every scenario (`DEFAULTS.processes`). */
   processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
+  /** How a block's fresh processes are warmed: in rotation, or one by one then a wake-up round (`DEFAULTS.freshWarmup`). */
+  freshWarmup: z.enum(['rotation', 'one-by-one']).default(DEFAULTS.freshWarmup),
   /** Shared processes: unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
-  /** Seconds of each rotation window and of each window of a block's wake-up round (`DEFAULTS.carriedWarmupWindowSec`). */
+  /** Seconds of each rotation window and of each window of a block's wake-up round, if any (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),

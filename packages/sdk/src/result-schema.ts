@@ -541,9 +541,11 @@ export const designSchema = z.strictObject({
   blocks: z.strictObject({ min: int, max: int }),
   /** Who a block's processes served: each scenario's own block, or every scenario of the suite in turn (absent in old results: per-scenario). */
   processes: z.enum(['per-scenario', 'shared']).optional(),
+  /** How a block's fresh processes were warmed: in rotation rounds, or one by one then a wake-up round (absent in older results: one by one). */
+  freshWarmup: z.enum(['rotation', 'one-by-one']).optional(),
   /** Shared processes: unrecorded rotation rounds that warm a process for its next scenario. */
   carriedWarmupRounds: int.optional(),
-  /** Seconds of each rotation window, and of the wake-up round's windows (absent in older results: rotation windows of 1 s, the warm-up's window, and wake-up windows of the measured length). */
+  /** Seconds of each rotation window, and of the wake-up round's windows if any (absent in older results: rotation windows of 1 s, the warm-up's window, and wake-up windows of the measured length). */
   carriedWarmupWindowSec: nonneg.optional(),
   precision: nonneg,
   budgetSec: nonneg,

@@ -5,8 +5,16 @@ import { fittedWindowSec } from '../src/run/window.js';
 
 const costs = { blockStartSec: 1.5, loaderStartSec: 0.1, beforeSec: 10 };
 const suite = (n: number, targets = 6): PlannedScenario[] => Array.from({ length: n }, (_, i) => ({ name: `s${i}`, targets, steps: 1, windowSec: 0.8, settleSec: 0 }));
-// Wake-up windows (the rotation's length) as long as the measured ones, 0.8 s.
-const design = (budgetSec: number) => ({ rounds: { min: 5, max: 20 }, blocks: { min: 2, max: 12 }, warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 }, carriedWarmupWindowSec: 0.8, budgetSec });
+// Fresh processes warmed one by one, then a wake-up round of windows (the rotation's length) as
+// long as the measured ones, 0.8 s.
+const design = (budgetSec: number) => ({
+  rounds: { min: 5, max: 20 },
+  blocks: { min: 2, max: 12 },
+  warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 },
+  freshWarmup: 'one-by-one' as const,
+  carriedWarmupWindowSec: 0.8,
+  budgetSec,
+});
 
 describe('planBudget', () => {
   it('leaves a design that fits alone, and estimates it from the fixed costs', () => {
@@ -15,6 +23,10 @@ describe('planBudget', () => {
     // 10 + 2 scenarios × 2 blocks × (1.5 + 6 × 4 + 6 × 0.9 (wake-up round) + 5 × 6 × 0.9) = 10 + 4 × 57.9
     expect(p.minimumSec).toBeCloseTo(241.6, 6);
     expect(p.design).toEqual({ rounds: { min: 5, max: 20 }, blocks: { min: 2, max: 12 }, warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 } });
+    // Warm-ups in rotation need no wake-up round: 4 blocks × 6 × 0.9 s less.
+    expect(minimumSec(suite(2), { ...design(600), freshWarmup: 'rotation' }, costs)).toBeCloseTo(241.6 - 21.6, 6);
+    // A design that does not say is warmed the default way (rotation).
+    expect(minimumSec(suite(2), { ...design(600), freshWarmup: undefined }, costs)).toBeCloseTo(241.6 - 21.6, 6);
   });
   it('fits the minimum to any budget it can hold, never more than 5% over, rounds first, then warm-up, then blocks', () => {
     for (const budget of [60, 120, 300, 600, 900, 1080, 1500]) {
@@ -39,6 +51,8 @@ describe('planBudget', () => {
     expect(minimumSec(suite(2), { ...shared, carriedWarmupRounds: 1 }, costs)).toBeCloseTo(10 + 2 * (2 * 33.6 + 25.5), 6);
     expect(minimumSec(suite(2), shared, costs)).toBeCloseTo(10 + 2 * (2 * 40.2 + 18.9), 6);
     expect(planBudget(suite(2), shared, costs).minimumSec).toBeCloseTo(208.6, 6);
+    // Fresh processes warmed in rotation: no wake-up round in either block (2 × 6 × 1.1 s less).
+    expect(minimumSec(suite(2), { ...shared, freshWarmup: 'rotation' }, costs)).toBeCloseTo(208.6 - 13.2, 6);
     // Rotation windows of the design's length: 0.5 s instead of 1 s is 6 × 2 × 0.5 s less for each
     // later scenario of a block, and 6 × 0.5 s less in each block's wake-up round (56.1 − 34.2 = 21.9 s).
     expect(minimumSec(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(10 + 2 * (2 * 34.2 + 21.9), 6);
@@ -83,6 +97,33 @@ describe('fittedWindowSec', () => {
   it('keeps the design window when it already holds enough, and ignores a target without warm-up figures', () => {
     expect(fittedWindowSec(0.8, [50], [[30_000]], 5)).toBe(0.8);
     expect(fittedWindowSec(0.8, [10, 500], [[]], 5)).toBe(0.8);
+  });
+  it("reads each target's best warm-up window: one slow window (a steal burst, a window after idle) does not lengthen the block's windows", () => {
+    // The ramp: steps up to 500 connections, 0.5-s windows. At 6,000 req/s 5 responses per connection take 0.42 s; at 2,000, 1.25 s.
+    expect(
+      fittedWindowSec(
+        0.5,
+        [10, 500],
+        [
+          [6000, 2000],
+          [7000, 7100],
+        ],
+        5,
+        2,
+      ),
+    ).toBe(0.5);
+    expect(
+      fittedWindowSec(
+        0.5,
+        [10, 500],
+        [
+          [1500, 2000],
+          [7000, 7100],
+        ],
+        5,
+        2,
+      ),
+    ).toBeCloseTo(1.25, 9);
   });
   it('takes the longest window when a warm-up second saw no response at all (the latency is longer than it)', () => {
     expect(fittedWindowSec(0.2, [50], [[0, 0], [3000]], 5, 2)).toBe(2);

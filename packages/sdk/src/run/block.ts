@@ -108,8 +108,9 @@ interface Live {
 }
 
 /**
- * One block: a fresh server process per target (all idle on the server cores), each warmed up
- * until steady, then one unrecorded wake-up round (no target idle long before round 1), then
+ * One block: a fresh server process per target (all idle on the server cores), warmed up until
+ * steady in rotation rounds (or one after another, then an unrecorded wake-up round: no target
+ * idle long before round 1), then
  * `plannedRounds` rounds in which every target is measured once, in a seeded random order. Windows
  * over the steal threshold stay in the data, marked, and are replaced by extra rounds while the
  * budget lasts. A target that fails leaves the block; the others go on.
@@ -141,8 +142,8 @@ export async function runBlock(
 }
 
 /**
- * One scenario on a block's started processes: prepare, warm up (a fresh process until steady, one
- * after another, then the wake-up round; a process that served an earlier scenario of the block
+ * One scenario on a block's started processes: prepare, warm up (fresh processes until steady, in
+ * rotation rounds or one after another then the wake-up round; a process that served an earlier scenario of the block
  * with `carriedWarmupRounds` rotation rounds), fit the window, then the rounds. Returns the
  * scenario's block record (journalled and announced by the caller) and its windows.
  */
@@ -202,9 +203,35 @@ export async function runScenarioInBlock(
     }),
   );
   const carried = live.filter((l) => ok(l) && l.proc.served > 0);
-  // A fresh process is warmed up until steady, one after another.
+  const inRotation = ctx.design.freshWarmup === 'rotation';
+  // Fresh processes are warmed up until steady: in rotation rounds (each still warming gets one
+  // window per round, in a seeded order), or one after another.
+  const { windowSec: warmupSec, min: minWindows, max: maxWindows } = warmupWindows(ctx.design.warmup);
+  for (let i = 1; inRotation && i <= maxWindows && !ctx.signal.aborted; i++) {
+    const order = seededShuffle(
+      live.filter((l) => ok(l) && l.proc.served === 0 && !l.info.steady),
+      subSeed(ctx.seed, scenario.name, block, 'warmup', i),
+    );
+    if (!order.length) break;
+    const got = await wakeUp(
+      ctx,
+      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
+      warmupSec,
+    ).catch((err: unknown) => order.map(() => ({ error: err })));
+    for (const [j, x] of got.entries()) {
+      const l = order[j]!;
+      if (typeof x !== 'number') {
+        fail(l, x.error);
+        continue;
+      }
+      ctx.addLoad(warmupSec);
+      l.info.warmupRps.push(x);
+      l.info.steady = isSteady(l.info.warmupRps, minWindows, ctx.design.warmup.tolerance);
+      ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: i, rps: x, steady: l.info.steady });
+    }
+  }
   for (const l of live) {
-    if (ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
+    if (inRotation || ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
     try {
       let second = 0;
       const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) =>
@@ -212,7 +239,7 @@ export async function runScenarioInBlock(
       );
       l.info.warmupRps = w.rps;
       l.info.steady = w.steady;
-      ctx.addLoad(w.rps.length * warmupWindows(ctx.design.warmup).windowSec);
+      ctx.addLoad(w.rps.length * warmupSec);
     } catch (err) {
       fail(l, err);
     }
@@ -264,10 +291,11 @@ export async function runScenarioInBlock(
       });
     }
   }
-  // The wake-up round: the targets warmed first have sat idle through the others' warm-ups. Its
-  // windows are the rotation's: a wake-up, like a rotation, only has to put load on the process.
+  // The wake-up round, after warm-ups one by one: the targets warmed first have sat idle through
+  // the others'. Its windows are the rotation's: a wake-up, like a rotation, only has to put load on
+  // the process.
   const awake = live.filter(ok);
-  if (!carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
+  if (!inRotation && !carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
     const order = roundOrder(awake, ctx.seed, scenario.name, block, 0);
     const windowSec = ctx.design.carriedWarmupWindowSec;
     const woke = await wakeUp(

@@ -62,8 +62,8 @@ export function sharedBlocksAhead(
 /**
  * Blocks of shared processes (`design.processes: 'shared'`): each block starts one fresh process per
  * target and runs every scenario still measuring on them, one after another in a seeded order
- * drawn afresh per block. The first scenario warms each process up from cold (until steady, then
- * the wake-up round); each later one with `design.carriedWarmupRounds` rotation rounds. Then
+ * drawn afresh per block. The first scenario warms the processes up from cold (until steady, in
+ * rotation rounds or one by one then the wake-up round: `design.freshWarmup`); each later one with `design.carriedWarmupRounds` rotation rounds. Then
  * rounds of paired windows, as in a scenario's own block. After every block each scenario applies
  * the stopping rule (precision, maximum of blocks); the budget is kept for the suite: the next
  * block goes on only with the scenarios whose blocks fit what is left.

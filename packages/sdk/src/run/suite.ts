@@ -106,10 +106,12 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     seed = plan.seed;
     // Plans from before these fields: processes were per scenario, which uses no rotation rounds
     // (a shared plan always recorded its rotation rounds); rotation windows were the warm-up's (its
-    // later blocks' wake-up rounds then take that length too, not the measured one: never recorded).
+    // later blocks' wake-up rounds then take that length too, not the measured one: never recorded);
+    // fresh processes were warmed one by one.
     designIn = {
       ...plan.design,
       processes: plan.design.processes ?? 'per-scenario',
+      freshWarmup: plan.design.freshWarmup ?? 'one-by-one',
       carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds,
       carriedWarmupWindowSec: rotationWindowSec(plan.design),
     };

@@ -80,7 +80,9 @@ export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: Wi
 }
 
 /**
- * The wake-up round: after the block's targets were warmed one after another, one unrecorded
+ * One round of unrecorded windows, one per target in the given order: a rotation round of fresh
+ * warm-ups (`freshWarmup: 'rotation'`), of a carried process's warm-up, or the wake-up round. The
+ * wake-up round: after the block's targets were warmed one after another, one unrecorded
  * window per target (a rotation window's length, `design.carriedWarmupWindowSec`), in the given
  * order, right before round 1.
  * Without it the first targets warmed sat idle through the others' warm-ups, and a server idle for

@@ -231,9 +231,11 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
 /**
  * A window long enough to hold `DEFAULTS.minResponsesPerConnection` responses on every connection
  * (up to `DEFAULTS.maxFittedWindowSec`):
- * the latency a closed loop sees is connections ÷ req/s (Little's law), taken from the last
- * warm-up second of each target; the block uses the longest any target needs, so every target of
- * a round is measured for the same time.
+ * the latency a closed loop sees is connections ÷ req/s (Little's law), taken from each target's
+ * best warm-up window, the nearest to its measured level (a warm-up window hit by a steal burst,
+ * or run after the idle of a rotation, reads low and would lengthen every window of the block);
+ * the block uses the longest any target needs, so every target of a round is measured for the
+ * same time.
  */
 export function fittedWindowSec(
   windowSec: number,
@@ -245,7 +247,7 @@ export function fittedWindowSec(
   let need = windowSec;
   for (const series of warmupRps) {
     if (!series.length) continue;
-    const rps = series.at(-1)!;
+    const rps = Math.max(...series);
     // No response in a warm-up second: the latency is longer than it, so the longest window.
     need = Math.max(need, rps > 0 ? Math.min(maxSec, (minResponses * Math.max(...connections)) / rps) : maxSec);
   }
