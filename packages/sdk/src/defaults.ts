@@ -73,6 +73,8 @@ export const DEFAULTS = {
    * rounds' share of the wall time halved. Not 0.3 s: a 0.3-s window ran at 0.70 of the figure,
    * and round 1's ratios came out low (0.902 ÷ the later rounds, control 1.010, the same 120 pairs;
    * per carried block 0.85 ± 5%, control 1.01 ± 7%), though 83% of the wall time was measured.
+   * Nor 0.4 s: round 1 of a carried process ran at 0.961 of the later rounds (control 0.991), its
+   * ratios 0.979 (control 0.989), and the run measured no larger share of its wall time (75%).
    */
   carriedWarmupWindowSec: 0.5,
   /** Stop when every relative figure's 95% interval half-width is under this fraction. */
