@@ -202,6 +202,24 @@ export async function runScenarioInBlock(
       }
     }),
   );
+  // One round of unrecorded windows in the given order (a warm-up's rotation, or the wake-up
+  // round): each target's req/s goes to `got`; a target whose window failed leaves the block.
+  const unrecordedRound = async (order: Live[], windowSec: number, got: (l: Live, rps: number) => void) => {
+    const out = await wakeUp(
+      ctx,
+      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
+      windowSec,
+    ).catch((err: unknown) => order.map(() => ({ error: err })));
+    for (const [i, x] of out.entries()) {
+      const l = order[i]!;
+      if (typeof x !== 'number') {
+        fail(l, x.error);
+        continue;
+      }
+      ctx.addLoad(windowSec);
+      got(l, x);
+    }
+  };
   const carried = live.filter((l) => ok(l) && l.proc.served > 0);
   const inRotation = ctx.design.freshWarmup === 'rotation';
   // Fresh processes are warmed up until steady: in rotation rounds (each still warming gets one
@@ -213,22 +231,11 @@ export async function runScenarioInBlock(
       subSeed(ctx.seed, scenario.name, block, 'warmup', i),
     );
     if (!order.length) break;
-    const got = await wakeUp(
-      ctx,
-      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
-      warmupSec,
-    ).catch((err: unknown) => order.map(() => ({ error: err })));
-    for (const [j, x] of got.entries()) {
-      const l = order[j]!;
-      if (typeof x !== 'number') {
-        fail(l, x.error);
-        continue;
-      }
-      ctx.addLoad(warmupSec);
-      l.info.warmupRps.push(x);
+    await unrecordedRound(order, warmupSec, (l, rps) => {
+      l.info.warmupRps.push(rps);
       l.info.steady = isSteady(l.info.warmupRps, minWindows, ctx.design.warmup.tolerance);
-      ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: i, rps: x, steady: l.info.steady });
-    }
+      ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: i, rps, steady: l.info.steady });
+    });
   }
   for (const l of live) {
     if (inRotation || ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
@@ -248,25 +255,12 @@ export async function runScenarioInBlock(
   if (carried.length && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
     const windowSec = ctx.design.carriedWarmupWindowSec;
     for (let r = 1; r <= ctx.design.carriedWarmupRounds && !ctx.signal.aborted; r++) {
-      const order = roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r);
-      const woke = await wakeUp(
-        ctx,
-        order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
-        windowSec,
-      ).catch((err: unknown) => order.map(() => ({ error: err })));
-      for (const [i, x] of woke.entries()) {
-        const l = order[i]!;
-        if (typeof x !== 'number') {
-          fail(l, x.error);
-          continue;
-        }
-        ctx.addLoad(windowSec);
-        if (l.proc.served > 0) {
-          l.info.warmupRps.push(x);
-          l.info.steady = isSteady(l.info.warmupRps, 2, ctx.design.warmup.tolerance);
-          ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: r, rps: x, steady: l.info.steady });
-        }
-      }
+      await unrecordedRound(roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r), windowSec, (l, rps) => {
+        if (l.proc.served === 0) return;
+        l.info.warmupRps.push(rps);
+        l.info.steady = isSteady(l.info.warmupRps, 2, ctx.design.warmup.tolerance);
+        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: r, rps, steady: l.info.steady });
+      });
     }
   }
   // Windows long enough for many responses per connection, from the latency the warm-up saw.
@@ -296,17 +290,7 @@ export async function runScenarioInBlock(
   // the process.
   const awake = live.filter(ok);
   if (!inRotation && !carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
-    const order = roundOrder(awake, ctx.seed, scenario.name, block, 0);
-    const windowSec = ctx.design.carriedWarmupWindowSec;
-    const woke = await wakeUp(
-      ctx,
-      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
-      windowSec,
-    ).catch((err: unknown) => order.map(() => ({ error: err })));
-    for (const [i, r] of woke.entries()) {
-      if (typeof r === 'number') ctx.addLoad(windowSec);
-      else fail(order[i]!, r.error);
-    }
+    await unrecordedRound(roundOrder(awake, ctx.seed, scenario.name, block, 0), ctx.design.carriedWarmupWindowSec, () => undefined);
   }
   const roundsT0 = performance.now();
   for (let round = 1; round <= plannedRounds + extra; round++) {
