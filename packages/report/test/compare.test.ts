@@ -121,6 +121,16 @@ describe('environmentDifferences and refusal', () => {
     expect(renderCompareMarkdown(out)).toContain('differ in CPU model, cores, driver, pinning, reference, processes');
   });
 
+  it('says, without refusing, when the fresh processes were warmed differently (a result from before the field warmed them one by one)', () => {
+    const base = loadFixture();
+    delete base.design.freshWarmup;
+    const head = loadFixture();
+    head.design.freshWarmup = 'rotation';
+    expect(environmentDifferences(base, head)).toEqual([{ field: 'fresh warm-up', base: 'one-by-one', head: 'rotation', blocking: false }]);
+    head.design.freshWarmup = 'one-by-one';
+    expect(environmentDifferences(base, head)).toEqual([]);
+  });
+
   it('compares anyway when forced, and says so', () => {
     const head = loadFixture();
     head.environment.cores = 16;
