@@ -1,6 +1,6 @@
 // The warm-up rule and the wake-up round (run/warmup.ts). No process starts here.
 import { describe, expect, it } from 'vitest';
-import { isSteady, wakeUp, warmupWindows } from '../src/run/warmup.js';
+import { isSteady, unrecordedWindows, warmupWindows } from '../src/run/warmup.js';
 
 describe('warm-up rule', () => {
   it('isSteady: the last window within the tolerance of the one before, after the minimum', () => {
@@ -21,7 +21,7 @@ describe('warm-up rule', () => {
     const none = warmupWindows({ minSec: 0, maxSec: 0, tolerance: 0.05 });
     expect([none.windowSec, none.min + 0, none.max + 0]).toEqual([0.1, 0, 0]);
   });
-  it('wakeUp: one window per target in the given order; a failing target gets its error, the others go on', async () => {
+  it('unrecordedWindows: one window per target in the given order; a failing target gets its error, the others go on', async () => {
     // A scripted driver (no sockets: this checks the schedule): each target's req/s per window.
     const series: Record<string, number[]> = { a: [200], b: [], c: [150] };
     const calls: Array<[string, number]> = [];
@@ -33,12 +33,12 @@ describe('warm-up rule', () => {
         return { requests: next * durationSec, durationSec };
       },
     };
-    const ctx = { driver, pinning: { enabled: false, serverCpus: [], loaderCpus: [] }, signal: new AbortController().signal } as unknown as Parameters<typeof wakeUp>[0];
+    const ctx = { driver, pinning: { enabled: false, serverCpus: [], loaderCpus: [] }, signal: new AbortController().signal } as unknown as Parameters<typeof unrecordedWindows>[0];
     const item = (name: string) => ({
       target: { baseUrl: name, exitInfo: () => undefined, tail: () => '' },
       spec: { scenario: { expect: { status: 200 }, load: { timeout: 10 } }, requests: [], steps: [10] },
     });
-    const out = await wakeUp(ctx, ['c', 'b', 'a'].map(item) as unknown as Parameters<typeof wakeUp>[1], 0.8);
+    const out = await unrecordedWindows(ctx, ['c', 'b', 'a'].map(item) as unknown as Parameters<typeof unrecordedWindows>[1], 0.8);
     expect(calls).toEqual([
       ['c', 0.8],
       ['b', 0.8],

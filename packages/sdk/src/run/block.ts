@@ -9,7 +9,7 @@ import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
 import { fittedWindowSec, measureWindow, settleSecOf, type WindowContext, type WindowSpec } from './window.js';
-import { isSteady, wakeUp, warmUp, warmupWindows } from './warmup.js';
+import { isSteady, unrecordedWindows, warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
   /** The run's design; the stopping rule may shorten warm-ups during the run and records it in `budgetPlan`. */
@@ -205,7 +205,7 @@ export async function runScenarioInBlock(
   // One round of unrecorded windows in the given order (a warm-up's rotation, or the wake-up
   // round): each target's req/s goes to `got`; a target whose window failed leaves the block.
   const unrecordedRound = async (order: Live[], windowSec: number, got: (l: Live, rps: number) => void) => {
-    const out = await wakeUp(
+    const out = await unrecordedWindows(
       ctx,
       order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
       windowSec,
@@ -237,8 +237,8 @@ export async function runScenarioInBlock(
       ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: i, rps, steady: l.info.steady });
     });
   }
-  for (const l of live) {
-    if (inRotation || ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
+  for (const l of inRotation ? [] : live) {
+    if (ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
     try {
       let second = 0;
       const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) =>

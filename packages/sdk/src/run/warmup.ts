@@ -89,7 +89,7 @@ export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: Wi
  * about 15 s runs its next second at up to twice its CPU per request: round-1 windows came out
  * 3.5–4.5% low. Returns each target's req/s, or its error (that target leaves; the others go on).
  */
-export async function wakeUp(ctx: WindowContext, items: readonly WarmupItem[], windowSec: number): Promise<(number | { error: unknown })[]> {
+export async function unrecordedWindows(ctx: WindowContext, items: readonly WarmupItem[], windowSec: number): Promise<(number | { error: unknown })[]> {
   const out: (number | { error: unknown })[] = [];
   for (const item of items) {
     try {
