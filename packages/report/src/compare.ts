@@ -200,7 +200,6 @@ export function environmentDifferences(base: BenchResult, head: BenchResult): En
   check('window', `${base.design.windowSec} s`, `${head.design.windowSec} s`, false);
   // Said, not blocking: the warm-up order only decides what a fresh process did before round 1.
   check('fresh warm-up', base.design.freshWarmup ?? 'one-by-one', head.design.freshWarmup ?? 'one-by-one', false);
-  check('warm-up requests', base.design.warmupRequests ?? 'first-scenario', head.design.warmupRequests ?? 'first-scenario', false);
   check('precision target', String(base.design.precision), String(head.design.precision), false);
   for (const s of base.scenarios) {
     const t = head.scenarios.find((x) => x.name === s.name);

@@ -172,17 +172,16 @@ function windowsText(r: BenchResult): string {
 const windowsPhrase = (windowSec: number, requests: number | undefined) => (requests ? `windows of exactly ${requests} requests each (per connection step)` : `${+windowSec.toFixed(3)} s windows`);
 const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
 
-type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'warmupRequests' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>;
+type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>;
 
 /** How a block's fresh processes were warmed, as a phrase (absent in older results: one by one, then a wake-up round). */
 const warmupPhrase = (d: DesignShape) => {
   const w = d.warmup;
   const secs = `${range({ min: w.minSec, max: w.maxSec })} s`;
   const until = `until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`;
-  const on = d.processes === 'shared' && d.warmupRequests === 'all-scenarios' ? " on every scenario's requests at once" : '';
   return d.freshWarmup === 'rotation'
-    ? `warm-up${on} ${secs} per target in each block, the targets in rotation (one ${+warmupWindows(w).windowSec.toFixed(3)}-s window each per round), ${until}`
-    : `warm-up${on} ${secs} per block ${until}, one target after another, then a wake-up window each`;
+    ? `warm-up ${secs} per target in each block, the targets in rotation (one ${+warmupWindows(w).windowSec.toFixed(3)}-s window each per round), ${until}`
+    : `warm-up ${secs} per block ${until}, one target after another, then a wake-up window each`;
 };
 
 /**
@@ -193,7 +192,7 @@ export function designText(d: DesignShape, o: { windowSec?: number | undefined; 
   return (
     `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, then ${plural(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds, 'rotation round')} of ${+rotationWindowSec(d).toFixed(3)}-s windows ${d.warmupRequests === 'all-scenarios' ? 'before each scenario in the first block it meets, in later blocks before the first scenario only' : 'before each later scenario'}`
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, then ${plural(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds, 'rotation round')} of ${+rotationWindowSec(d).toFixed(3)}-s windows before each later scenario`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; ${warmupPhrase(d)}`)
   );
 }

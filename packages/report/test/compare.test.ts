@@ -131,16 +131,6 @@ describe('environmentDifferences and refusal', () => {
     expect(environmentDifferences(base, head)).toEqual([]);
   });
 
-  it("says, without refusing, when the fresh processes were warmed on different requests (a result from before the field: the first scenario's)", () => {
-    const base = loadFixture();
-    delete base.design.warmupRequests;
-    const head = loadFixture();
-    head.design.warmupRequests = 'all-scenarios';
-    expect(environmentDifferences(base, head)).toEqual([{ field: 'warm-up requests', base: 'first-scenario', head: 'all-scenarios', blocking: false }]);
-    head.design.warmupRequests = 'first-scenario';
-    expect(environmentDifferences(base, head)).toEqual([]);
-  });
-
   it('compares anyway when forced, and says so', () => {
     const head = loadFixture();
     head.environment.cores = 16;

@@ -37,10 +37,4 @@ describe('designText', () => {
       expect(designText({ ...d, freshWarmup })).toContain('warm-up 2–3 s per block until per-second req/s is within ±5%, one target after another, then a wake-up window each, then 1 rotation round');
     }
   });
-  it("says when the fresh processes were warmed on every scenario's requests, and that rotation rounds then run in a scenario's first block only", () => {
-    expect(designText({ ...d, freshWarmup: 'rotation', warmupRequests: 'all-scenarios' })).toContain(
-      "warm-up on every scenario's requests at once 2–3 s per target in each block, the targets in rotation (one 1-s window each per round), until per-second req/s is within ±5%, then 1 rotation round of 0.5-s windows before each scenario in the first block it meets, in later blocks before the first scenario only",
-    );
-    for (const warmupRequests of ['first-scenario', undefined] as const) expect(designText({ ...d, freshWarmup: 'rotation', warmupRequests })).not.toContain("every scenario's requests");
-  });
 });

@@ -61,24 +61,11 @@ export const DEFAULTS = {
    * round, in a seeded order) instead of warming until steady: after 4 s of another scenario a
    * process's first second ran at 0.84–1.00 of its steady figure, and within 5% from its second.
    * One round, not two: with one, round 1's ratios to the reference were no lower than round 2's
-   * (the README has the figures), and 9 more points of the wall time were measured.
+   * (the README has the figures), and 9 more points of the wall time were measured. Not none, even
+   * after a fresh warm-up on every scenario's requests at once (tried in 8489025 and removed): a
+   * carried process's round 1 then ran at 0.976 of its later rounds' req/s (control 1.005), and a
+   * process warmed on the mix does not warm like the others (`npm run bench:mixed-warmup`).
    */
-  /**
-   * With shared processes, what a block's fresh processes are warmed on. `first-scenario`: the
-   * requests of the block's first scenario, so every later scenario meets a cold route and needs its
-   * rotation round. `all-scenarios`: the requests of every scenario of the block at once (each
-   * connection sends them in turn), each scenario's requests prepared once per process before the
-   * warm-up; a scenario on carried processes then skips its rotation rounds once it has measured
-   * windows in an earlier block (its window fit reads those), and runs them in the first block it
-   * meets, where they give the fit its figure, and always on fresh processes. Not the default: on
-   * the default suite it measured 79% of the wall time instead of 75% and ran a fifth block, but
-   * round 1 without a rotation round came out low: a carried process's req/s at 0.976 of its later
-   * rounds (control 1.005), its ratios to the reference 0.966 (control 0.976), and a fresh
-   * process's ratios, before they got their rotation round back, 0.854 (control 1.020). With
-   * neither the mix nor a rotation round a later scenario's round 1 ran at 0.85 of its later rounds
-   * (`npm run bench:mixed-warmup`).
-   */
-  warmupRequests: 'first-scenario' as 'first-scenario' | 'all-scenarios',
   carriedWarmupRounds: 1,
   /**
    * Seconds of each rotation window (a carried process's warm-up, above), and of each window of a

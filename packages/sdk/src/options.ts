@@ -102,8 +102,6 @@ export const designOptionsSchema = z.strictObject({
   processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
   /** How a block's fresh processes are warmed: in rotation, or one by one then a wake-up round (`DEFAULTS.freshWarmup`). */
   freshWarmup: z.enum(['rotation', 'one-by-one']).default(DEFAULTS.freshWarmup),
-  /** Shared processes: what a block's fresh processes are warmed on, the first scenario's requests or every scenario's at once (`DEFAULTS.warmupRequests`). */
-  warmupRequests: z.enum(['first-scenario', 'all-scenarios']).default(DEFAULTS.warmupRequests),
   /** Shared processes: unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
   /** Seconds of each rotation window and of each window of a block's wake-up round, if any (`DEFAULTS.carriedWarmupWindowSec`). */

@@ -543,8 +543,6 @@ export const designSchema = z.strictObject({
   processes: z.enum(['per-scenario', 'shared']).optional(),
   /** How a block's fresh processes were warmed: in rotation rounds, or one by one then a wake-up round (absent in older results: one by one). */
   freshWarmup: z.enum(['rotation', 'one-by-one']).optional(),
-  /** Shared processes: what a block's fresh processes were warmed on (absent in older results: the block's first scenario). */
-  warmupRequests: z.enum(['first-scenario', 'all-scenarios']).optional(),
   /** Shared processes: unrecorded rotation rounds that warm a process for its next scenario. */
   carriedWarmupRounds: int.optional(),
   /** Seconds of each rotation window, and of the wake-up round's windows if any (absent in older results: rotation windows of 1 s, the warm-up's window, and wake-up windows of the measured length). */

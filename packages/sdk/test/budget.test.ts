@@ -51,13 +51,6 @@ describe('planBudget', () => {
     expect(minimumSec(suite(2), { ...shared, carriedWarmupRounds: 1 }, costs)).toBeCloseTo(10 + 2 * (2 * 33.6 + 25.5), 6);
     expect(minimumSec(suite(2), shared, costs)).toBeCloseTo(10 + 2 * (2 * 40.2 + 18.9), 6);
     expect(planBudget(suite(2), shared, costs).minimumSec).toBeCloseTo(208.6, 6);
-    // Warmed on every scenario's requests: block 1 gives every scenario (the first too) its rotation
-    // rounds (32.1 s for the first part's start and warm-up, 59.1 − 27, then three parts of 40.2 s);
-    // a later block only its first (59.1 + 13.2 s, then two parts of 27 s with none).
-    const three = { ...shared, blocks: { min: 3, max: 12 } };
-    expect(minimumSec(suite(3), three, costs)).toBeCloseTo(10 + 3 * (59.1 + 2 * 40.2), 6);
-    expect(minimumSec(suite(3), { ...three, warmupRequests: 'all-scenarios' }, costs)).toBeCloseTo(10 + (32.1 + 3 * 40.2) + 2 * (72.3 + 2 * 27), 6);
-    expect(minimumSec(suite(3), { ...three, warmupRequests: 'first-scenario' }, costs)).toBeCloseTo(10 + 3 * (59.1 + 2 * 40.2), 6);
     // Fresh processes warmed in rotation: no wake-up round in either block (2 × 6 × 1.1 s less).
     expect(minimumSec(suite(2), { ...shared, freshWarmup: 'rotation' }, costs)).toBeCloseTo(208.6 - 13.2, 6);
     // Rotation windows of the design's length: 0.5 s instead of 1 s is 6 × 2 × 0.5 s less for each

@@ -81,7 +81,6 @@ describe('the measuring design', () => {
       blocks: DEFAULTS.blocks,
       processes: DEFAULTS.processes,
       freshWarmup: DEFAULTS.freshWarmup,
-      warmupRequests: DEFAULTS.warmupRequests,
       carriedWarmupRounds: DEFAULTS.carriedWarmupRounds,
       carriedWarmupWindowSec: DEFAULTS.carriedWarmupWindowSec,
       precision: DEFAULTS.precision,
@@ -93,23 +92,12 @@ describe('the measuring design', () => {
     const given = validateSuite({
       scenarios: [ok],
       targets: [tiny('t'), tiny('u')],
-      design: {
-        reference: 'u',
-        rounds: { min: 4 },
-        warmup: { maxSec: 8 },
-        precision: 0.05,
-        processes: 'per-scenario',
-        freshWarmup: 'one-by-one',
-        warmupRequests: 'all-scenarios',
-        carriedWarmupRounds: 3,
-        carriedWarmupWindowSec: 0.7,
-      },
+      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', freshWarmup: 'one-by-one', carriedWarmupRounds: 3, carriedWarmupWindowSec: 0.7 },
     }).opts.design;
     expect(given.reference).toBe('u');
     expect(given.rounds).toEqual({ min: 4, max: DEFAULTS.rounds.max });
     expect(given.processes).toBe('per-scenario');
     expect(given.freshWarmup).toBe('one-by-one');
-    expect(given.warmupRequests).toBe('all-scenarios');
     expect(given.carriedWarmupRounds).toBe(3);
     expect(given.carriedWarmupWindowSec).toBe(0.7);
     expect(given.warmup).toEqual({ ...DEFAULTS.warmup, maxSec: 8 });

@@ -192,43 +192,6 @@ describe('shared processes', () => {
     expect(new Set(oneByOne.warm.slice(0, 2)).size).toBe(1);
     expect(oneByOne.wake).toBe(2);
   });
-  it("warms a block's fresh processes on every scenario's requests with warmupRequests 'all-scenarios', and runs a scenario's rotation round in a later block only on fresh processes", async () => {
-    const other = { ...ping, name: 'other', request: { path: '/other' } };
-    const carriedWarmupWindowSec = 0.15;
-    const calls: Array<{ sec: number; paths: string[] }> = [];
-    const recording: Driver = {
-      ...autocannonDriver,
-      run: (o) => {
-        calls.push({ sec: o.durationSec, paths: [...new Set(o.requests.map((q) => q.path))].sort() });
-        return autocannonDriver.run(o);
-      },
-    };
-    const r = await runSuite({
-      scenarios: [ping, other],
-      targets: [tiny('ref'), tiny('b')],
-      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared', warmupRequests: 'all-scenarios', carriedWarmupWindowSec },
-      driver: recording,
-      seed: 11,
-      verify: false,
-    });
-    expectConsistentShape(r);
-    expect(r.design.warmupRequests).toBe('all-scenarios');
-    const warm = calls.flatMap((c, i) => (c.sec === 0.2 ? [{ ...c, i }] : []));
-    const rotation = calls.flatMap((c, i) => (c.sec === carriedWarmupWindowSec ? [{ ...c, i }] : []));
-    // 2 blocks × 2 targets × 2 warm-up windows, each sending both scenarios' requests.
-    expect(warm).toHaveLength(8);
-    for (const c of warm) expect(c.paths).toEqual(['/other', '/ping']);
-    // A rotation round (one window per target, its own requests only) before each scenario in
-    // block 1; in block 2 only before the first, whose processes are fresh.
-    expect(rotation).toHaveLength(2 * 2 + 2);
-    for (const c of rotation) expect(c.paths).toHaveLength(1);
-    expect(rotation.filter((c) => c.i < warm[4]!.i)).toHaveLength(4);
-    const block2 = rotation.filter((c) => c.i > warm[7]!.i);
-    expect(block2).toHaveLength(2);
-    // Right after block 2's warm-up: no measured window of its own between them.
-    expect(block2.map((c) => c.i)).toEqual([warm[7]!.i + 1, warm[7]!.i + 2]);
-    expect(r.stops.map((s) => s.blocks)).toEqual([2, 2]);
-  });
   it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by the rotation rounds its design asks (with fresh processes warmed in rotation, no wake-up round)', async () => {
     const other = { ...ping, name: 'other', request: { path: '/other' } };
     // Not the default number of rotation rounds: the design's is the one used and recorded.

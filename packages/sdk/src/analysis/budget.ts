@@ -67,7 +67,7 @@ export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { wi
 }
 
 /** What the planner reads of a design; a design without processes, fresh warm-up or rotation rounds has their defaults' meaning. */
-type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'freshWarmup' | 'warmupRequests' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
+type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
 
 /** The wake-up round's window, s, when the design has one (fresh processes warmed one by one). */
 export const wakeWindowSec = (d: Partial<Pick<Design, 'freshWarmup' | 'carriedWarmupWindowSec'>>): number | undefined =>
@@ -76,27 +76,16 @@ export const wakeWindowSec = (d: Partial<Pick<Design, 'freshWarmup' | 'carriedWa
 /**
  * Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. With
  * shared processes a block starts and warms its processes from cold once, on its first scenario
- * (the costliest is assumed), and warms them for each later one by rotation rounds (warmed on
- * every scenario's requests: every part of the first block, and only the first part of a later one).
+ * (the costliest is assumed), and warms them for each later one by rotation rounds.
  */
 export function minimumSec(scenarios: readonly PlannedScenario[], d: PlanShape, c: PlanCosts): number {
   const rotationSec = d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec;
   // Warm-up often runs to its maximum on a noisy host: plan for it.
   const own = scenarios.map((s) => blockSec(s, d.rounds.min, { sec: d.warmup.maxSec, wakeWindowSec: wakeWindowSec(d) }, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
-  const carriedOf = (rounds: number) => scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: rotationSec, rounds }, c));
-  const sum = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0);
-  const carried = carriedOf(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds);
-  if ((d.warmupRequests ?? DEFAULTS.warmupRequests) === 'all-scenarios') {
-    // Warmed on every scenario's requests: every part of the first block runs its rotation rounds,
-    // the fresh one's included; in a later block only the fresh one does.
-    const bare = carriedOf(0);
-    const first = Math.max(...own.map((x, i) => x - bare[i]!));
-    const laterFirst = Math.max(...own.map((x, i) => x + carried[i]! - 2 * bare[i]!));
-    return c.beforeSec + first + sum(carried) + (d.blocks.min - 1) * (laterFirst + sum(bare));
-  }
+  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: rotationSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c));
   const first = Math.max(...own.map((x, i) => x - carried[i]!));
-  return c.beforeSec + d.blocks.min * (sum(carried) + first);
+  return c.beforeSec + d.blocks.min * (carried.reduce((a, x) => a + x, 0) + first);
 }
 
 /**
@@ -116,7 +105,6 @@ export function planBudget(
     warmup: { ...design.warmup },
     processes: design.processes,
     freshWarmup: design.freshWarmup,
-    warmupRequests: design.warmupRequests,
     carriedWarmupRounds: design.carriedWarmupRounds,
     carriedWarmupWindowSec: design.carriedWarmupWindowSec,
   };

@@ -75,34 +75,6 @@ export interface BlockProcess {
   failure?: unknown;
   /** Scenarios it has served in this block so far: a carried process is warmed by rotation rounds. */
   served: number;
-  /** `warmupRequests: 'all-scenarios'`: each scenario's requests, prepared once for this process before its warm-up. */
-  prepared?: Map<string, RequestSpec[]>;
-  /** `warmupRequests: 'all-scenarios'`: what its fresh warm-up sends, every prepared scenario's requests in turn. */
-  mix?: RequestSpec[];
-}
-
-/**
- * Prepare every scenario of a shared block for each process that serves it, once, before the
- * warm-up (`warmupRequests: 'all-scenarios'`), and give each process the mix its warm-up sends. A
- * scenario whose prepare hook fails here is left out of the mix and prepared again in its turn,
- * where the failure is recorded as the scenario's.
- */
-export async function prepareMix(procs: readonly BlockProcess[], scenarios: ReadonlyArray<{ scenario: Scenario; members: readonly { name: string }[] }>): Promise<void> {
-  await Promise.all(
-    procs.map(async (p) => {
-      if (!p.started) return;
-      p.prepared = new Map();
-      for (const { scenario, members } of scenarios) {
-        if (!members.some((t) => t.name === p.name)) continue;
-        try {
-          p.prepared.set(scenario.name, await prepareRequests(scenario, p.started.baseUrl));
-        } catch {
-          // Prepared again in the scenario's turn, which records the failure.
-        }
-      }
-      p.mix = [...p.prepared.values()].flat();
-    }),
-  );
 }
 
 /**
@@ -183,16 +155,7 @@ export async function runScenarioInBlock(
   plannedRounds: number,
   budgetEndSec: number,
   stepSettleSec: number,
-  o: {
-    announce: boolean;
-    position?: number;
-    /**
-     * `warmupRequests: 'all-scenarios'`: this scenario's measured windows from the run's earlier
-     * blocks. On carried processes with some for every target, its rotation rounds are skipped and
-     * its window fit reads them; otherwise it runs them (a fresh part too: its warm-up was the mix's).
-     */
-    earlier?: readonly WindowRecord[];
-  },
+  o: { announce: boolean; position?: number },
 ): Promise<{ record: BlockRecord; windows: WindowRecord[] }> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
@@ -229,7 +192,7 @@ export async function runScenarioInBlock(
       try {
         let requests: RequestSpec[];
         try {
-          requests = l.proc.prepared?.get(scenario.name) ?? (await prepareRequests(scenario, l.proc.started.baseUrl));
+          requests = await prepareRequests(scenario, l.proc.started.baseUrl);
         } catch (err) {
           throw new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`);
         }
@@ -241,10 +204,10 @@ export async function runScenarioInBlock(
   );
   // One round of unrecorded windows in the given order (a warm-up's rotation, or the wake-up
   // round): each target's req/s goes to `got`; a target whose window failed leaves the block.
-  const unrecordedRound = async (order: Live[], windowSec: number, spec: (l: Live) => WindowSpec, got: (l: Live, rps: number) => void) => {
+  const unrecordedRound = async (order: Live[], windowSec: number, got: (l: Live, rps: number) => void) => {
     const out = await unrecordedWindows(
       ctx,
-      order.map((l) => ({ target: l.proc.started!, spec: spec(l) })),
+      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
       windowSec,
     ).catch((err: unknown) => order.map(() => ({ error: err })));
     for (const [i, x] of out.entries()) {
@@ -257,21 +220,8 @@ export async function runScenarioInBlock(
       got(l, x);
     }
   };
-  // What a fresh process's warm-up sends: the scenario's requests, or with `warmupRequests:
-  // 'all-scenarios'` every scenario's of the block.
-  const fresh = (l: Live): WindowSpec => (l.proc.mix?.length ? { ...l.spec!, requests: l.proc.mix } : l.spec!);
-  const scenarioSpec = (l: Live) => l.spec!;
   const carried = live.filter((l) => ok(l) && l.proc.served > 0);
   const inRotation = ctx.design.freshWarmup === 'rotation';
-  // Warmed on every scenario's requests: each target's own req/s for the window fit comes from its
-  // rotation round or, once it has them, from its windows of earlier blocks (then no rotation round).
-  const mixed = o.earlier !== undefined && live.some((l) => l.proc.mix !== undefined);
-  const own = new Map<Live, number[]>();
-  const earlierRps = (l: Live) => (o.earlier ?? []).flatMap((w) => (w.status === 'ok' && w.target === l.name ? [w.steps[0]!.rps] : []));
-  // Only carried processes skip it: a fresh one warmed on the mix ran its first round with no
-  // rotation at 0.854 of its later rounds' ratio to the reference (control 1.020; the README has the run).
-  const skipRotation = mixed && live.filter(ok).every((l) => l.proc.served > 0 && earlierRps(l).length > 0);
-  if (skipRotation) for (const l of live.filter(ok)) own.set(l, earlierRps(l));
   // Fresh processes are warmed up until steady: in rotation rounds (each still warming gets one
   // window per round, in a seeded order), or one after another.
   const { windowSec: warmupSec, min: minWindows, max: maxWindows } = warmupWindows(ctx.design.warmup);
@@ -281,7 +231,7 @@ export async function runScenarioInBlock(
       subSeed(ctx.seed, scenario.name, block, 'warmup', i),
     );
     if (!order.length) break;
-    await unrecordedRound(order, warmupSec, fresh, (l, rps) => {
+    await unrecordedRound(order, warmupSec, (l, rps) => {
       l.info.warmupRps.push(rps);
       l.info.steady = isSteady(l.info.warmupRps, minWindows, ctx.design.warmup.tolerance);
       ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: i, rps, steady: l.info.steady });
@@ -291,7 +241,7 @@ export async function runScenarioInBlock(
     if (ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
     try {
       let second = 0;
-      const w = await warmUp(ctx, l.proc.started!, fresh(l), ctx.design.warmup, (rps, steady) =>
+      const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) =>
         ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }),
       );
       l.info.warmupRps = w.rps;
@@ -301,13 +251,11 @@ export async function runScenarioInBlock(
       fail(l, err);
     }
   }
-  // A carried one by rotation rounds (every target once per round; they keep the fresh ones awake
-  // too); warmed on the mix, a fresh one as well, unless the scenario's earlier windows make them needless.
-  if ((carried.length || mixed) && !skipRotation && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
+  // A carried one by rotation rounds (every target once per round; they keep the fresh ones awake too).
+  if (carried.length && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
     const windowSec = ctx.design.carriedWarmupWindowSec;
     for (let r = 1; r <= ctx.design.carriedWarmupRounds && !ctx.signal.aborted; r++) {
-      await unrecordedRound(roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r), windowSec, scenarioSpec, (l, rps) => {
-        if (mixed) own.set(l, [...(own.get(l) ?? []), rps]);
+      await unrecordedRound(roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r), windowSec, (l, rps) => {
         if (l.proc.served === 0) return;
         l.info.warmupRps.push(rps);
         l.info.steady = isSteady(l.info.warmupRps, 2, ctx.design.warmup.tolerance);
@@ -322,7 +270,7 @@ export async function runScenarioInBlock(
     const fit = fittedWindowSec(
       base,
       warmed[0]!.spec!.steps,
-      warmed.map((l) => (mixed ? (own.get(l) ?? []) : l.info.warmupRps)),
+      warmed.map((l) => l.info.warmupRps),
     );
     if (fit > base) {
       for (const l of warmed) l.spec = { ...l.spec!, windowSec: fit };
@@ -342,7 +290,7 @@ export async function runScenarioInBlock(
   // the process.
   const awake = live.filter(ok);
   if (!inRotation && !carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
-    await unrecordedRound(roundOrder(awake, ctx.seed, scenario.name, block, 0), ctx.design.carriedWarmupWindowSec, scenarioSpec, () => undefined);
+    await unrecordedRound(roundOrder(awake, ctx.seed, scenario.name, block, 0), ctx.design.carriedWarmupWindowSec, () => undefined);
   }
   const roundsT0 = performance.now();
   for (let round = 1; round <= plannedRounds + extra; round++) {

@@ -6,7 +6,7 @@ import { seededShuffle } from '../random.js';
 import type { StopRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
-import { prepareMix, runScenarioInBlock, startBlockProcesses, stopBlockProcesses, type BlockProcess } from './block.js';
+import { runScenarioInBlock, startBlockProcesses, stopBlockProcesses, type BlockProcess } from './block.js';
 import { afterBlocks, blockCosts, completeBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
 import { runtimeOf } from './runtime.js';
 
@@ -63,9 +63,7 @@ export function sharedBlocksAhead(
  * Blocks of shared processes (`design.processes: 'shared'`): each block starts one fresh process per
  * target and runs every scenario still measuring on them, one after another in a seeded order
  * drawn afresh per block. The first scenario warms the processes up from cold (until steady, in
- * rotation rounds or one by one then the wake-up round: `design.freshWarmup`); each later one with `design.carriedWarmupRounds` rotation rounds.
- * With `design.warmupRequests: 'all-scenarios'` the warm-up sends every scenario's requests, and a
- * scenario runs its rotation rounds only until it has windows of an earlier block. Then
+ * rotation rounds or one by one then the wake-up round: `design.freshWarmup`); each later one with `design.carriedWarmupRounds` rotation rounds. Then
  * rounds of paired windows, as in a scenario's own block. After every block each scenario applies
  * the stopping rule (precision, maximum of blocks); the budget is kept for the suite: the next
  * block goes on only with the scenarios whose blocks fit what is left.
@@ -114,8 +112,6 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
     const byName = new Map(todo.flatMap((e) => e.members.map((t) => [t.name, t] as const)));
     const t0 = performance.now();
     const procs: BlockProcess[] = todo.length ? await startBlockProcesses(ctx, [...byName.values()].map(runtimeOf)) : [];
-    const mixed = design.warmupRequests === 'all-scenarios';
-    if (mixed && !ctx.signal.aborted) await prepareMix(procs, todo);
     // Scenarios past their minimum of blocks whose part of this block no longer fit the budget.
     const leftOut = new Set<Entry>();
     try {
@@ -140,11 +136,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
         }
         position++;
         const mine = procs.filter((p) => e.members.some((t) => t.name === p.name));
-        const { record, windows } = await runScenarioInBlock(ctx, e.scenario, mine, b, plan.rounds, elapsed() + shareSec, DEFAULTS.stepSettleSec, {
-          announce: true,
-          position,
-          ...(mixed ? { earlier: run.windows.filter((w) => w.scenario === e.scenario.name && w.block < b) } : {}),
-        });
+        const { record, windows } = await runScenarioInBlock(ctx, e.scenario, mine, b, plan.rounds, elapsed() + shareSec, DEFAULTS.stepSettleSec, { announce: true, position });
         // The first scenario of the block carries the processes' start.
         if (position === 1) record.wallSec = (performance.now() - t0) / 1000;
         run.blocks.push(record);

@@ -107,12 +107,11 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     // Plans from before these fields: processes were per scenario, which uses no rotation rounds
     // (a shared plan always recorded its rotation rounds); rotation windows were the warm-up's (its
     // later blocks' wake-up rounds then take that length too, not the measured one: never recorded);
-    // fresh processes were warmed one by one, on the block's first scenario.
+    // fresh processes were warmed one by one.
     designIn = {
       ...plan.design,
       processes: plan.design.processes ?? 'per-scenario',
       freshWarmup: plan.design.freshWarmup ?? 'one-by-one',
-      warmupRequests: plan.design.warmupRequests ?? 'first-scenario',
       carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds,
       carriedWarmupWindowSec: rotationWindowSec(plan.design),
     };
