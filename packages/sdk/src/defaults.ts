@@ -62,9 +62,8 @@ export const DEFAULTS = {
    * process's first second ran at 0.84–1.00 of its steady figure, and within 5% from its second.
    * One round, not two: with one, round 1's ratios to the reference were no lower than round 2's
    * (the README has the figures), and 9 more points of the wall time were measured. Not none, even
-   * after a fresh warm-up on every scenario's requests at once (tried in 8489025 and removed): a
-   * carried process's round 1 then ran at 0.976 of its later rounds' req/s (control 1.005), and a
-   * process warmed on the mix does not warm like the others (`npm run bench:mixed-warmup`).
+   * after a fresh warm-up on every scenario's requests at once (tried in 8489025 and removed; the
+   * README has those figures too, and `npm run bench:mixed-warmup` measures it on its own).
    */
   carriedWarmupRounds: 1,
   /**
