@@ -387,7 +387,13 @@ function cpuClockFacts(r: BenchResult): Array<{ label: string; text: string }> {
   const clock = r.environment.cpuClock;
   if (!clock) return [];
   if (clock === 'ticks') return [{ label: 'CPU time', text: 'clock ticks (utime + stime, 1/100 s): this kernel keeps no schedstat' }];
-  const sampled = r.windows.flatMap((w) => (w.status === 'ok' && w.resources.serverCpuExact !== undefined ? [w.resources.serverCpuExact] : []));
+  // Results written before windows carried the flag have it on their steps only.
+  const exactOf = (w: OkWindow) =>
+    w.resources.serverCpuExact ?? (w.steps.some((s) => s.resources.serverCpuExact !== undefined) ? w.steps.every((s) => s.resources.serverCpuExact !== false) : undefined);
+  const sampled = r.windows.flatMap((w) => {
+    const exact = w.status === 'ok' ? exactOf(w) : undefined;
+    return exact === undefined ? [] : [exact];
+  });
   const ticks = sampled.filter((x) => !x).length;
   return [
     {

@@ -65,6 +65,37 @@ describe('renderMarkdown', () => {
     expect(facts['Runner peak RSS']).toBe('83.0 MiB');
   });
 
+  it("says which clock the CPU time came from, and counts the windows that fell back to ticks (the window's flag, or its steps' in an older result)", () => {
+    const cpuFact = (x: typeof r) =>
+      renderMarkdown(x)
+        .split('\n')
+        .find((l) => l.startsWith('| CPU time | '));
+    const ok = (x: typeof r) => x.windows.filter((w) => w.status === 'ok');
+    const exactly = loadFixture();
+    exactly.environment.cpuClock = 'schedstat';
+    const n = ok(exactly).length;
+    for (const [i, w] of ok(exactly).entries()) w.resources.serverCpuExact = i % 40 !== 3;
+    const ticks = ok(exactly).filter((w) => !w.resources.serverCpuExact).length;
+    expect(ticks).toBeGreaterThan(0);
+    expect(cpuFact(exactly)).toBe(
+      `| CPU time | the scheduler's nanoseconds per thread (/proc/&lt;pid&gt;/task/&lt;tid&gt;/schedstat); clock ticks (1/100 s) in ${ticks} of ${n} windows, where a server thread exited inside the window |`,
+    );
+    // An older result: the flag on the steps only.
+    const older = loadFixture();
+    older.environment.cpuClock = 'schedstat';
+    for (const [i, w] of ok(older).entries()) {
+      delete w.resources.serverCpuExact;
+      for (const s of w.steps) s.resources.serverCpuExact = i % 40 !== 3;
+    }
+    expect(cpuFact(older)).toBe(cpuFact(exactly));
+    for (const w of ok(older)) for (const s of w.steps) s.resources.serverCpuExact = true;
+    expect(cpuFact(older)).toBe("| CPU time | the scheduler's nanoseconds per thread (/proc/&lt;pid&gt;/task/&lt;tid&gt;/schedstat) |");
+    const kernel = loadFixture();
+    kernel.environment.cpuClock = 'ticks';
+    expect(cpuFact(kernel)).toBe('| CPU time | clock ticks (utime + stime, 1/100 s): this kernel keeps no schedstat |');
+    expect(cpuFact(loadFixture())).toBeUndefined();
+  });
+
   it('ranks each scenario by relative throughput, ties sharing a place', () => {
     const ramp = s.Rankings!.split('### concurrency-ramp')[1]!;
     expect(row(ramp, '1 (tie)', 'node-http')).toEqual(['1 (tie)', 'node-http', '1 (reference)', rps(pair('concurrency-ramp', 'node-http').rps)]);

@@ -83,6 +83,10 @@ describe.each([
         expect(w.cpuPerRequestUs).toBeGreaterThan(0);
         expect(w.cpuPerRequestUs).toBeCloseTo((w.resources.serverCpuSeconds / w.requests) * 1e6, 6);
         expect(w.steps).toHaveLength(1);
+        // The window says which clock its CPU time came from, as its step does (the report counts these).
+        expect(typeof w.resources.serverCpuExact).toBe('boolean');
+        expect(w.resources.serverCpuExact).toBe(w.steps[0]!.resources.serverCpuExact);
+        if (r.environment.cpuClock === 'schedstat') expect(w.resources.serverCpuExact).toBe(true);
       }
 
       expect(r.summaries.map((s) => s.target)).toEqual(['ref', 'other']);

@@ -180,6 +180,12 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
   return load.requests !== undefined ? { ...figures, fixedRequests: load.requests } : figures;
 }
 
+/** A window's CPU time is exact (schedstat) when every step that sampled the server was; absent when none did. */
+function serverCpuExactOf(steps: readonly StepResult[]): { serverCpuExact?: boolean } {
+  const said = steps.flatMap((s) => (s.resources.serverCpuExact === undefined ? [] : [s.resources.serverCpuExact]));
+  return said.length ? { serverCpuExact: said.every(Boolean) } : {};
+}
+
 /** A window's figures from its steps: sums, duration-weighted shares, the merged histogram. */
 function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServer: boolean): WindowFigures {
   const only = steps.length === 1 ? steps[0]! : undefined;
@@ -217,6 +223,7 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
       serviceCpuSeconds: sum((s) => s.resources.serviceCpuSeconds),
       serviceBusy: max((s) => s.resources.serviceBusy),
       samples: sum((s) => s.resources.samples),
+      ...serverCpuExactOf(steps),
     },
     clientBound: steps.some((s) => s.clientBound),
     backendBound: steps.some((s) => s.backendBound),
