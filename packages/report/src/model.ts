@@ -1,6 +1,7 @@
 import {
   DEFAULTS,
   rotationWindowSec,
+  serverCpuExactOf,
   warmupWindows,
   thresholdsOf,
   type BenchResult,
@@ -387,11 +388,8 @@ function cpuClockFacts(r: BenchResult): Array<{ label: string; text: string }> {
   const clock = r.environment.cpuClock;
   if (!clock) return [];
   if (clock === 'ticks') return [{ label: 'CPU time', text: 'clock ticks (utime + stime, 1/100 s): this kernel keeps no schedstat' }];
-  // Results written before windows carried the flag have it on their steps only.
-  const exactOf = (w: OkWindow) =>
-    w.resources.serverCpuExact ?? (w.steps.some((s) => s.resources.serverCpuExact !== undefined) ? w.steps.every((s) => s.resources.serverCpuExact !== false) : undefined);
   const sampled = r.windows.flatMap((w) => {
-    const exact = w.status === 'ok' ? exactOf(w) : undefined;
+    const exact = w.status === 'ok' ? (w.resources.serverCpuExact ?? serverCpuExactOf(w.steps)) : undefined;
     return exact === undefined ? [] : [exact];
   });
   const ticks = sampled.filter((x) => !x).length;

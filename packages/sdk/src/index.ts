@@ -37,7 +37,7 @@ export { createHistogram, encodeHistogram, decodeHistogram, mergeHistograms, lat
 export { runSuite, resolveReference } from './run/suite.js';
 export { validateSuite } from './validate.js';
 export { setupTarget } from './run/phases.js';
-export { isClientBound } from './window-resources.js';
+export { isClientBound, serverCpuExactOf } from './window-resources.js';
 export { startProcess, stopAllProcesses, guardTempDir, ProcessStartError, type RunningProcess } from './process.js';
 export { drivers, driverNames, driverNeeds, resolveDriver, type DriverNeeds } from './drivers/index.js';
 export { autocannonDriver } from './drivers/autocannon.js';

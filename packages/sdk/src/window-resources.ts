@@ -24,6 +24,16 @@ export interface WindowResources {
 }
 
 /**
+ * Whether a window's server CPU time is exact (schedstat): when every step that sampled the server
+ * was; undefined when none did. Windows record it; results written before they did have it on
+ * their steps only, so the report asks this of the steps then.
+ */
+export function serverCpuExactOf(steps: ReadonlyArray<{ resources: { serverCpuExact?: boolean } }>): boolean | undefined {
+  const said = steps.flatMap((s) => (s.resources.serverCpuExact === undefined ? [] : [s.resources.serverCpuExact]));
+  return said.length ? said.every(Boolean) : undefined;
+}
+
+/**
  * Is the loader the bottleneck of a window? Judged per loader process, not over all loader cores:
  * by its own CPU time per thread it can use, or by the busiest loader core, unless a helper
  * service used more of those cores than the loader did (then the backend is the bottleneck). A

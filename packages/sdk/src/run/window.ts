@@ -5,7 +5,7 @@ import { pinPrefix, type Pinning } from '../environment.js';
 import { describeExit } from '../process.js';
 import { encodeHistogram, latencyOf, mergeHistograms, type Histogram } from '../histogram.js';
 import type { OkWindow, StepResult } from '../result-schema.js';
-import { bottlenecks, isClientBound, TreeSampler, type WindowResources } from '../window-resources.js';
+import { bottlenecks, isClientBound, serverCpuExactOf, TreeSampler, type WindowResources } from '../window-resources.js';
 import type { RequestSpec, Scenario } from '../scenario.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 import { mergeOpenLoop, openLoopRecord } from '../open-loop.js';
@@ -180,12 +180,6 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
   return load.requests !== undefined ? { ...figures, fixedRequests: load.requests } : figures;
 }
 
-/** A window's CPU time is exact (schedstat) when every step that sampled the server was; absent when none did. */
-function serverCpuExactOf(steps: readonly StepResult[]): { serverCpuExact?: boolean } {
-  const said = steps.flatMap((s) => (s.resources.serverCpuExact === undefined ? [] : [s.resources.serverCpuExact]));
-  return said.length ? { serverCpuExact: said.every(Boolean) } : {};
-}
-
 /** A window's figures from its steps: sums, duration-weighted shares, the merged histogram. */
 function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServer: boolean): WindowFigures {
   const only = steps.length === 1 ? steps[0]! : undefined;
@@ -198,6 +192,7 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
   const statusCounts: Record<string, number> = {};
   for (const s of steps) for (const [k, v] of Object.entries(s.statusCounts)) statusCounts[k] = (statusCounts[k] ?? 0) + v;
   const cpu = sum((s) => s.resources.serverCpuSeconds);
+  const exact = serverCpuExactOf(steps);
   return {
     durationSec,
     rps: durationSec > 0 ? requests / durationSec : 0,
@@ -223,7 +218,7 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
       serviceCpuSeconds: sum((s) => s.resources.serviceCpuSeconds),
       serviceBusy: max((s) => s.resources.serviceBusy),
       samples: sum((s) => s.resources.samples),
-      ...serverCpuExactOf(steps),
+      ...(exact === undefined ? {} : { serverCpuExact: exact }),
     },
     clientBound: steps.some((s) => s.clientBound),
     backendBound: steps.some((s) => s.backendBound),
