@@ -79,10 +79,10 @@ for (const file of files) {
     after++;
     if (rows[i].depth < DIP) followed++;
   }
-  const steal = r.overall ?? {};
+  const overall = r.overall ?? {};
   console.log(`${file} (seed ${r.seed}, driver ${r.environment?.driver?.name ?? '?'})`);
   console.log(
-    `  dips under ${DIP} of their (target, block) median req/s: ${dips.length} of ${rows.length} windows (${pctOf(dips.length, rows.length)}); steal ${((steal.meanSteal ?? 0) * 100).toFixed(2)}% on average, worst window ${((steal.maxSteal ?? 0) * 100).toFixed(1)}%`,
+    `  dips under ${DIP} of their (target, block) median req/s: ${dips.length} of ${rows.length} windows (${pctOf(dips.length, rows.length)}); steal ${((overall.meanSteal ?? 0) * 100).toFixed(2)}% on average, worst window ${((overall.maxSteal ?? 0) * 100).toFixed(1)}%`,
   );
   console.log(`  after a dip the next window dipped ${followed} of ${after} times (${pctOf(followed, after)}), against ${pctOf(dips.length, rows.length)} of all windows`);
   console.log('  req/s ÷ median | windows | server CPU/request ÷ median | loader CPU/request ÷ median | server core share (min, median) | steal (max)');
