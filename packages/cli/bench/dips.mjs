@@ -12,9 +12,8 @@
 //   share of dips (windows more than 3 s apart are not counted as following).
 //
 // Usage: npm run bench:dips -- <results.json> [<results.json> ...]
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { median } from '@benchsuite/sdk';
+import { readResult, resultFiles } from './_results.mjs';
 
 const DIP = 0.75;
 const FOLLOW_SEC = 3;
@@ -26,23 +25,13 @@ const BANDS = [
   [1.1, Infinity],
 ];
 
-const files = process.argv.slice(2);
-if (files.length === 0) {
-  process.stderr.write('usage: npm run bench:dips -- <results.json> [<results.json> ...]\n');
-  process.exit(2);
-}
+const files = resultFiles('bench:dips');
 
 const f2 = (x) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(2));
 const pctOf = (k, n) => `${n ? ((100 * k) / n).toFixed(1) : '0.0'}%`;
 
 for (const file of files) {
-  let r;
-  try {
-    r = JSON.parse(readFileSync(resolve(file), 'utf8'));
-  } catch (e) {
-    process.stderr.write(`bench:dips: ${file}: cannot read (${e.message})\n`);
-    process.exit(2);
-  }
+  const r = readResult('bench:dips', file);
   const windows = (r.windows ?? []).filter((w) => w.status === 'ok' && !w.excluded && (w.steps?.length ?? 0) === 1 && w.requests > 0).sort((a, b) => a.index - b.index);
   const key = (w) => `${w.scenario}|${w.target}|${w.block}`;
   const groups = new Map();

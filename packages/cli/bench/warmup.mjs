@@ -11,15 +11,10 @@
 // and carried ones (warmed for a later scenario of their block by rotation rounds).
 //
 // Usage: npm run bench:warmup -- <results.json> [<results.json> ...]
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { median, quantileSorted } from '@benchsuite/sdk';
+import { readResult, resultFiles } from './_results.mjs';
 
-const files = process.argv.slice(2);
-if (files.length === 0) {
-  process.stderr.write('usage: npm run bench:warmup -- <results.json> [<results.json> ...]\n');
-  process.exit(2);
-}
+const files = resultFiles('bench:warmup');
 
 const quantile = (xs, p) =>
   quantileSorted(
@@ -31,13 +26,7 @@ const describe = (xs) =>
   `n=${xs.length}, median ${median(xs).toFixed(3)}, p10 ${quantile(xs, 0.1).toFixed(3)}, p90 ${quantile(xs, 0.9).toFixed(3)}, under 0.9: ${xs.filter((x) => x < 0.9).length}, over 1.1: ${xs.filter((x) => x > 1.1).length}`;
 
 for (const file of files) {
-  let r;
-  try {
-    r = JSON.parse(readFileSync(resolve(file), 'utf8'));
-  } catch (e) {
-    process.stderr.write(`bench:warmup: ${file}: cannot read (${e.message})\n`);
-    process.exit(2);
-  }
+  const r = readResult('bench:warmup', file);
   // Measured windows per (scenario, block, target), single-step only.
   const groups = new Map();
   for (const w of r.windows ?? []) {

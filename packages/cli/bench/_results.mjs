@@ -1,0 +1,24 @@
+// What the bench scripts that read finished runs share: their arguments (results.json paths) and
+// reading one, with a clear error and exit 2 for a path that cannot be read.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** The results.json paths given to `npm run <script> -- …`; usage and exit 2 when there are none. */
+export function resultFiles(script) {
+  const files = process.argv.slice(2);
+  if (files.length === 0) {
+    process.stderr.write(`usage: npm run ${script} -- <results.json> [<results.json> ...]\n`);
+    process.exit(2);
+  }
+  return files;
+}
+
+/** One results.json, parsed; a path that cannot be read or parsed is named, and the script exits 2. */
+export function readResult(script, file) {
+  try {
+    return JSON.parse(readFileSync(resolve(file), 'utf8'));
+  } catch (e) {
+    process.stderr.write(`${script}: ${file}: cannot read (${e.message})\n`);
+    process.exit(2);
+  }
+}
