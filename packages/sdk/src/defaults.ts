@@ -265,6 +265,17 @@ export const DEFAULTS = {
   thresholdExitCode: 99,
   /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */
   compareThresholdPct: 5,
+  /**
+   * Time-sliced rounds (`design.method: 'sliced'`, a driver with `capabilities.slots`): every target
+   * of a round is loaded in the same seconds, in alternating slots, so a ratio compares the same
+   * moments of the host. A slot is at least `minSec` and at least `latencies` mean latencies of the
+   * round's slowest target (each connection completes that many requests in it); after a target's
+   * slot the core is left idle for `gapLatencies` of its own mean latencies (at least `minGapSec`),
+   * so its requests still in flight end before the next target starts: no target works in another's
+   * time. The loaders start `leadSec` (plus `leadPerConnectionSec` per connection of the round)
+   * before the first slot to open their connections.
+   */
+  slice: { minSec: 0.05, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
 } as const;
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */

@@ -94,6 +94,25 @@ export const openLoopSchema = z.strictObject({
 });
 export type OpenLoop = z.infer<typeof openLoopSchema>;
 
+/**
+ * A time-sliced step (`design.method: 'sliced'`): every target of the round was loaded in the same
+ * seconds, in alternating slots. Its `durationSec` is `activeSec` and its `rps` counts the responses
+ * that arrived inside the slots; `requests` (and CPU per request) count every response.
+ */
+export const sliceSchema = z.strictObject({
+  /** Seconds of each slot. */
+  sliceSec: nonneg,
+  /** Idle seconds after each of this target's slots before the next target's (its in-flight requests end there). */
+  gapSec: nonneg,
+  /** Slots this target was loaded in. */
+  slots: int,
+  /** Seconds from each slot's first send to its end, summed. */
+  activeSec: nonneg,
+  /** Responses that arrived after their slot ended (requests in flight when it closed). */
+  drained: int,
+});
+export type SliceRecord = z.infer<typeof sliceSchema>;
+
 export const stepResultSchema = z.strictObject({
   connections: z.number().int().positive(),
   /** Seconds actually measured. */
@@ -115,6 +134,7 @@ export const stepResultSchema = z.strictObject({
   /** RPS per server CPU-second (null when the server used no measurable CPU). */
   rpsPerCpuSecond: num.nullable(),
   openLoop: openLoopSchema.optional(),
+  slice: sliceSchema.optional(),
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 
