@@ -162,7 +162,7 @@ console.log(JSON.stringify(parsed.success ? { ok: true } : { ok: false, issues: 
       schemaVersion: number;
       windows: { status: string; target: string; scenario: string; rps?: number }[];
     };
-    expect(result.schemaVersion).toBe(2);
+    expect(result.schemaVersion).toBe(3);
     const mineWindows = result.windows.filter((w) => w.target === 'my-server');
     expect(mineWindows.length, log).toBeGreaterThan(0);
     for (const w of mineWindows) {

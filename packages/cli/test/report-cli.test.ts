@@ -77,7 +77,7 @@ describe('benchsuite compare', () => {
       [[base, join(dir, 'missing.json')], `${join(dir, 'missing.json')}: no such file`],
       [[base, notJson], `${notJson}: not valid JSON`],
       [[base, invalid], `${invalid}: not a valid benchsuite result:\n  summaries[1].rps.point: `],
-      [[base, oldVersion], `${oldVersion}: a result of schema version 1; this benchsuite reads version 2`],
+      [[base, oldVersion], `${oldVersion}: a result of schema version 1; this benchsuite reads versions 2 and 3`],
       [[base, base, '--threshold', 'lots'], '--threshold: expected a non-negative number of percent'],
     ];
     for (const [args, message] of cases) {

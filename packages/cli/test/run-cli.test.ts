@@ -79,7 +79,7 @@ describe('benchsuite run --json', () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')));
     expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
-    expect(doc).toMatchObject({ schemaVersion: 2, suite: 'tiny', seed: 7, design: { rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } } });
+    expect(doc).toMatchObject({ schemaVersion: 3, suite: 'tiny', seed: 7, design: { rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } } });
     expect(doc.windows.filter((w: { status: string }) => w.status === 'ok')).toHaveLength(2);
     // The schema is strict enough to fail: a document missing a field does not validate.
     delete doc.environment.cpuModel;

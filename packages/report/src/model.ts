@@ -1,9 +1,6 @@
 import {
-  DEFAULTS,
-  rotationWindowSec,
-  serverCpuExactOf,
+  upgradeResult,
   warmupWindows,
-  thresholdsOf,
   type BenchResult,
   type Estimate,
   type FailedWindow,
@@ -175,7 +172,7 @@ const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.m
 
 type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>;
 
-/** How a block's fresh processes were warmed, as a phrase (absent in older results: one by one, then a wake-up round). */
+/** How a block's fresh processes were warmed, as a phrase. */
 const warmupPhrase = (d: DesignShape) => {
   const w = d.warmup;
   const secs = `${range({ min: w.minSec, max: w.maxSec })} s`;
@@ -193,7 +190,7 @@ export function designText(d: DesignShape, o: { windowSec?: number | undefined; 
   return (
     `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, then ${plural(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds, 'rotation round')} of ${+rotationWindowSec(d).toFixed(3)}-s windows before each later scenario`
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, then ${plural(d.carriedWarmupRounds, 'rotation round')} of ${+d.carriedWarmupWindowSec.toFixed(3)}-s windows before each later scenario`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; ${warmupPhrase(d)}`)
   );
 }
@@ -261,7 +258,7 @@ function missingFor(result: BenchResult, scenario: string, target: TargetInfo, f
 function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null): Note[] {
   const notes: Note[] = [];
   // The thresholds this result was measured with, not today's defaults.
-  const th = thresholdsOf(result.design);
+  const th = result.design;
   const mine = (f: (w: OkWindow) => boolean) => result.windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === s.scenario && w.target === s.target && f(w));
   if (s.windows.clientBound > 0) {
     const busiest = Math.max(0, ...mine((w) => w.clientBound).map((w) => w.resources.loaderBusiestCore));
@@ -389,7 +386,7 @@ function cpuClockFacts(r: BenchResult): Array<{ label: string; text: string }> {
   if (!clock) return [];
   if (clock === 'ticks') return [{ label: 'CPU time', text: 'clock ticks (utime + stime, 1/100 s): this kernel keeps no schedstat' }];
   const sampled = r.windows.flatMap((w) => {
-    const exact = w.status === 'ok' ? (w.resources.serverCpuExact ?? serverCpuExactOf(w.steps)) : undefined;
+    const exact = w.status === 'ok' ? w.resources.serverCpuExact : undefined;
     return exact === undefined ? [] : [exact];
   });
   const ticks = sampled.filter((x) => !x).length;
@@ -463,7 +460,9 @@ export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ 
 }
 
 /** Everything the renderers show, computed once from the result. Pure. */
-export function buildModel(input: BenchResult, options: ReportOptions = {}): ReportModel {
+export function buildModel(given: BenchResult, options: ReportOptions = {}): ReportModel {
+  // A caller that parsed an older document itself gets it read as the current version.
+  const input = upgradeResult(given) as BenchResult;
   const result = options.reference && options.reference !== input.design.reference ? withReference(input, options.reference) : input;
   const reference = result.design.reference;
   // Streaming scenarios have tables of their own (stream-tables.ts), not rounds of windows.
@@ -520,7 +519,7 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
   const notes: Note[] = [];
   if (result.interrupted) notes.push({ kind: 'interrupted' });
   if (!result.environment.pinning.enabled) notes.push({ kind: 'not-pinned', reason: result.environment.pinning.reason ?? 'no reason recorded' });
-  const th = thresholdsOf(result.design);
+  const th = result.design;
   if (o.excludedSteal > 0 || o.meanSteal > th.disturbedSteal) {
     notes.push({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: result.design.stealThreshold });
   }
