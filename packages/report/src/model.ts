@@ -341,7 +341,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       label: 'Precision reached',
       text: `${o.precisionMet} of ${plural(o.pairs, 'pair')} met ${fmtHalfWidth(d.precision)}; half-width median ${fmtHalfWidth(o.medianHalfWidth)}, worst ${fmtHalfWidth(o.worstHalfWidth)}`,
     },
-    ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict }) }] : []),
+    ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict, bands: d.covBands }) }] : []),
     {
       label: 'Stopped',
       text: r.stops.length ? r.stops.map((s) => noteText(stopNote(s, d.precision))) : DASH,
@@ -534,7 +534,7 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
     reference,
     facts: designFacts(result, wallSec),
     notes,
-    verdict: o.verdict !== undefined ? { kind: 'run-verdict', verdict: o.verdict } : null,
+    verdict: o.verdict !== undefined ? { kind: 'run-verdict', verdict: o.verdict, bands: th.covBands } : null,
     remarks: [
       { kind: 'relative-figures', reference },
       ...(o.verdict !== undefined ? [{ kind: 'verdict-bands', bands: th.covBands, share: th.verdictShare } as const] : []),

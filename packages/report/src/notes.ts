@@ -15,7 +15,7 @@ export type Note =
   | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number; threshold?: number }
   | { kind: 'loader-bound'; windows: number; of: number; share: number; busiest: number; cores: number; serverShare?: number; loaderBusy?: number }
   | { kind: 'verdict-bands'; bands?: { excellent: number; acceptable: number; noisy: number }; share?: number }
-  | { kind: 'run-verdict'; verdict: RunVerdict | null }
+  | { kind: 'run-verdict'; verdict: RunVerdict | null; bands: { excellent: number; acceptable: number; noisy: number } }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold?: number }
   | { kind: 'not-pinned'; reason?: string | undefined }
   | { kind: 'budget-changed'; givenMinimumSec: number; budgetSec: number; changes: ReadonlyArray<BudgetChange | string> }
@@ -97,6 +97,20 @@ export function pairVerdictText(v: PairVerdict | null | undefined): string {
   return `${VERDICT_WORDS[v.band]} (${[...part('blocks', v.blocks), ...part('windows', v.windows)].join(', ')})`;
 }
 
+/** What to do with a run's figures, from its worst band present: where the reader should look, and what narrows it. */
+function verdictAdvice(v: RunVerdict, b: { acceptable: number; noisy: number }): string {
+  const n = v.pairs;
+  const they = (k: number) => (k === 1 ? 'that pair' : `those ${k}`);
+  if (n.unreliable)
+    return (
+      `${they(n.unreliable)} varied by more than ${pct(b.noisy)} between blocks: trust ${n.unreliable === 1 ? 'its' : 'their'} places only where the ranking shows no tie, ` +
+      'and rerun their scenarios with a larger --budget (more blocks), on a quieter host, before publishing them'
+    );
+  if (n.noisy)
+    return `${they(n.noisy)} varied by ${pct(b.acceptable)}–${pct(b.noisy)} between blocks: read ${n.noisy === 1 ? 'its' : 'their'} figures with their intervals; a larger --budget narrows them`;
+  return `every pair varied by under ${pct(b.acceptable)} between blocks: the figures compare as they are`;
+}
+
 /** The sentence for a note, with the figures that raised it. */
 export function noteText(n: Note): string {
   switch (n.kind) {
@@ -119,9 +133,9 @@ export function noteText(n: Note): string {
     case 'run-verdict': {
       const v = n.verdict;
       if (!v) return 'no pair had a figure to judge';
-      const counts = (Object.keys(v.pairs) as VerdictBand[]).filter((b) => v.pairs[b] > 0).map((b) => `${v.pairs[b]} ${VERDICT_WORDS[b]}`);
       const total = Object.values(v.pairs).reduce((a, b) => a + b, 0);
-      return `${VERDICT_WORDS[v.band]} — at least ${pct(v.share)} of ${total} pair${total === 1 ? '' : 's'} are ${VERDICT_WORDS[v.band]} or better (${counts.join(', ')}; worst ${VERDICT_WORDS[v.worst]})`;
+      const shares = (Object.keys(v.pairs) as VerdictBand[]).filter((b) => v.pairs[b] > 0).map((b) => `${v.pairs[b]} ${VERDICT_WORDS[b]} (${pct(v.pairs[b] / total)})`);
+      return `${VERDICT_WORDS[v.band]} — of ${total} pair${total === 1 ? '' : 's'}, ${shares.join(', ')}; ${verdictAdvice(v, n.bands)}`;
     }
     case 'steal':
       return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold ?? DEFAULTS.stealThreshold)} and were left out of the estimates (kept in the raw data)`;
