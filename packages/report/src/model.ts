@@ -173,26 +173,74 @@ const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.m
 type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>;
 
 /** How a block's fresh processes were warmed, as a phrase. */
-const warmupPhrase = (d: DesignShape) => {
+const warmupPhrase = (d: DesignShape) => `warm-up ${freshWarmupPhrase(d)}`;
+const freshWarmupPhrase = (d: DesignShape) => {
   const w = d.warmup;
   const secs = `${range({ min: w.minSec, max: w.maxSec })} s`;
   const until = `until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`;
   return d.freshWarmup === 'rotation'
-    ? `warm-up ${secs} per target in each block, the targets in rotation (one ${+warmupWindows(w).windowSec.toFixed(3)}-s window each per round), ${until}`
-    : `warm-up ${secs} per block ${until}, one target after another, then a wake-up window each`;
+    ? `${secs} per target in each block, the targets in rotation (one ${+warmupWindows(w).windowSec.toFixed(3)}-s window each per round), ${until}`
+    : `${secs} per block ${until}, one target after another, then a wake-up window each`;
 };
 
-/**
- * The design in one sentence: the run facts of every report, the CLI's header and `--dry-run`
- * (`windowSec` and `requests` there: what the run's flags override).
- */
-export function designText(d: DesignShape, o: { windowSec?: number | undefined; requests?: number | undefined; windows?: string } = {}): string {
+/** How a block's processes are warmed, fresh and (shared processes) before each later scenario: `--dry-run`'s warm-up line, `2–3 s per target …`. */
+export function warmupText(d: DesignShape): string {
+  return d.processes === 'shared' ? `${freshWarmupPhrase(d)}, ${carriedPhrase(d)}` : freshWarmupPhrase(d);
+}
+
+const carriedPhrase = (d: DesignShape) => `then ${plural(d.carriedWarmupRounds, 'rotation round')} of ${+d.carriedWarmupWindowSec.toFixed(3)}-s windows before each later scenario`;
+
+/** The design in one sentence: the run facts of every report. */
+function designText(d: DesignShape, o: { windows: string }): string {
   return (
-    `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
+    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, then ${plural(d.carriedWarmupRounds, 'rotation round')} of ${+d.carriedWarmupWindowSec.toFixed(3)}-s windows before each later scenario`
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, ${carriedPhrase(d)}`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; ${warmupPhrase(d)}`)
   );
+}
+
+/** The design in one short line: windows, rounds, blocks and who a block's fresh processes serve (the CLI's header and `--dry-run`). */
+function designBrief(d: DesignShape, o: { windowSec?: number | undefined; requests?: number | undefined } = {}): string {
+  const blocks = `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} of fresh processes`;
+  return (
+    `${windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}, ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ` +
+    (d.processes === 'shared' ? `${blocks} shared by every scenario` : `${blocks} per scenario`)
+  );
+}
+
+/** What the CLI says of a run before it starts: the suite, the targets, the budget and what it buys, the design, the driver and why. */
+export interface RunOutlook {
+  suite: string;
+  scenarios: readonly string[];
+  targets: readonly string[];
+  reference: string;
+  design: DesignShape & Pick<BenchResult['design'], 'precision' | 'budgetSec'>;
+  /** The measured length of a window, when the flags override the design's. */
+  windowSec?: number | undefined;
+  /** Requests per window (`--requests`), instead of a length. */
+  requests?: number | undefined;
+  /** The budget planner's estimate of the minimum design, s. */
+  minimumSec: number;
+  /** The half-width the budget is expected to reach (`BudgetPlan.expectedHalfWidth`); nothing is said without it. */
+  expectedHalfWidth?: number | undefined;
+  driver: { name: string; reason: string };
+}
+
+/** The run's header in a few short lines (label, text): suite, targets, budget, design, driver. */
+export function runHeaderFacts(o: RunOutlook): Fact[] {
+  const d = o.design;
+  const expected = o.expectedHalfWidth === undefined ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
+  return [
+    { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
+    { label: 'targets', text: o.targets.map((t) => (t === o.reference ? `${t} (reference)` : t)).join(', ') },
+    {
+      label: 'budget',
+      text: `${fmtDuration(d.budgetSec)} to bring every interval within ${fmtHalfWidth(d.precision)}${expected}; the minimum design takes about ${fmtDuration(Math.round(o.minimumSec))}`,
+    },
+    { label: 'design', text: designBrief(d, o) },
+    { label: 'driver', text: `${o.driver.name}: ${o.driver.reason}` },
+  ];
 }
 
 /** When a run stops measuring a scenario, in one sentence (the CLI's header and `--dry-run`). */
