@@ -484,7 +484,7 @@ function profileViews(result: BenchResult, scenario: string, measured: readonly 
 export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ target: string; notes: Note[] }> } {
   const scenario: Note[] = [];
   const precision = new Map<string, { target: number; targets: Array<{ target: string; reached: number }> }>();
-  const warm = new Map<number | undefined, Array<{ target: string; blocks: number; of: number }>>();
+  const warm = new Map<number, Array<{ target: string; blocks: number; of: number }>>();
   const rows = s.rows.map((r) => ({
     target: r.target,
     notes: r.notes.filter((n) => {
@@ -503,7 +503,7 @@ export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ 
     }),
   }));
   for (const [key, g] of precision) scenario.push({ kind: 'precision-not-met-targets', targets: g.targets, target: g.target, reason: key.slice(key.indexOf('\u0000') + 1) });
-  for (const [tolerance, targets] of warm) scenario.push({ kind: 'warmup-not-steady-targets', targets, ...(tolerance === undefined ? {} : { tolerance }) });
+  for (const [tolerance, targets] of warm) scenario.push({ kind: 'warmup-not-steady-targets', targets, tolerance });
   return { scenario, rows };
 }
 
