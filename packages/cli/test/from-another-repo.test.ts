@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratch as scratchDir } from '@benchsuite/testkit';
 
 /**
- * The README's "Your own scenarios and targets", followed in scratch folders outside the monorepo,
+ * docs/config.md ("Your own scenarios and targets"), followed in scratch folders outside the monorepo,
  * without a registry for our packages: `npm pack` the four packages (from their built dist/), install
  * the tarballs, write a config with a custom process target, run `npx benchsuite run --quick`.
  * Also: the SDK alone, and the CLI without @benchsuite/servers, install no framework server.
@@ -54,7 +54,7 @@ const packageCount = (dir: string): number => sh('npm', ['ls', '--all', '--parse
 beforeAll(() => {
   mkdirSync(packs);
   for (const p of PACKAGES) {
-    // As the README says: `npm pack <checkout>/packages/<name>` from the other repository.
+    // As docs/config.md says: `npm pack <checkout>/packages/<name>` from the other repository.
     const out = ok('npm', ['pack', join(packagesDir, p), '--pack-destination', packs, '--silent'], root)
       .trim()
       .split('\n')

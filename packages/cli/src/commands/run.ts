@@ -68,7 +68,7 @@ const { stepSettleSec: QUICK_SETTLE, ...QUICK_DESIGN } = QUICK;
 const quickSummary = `${formatSeconds(QUICK.windowSec)} windows, ${QUICK.rounds.max} rounds, ${QUICK.blocks.max} block, ${formatSeconds(QUICK.warmup.maxSec)} warm-up`;
 
 /**
- * The flags of `benchsuite run`: the one table the parser, `--help` and the README's flag table
+ * The flags of `benchsuite run`: the one table the parser, `--help` and docs/cli.md's flag table
  * are generated from. Defaults come from the SDK's DEFAULTS, never restated.
  */
 export const runFlags = {
