@@ -46,6 +46,14 @@ export const DEFAULTS = {
    * default suite's third block fits only with 3).
    */
   rounds: { min: 3, max: 20 },
+  /**
+   * How a round loads its targets. `sliced`: all in the same seconds, in alternating slots of tens
+   * of milliseconds (`slice` below), with a driver that can (wrk); `sequential`: one window per
+   * target after another, in a seeded order. Sliced, because the host's speed moves within a second:
+   * on the project's VM a window's throughput log-ratio to the reference had an SD of 0.37–0.43
+   * one window after another and 0.16–0.19 in slots (`npm run bench:slices`; figures in docs).
+   */
+  method: 'sliced' as 'sliced' | 'sequential',
   /** Blocks (fresh server processes) per scenario. */
   blocks: { min: 2, max: 12 },
   /**

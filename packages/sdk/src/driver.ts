@@ -64,13 +64,15 @@ export interface DriverRunResult {
  * every response (those that ended after their slot included: they cost the server CPU too).
  */
 export interface SlicedFigures {
-  /** Seconds from each slot's first send to its end, summed over slots (the time the target was loaded). */
+  /** Seconds from each slot's first response to its end, summed over slots (the time measured). */
   activeSec: number;
-  /** Responses that arrived inside their slot: the throughput is `inSlot / activeSec`. */
+  /** Responses that arrived inside their slot. */
   inSlot: number;
+  /** The throughput: responses inside the slots ÷ their measured seconds (`inSlot / activeSec` with one loader thread). */
+  rps: number;
   /** Responses to requests sent in a slot that arrived after its end (the drain). */
   drained: number;
-  /** Slots the loader sent in. */
+  /** Slots with a response inside them. */
   slots: number;
 }
 

@@ -106,6 +106,8 @@ export const designOptionsSchema = z.strictObject({
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
   /** Seconds of each rotation window and of each window of a block's wake-up round, if any (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
+  /** How a round loads its targets: `sliced` (the same seconds, in alternating slots) or `sequential` (one window after another) (`DEFAULTS.method`). */
+  method: z.enum(['sliced', 'sequential']).default(DEFAULTS.method),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
   stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),

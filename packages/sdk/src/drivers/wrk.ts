@@ -81,10 +81,12 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
  * Time slices for a round of several targets at once (`DriverRunOptions.slots`): wrk's `delay()`,
  * asked before every request (the first of each connection too), holds a connection until its
  * target's next slot and lets it send only inside one. Responses are split into those inside their
- * slot and those after its end (the drain: requests still in flight when it closed), per thread,
- * with each slot's active time counted from its first send (wrk's timers have millisecond
- * resolution: a slot starts up to 1 ms late). The clock is CLOCK_MONOTONIC through LuaJIT's FFI,
- * the runner's `process.hrtime`.
+ * slot and those after its end (the drain: requests still in flight when it closed), per thread.
+ * A slot's measured time runs from its first response to its end: the server starts each slot
+ * empty, and a server that waits (a backend's latency) answers nothing for one latency, so counting
+ * from the first send would read it low by latency ÷ slot; a CPU-bound one answers within a request's
+ * service time either way. The clock is CLOCK_MONOTONIC through LuaJIT's FFI, the runner's
+ * `process.hrtime`. wrk's timers have millisecond resolution: a slot's first sends leave up to 1 ms late.
  */
 function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
   return [
@@ -93,8 +95,8 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     'local bs_ts = ffi.new("bs_timespec")',
     'local function bs_now() ffi.C.clock_gettime(1, bs_ts); return tonumber(bs_ts.tv_sec) * 1000 + tonumber(bs_ts.tv_nsec) / 1e6 end',
     `local bs_plan = {${slots.map(([a, b]) => `{${a.toFixed(3)},${b.toFixed(3)}}`).join(',')}}`,
-    // bs_i: the slot now or next; bs_open: the slot this thread has sent in (its active time counted).
-    'local bs_i, bs_open = 1, 0',
+    // bs_i: the slot now or next; bs_first: the slot whose first response this thread has seen.
+    'local bs_i, bs_first = 1, 0',
     'bs_active, bs_inslot, bs_drained, bs_slots = 0, 0, 0, 0',
     'local function bs_advance(t) while bs_i <= #bs_plan and t >= bs_plan[bs_i][2] do bs_i = bs_i + 1 end end',
     'delay = function()',
@@ -103,13 +105,15 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     '  if bs_i > #bs_plan then return 3600000 end',
     '  local s = bs_plan[bs_i]',
     '  if t < s[1] then return math.ceil(s[1] - t) end',
-    '  if bs_open ~= bs_i then bs_open = bs_i; bs_active = bs_active + (s[2] - t); bs_slots = bs_slots + 1 end',
     '  return 0',
     'end',
     'function bs_classify()',
     '  local t = bs_now()',
     '  bs_advance(t)',
-    '  if bs_open == bs_i and bs_i <= #bs_plan and t >= bs_plan[bs_i][1] then bs_inslot = bs_inslot + 1 else bs_drained = bs_drained + 1 end',
+    '  if bs_i <= #bs_plan and t >= bs_plan[bs_i][1] then',
+    '    if bs_first ~= bs_i then bs_first = bs_i; bs_active = bs_active + (bs_plan[bs_i][2] - t); bs_slots = bs_slots + 1 end',
+    '    bs_inslot = bs_inslot + 1',
+    '  else bs_drained = bs_drained + 1 end',
     'end',
   ].join('\n');
 }
@@ -171,11 +175,14 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
  * start each slot on their own timer).
  */
 function slicedFigures(threads: readonly number[][]): SlicedFigures {
-  const sent = threads.filter((t) => (t[3] ?? 0) > 0);
-  const activeMs = sent.length ? sent.reduce((a, t) => a + (t[0] ?? 0), 0) / sent.length : 0;
+  const answered = threads.filter((t) => (t[0] ?? 0) > 0 && (t[3] ?? 0) > 0);
+  const activeMs = answered.length ? answered.reduce((a, t) => a + t[0]!, 0) / answered.length : 0;
+  // Each thread's rate over its own measured time, summed: the loader's in-slot throughput.
+  const rate = answered.reduce((a, t) => a + (t[1] ?? 0) / (t[0]! / 1000), 0);
   return {
     activeSec: activeMs / 1000,
     inSlot: threads.reduce((a, t) => a + (t[1] ?? 0), 0),
+    rps: rate,
     drained: threads.reduce((a, t) => a + (t[2] ?? 0), 0),
     slots: Math.max(0, ...threads.map((t) => t[3] ?? 0)),
   };

@@ -51,6 +51,12 @@ export const designSchema = z.strictObject({
    * windows of the measured length.
    */
   carriedWarmupWindowSec: nonneg,
+  /**
+   * How a round loaded its targets: `sliced`, all in the same seconds in alternating slots (the
+   * design's default, with a driver that can), or `sequential`, one window after another (a
+   * version-2 result: always). A run whose driver cannot slice records `sequential`.
+   */
+  method: z.enum(['sliced', 'sequential']),
   precision: nonneg,
   budgetSec: nonneg,
   stealThreshold: nonneg,

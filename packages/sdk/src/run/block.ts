@@ -8,7 +8,8 @@ import { subSeed } from '../analysis/bootstrap.js';
 import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
-import { fittedWindowSec, measureWindow, settleSecOf, type WindowContext, type WindowSpec } from './window.js';
+import { fittedWindowSec, measureWindow, settleSecOf, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
+import { measureSlicedRound, slicesScenario } from './sliced.js';
 import { isSteady, unrecordedWindows, warmUp, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
@@ -293,20 +294,58 @@ export async function runScenarioInBlock(
     await unrecordedRound(roundOrder(awake, ctx.seed, scenario.name, block, 0), ctx.design.carriedWarmupWindowSec, () => undefined);
   }
   const roundsT0 = performance.now();
+  const sliced = slicesScenario(ctx.design, ctx.driver, scenario);
+  // A window's record from what was measured: over the steal threshold, it stays in the data but
+  // leaves the estimates (and the round is replaced while the budget lasts).
+  const okWindow = (base: Omit<OkWindow, keyof WindowFigures | 'status' | 'index' | 'elapsedSec' | 'excluded'>, figures: WindowFigures): OkWindow => {
+    const excluded = (figures.resources.cpuSteal ?? 0) > ctx.design.stealThreshold ? ('steal' as const) : null;
+    return { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...figures, excluded };
+  };
+  const keep = (w: WindowRecord) => {
+    windows.push(w);
+    ctx.journal.window(w, ctx.loadSec());
+    ctx.emit({ type: 'window', window: w, elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
+  };
   for (let round = 1; round <= plannedRounds + extra; round++) {
     const ready = live.filter(ok);
     if (ctx.signal.aborted || !ready.length) break;
     let lost = false;
+    if (sliced && ready.length > 1) {
+      // Every target in the same seconds, in slots: one loader per target, a seeded slot order.
+      const order = roundOrder(ready, ctx.seed, scenario.name, block, round);
+      const startedAt = new Date().toISOString();
+      const t = performance.now();
+      const outcomes = await measureSlicedRound(
+        ctx,
+        order.map((l) => ({ target: l.proc.started!, spec: l.spec!, rps: l.info.warmupRps.length ? Math.max(...l.info.warmupRps) : undefined })),
+        subSeed(ctx.seed, scenario.name, block, round, 'slices'),
+      );
+      ctx.addLoad((performance.now() - t) / 1000);
+      if (ctx.signal.aborted) break;
+      for (const [position, l] of order.entries()) {
+        const base = { scenario: scenario.name, target: l.name, block, round, position, startedAt };
+        const o = outcomes[position]!;
+        if ('error' in o) {
+          keep({ ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure: failureOf(o.error, ctx.signal) });
+          fail(l, o.error);
+          continue;
+        }
+        const w = okWindow(base, o);
+        lost ||= w.excluded !== null;
+        keep(w);
+      }
+      rounds = round;
+      if (shouldAddRound(lost, extra, plannedRounds, ctx.elapsed() < budgetEndSec)) extra++;
+      continue;
+    }
     for (const [position, l] of roundOrder(ready, ctx.seed, scenario.name, block, round).entries()) {
       if (ctx.signal.aborted) break;
       const base = { scenario: scenario.name, target: l.name, block, round, position, startedAt: new Date().toISOString() };
       let w: WindowRecord;
       try {
         const figures = await measureWindow(ctx, l.proc.started!, l.spec!);
-        const steal = figures.resources.cpuSteal ?? 0;
-        const excluded = steal > ctx.design.stealThreshold ? ('steal' as const) : null;
-        lost ||= excluded !== null;
-        w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...figures, excluded } satisfies OkWindow;
+        w = okWindow(base, figures);
+        lost ||= w.excluded !== null;
         ctx.addLoad(settleSecOf(l.spec!) + figures.durationSec);
       } catch (err) {
         const failure = failureOf(err, ctx.signal);
@@ -314,9 +353,7 @@ export async function runScenarioInBlock(
         w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
         fail(l, err);
       }
-      windows.push(w);
-      ctx.journal.window(w, ctx.loadSec());
-      ctx.emit({ type: 'window', window: w, elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
+      keep(w);
     }
     if (ctx.signal.aborted) break;
     rounds = round;

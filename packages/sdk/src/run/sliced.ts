@@ -1,5 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
-import { monotonicMs, type DriverRunResult } from '../driver.js';
+import { monotonicMs, type Driver, type DriverRunResult } from '../driver.js';
+import type { Design } from '../options.js';
+import type { Scenario } from '../scenario.js';
 import { pinPrefix } from '../environment.js';
 import type { Histogram } from '../histogram.js';
 import { seededShuffle } from '../random.js';
@@ -8,6 +10,15 @@ import type { StepResult } from '../result-schema.js';
 import { TreeSampler, type WindowResources } from '../window-resources.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 import { combineSteps, crashWatch, emptyResources, stepOf, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
+
+/**
+ * Whether a scenario's rounds are time-sliced: the design asks for it, the driver can, and the load
+ * is closed-loop for a duration (a capped rate, an open loop or fixed request counts keep their
+ * windows one after another).
+ */
+export function slicesScenario(design: Pick<Design, 'method'>, driver: Pick<Driver, 'capabilities'>, scenario: Pick<Scenario, 'load'>): boolean {
+  return design.method === 'sliced' && driver.capabilities.slots === true && !scenario.load.openLoop && scenario.load.rate === undefined && scenario.load.requests === undefined;
+}
 
 /** How a sliced round divides its time: slot length, each target's idle gap after its slots, cycles. */
 export interface SliceTiming {

@@ -158,6 +158,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     throw new BenchsuiteConfigError(`driver: ${err.message}`);
   });
   const driver = choice.driver;
+  // Rounds are sliced only with a driver that can confine its sends to slots (wrk).
+  if (design.method === 'sliced' && !driver.capabilities.slots) design.method = 'sequential';
   emit({ type: 'driver', name: driver.name, reason: choice.reason });
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);

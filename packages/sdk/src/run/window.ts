@@ -174,7 +174,7 @@ export function stepOf(
   o: { sampledServer: boolean; openLoop?: { rate: number | undefined } | undefined; slice?: { sliceSec: number; gapSec: number } | undefined },
 ): StepResult {
   const clientBound = isClientBound(r, ctx.clientBoundBusy);
-  const rps = res.sliced ? (res.sliced.activeSec > 0 ? res.sliced.inSlot / res.sliced.activeSec : 0) : res.durationSec > 0 ? res.requests / res.durationSec : 0;
+  const rps = res.sliced ? res.sliced.rps : res.durationSec > 0 ? res.requests / res.durationSec : 0;
   return {
     connections,
     durationSec: res.durationSec,
