@@ -7,6 +7,7 @@ import {
   type OkWindow,
   type PairSummary,
   type ProfileRecord,
+  type RunForecast,
   type StopRecord,
   type TargetInfo,
 } from '@benchsuite/sdk';
@@ -224,13 +225,27 @@ export interface RunOutlook {
   minimumSec: number;
   /** The half-width the budget is expected to reach (`BudgetPlan.expectedHalfWidth`); nothing is said without it. */
   expectedHalfWidth?: number | undefined;
+  /** What the budget buys and what the goals would take (`BudgetPlan.forecast`): said on its own line when present. */
+  forecast?: RunForecast | undefined;
   driver: { name: string; reason: string };
+}
+
+/**
+ * What a budget buys, in one line (the header's `expects` line and the measured forecast after the
+ * first block): `about ±6.1% for a typical pair (5 blocks of 3 rounds, time-sliced, noise typical of
+ * this method on a shared 2-vCPU VM); ±5% needs about 24 min, ±2% more than the maximum of blocks allows`.
+ */
+export function forecastText(f: RunForecast): string {
+  const how = f.method === 'sliced' ? 'time-sliced rounds' : 'one window after another';
+  const source = f.source === 'measured' ? 'noise measured so far in this run' : 'noise typical of this method on a shared 2-vCPU VM, until the first block measures it';
+  const goals = f.budgetFor.map((g) => `${fmtHalfWidth(g.precision)} ${g.budgetSec === null ? 'needs more blocks than the maximum allows' : `needs about ${fmtDuration(Math.round(g.budgetSec))}`}`);
+  return `about ${fmtHalfWidth(f.halfWidth)} for a typical pair (${plural(f.blocks, 'block')} of ${plural(f.rounds, 'round')}, ${how}; ${source}); ${goals.join(', ')}`;
 }
 
 /** The run's header in a few short lines (label, text): suite, targets, budget, design, driver. */
 export function runHeaderFacts(o: RunOutlook): Fact[] {
   const d = o.design;
-  const expected = o.expectedHalfWidth === undefined ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
+  const expected = o.expectedHalfWidth === undefined || o.forecast ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
   return [
     { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
     { label: 'targets', text: o.targets.map((t) => (t === o.reference ? `${t} (reference)` : t)).join(', ') },
@@ -238,6 +253,7 @@ export function runHeaderFacts(o: RunOutlook): Fact[] {
       label: 'budget',
       text: `${fmtDuration(d.budgetSec)} to bring every interval within ${fmtHalfWidth(d.precision)}${expected}; the minimum design takes about ${fmtDuration(Math.round(o.minimumSec))}`,
     },
+    ...(o.forecast ? [{ label: 'expects', text: forecastText(o.forecast) }] : []),
     { label: 'design', text: designBrief(d, o) },
     { label: 'driver', text: `${o.driver.name}: ${o.driver.reason}` },
   ];

@@ -251,7 +251,7 @@ export const DEFAULTS = {
    * measured step ~80 ms (wrk's stop tick, autocannon's start); verify ~1 s per target; a cold
    * start for the cost figures ~0.5 s.
    */
-  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0 },
+  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0, slicedStepSec: 0.3, slicedGapShare: 0.08 },
   /** Costs before the first block, per target: verify, and each cold start of the cost figures. */
   planPerTarget: { verifySec: 1, coldStartSec: 0.5 },
   /** The least the planner fits a design down to: rounds per block (the noise within a block needs a few), blocks. */
@@ -283,6 +283,17 @@ export const DEFAULTS = {
    * time. The loaders start `leadSec` (plus `leadPerConnectionSec` per connection of the round)
    * before the first slot to open their connections.
    */
+  /**
+   * What a typical pair's per-round log-ratio is expected to carry before a run has measured it
+   * (the forecast in the run's header), per method: the SD between blocks (processes) and the robust
+   * SD of a round within its block (the host). Measured on the project's 2-vCPU VM (see
+   * docs/measurements.md); a run replaces them with its own after its first block.
+   */
+  forecast: {
+    prior: { sliced: { between: 0.03, within: 0.12 }, sequential: { between: 0.04, within: 0.24 } },
+    /** The precision goals whose budget the header states. */
+    goals: [0.05, 0.02],
+  },
   slice: { minSec: 0.05, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
 } as const;
 

@@ -72,7 +72,8 @@ export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRunti
 export { toolCacheDir } from './cache.js';
 export { readPlan, planOptions, type RunPlan } from './run/log.js';
 export { unusableDir } from './output-dir.js';
-export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type PlannedScenario } from './analysis/budget.js';
+export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type PlannedScenario, type RunForecast } from './analysis/budget.js';
+export { expectedHalfWidth, forecastBudget, budgetFor, noiseComponents, typicalComponents, type NoiseComponents } from './analysis/forecast.js';
 export { planRun } from './run/suite.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';

@@ -298,6 +298,7 @@ function outlook(p: Prepared, driver: { name: string; reason: string }): RunOutl
     requests: p.options.overrides?.requests,
     minimumSec: p.budget.minimumSec,
     expectedHalfWidth: p.budget.expectedHalfWidth,
+    forecast: p.budget.forecast,
     driver,
   };
 }
@@ -317,8 +318,10 @@ interface Prepared {
   plan: RunPlan | undefined;
   /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
   targetNames: string[];
-  /** The budget planner's estimate and what it fitted. */
+  /** The budget planner's estimate and what it fitted (the forecast for a driver that slices rounds when the design asks). */
   budget: BudgetPlan;
+  /** The same for the driver chosen: whether it slices rounds changes what the budget buys. */
+  replan: (slices: boolean) => BudgetPlan;
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -397,7 +400,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
-  const budget = planRun(checked.scenarios, checked.targets, checked.opts.design, checked.opts);
+  const replan = (slices?: boolean) => planRun(checked.scenarios, checked.targets, checked.opts.design, { ...checked.opts, slices });
+  const budget = replan();
   const resolved = { ...checked.opts.design, ...budget.design };
   return {
     options,
@@ -409,6 +413,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     plan,
     targetNames: checked.targets.map((t) => t.name),
     budget,
+    replan,
   };
 }
 
@@ -416,6 +421,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
 async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
   try {
     const choice = await resolveDriver(p.options.driver ?? 'auto', p.needs);
+    // What the budget buys depends on whether this driver slices rounds.
+    p.budget = p.replan(choice.driver.capabilities.slots === true);
     return { name: choice.driver.name, reason: choice.reason };
   } catch (err) {
     throw new UsageError(`driver: ${(err as Error).message}`);

@@ -1,5 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../options.js';
+import type { NoiseComponents } from './forecast.js';
 
 /**
  * The budget planner: before anything starts, the cost of each scenario's minimum design is
@@ -16,6 +17,8 @@ export interface PlannedScenario {
   windowSec: number;
   /** Unrecorded settle seconds of one window (before its first step, and before each later one if any). */
   settleSec: number;
+  /** Rounds are time-sliced (every target in the same seconds, `DEFAULTS.slice`): no settle, one loader start per step for all. */
+  sliced?: boolean | undefined;
 }
 
 export interface PlanCosts {
@@ -25,6 +28,10 @@ export interface PlanCosts {
   loaderStartSec: number;
   /** Verify, costs and setup before the first block, s. */
   beforeSec: number;
+  /** A sliced round's cost per connection step beyond its measured seconds: the loaders' lead, their stop and the last drain, s. */
+  slicedStepSec: number;
+  /** A sliced round's idle gaps after the slots, as a share of its measured seconds. */
+  slicedGapShare: number;
 }
 
 /**
@@ -46,10 +53,27 @@ export interface BudgetPlan {
   overBySec: number;
   /**
    * The half-width of the headline figures this budget is expected to reach (relative: 0.012 is
-   * ±1.2%), from a calibration of the host's noise; absent until one is made. The run's header and
-   * `--dry-run` say it when present.
+   * ±1.2%): `forecast.halfWidth`. The run's header and `--dry-run` say it when present.
    */
   expectedHalfWidth?: number;
+  /** What the budget is expected to buy, and what ±5% and ±2% would take (`analysis/forecast.ts`). */
+  forecast?: RunForecast;
+}
+
+/**
+ * What a run's budget is expected to buy, from the noise of a typical pair (`source`: `prior`, the
+ * typical noise of the method on a shared 2-vCPU VM, before anything is measured; `measured`, this
+ * run's first blocks): the blocks and rounds the run's rule picks, the typical half-width then, and
+ * the least budget that would reach ±5% and ±2% (null: not within the maximum of blocks and rounds).
+ */
+export interface RunForecast {
+  method: 'sliced' | 'sequential';
+  source: 'prior' | 'measured';
+  components: NoiseComponents;
+  blocks: number;
+  rounds: number;
+  halfWidth: number;
+  budgetFor: Array<{ precision: number; budgetSec: number | null }>;
 }
 
 /**
@@ -58,9 +82,14 @@ export interface BudgetPlan {
  * or more; none without it: warm-ups in rotation), rounds.
  */
 export function blockSec(s: PlannedScenario, rounds: number, warmup: { sec: number; wakeWindowSec?: number | undefined }, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
   const wake = s.targets > 1 && warmup.wakeWindowSec !== undefined ? s.targets * (warmup.wakeWindowSec + c.loaderStartSec) : 0;
-  return c.blockStartSec + s.targets * warmup.sec + wake + rounds * s.targets * perWindow;
+  return c.blockStartSec + s.targets * warmup.sec + wake + rounds * roundSec(s, c);
+}
+
+/** Seconds of one round of a scenario: every target's window one after another, or (sliced) all in the same seconds with their gaps. */
+export function roundSec(s: PlannedScenario, c: PlanCosts): number {
+  if (s.sliced && s.targets > 1) return s.steps * (s.targets * s.windowSec * (1 + c.slicedGapShare) + c.slicedStepSec);
+  return s.targets * (s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec);
 }
 
 /**
@@ -68,8 +97,7 @@ export function blockSec(s: PlannedScenario, rounds: number, warmup: { sec: numb
  * it: the rotation rounds (`warmup.rounds` of every target, windows of `warmup.windowSec`), then the rounds.
  */
 export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { windowSec: number; rounds: number }, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
-  return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
+  return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * roundSec(s, c);
 }
 
 /** What the planner reads of a design; a design without processes, fresh warm-up or rotation rounds has their defaults' meaning. */

@@ -32,6 +32,21 @@ export const scenarioInfoSchema = z.strictObject({
   }),
 });
 
+/**
+ * What a budget was expected to buy (`analysis/forecast.ts`): a typical pair's noise (SDs of its
+ * per-round log-ratio between blocks and within one), the blocks and rounds the run's rule picks,
+ * the typical half-width then, and the budget that ±5% and ±2% would take (null: beyond the maximum).
+ */
+export const forecastSchema = z.strictObject({
+  method: z.enum(['sliced', 'sequential']),
+  source: z.enum(['prior', 'measured']),
+  components: z.strictObject({ between: nonneg, within: nonneg }),
+  blocks: int,
+  rounds: int,
+  halfWidth: nonneg,
+  budgetFor: z.array(z.strictObject({ precision: nonneg, budgetSec: nonneg.nullable() })),
+});
+
 /** The measuring design as run (defaults filled in), recorded so a reader can check every figure. */
 export const designSchema = z.strictObject({
   reference: z.string(),
@@ -84,6 +99,10 @@ export const designSchema = z.strictObject({
       /** Each change from the given value to the fitted one; older results hold a sentence instead. */
       changes: z.array(z.union([z.strictObject({ what: z.enum(['rounds', 'warmup', 'blocks']), from: nonneg, to: nonneg, atSec: nonneg.optional(), scenario: z.string().optional() }), z.string()])),
       overBySec: nonneg,
+      /** What the budget was expected to buy before the first block (the method's typical noise), said in the run's header. */
+      forecast: forecastSchema.optional(),
+      /** The same from this run's own noise, after its first blocks (the latest said). */
+      measuredForecast: forecastSchema.optional(),
     })
     .optional(),
 });

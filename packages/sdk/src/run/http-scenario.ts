@@ -38,6 +38,8 @@ export interface HttpRun {
   profile: boolean;
   outDir: string | undefined;
   instructionsPlan: InstructionsPlan | undefined;
+  /** Called after each block (with shared processes: after each shared block) with its 1-based number. */
+  afterBlock?: (block: number) => void;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
         break;
       }
     }
+    if (si === 0) run.afterBlock?.(b);
     const halfWidths = headlineHalfWidths(scenario.name, names, run.windows, run.est);
     worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
     if (worst === Infinity) worst = null;

@@ -151,6 +151,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
       for (const e of entries) e.stop ??= 'interrupted';
       break;
     }
+    run.afterBlock?.(b);
     // The stopping rule per scenario (precision, maximum of blocks), then the budget for the suite.
     const decisions = new Map<Entry, { decision: StopDecision; done: number }>();
     const going: Array<{ name: string; blocks: number; nextSec: number; worst: number | null }> = [];

@@ -9,9 +9,10 @@ import type { BenchResult, BlockRecord, Capacity, Ceiling, InstructionsRecord, P
 import { connectionSteps, driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
-import { planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/budget.js';
+import { minimumSec, planBudget, type BudgetPlan, type PlannedScenario, type RunForecast } from '../analysis/budget.js';
+import { budgetFor, forecastBudget, noiseComponents, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
-import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
+import { INTERVAL_METHOD, ratioGroups, type EstimatorOptions } from '../analysis/summarize.js';
 import { windowSpec, type BlockContext } from './block.js';
 import { settleSecOf } from './window.js';
 import { rotationWindowSec } from './warmup.js';
@@ -39,8 +40,16 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
 export function planRun(
   scenarios: readonly Scenario[],
   targets: readonly Target[],
-  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined },
-  o: { verify?: boolean | undefined; costs?: boolean | { startups: number } | undefined; instructions?: boolean | { processes?: number | undefined } | undefined },
+  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined; method?: Design['method'] | undefined },
+  o: {
+    verify?: boolean | undefined;
+    costs?: boolean | { startups: number } | undefined;
+    instructions?: boolean | { processes?: number | undefined } | undefined;
+    /** Whether the driver can slice rounds (`capabilities.slots`); the design's method is then the one run. Unknown: as the design says. */
+    slices?: boolean | undefined;
+    /** A typical pair's noise measured by this run so far, instead of the method's prior. */
+    noise?: NoiseComponents | undefined;
+  },
 ): BudgetPlan {
   const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
   const perTarget = (o.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (o.costs ? (typeof o.costs === 'object' ? o.costs.startups : DEFAULTS.startups) * DEFAULTS.planPerTarget.coldStartSec : 0);
@@ -48,14 +57,36 @@ export function planRun(
   const pairs = scenarios.filter(driverLoaded).reduce((a, s) => a + targets.filter((t) => targetSupports(t, s)).length, 0);
   const processes = typeof o.instructions === 'object' ? (o.instructions.processes ?? DEFAULTS.instructions.processes) : DEFAULTS.instructions.processes;
   const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
-  return planBudget(plannedScenarios(scenarios, targets, design), design, { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + targets.length * perTarget });
+  const method = (design.method ?? DEFAULTS.method) === 'sliced' && o.slices !== false ? 'sliced' : 'sequential';
+  const planned = plannedScenarios(scenarios, targets, design, method);
+  const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + targets.length * perTarget };
+  const plan = planBudget(planned, design, costs);
+  if (!planned.length) return plan;
+  // What the budget buys for a typical pair, by the run's own rule (blocks before rounds).
+  const fitted = { ...design, ...plan.design };
+  const forecastPlan = {
+    costSec: (blocks: number, rounds: number) => minimumSec(planned, { ...fitted, blocks: { min: blocks, max: blocks }, rounds: { min: rounds, max: rounds } }, costs),
+    blocks: { min: fitted.blocks.min, max: fitted.blocks.max },
+    rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
+  };
+  const components = o.noise ?? DEFAULTS.forecast.prior[method];
+  const f = forecastBudget(components, design.budgetSec, forecastPlan);
+  const forecast: RunForecast = {
+    method,
+    source: o.noise ? 'measured' : 'prior',
+    components: { ...components },
+    ...f,
+    budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
+  };
+  return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
 }
 
-/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
-function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
+/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle, and whether its rounds are sliced. */
+function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>, method: Design['method'] = 'sequential'): PlannedScenario[] {
   return scenarios.filter(driverLoaded).map((s) => {
     const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: settleSecOf(w) };
+    const sliced = method === 'sliced' && !s.load.openLoop && s.load.rate === undefined && s.load.requests === undefined;
+    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: sliced ? 0 : settleSecOf(w), sliced };
   });
 }
 
@@ -161,6 +192,12 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   // Rounds are sliced only with a driver that can confine its sends to slots (wrk).
   if (design.method === 'sliced' && !driver.capabilities.slots) design.method = 'sequential';
   emit({ type: 'driver', name: driver.name, reason: choice.reason });
+  // What the budget is expected to buy, from the method's typical noise; after the first blocks, from this run's.
+  const priorForecast = planRun(scenarios, targets, design, { ...opts, slices: design.method === 'sliced' }).forecast;
+  if (priorForecast && design.budgetPlan) {
+    design.budgetPlan.forecast = priorForecast;
+    emit({ type: 'forecast', forecast: priorForecast });
+  }
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);
   if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason });
@@ -263,6 +300,27 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       profile: opts.profile,
       outDir: opts.outDir,
       instructionsPlan,
+    };
+    // After each of the first two blocks: what the budget buys with this run's own noise (between
+    // blocks: the prior's until a second block measures it).
+    http.afterBlock = (b) => {
+      if (b > 2 || !priorForecast || !design.budgetPlan) return;
+      const measured = typicalComponents(
+        loadScenarios.flatMap((s) =>
+          membersOf(s)
+            .filter((t) => t.name !== reference)
+            .flatMap((t) => {
+              const c = noiseComponents(ratioGroups(windows, s.name, t.name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
+              return c ? [c] : [];
+            }),
+        ),
+      );
+      if (!measured) return;
+      const noise = { between: b > 1 ? measured.between : priorForecast.components.between, within: measured.within };
+      const f = planRun(scenarios, targets, design, { ...opts, slices: design.method === 'sliced', noise }).forecast;
+      if (!f) return;
+      design.budgetPlan.measuredForecast = f;
+      emit({ type: 'forecast', forecast: f, afterBlock: b });
     };
     const membersOf = (s: Scenario) => usable.filter((t) => targetSupports(t, s) && verified(s, t));
     if (design.processes === 'shared' && !slo) {
