@@ -386,6 +386,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
     ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
+    { label: 'Rounds', text: methodText(r) },
     ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     { label: 'Driver', text: driverText(env.driver) },
@@ -406,6 +407,8 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       text: `${o.precisionMet} of ${plural(o.pairs, 'pair')} met ${fmtHalfWidth(d.precision)}; half-width median ${fmtHalfWidth(o.medianHalfWidth)}, worst ${fmtHalfWidth(o.worstHalfWidth)}`,
     },
     ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict, bands: d.covBands }) }] : []),
+    ...(o.limits ? [{ label: 'Interval width', text: noteText({ kind: 'interval-limits', limits: o.limits }) }] : []),
+    ...forecastFacts(r),
     {
       label: 'Stopped',
       text: r.stops.length ? r.stops.map((s) => noteText(stopNote(s, d.precision))) : DASH,
@@ -422,6 +425,27 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
   ];
 }
+
+/** What the budget was expected to buy before the run and after its first blocks, beside what it reached. */
+function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
+  const p = r.design.budgetPlan;
+  if (!p?.forecast) return [];
+  const said = [`about ${fmtHalfWidth(p.forecast.halfWidth)} before the run (the method's typical noise)`];
+  if (p.measuredForecast) said.push(`${fmtHalfWidth(p.measuredForecast.halfWidth)} from this run's own noise after its first blocks`);
+  return [{ label: 'Forecast', text: `${said.join(', ')}; reached ${fmtHalfWidth(r.overall.medianHalfWidth)} (median over pairs)` }];
+}
+
+/** How the rounds loaded their targets. */
+function methodText(r: BenchResult): string {
+  if (r.design.method === 'sequential') return 'one window per target after another, in a seeded order per round';
+  const slices = r.windows.flatMap((w) => (w.status === 'ok' ? w.steps.flatMap((s) => (s.slice ? [s.slice.sliceSec] : [])) : []));
+  const range = slices.length ? (Math.min(...slices) === Math.max(...slices) ? `${fmtSec(slices[0]!)}` : `${fmtSec(Math.min(...slices))}–${fmtSec(Math.max(...slices))}`) : '?';
+  return (
+    `time-sliced: every target of a round loaded in the same seconds, in alternating slots of ${range} (a seeded order per cycle), ` +
+    "so a ratio compares the same moments of the host; each figure is still the server's own, with the core to itself in its slots"
+  );
+}
+const fmtSec = (s: number) => (s < 1 ? `${Math.round(s * 1000)} ms` : `${+s.toFixed(2)} s`);
 
 /** Shared processes: how often each scenario met the block's processes fresh from their start. */
 function processesFacts(r: BenchResult): Array<{ label: string; text: string }> {

@@ -22,11 +22,31 @@ import {
 import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { evaluateThresholds, type ThresholdTerm } from '../analysis/thresholds.js';
-import { overallOf, rankScenario, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
+import { overallOf, rankScenario, ratioGroups, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
+import { median } from '../analysis/bootstrap.js';
+import { noiseComponents, type NoiseComponents } from '../analysis/forecast.js';
+import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { windowSpec } from './block.js';
 import type { InstructionsPlan } from './instructions.js';
 
 /** Everything a finished (or interrupted) run measured and decided, for `assembleResult`. */
+/**
+ * What set the run's intervals (`overall.limits`): each relative pair's noise components (robust,
+ * from its per-round log-ratios), blocks and rounds, and the forecasts of the changes considered.
+ */
+function limitsOf(o: RunOutcome, summaries: readonly PairSummary[]): { limits?: IntervalLimits } {
+  if (!o.forecast) return {};
+  const pairs = summaries.flatMap((s) => {
+    if (!s.relativeRps) return [];
+    const groups = ratioGroups(o.windows, s.scenario, s.target, s.reference).map((g) => g.filter((x) => x > 0).map(Math.log));
+    const components = noiseComponents(groups);
+    const full = groups.filter((g) => g.length > 0);
+    return components && full.length ? [{ components, blocks: full.length, rounds: median(full.map((g) => g.length)) }] : [];
+  });
+  const limits = intervalLimits(pairs, { method: o.design.method, canSlice: o.slicingUnavailable, forecast: o.forecast, slicedWithinFactor: DEFAULTS.forecast.prior.sliced.within / DEFAULTS.forecast.prior.sequential.within });
+  return limits ? { limits } : {};
+}
+
 export interface RunOutcome {
   opts: Pick<Required<RunSuiteOptions>, 'suite' | 'resume'>;
   scenarios: readonly Scenario[];
@@ -60,6 +80,10 @@ export interface RunOutcome {
   loadSec: number;
   thresholdTerms: { run: ThresholdTerm[]; scenarios: Map<string, ThresholdTerm[]> };
   signal: AbortSignal;
+  /** The typical half-width with this noise and this multiple of the run's budget (the planner's forecast), for `overall.limits`. */
+  forecast?: ((noise: NoiseComponents, budgetFactor: number, method: 'sliced' | 'sequential') => number | undefined) | undefined;
+  /** The design asked for sliced rounds and the driver could not slice (wrk would). */
+  slicingUnavailable: boolean;
 }
 
 /**
@@ -198,7 +222,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     ...(slo ? { capacity } : {}),
     ...(kindScenarios.length ? { streaming } : {}),
     runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
-    overall: overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design),
+    overall: { ...overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design), ...limitsOf(run, summaries) },
   };
   const checked = resultSchema.safeParse(result);
   if (!checked.success)

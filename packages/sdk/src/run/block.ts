@@ -205,12 +205,29 @@ export async function runScenarioInBlock(
   );
   // One round of unrecorded windows in the given order (a warm-up's rotation, or the wake-up
   // round): each target's req/s goes to `got`; a target whose window failed leaves the block.
+  // With sliced rounds the warm-up rounds are sliced too (at the first connection step), so the
+  // processes meet round 1 in the state its slots leave them in.
+  const sliced = slicesScenario(ctx.design, ctx.driver, scenario);
+  let warmSeq = 0;
   const unrecordedRound = async (order: Live[], windowSec: number, got: (l: Live, rps: number) => void) => {
-    const out = await unrecordedWindows(
-      ctx,
-      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
-      windowSec,
-    ).catch((err: unknown) => order.map(() => ({ error: err })));
+    const out: Array<number | { error: unknown }> =
+      sliced && order.length > 1
+        ? (
+            await measureSlicedRound(
+              ctx,
+              order.map((l) => ({
+                target: l.proc.started!,
+                spec: { ...l.spec!, steps: l.spec!.steps.slice(0, 1), windowSec },
+                rps: l.info.warmupRps.length ? Math.max(...l.info.warmupRps) : undefined,
+              })),
+              subSeed(ctx.seed, scenario.name, block, 'warm-slices', ++warmSeq),
+            ).catch((err: unknown) => order.map(() => ({ error: err as PhaseError })))
+          ).map((o) => ('error' in o ? { error: o.error } : o.rps))
+        : await unrecordedWindows(
+            ctx,
+            order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
+            windowSec,
+          ).catch((err: unknown) => order.map(() => ({ error: err })));
     for (const [i, x] of out.entries()) {
       const l = order[i]!;
       if (typeof x !== 'number') {
@@ -294,7 +311,6 @@ export async function runScenarioInBlock(
     await unrecordedRound(roundOrder(awake, ctx.seed, scenario.name, block, 0), ctx.design.carriedWarmupWindowSec, () => undefined);
   }
   const roundsT0 = performance.now();
-  const sliced = slicesScenario(ctx.design, ctx.driver, scenario);
   // A window's record from what was measured: over the steal threshold, it stays in the data but
   // leaves the estimates (and the round is replaced while the budget lasts).
   const okWindow = (base: Omit<OkWindow, keyof WindowFigures | 'status' | 'index' | 'elapsedSec' | 'excluded'>, figures: WindowFigures): OkWindow => {

@@ -190,7 +190,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   });
   const driver = choice.driver;
   // Rounds are sliced only with a driver that can confine its sends to slots (wrk).
-  if (design.method === 'sliced' && !driver.capabilities.slots) design.method = 'sequential';
+  const slicingUnavailable = design.method === 'sliced' && !driver.capabilities.slots;
+  if (slicingUnavailable) design.method = 'sequential';
   emit({ type: 'driver', name: driver.name, reason: choice.reason });
   // What the budget is expected to buy, from the method's typical noise; after the first blocks, from this run's.
   const priorForecast = planRun(scenarios, targets, design, { ...opts, slices: design.method === 'sliced' }).forecast;
@@ -384,6 +385,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       loadSec,
       thresholdTerms,
       signal,
+      slicingUnavailable,
+      forecast: (noise, factor, method) => planRun(scenarios, targets, { ...design, method, budgetSec: design.budgetSec * factor }, { ...opts, noise }).forecast?.halfWidth,
     });
   } finally {
     await driver.close?.();
