@@ -413,7 +413,12 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       label: 'Stopped',
       text: r.stops.length ? r.stops.map((s) => noteText(stopNote(s, d.precision))) : DASH,
     },
-    { label: 'Windows', text: `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed` },
+    {
+      label: 'Windows',
+      text:
+        `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed` +
+        (o.disturbed ? `; ${noteText({ kind: 'host-disturbed', ...o.disturbed, of: o.windows })}` : ''),
+    },
     {
       label: 'Time',
       text:

@@ -17,6 +17,7 @@ export type Note =
   | { kind: 'verdict-bands'; bands: { excellent: number; acceptable: number; noisy: number }; share: number }
   | { kind: 'run-verdict'; verdict: RunVerdict | null; bands: { excellent: number; acceptable: number; noisy: number } }
   | { kind: 'interval-limits'; limits: IntervalLimitsRecord }
+  | { kind: 'host-disturbed'; windows: number; other: number; slowLoader: number; of: number }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold: number }
   | { kind: 'not-pinned'; reason?: string | undefined }
   | { kind: 'budget-changed'; givenMinimumSec: number; budgetSec: number; changes: ReadonlyArray<BudgetChange | string> }
@@ -159,6 +160,10 @@ export function noteText(n: Note): string {
     }
     case 'interval-limits':
       return limitsText(n.limits);
+    case 'host-disturbed':
+      return n.windows
+        ? `${n.windows} of ${n.of} disturbed by the host beyond steal (${n.other} with another process on the measured cores, ${n.slowLoader} with the loader running slow), kept in the estimates`
+        : 'none disturbed by the host beyond steal (no other process on the measured cores, the loader never slow)';
     case 'steal':
       return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold)} and were left out of the estimates (kept in the raw data)`;
     case 'not-pinned':

@@ -97,6 +97,13 @@ export const DEFAULTS = {
   noisyWindowCov: 0.1,
   /** A pair is labelled `disturbed` when windows were left out for steal or mean steal exceeds this. */
   disturbedSteal: 0.05,
+  /**
+   * A window the host disturbed beyond steal: something else used more than `otherShare` of the
+   * measured cores' time, or the loader spent more than `loaderSlowdown` times its (scenario,
+   * target) median CPU per request (its work per request does not change: the host ran slow).
+   * Counted in the report and marked in the HTML's window chart; the windows stay in the estimates.
+   */
+  hostDisturbance: { otherShare: 0.05, loaderSlowdown: 1.3 },
   /** Differences smaller than this fraction are ties in rankings and no change in `compare`. */
   practicalBand: 0.01,
   /** Bootstrap resamples per interval. */

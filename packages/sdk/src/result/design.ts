@@ -85,6 +85,8 @@ export const designSchema = z.strictObject({
   loaderBound: z.strictObject({ serverShare: nonneg, loaderBusy: nonneg }),
   noisyWindowCov: nonneg,
   disturbedSteal: nonneg,
+  /** A window the host disturbed beyond steal (`DEFAULTS.hostDisturbance`); absent in results before it was judged. */
+  hostDisturbance: z.strictObject({ otherShare: nonneg, loaderSlowdown: nonneg }).optional(),
   covBands: z.strictObject({ excellent: nonneg, acceptable: nonneg, noisy: nonneg }),
   verdictShare: nonneg,
   /** How every interval was obtained (`INTERVAL_METHOD`); absent when the benchsuite that wrote the result did not say. */

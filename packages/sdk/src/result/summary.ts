@@ -216,6 +216,12 @@ export const overallSchema = z.strictObject({
   maxSteal: nonneg,
   /** Wall time of the run ÷ the time under load. */
   overhead: num.nullable(),
+  /**
+   * Windows the host disturbed beyond steal (`design.hostDisturbance`, `disturbedWindows`): another
+   * process on the measured cores, or the loader running slow. They stay in the estimates. Absent
+   * in results before it was counted.
+   */
+  disturbed: z.strictObject({ windows: int, other: int, slowLoader: int }).optional(),
   /** The run's CoV verdict over its pairs; absent when the benchsuite that wrote the result judged none, as before verdicts were kept. */
   verdict: runVerdictSchema.nullable().optional(),
   /** What set the intervals and what would narrow them most (`analysis/limits.ts`); absent without relative figures, and in older results. */

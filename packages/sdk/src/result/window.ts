@@ -39,6 +39,12 @@ export const resourceSchema = z.strictObject({
    * written before it was recorded (ticks then).
    */
   serverCpuExact: z.boolean().optional(),
+  /**
+   * Share (0..1) of the server's and loader's cores' time used by something other than the server's
+   * tree, the loader(s), helper services and the runner (clock ticks, coarse): another process on
+   * the measured cores. Absent in results before it was recorded.
+   */
+  otherCpuShare: nonneg.optional(),
 });
 
 /**

@@ -7,7 +7,7 @@ import type { Histogram } from '../histogram.js';
 import { seededShuffle } from '../random.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import type { StepResult } from '../result-schema.js';
-import { TreeSampler, type WindowResources } from '../window-resources.js';
+import { otherShare, TreeSampler, type WindowResources } from '../window-resources.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 import { combineSteps, crashWatch, emptyResources, stepOf, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
 
@@ -104,6 +104,9 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
     );
     const leadSec = DEFAULTS.slice.leadSec + DEFAULTS.slice.leadPerConnectionSec * connections * live.length;
     const plan = sliceSchedule(timing, monotonicMs() + leadSec * 1000, subSeed(seed, 'step', si));
+    // What each target's loader and sampler gave, kept until every target's step has ended: the
+    // cores' other CPU is what none of the round's servers and loaders used.
+    const got: Array<{ k: number; j: number; res: DriverRunResult; resources: WindowResources; last: TreeSampler['last'] }> = [];
     const runs = live.map(async (k, j) => {
       const { target, spec } = items[k]!;
       const scenario = spec.scenario;
@@ -152,13 +155,7 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
             `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`,
           );
         }
-        histograms[k]!.push(res.histogram);
-        steps[k]!.push(
-          stepOf(ctx, connections, res, activeShares(resources ?? emptyResources(), active, ctx.pinning.serverCpus.length, ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length), {
-            sampledServer: target.pid !== undefined,
-            slice: { sliceSec: timing.sliceSec, gapSec: timing.gapsSec[j]! },
-          }),
-        );
+        got.push({ k, j, res, resources: resources ?? emptyResources(), last: sampler.last });
       } catch (err) {
         failed[k] = err instanceof PhaseError ? err : new PhaseError('load', (err as Error).message);
       } finally {
@@ -167,6 +164,15 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
       }
     });
     await Promise.all(runs);
+    const roundKnown = got.reduce((a, g) => a + g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds, 0);
+    for (const g of got) {
+      const { target } = items[g.k]!;
+      const own = g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds;
+      const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + roundKnown - own }) : undefined;
+      const r = activeShares({ ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) }, g.res.sliced!.activeSec, ctx.pinning.serverCpus.length, ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length);
+      histograms[g.k]!.push(g.res.histogram);
+      steps[g.k]!.push(stepOf(ctx, connections, g.res, r, { sampledServer: target.pid !== undefined, slice: { sliceSec: timing.sliceSec, gapSec: timing.gapsSec[g.j]! } }));
+    }
   }
   return items.map((it, k) => {
     if (failed[k]) return { error: failed[k]! };

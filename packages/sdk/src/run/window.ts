@@ -235,6 +235,7 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
       serviceBusy: max((s) => s.resources.serviceBusy),
       samples: sum((s) => s.resources.samples),
       ...(exact === undefined ? {} : { serverCpuExact: exact }),
+      ...(steps.some((s) => s.resources.otherCpuShare !== undefined) ? { otherCpuShare: weighted((s) => s.resources.otherCpuShare ?? 0) } : {}),
     },
     clientBound: steps.some((s) => s.clientBound),
     backendBound: steps.some((s) => s.backendBound),
