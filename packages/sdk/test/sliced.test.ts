@@ -7,7 +7,7 @@ import { wrkDriver } from '../src/drivers/wrk.js';
 import { runtimeOf, type StartedTarget } from '../src/run/runtime.js';
 import { measureSlicedRound, scheduleSec, sliceSchedule, slicesScenario, sliceTiming } from '../src/run/sliced.js';
 import { measureWindow, type WindowSpec } from '../src/run/window.js';
-import { defineScenario, defineTarget } from '../src/index.js';
+import { defineScenario, validateSuite } from '../src/index.js';
 import { hasWrk, tinyServer } from './_helpers.js';
 
 describe('slot plan', () => {
@@ -76,7 +76,8 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
   const pinning = { enabled: false, serverCpus: [], loaderCpus: [] } as unknown as Parameters<typeof measureSlicedRound>[0]['pinning'];
   const ctx = { driver: wrkDriver, pinning, signal: new AbortController().signal, clientBoundBusy: 0.95 };
   const start = async (name: string, env: Record<string, string>) => {
-    const t = await runtimeOf(defineTarget({ kind: 'process', name, command: [process.execPath, tinyServer], env })).start({ pinning, signal: ctx.signal });
+    const { targets } = validateSuite({ scenarios: [scenario], targets: [{ kind: 'process', name, command: [process.execPath, tinyServer], env }] });
+    const t = await runtimeOf(targets[0]!).start({ pinning, signal: ctx.signal });
     started.push(t);
     return t;
   };
@@ -84,7 +85,8 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
     await Promise.all(started.map((t) => t.stop()));
   });
   const scenario = defineScenario({ name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 10 } });
-  const spec = (windowSec: number): WindowSpec => ({ scenario: scenario as WindowSpec['scenario'], requests: [{ method: 'GET', path: '/ping', headers: {} }], steps: [10], windowSec, settleSec: 0, laterSettleSec: 0 });
+  const parsed = validateSuite({ scenarios: [scenario], targets: [{ kind: 'url', name: 'x', url: 'http://127.0.0.1:1' }] }).scenarios[0]!;
+  const spec = (windowSec: number): WindowSpec => ({ scenario: parsed, requests: [{ method: 'GET', path: '/ping', headers: {} }], steps: [10], windowSec, settleSec: 0, laterSettleSec: 0 });
 
   it('a server that waits 20 ms per response: its throughput is connections ÷ latency (Little), not low by a latency per slot', async () => {
     const slow = await start('slow', { DELAY_MS: '20' });
