@@ -46,15 +46,10 @@ export interface BudgetPlan {
   overBySec: number;
 }
 
-/**
- * Seconds of one block of `rounds` rounds of a scenario: start, warm-ups of `warmup.sec`, the
- * wake-up round after warm-ups one by one (one window of `warmup.wakeWindowSec` per target, with 2
- * or more; none without it: warm-ups in rotation), rounds.
- */
-export function blockSec(s: PlannedScenario, rounds: number, warmup: { sec: number; wakeWindowSec?: number | undefined }, c: PlanCosts): number {
+/** Seconds of one block of `rounds` rounds of a scenario: start, warm-ups of `warmupSec` per target, rounds. */
+export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
   const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
-  const wake = s.targets > 1 && warmup.wakeWindowSec !== undefined ? s.targets * (warmup.wakeWindowSec + c.loaderStartSec) : 0;
-  return c.blockStartSec + s.targets * warmup.sec + wake + rounds * s.targets * perWindow;
+  return c.blockStartSec + s.targets * warmupSec + rounds * s.targets * perWindow;
 }
 
 /**
@@ -66,12 +61,8 @@ export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { wi
   return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
 }
 
-/** What the planner reads of a design; a design without processes, fresh warm-up or rotation rounds has their defaults' meaning. */
-type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
-
-/** The wake-up round's window, s, when the design has one (fresh processes warmed one by one). */
-export const wakeWindowSec = (d: Partial<Pick<Design, 'freshWarmup' | 'carriedWarmupWindowSec'>>): number | undefined =>
-  (d.freshWarmup ?? DEFAULTS.freshWarmup) === 'one-by-one' ? (d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec) : undefined;
+/** What the planner reads of a design; a design without processes or rotation rounds has their defaults' meaning. */
+type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
 
 /**
  * Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. With
@@ -81,7 +72,7 @@ export const wakeWindowSec = (d: Partial<Pick<Design, 'freshWarmup' | 'carriedWa
 export function minimumSec(scenarios: readonly PlannedScenario[], d: PlanShape, c: PlanCosts): number {
   const rotationSec = d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec;
   // Warm-up often runs to its maximum on a noisy host: plan for it.
-  const own = scenarios.map((s) => blockSec(s, d.rounds.min, { sec: d.warmup.maxSec, wakeWindowSec: wakeWindowSec(d) }, c));
+  const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
   const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: rotationSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c));
   const first = Math.max(...own.map((x, i) => x - carried[i]!));
@@ -104,7 +95,6 @@ export function planBudget(
     blocks: { ...design.blocks },
     warmup: { ...design.warmup },
     processes: design.processes,
-    freshWarmup: design.freshWarmup,
     carriedWarmupRounds: design.carriedWarmupRounds,
     carriedWarmupWindowSec: design.carriedWarmupWindowSec,
   };

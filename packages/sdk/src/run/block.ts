@@ -9,7 +9,7 @@ import type { SuiteEvent } from '../options.js';
 import type { RunJournal } from './log.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
 import { fittedWindowSec, measureWindow, settleSecOf, type WindowContext, type WindowSpec } from './window.js';
-import { isSteady, unrecordedWindows, warmUp, warmupWindows } from './warmup.js';
+import { isSteady, unrecordedWindows, warmupWindows } from './warmup.js';
 
 export interface BlockContext extends WindowContext {
   /** The run's design; the stopping rule may shorten warm-ups during the run and records it in `budgetPlan`. */
@@ -109,9 +109,7 @@ interface Live {
 
 /**
  * One block: a fresh server process per target (all idle on the server cores), warmed up until
- * steady in rotation rounds (or one after another, then an unrecorded wake-up round: no target
- * idle long before round 1), then
- * `plannedRounds` rounds in which every target is measured once, in a seeded random order. Windows
+ * steady in rotation rounds (no target idle long before round 1), then `plannedRounds` rounds in which every target is measured once, in a seeded random order. Windows
  * over the steal threshold stay in the data, marked, and are replaced by extra rounds while the
  * budget lasts. A target that fails leaves the block; the others go on.
  */
@@ -143,8 +141,8 @@ export async function runBlock(
 
 /**
  * One scenario on a block's started processes: prepare, warm up (fresh processes until steady, in
- * rotation rounds or one after another then the wake-up round; a process that served an earlier scenario of the block
- * with `carriedWarmupRounds` rotation rounds), fit the window, then the rounds. Returns the
+ * rotation rounds; a process that served an earlier scenario of the block with `carriedWarmupRounds`
+ * rotation rounds), fit the window, then the rounds. Returns the
  * scenario's block record (journalled and announced by the caller) and its windows.
  */
 export async function runScenarioInBlock(
@@ -202,8 +200,8 @@ export async function runScenarioInBlock(
       }
     }),
   );
-  // One round of unrecorded windows in the given order (a warm-up's rotation, or the wake-up
-  // round): each target's req/s goes to `got`; a target whose window failed leaves the block.
+  // One round of unrecorded windows in the given order (a rotation round of a warm-up): each
+  // target's req/s goes to `got`; a target whose window failed leaves the block.
   const unrecordedRound = async (order: Live[], windowSec: number, got: (l: Live, rps: number) => void) => {
     const out = await unrecordedWindows(
       ctx,
@@ -221,11 +219,10 @@ export async function runScenarioInBlock(
     }
   };
   const carried = live.filter((l) => ok(l) && l.proc.served > 0);
-  const inRotation = ctx.design.freshWarmup === 'rotation';
-  // Fresh processes are warmed up until steady: in rotation rounds (each still warming gets one
-  // window per round, in a seeded order), or one after another.
+  // Fresh processes are warmed up together until steady, in rotation rounds: each still warming
+  // gets one window per round, in a seeded order.
   const { windowSec: warmupSec, min: minWindows, max: maxWindows } = warmupWindows(ctx.design.warmup);
-  for (let i = 1; inRotation && i <= maxWindows && !ctx.signal.aborted; i++) {
+  for (let i = 1; i <= maxWindows && !ctx.signal.aborted; i++) {
     const order = seededShuffle(
       live.filter((l) => ok(l) && l.proc.served === 0 && !l.info.steady),
       subSeed(ctx.seed, scenario.name, block, 'warmup', i),
@@ -236,20 +233,6 @@ export async function runScenarioInBlock(
       l.info.steady = isSteady(l.info.warmupRps, minWindows, ctx.design.warmup.tolerance);
       ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: i, rps, steady: l.info.steady });
     });
-  }
-  for (const l of inRotation ? [] : live) {
-    if (ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
-    try {
-      let second = 0;
-      const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) =>
-        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }),
-      );
-      l.info.warmupRps = w.rps;
-      l.info.steady = w.steady;
-      ctx.addLoad(w.rps.length * warmupSec);
-    } catch (err) {
-      fail(l, err);
-    }
   }
   // A carried one by rotation rounds (every target once per round; they keep the fresh ones awake too).
   if (carried.length && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
@@ -284,13 +267,6 @@ export async function runScenarioInBlock(
         minResponses: DEFAULTS.minResponsesPerConnection,
       });
     }
-  }
-  // The wake-up round, after warm-ups one by one: the targets warmed first have sat idle through
-  // the others'. Its windows are the rotation's: a wake-up, like a rotation, only has to put load on
-  // the process.
-  const awake = live.filter(ok);
-  if (!inRotation && !carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
-    await unrecordedRound(roundOrder(awake, ctx.seed, scenario.name, block, 0), ctx.design.carriedWarmupWindowSec, () => undefined);
   }
   const roundsT0 = performance.now();
   for (let round = 1; round <= plannedRounds + extra; round++) {

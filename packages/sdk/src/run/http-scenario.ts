@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import { median } from '../analysis/bootstrap.js';
-import { blockSec, type PlannedScenario, wakeWindowSec } from '../analysis/budget.js';
+import { blockSec, type PlannedScenario } from '../analysis/budget.js';
 import { blocksAhead, optimalRounds, varianceComponents } from '../analysis/components.js';
 import { decideStop, fitsWithShorterWarmups, scenarioBudget } from '../analysis/stopping.js';
 import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
@@ -99,8 +99,7 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
     // minimum or maximum of blocks: a resumed run still completes as many as planned.
     const done = completeBlocks(run.blocks, scenario.name);
     // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
-    const reserve = (warmupSec: number) =>
-      run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, { sec: warmupSec, wakeWindowSec: wakeWindowSec(design) }, DEFAULTS.planCosts), 0);
+    const reserve = (warmupSec: number) => run.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, warmupSec, DEFAULTS.planCosts), 0);
     let decision = decideStop(
       { blocks: done, halfWidths, budgetLeftSec: budgetEnd - elapsed(), nextBlockSec: next.blockSec, minimumBudgetLeftSec: design.budgetSec - elapsed() - reserve(design.warmup.maxSec) },
       design,

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BenchsuiteConfigError } from '../errors.js';
-import { designOptionsSchema, type DesignOptions, type LoadOverrides, type RunSuiteOptions } from '../options.js';
+import { designOptionsSchema, removedDesignOptions, type Design, type DesignOptions, type LoadOverrides, type RunSuiteOptions } from '../options.js';
 import {
   blockSchema,
   ceilingSchema,
@@ -28,7 +28,7 @@ export const WINDOWS_FILE = 'windows.jsonl';
 const PLAN_FILE = 'run.json';
 
 /** What a resumed run must reproduce: written once when a run starts. */
-const runPlanSchema = z.strictObject({
+const storedPlanSchema = z.strictObject({
   suite: z.string(),
   seed: z.number().int(),
   design: designSchema,
@@ -51,8 +51,9 @@ const runPlanSchema = z.strictObject({
     runtimes: z.array(z.string()).optional(),
   }),
 });
-/** The plan a run writes to `run.json` when it starts: what `--resume` continues. */
-export type RunPlan = z.infer<typeof runPlanSchema>;
+type StoredPlan = z.infer<typeof storedPlanSchema>;
+/** The plan a run writes to `run.json` when it starts: what `--resume` continues (its design has every field a run asks today). */
+export type RunPlan = Omit<StoredPlan, 'design'> & { design: StoredPlan['design'] & Design };
 
 /**
  * The options a resumed run takes from its plan: the seed, the design, the driver and every option
@@ -164,9 +165,25 @@ export function readPlan(dir: string): RunPlan {
   } catch (err) {
     throw new BenchsuiteConfigError(`resume: ${file} is not valid JSON (${(err as Error).message})`);
   }
-  const parsed = runPlanSchema.safeParse(json);
+  // A design option measurements rejected, as older plans recorded it: the value every run has
+  // today is dropped; the other cannot be continued the way the run began.
+  const design = (json as { design?: Record<string, unknown> } | null)?.design;
+  const refuse = (option: keyof typeof removedDesignOptions, value: string) =>
+    new BenchsuiteConfigError(`resume: the run in ${dir} recorded design.${option} ${value}, which this version cannot continue (${removedDesignOptions[option]}); start a new run`);
+  if (design && typeof design === 'object' && 'warmupRequests' in design) {
+    if (design.warmupRequests !== 'first-scenario') throw refuse('warmupRequests', `'${String(design.warmupRequests)}'`);
+    delete design.warmupRequests;
+  }
+  const parsed = storedPlanSchema.safeParse(json);
   if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
-  return parsed.data;
+  const d = parsed.data.design;
+  // Every plan before design.freshWarmup was recorded warmed its fresh processes one by one.
+  if (d.freshWarmup !== 'rotation') throw refuse('freshWarmup', d.freshWarmup ? `'${d.freshWarmup}'` : "absent (a plan from before rotation warm-ups: 'one-by-one')");
+  const { processes, carriedWarmupRounds, carriedWarmupWindowSec } = d;
+  if (processes === undefined || carriedWarmupRounds === undefined || carriedWarmupWindowSec === undefined) {
+    throw new BenchsuiteConfigError(`resume: ${file} is not a plan this version can continue (its design lacks processes or its rotation rounds)`);
+  }
+  return { ...parsed.data, design: { ...d, processes, carriedWarmupRounds, carriedWarmupWindowSec } };
 }
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */

@@ -14,7 +14,7 @@ import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
 import { windowSpec, type BlockContext } from './block.js';
 import { settleSecOf } from './window.js';
-import { rotationWindowSec } from './warmup.js';
+import { FRESH_WARMUP } from './warmup.js';
 import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { measureHttpScenario, type HttpRun } from './http-scenario.js';
@@ -104,17 +104,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     ];
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
-    // Plans from before these fields: processes were per scenario, which uses no rotation rounds
-    // (a shared plan always recorded its rotation rounds); rotation windows were the warm-up's (its
-    // later blocks' wake-up rounds then take that length too, not the measured one: never recorded);
-    // fresh processes were warmed one by one.
-    designIn = {
-      ...plan.design,
-      processes: plan.design.processes ?? 'per-scenario',
-      freshWarmup: plan.design.freshWarmup ?? 'one-by-one',
-      carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds,
-      carriedWarmupWindowSec: rotationWindowSec(plan.design),
-    };
+    // readPlan refused plans from before the rotation warm-ups (and mapped what they share with today's).
+    designIn = plan.design;
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
     const o = plan.options.overrides;
@@ -138,6 +129,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const reference = resolveReference(designIn, targets);
   const design: DesignRecord & Design = {
     ...designIn,
+    freshWarmup: FRESH_WARMUP,
     reference,
     confidence: DEFAULTS.confidence,
     ...recordedThresholds(),

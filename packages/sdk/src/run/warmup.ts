@@ -28,6 +28,12 @@ export function warmupWindows(w: Design['warmup']): { windowSec: number; min: nu
   return { windowSec, min, max };
 }
 
+/**
+ * How a result records that its fresh processes were warmed together in rotation rounds, the only
+ * way since one-by-one warm-ups were removed (results without the field warmed them one by one).
+ */
+export const FRESH_WARMUP = 'rotation' as const;
+
 /** Seconds of a shared block's rotation windows; a design recorded before they had their own length used the warm-up's. */
 export const rotationWindowSec = (d: Pick<Design, 'warmup'> & { carriedWarmupWindowSec?: number | undefined }): number => d.carriedWarmupWindowSec ?? warmupWindows(d.warmup).windowSec;
 
@@ -81,13 +87,8 @@ export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: Wi
 
 /**
  * One round of unrecorded windows, one per target in the given order: a rotation round of fresh
- * warm-ups (`freshWarmup: 'rotation'`), of a carried process's warm-up, or the wake-up round. The
- * wake-up round: after the block's targets were warmed one after another, one unrecorded
- * window per target (a rotation window's length, `design.carriedWarmupWindowSec`), in the given
- * order, right before round 1.
- * Without it the first targets warmed sat idle through the others' warm-ups, and a server idle for
- * about 15 s runs its next second at up to twice its CPU per request: round-1 windows came out
- * 3.5–4.5% low. Returns each target's req/s, or its error (that target leaves; the others go on).
+ * warm-ups or of a carried process's warm-up. Returns each target's req/s, or its error (that
+ * target leaves; the others go on).
  */
 export async function unrecordedWindows(ctx: WindowContext, items: readonly WarmupItem[], windowSec: number): Promise<(number | { error: unknown })[]> {
   const out: (number | { error: unknown })[] = [];
