@@ -69,7 +69,7 @@ export { searchCapacity } from './run/capacity.js';
 export { tools, toolNames, installTool, type ToolName } from './tools.js';
 export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRuntime, type InstalledRuntime } from './runtimes.js';
 export { toolCacheDir } from './cache.js';
-export { readPlan, planOptions, type RunPlan } from './run/log.js';
+export { readPlan, planOptions, diffPlans, type PlanAsk, type RunPlan } from './run/plan.js';
 export { unusableDir } from './output-dir.js';
 export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type PlannedScenario } from './analysis/budget.js';
 export { planRun } from './run/suite.js';

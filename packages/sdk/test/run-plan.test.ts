@@ -1,11 +1,11 @@
-// The run plan a resumed run reads back (run/log.ts `readPlan`): plans that recorded a design
+// The run plan a resumed run reads back (run/plan.ts `readPlan`, `diffPlans`): plans that recorded a design
 // option measurements rejected are refused with why, or mapped when they ask what every run does
 // today. Files only: no process starts here.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
-import { BenchsuiteConfigError, DEFAULTS, readPlan } from '../src/index.js';
+import { BenchsuiteConfigError, DEFAULTS, diffPlans, readPlan } from '../src/index.js';
 
 /** A run.json as the current version writes it, with `design` changed by `edit`. */
 function planDir(edit: (design: Record<string, unknown>) => void = () => undefined): string {
@@ -72,5 +72,22 @@ describe('readPlan: design options measurements rejected', () => {
     const mapped = readPlan(planDir((d) => (d.warmupRequests = 'first-scenario')));
     expect(mapped.design).not.toHaveProperty('warmupRequests');
     expect(mapped.design.freshWarmup).toBe('rotation');
+  });
+});
+
+describe('diffPlans: where a run asks what its recorded plan holds otherwise', () => {
+  const plan = readPlan(planDir());
+  it('names each differing fact by its path, and none when every asked fact agrees', () => {
+    expect(diffPlans(plan, {})).toEqual([]);
+    expect(diffPlans(plan, { seed: 3, driver: 'wrk', suite: 'tiny', design: { precision: 0.02, rounds: { ...DEFAULTS.rounds } } })).toEqual([]);
+    expect(diffPlans(plan, { seed: 4, design: { precision: 0.05, budgetSec: 1080 }, overrides: { connections: 7 } })).toEqual(['seed', 'design.precision', 'overrides.connections']);
+  });
+  it('compares scenarios and targets as sets, options as asked (on or off), and an absent fact with one asked as absent', () => {
+    expect(diffPlans(plan, { targets: ['b', 'a'], scenarios: ['ping'] })).toEqual([]);
+    expect(diffPlans(plan, { targets: ['a'] })).toEqual(['targets']);
+    expect(diffPlans(plan, { options: { costs: false, pinning: true, instructions: false, thresholds: [], runtimes: [], slo: undefined } })).toEqual([]);
+    expect(diffPlans(plan, { options: { costs: true, verify: false, pinning: false } })).toEqual(['options.costs', 'options.verify', 'options.pinning']);
+    expect(diffPlans(plan, { overrides: { duration: undefined } })).toEqual([]);
+    expect(diffPlans(plan, { design: { reference: undefined } })).toEqual(['design.reference']);
   });
 });

@@ -6,7 +6,7 @@ import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } fro
 import { lastLines } from '../process.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import type { SuiteEvent } from '../options.js';
-import type { RunJournal } from './log.js';
+import type { RunJournal } from './journal.js';
 import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
 import { fittedWindowSec, measureWindow, settleSecOf, type WindowContext, type WindowSpec } from './window.js';
 import { isSteady, unrecordedWindows, warmupWindows } from './warmup.js';

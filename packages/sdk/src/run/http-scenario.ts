@@ -13,7 +13,7 @@ import { runBlock, type BlockContext } from './block.js';
 import { capacityOf } from './capacity.js';
 import { measureCeiling } from './ceiling.js';
 import { countInstructions, type InstructionsPlan } from './instructions.js';
-import type { RunLog } from './log.js';
+import type { RunLog } from './journal.js';
 import { profileTarget } from './profile.js';
 import { runtimeOf } from './runtime.js';
 

@@ -7,7 +7,7 @@ import { driverLoaded, prepareRequests, type Scenario } from '../scenario.js';
 import { lastLines } from '../process.js';
 import { targetSupports, TargetUnavailableError, type Target } from '../target.js';
 import { send, verifyScenario } from '../verify.js';
-import type { RunJournal } from './log.js';
+import type { RunJournal } from './journal.js';
 import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
 
 export interface PhaseContext {

@@ -1,5 +1,3 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DEFAULTS } from '../defaults.js';
 import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { decidePinning, pinSelf } from '../environment.js';
@@ -15,7 +13,8 @@ import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js
 import { windowSpec, type BlockContext } from './block.js';
 import { settleSecOf } from './window.js';
 import { FRESH_WARMUP } from './warmup.js';
-import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
+import { readLog, RunJournal, type RunLog } from './journal.js';
+import { missingDefinitions, planOptions, readPlan, writePlan } from './plan.js';
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { measureHttpScenario, type HttpRun } from './http-scenario.js';
 import { measureSharedScenarios } from './shared.js';
@@ -59,15 +58,6 @@ function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Targ
   });
 }
 
-/** Drop a line a kill cut short at the end of the windows file, so appending continues on a clean line. */
-function repairLog(dir: string): void {
-  const file = join(dir, WINDOWS_FILE);
-  if (!existsSync(file)) return;
-  const text = readFileSync(file, 'utf8');
-  if (!text || text.endsWith('\n')) return;
-  writeFileSync(file, text.slice(0, text.lastIndexOf('\n') + 1));
-}
-
 /**
  * Run scenarios × targets in rounds of short paired windows and return one validated result.
  * For each scenario, blocks of fresh server processes (one per target, pinned apart from the load
@@ -97,16 +87,15 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   let designIn: Design = opts.design;
   if (opts.resume) {
     if (!opts.outDir || !plan) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
-    const given = input.targets.map((t) => t.name);
-    const missing = [
-      ...plan.scenarios.filter((n) => !scenarios.some((s) => s.name === n)).map((n) => `scenario "${n}"`),
-      ...plan.targets.filter((n) => !given.includes(n) && !targets.some((t) => t.name === n)).map((n) => `target "${n}"`),
-    ];
+    const missing = missingDefinitions(
+      plan,
+      scenarios.map((s) => s.name),
+      [...input.targets.map((t) => t.name), ...targets.map((t) => t.name)],
+    );
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
     seed = plan.seed;
     // readPlan refused plans from before the rotation warm-ups (and mapped what they share with today's).
     designIn = plan.design;
-    repairLog(opts.outDir);
     log = readLog(opts.outDir);
     const o = plan.options.overrides;
     emit({
@@ -155,8 +144,8 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const unpin = pinSelf(pinning);
   if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason });
   const journal = new RunJournal(opts.outDir);
-  if (!opts.resume) {
-    journal.writePlan({
+  if (!opts.resume && opts.outDir) {
+    writePlan(opts.outDir, {
       suite: opts.suite,
       seed,
       design,
