@@ -17,7 +17,7 @@ import {
   type OkWindow,
   type WindowRecord,
 } from '../src/index.js';
-import { planRounds } from '../src/run/http-scenario.js';
+import { planRounds } from '../src/analysis/budget.js';
 import type { BlockRecord, Design } from '../src/index.js';
 import { zeroResources } from './_helpers.js';
 

@@ -1,11 +1,8 @@
 import { DEFAULTS } from '../defaults.js';
-import { median } from '../analysis/bootstrap.js';
-import { blockSec, type PlannedScenario } from '../analysis/budget.js';
-import { blocksAhead, optimalRounds, varianceComponents } from '../analysis/components.js';
-import { decideStop, fitsWithShorterWarmups, scenarioBudget } from '../analysis/stopping.js';
-import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
+import { blockSec, planRounds, type PlannedScenario } from '../analysis/budget.js';
+import { completeBlocks, decideStop, fitsWithShorterWarmups, headlineHalfWidths, scenarioBudget } from '../analysis/stopping.js';
+import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
-import type { Design } from '../options.js';
 import type { BlockRecord, Capacity, Ceiling, InstructionsRecord, ProfileRecord, StopRecord, WindowRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
@@ -202,99 +199,4 @@ export async function afterBlocks(run: HttpRun, scenario: Scenario, members: rea
   }
   const mine = run.blocks.filter((x) => x.scenario === scenario.name);
   run.stops.push({ scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: stop, worstHalfWidth: worst });
-}
-
-/** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference). */
-export function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {
-  const index = new WindowIndex(windows);
-  const measured = names.filter((n) => windows.some((w) => w.scenario === scenario && w.target === n && w.status === 'ok'));
-  const hasRef = measured.includes(o.reference);
-  const out: Array<number | null> = [];
-  for (const name of measured) {
-    if (hasRef && name === o.reference) continue;
-    if (hasRef) {
-      out.push(estimate(ratioGroups(windows, scenario, name, o.reference, index), o, [scenario, name, 'ratio'], RATIO_METHOD).halfWidth);
-    } else {
-      const mine = windows.filter((w) => w.scenario === scenario && w.target === name && w.status === 'ok' && w.excluded === null);
-      const blocks = [...new Set(mine.map((w) => w.block))];
-      out.push(
-        estimate(
-          blocks.map((b) => mine.filter((w) => w.block === b).map((w) => (w.status === 'ok' ? w.rps : 0))),
-          o,
-          [scenario, name, 'rps'],
-          RATIO_METHOD,
-        ).halfWidth,
-      );
-    }
-  }
-  return out;
-}
-
-/** A scenario's complete blocks: one cut short by an interruption counts towards neither the minimum nor the maximum. */
-export const completeBlocks = (blocks: readonly BlockRecord[], scenario: string): number => blocks.filter((x) => x.scenario === scenario && x.complete).length;
-
-/**
- * A scenario's measured costs per block, none before its first: its blocks with rounds, seconds per round, and the
- * seconds outside its rounds (start, warm-up, rotation rounds) as a median over its blocks and as
- * the least of them (with shared processes, a part that did not carry the processes' start).
- */
-export function blockCosts(blocks: readonly BlockRecord[], scenario: string): { blocks: number; roundSec: number; fixedSec: number; leastFixedSec: number } | undefined {
-  const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
-  if (!mine.length) return undefined;
-  const fixed = mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec));
-  return { blocks: mine.length, roundSec: median(mine.map((b) => b.roundsWallSec / b.rounds)), fixedSec: median(fixed), leastFixedSec: Math.min(...fixed) };
-}
-
-/**
- * The blocks a run plans for from here and the part of the time left that this scenario's blocks
- * divide among them (its share, with shared processes, of what the planned blocks' starts leave).
- */
-export interface BlocksAhead {
-  blocks: number;
-  shareSec: number;
-}
-
-/**
- * Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum,
- * fitted to this block's part of the budget: its share of the time left divided by the blocks that
- * still fit at the minimum of rounds (`blocksAhead`; with shared processes the caller counts them
- * for the whole block), or all the scenario may still use in the last block that fits.
- */
-export function planRounds(
-  design: Design,
-  scenario: string,
-  names: readonly string[],
-  reference: string,
-  windows: readonly WindowRecord[],
-  blocks: readonly BlockRecord[],
-  budgetLeftSec: number,
-  ahead?: BlocksAhead,
-): { rounds: number; blockSec: number } {
-  const costs = blockCosts(blocks, scenario);
-  if (!costs) return { rounds: design.rounds.min, blockSec: 0 };
-  const { roundSec, fixedSec } = costs;
-  let rounds = design.rounds.min;
-  if (costs.blocks >= design.blocks.min) {
-    // Components of the noisiest target's log-ratio decide the split between blocks and rounds.
-    let worst = { between: null as number | null, within: null as number | null };
-    let worstTotal = -1;
-    for (const name of names) {
-      if (name === reference) continue;
-      const vc = varianceComponents(ratioGroups(windows, scenario, name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
-      const total = (vc.between ?? 0) ** 2 + (vc.within ?? 0) ** 2;
-      if (total > worstTotal) {
-        worst = vc;
-        worstTotal = total;
-      }
-    }
-    rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
-  }
-  const plan = ahead ?? {
-    blocks: blocksAhead({ blockSec: fixedSec, roundSec }, { leftSec: budgetLeftSec, minRounds: design.rounds.min, blocksLeft: design.blocks.max - costs.blocks }),
-    shareSec: budgetLeftSec,
-  };
-  const partSec = plan.blocks > 1 ? Math.min(budgetLeftSec, plan.shareSec / plan.blocks) : budgetLeftSec;
-  const fit = Math.floor((partSec - fixedSec) / Math.max(roundSec, 1e-3));
-  rounds = Math.max(design.rounds.min, Math.min(rounds, fit));
-  return { rounds, blockSec: fixedSec + rounds * roundSec };
 }

@@ -1,13 +1,13 @@
 import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
-import { blocksAhead } from '../analysis/components.js';
-import { decideStop, type StopDecision } from '../analysis/stopping.js';
+import { blockCosts, planRounds, sharedBlocksAhead } from '../analysis/budget.js';
+import { completeBlocks, decideStop, fitNextBlock, headlineHalfWidths, type StopDecision } from '../analysis/stopping.js';
 import { seededShuffle } from '../random.js';
 import type { StopRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { runScenarioInBlock, startBlockProcesses, stopBlockProcesses, type BlockProcess } from './block.js';
-import { afterBlocks, blockCosts, completeBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
+import { afterBlocks, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
 import { runtimeOf } from './runtime.js';
 
 /** One http scenario of a shared-process run: its targets (those that passed verify), its share weight, and how it stands. */
@@ -22,41 +22,6 @@ interface Entry {
 /** The scenarios of one shared block, in the block's seeded order (drawn afresh for every block). */
 export function scenarioOrder<T extends { scenario: { name: string } }>(entries: readonly T[], seed: number, block: number): T[] {
   return seededShuffle(entries, subSeed(seed, 'scenarios', block));
-}
-
-/**
- * Which scenarios go on to the next shared block, among those whose stopping rule said `continue`:
- * as many as fit the budget left with the block's start, those below the minimum of blocks first,
- * then the least precise (widest worst half-width; none yet counts as widest). Pure, so the rule is
- * tested on its own.
- */
-export function fitNextBlock(c: ReadonlyArray<{ name: string; blocks: number; nextSec: number; worst: number | null }>, o: { leftSec: number; startSec: number; minBlocks: number }): Set<string> {
-  const rank = (x: (typeof c)[number]) => [x.blocks < o.minBlocks ? 0 : 1, -(x.worst ?? Number.POSITIVE_INFINITY)] as const;
-  const sorted = [...c].sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1]);
-  const out = new Set<string>();
-  let total = o.startSec;
-  for (const x of sorted) {
-    if (total + x.nextSec > o.leftSec) continue;
-    out.add(x.name);
-    total += x.nextSec;
-  }
-  return out;
-}
-
-/**
- * Blocks before rounds, with shared processes: how many blocks still fit the time left with every
- * scenario at its minimum of rounds (each at its least cost outside rounds, a part that did not
- * carry the start, plus one start per block), and the time their starts leave for the scenarios to
- * share. None before every scenario has run a block. Pure, so the rule is tested on its own.
- */
-export function sharedBlocksAhead(
-  costs: ReadonlyArray<{ leastFixedSec: number; roundSec: number } | undefined>,
-  o: { startSec: number; leftSec: number; minRounds: number; blocksLeft: number },
-): { blocks: number; leftSec: number } | undefined {
-  if (!costs.length || costs.some((c) => c === undefined)) return undefined;
-  const perBlock = { blockSec: o.startSec + costs.reduce((a, c) => a + c!.leastFixedSec, 0), roundSec: costs.reduce((a, c) => a + c!.roundSec, 0) };
-  const blocks = blocksAhead(perBlock, o);
-  return { blocks, leftSec: o.leftSec - blocks * o.startSec };
 }
 
 /**
