@@ -2,31 +2,25 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BenchsuiteConfigError } from '../errors.js';
-import {
-  blockSchema,
-  ceilingSchema,
-  costsSchema,
-  instructionsRecordSchema,
-  profileRecordSchema,
-  streamBlockSchema,
-  verifyOutcomeSchema,
-  windowSchema,
-  type BlockRecord,
-  type Ceiling,
-  type Costs,
-  type InstructionsRecord,
-  type ProfileRecord,
-  type StreamBlock,
-  type StreamResult,
-  type VerifyOutcome,
-  type WindowRecord,
-} from '../result-schema.js';
+import { blockSchema, ceilingSchema, costsSchema, instructionsRecordSchema, profileRecordSchema, streamBlockSchema, verifyOutcomeSchema, windowSchema } from '../result-schema.js';
+import { emptyState, isJournaled, reduce, type JournalEvent, type RunEvent, type RunState } from './state.js';
 
 const WINDOWS_FILE = 'windows.jsonl';
+
+/** A line of the journal: one event (`windows.jsonl` holds more than windows since blocks, verify and costs were added). */
 const lineSchema = z.discriminatedUnion('record', [
-  /** `loadSec`: the run's seconds under load so far, so a resumed run's overhead counts the interrupted part too. */
   z.strictObject({ record: z.literal('window'), window: windowSchema, loadSec: z.number().nonnegative().optional() }),
   z.strictObject({ record: z.literal('block'), block: blockSchema }),
+  z.strictObject({
+    record: z.literal('replan'),
+    change: z.strictObject({
+      what: z.enum(['rounds', 'warmup', 'blocks']),
+      from: z.number().nonnegative(),
+      to: z.number().nonnegative(),
+      atSec: z.number().nonnegative().optional(),
+      scenario: z.string().optional(),
+    }),
+  }),
   z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
   z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
@@ -34,64 +28,35 @@ const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
   z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
 ]);
-type Line = z.infer<typeof lineSchema>;
-
-/** Everything a run appended before it stopped. */
-export interface RunLog {
-  windows: WindowRecord[];
-  blocks: BlockRecord[];
-  verify: VerifyOutcome[];
-  costs: Map<string, Costs>;
-  ceilings: Ceiling[];
-  profiles: ProfileRecord[];
-  instructions: InstructionsRecord[];
-  /** Streaming scenarios' blocks, per (scenario, target). */
-  streams: StreamResult[];
-  /** Seconds under load when the last window was written. */
-  loadSec: number;
-}
 
 /**
- * The run's append-only log: every window, block, verify outcome and cost figure is written as it
- * finishes, so an interrupted run loses nothing and `resume` replays it instead of measuring again.
+ * The run's journal: every event is applied to the run's state (`reduce`, the one place it
+ * changes) and, when a resumed run must not measure it again, appended to `windows.jsonl` at once,
+ * so an interrupted run loses at most what was in flight and `--resume` replays it.
  */
 export class RunJournal {
   private readonly file: string | undefined;
-  constructor(readonly dir: string | undefined) {
+  private current: RunState;
+  /** `replayed`: the state an interrupted run's journal left (`replayJournal`). */
+  constructor(dir: string | undefined, replayed: RunState = emptyState()) {
     if (dir) mkdirSync(dir, { recursive: true });
     this.file = dir ? join(dir, WINDOWS_FILE) : undefined;
+    this.current = replayed;
   }
-  private append(line: Line): void {
-    if (this.file) appendFileSync(this.file, `${JSON.stringify(line)}\n`);
+  get state(): RunState {
+    return this.current;
   }
-  window(window: WindowRecord, loadSec: number): void {
-    this.append({ record: 'window', window, loadSec });
-  }
-  block(block: BlockRecord): void {
-    this.append({ record: 'block', block });
-  }
-  verify(outcome: VerifyOutcome): void {
-    this.append({ record: 'verify', outcome });
-  }
-  costs(target: string, costs: Costs): void {
-    this.append({ record: 'costs', target, costs });
-  }
-  ceiling(ceiling: Ceiling): void {
-    this.append({ record: 'ceiling', ceiling });
-  }
-  profile(profile: ProfileRecord): void {
-    this.append({ record: 'profile', profile });
-  }
-  instructions(instructions: InstructionsRecord): void {
-    this.append({ record: 'instructions', instructions });
-  }
-  stream(scenario: string, target: string, block: StreamBlock): void {
-    this.append({ record: 'stream', scenario, target, block });
+  record(e: RunEvent): void {
+    this.current = reduce(this.current, e);
+    if (!this.file || !isJournaled(e)) return;
+    // A window line carries the run's load so far, so a resumed run's overhead counts this part too.
+    const line: JournalEvent = e.record === 'window' ? { ...e, loadSec: this.current.loadSec } : e;
+    appendFileSync(this.file, `${JSON.stringify(line)}\n`);
   }
 }
 
-/** Drop a line a kill cut short at the end of the windows file, so appending continues on a clean line. */
-function repairLog(file: string): void {
+/** Drop a line a kill cut short at the end of the journal, so appending continues on a clean line. */
+function repair(file: string): void {
   if (!existsSync(file)) return;
   const text = readFileSync(file, 'utf8');
   if (!text || text.endsWith('\n')) return;
@@ -99,37 +64,26 @@ function repairLog(file: string): void {
 }
 
 /**
- * Read back the log of the run in `dir`, to resume it: a line a kill cut short at the end is
- * dropped from the file (appending then continues on a clean line) and from what is read.
+ * The events an interrupted run in `dir` journaled, in order, to replay; a line a kill cut short at
+ * the end is dropped from the file too (appending then continues on a clean line).
  */
-export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
+function readJournal(dir: string): JournalEvent[] {
   const file = join(dir, WINDOWS_FILE);
-  repairLog(file);
-  if (!existsSync(file)) return log;
+  repair(file);
+  if (!existsSync(file)) return [];
   const lines = readFileSync(file, 'utf8').split('\n');
+  const events: JournalEvent[] = [];
   lines.forEach((text, i) => {
     if (!text.trim()) return;
-    let line: Line;
     try {
-      line = lineSchema.parse(JSON.parse(text));
+      events.push(lineSchema.parse(JSON.parse(text)));
     } catch (err) {
       if (i >= lines.length - 2) return; // the last line, cut short by the kill
       throw new BenchsuiteConfigError(`resume: ${file}:${i + 1} is not a record this version wrote: ${(err as Error).message.split('\n')[0]}`);
     }
-    if (line.record === 'window') {
-      log.windows.push(line.window);
-      log.loadSec = Math.max(log.loadSec, line.loadSec ?? 0);
-    } else if (line.record === 'block') log.blocks.push(line.block);
-    else if (line.record === 'verify') log.verify.push(line.outcome);
-    else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
-    else if (line.record === 'profile') log.profiles.push(line.profile);
-    else if (line.record === 'instructions') log.instructions.push(line.instructions);
-    else if (line.record === 'stream') {
-      const r = log.streams.find((x) => x.scenario === line.scenario && x.target === line.target);
-      if (r) r.blocks.push(line.block);
-      else log.streams.push({ scenario: line.scenario, target: line.target, blocks: [line.block] });
-    } else log.costs.set(line.target, line.costs);
   });
-  return log;
+  return events;
 }
+
+/** The state an interrupted run's journal leaves: every event replayed in order. */
+export const replayJournal = (dir: string): RunState => readJournal(dir).reduce<RunState>(reduce, emptyState());

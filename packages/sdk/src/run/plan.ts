@@ -43,6 +43,15 @@ export type RunPlan = Omit<StoredPlan, 'design' | 'options'> & {
   options: Omit<StoredPlan['options'], 'overrides'> & { overrides: LoadOverrides };
 };
 
+/** `x` frozen all the way down: a plan is never changed once made (what happens during the run is journalled instead). */
+export function frozen<T>(x: T): T {
+  if (x && typeof x === 'object' && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x)) frozen(v);
+  }
+  return x;
+}
+
 /** Write the plan of a run that starts in `dir`. */
 export function writePlan(dir: string, plan: RunPlan): void {
   writeFileSync(join(dir, PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
