@@ -6,7 +6,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
+import { ABSOLUTE_METHOD, estimate } from '../src/analysis/summarize.js';
 import { resultSchema, type BenchResult, type DesignOptions, type ScenarioInput, type SuiteEvent, type WindowRecord } from '../src/index.js';
+import { replayJournal } from '../src/run/journal.js';
+import { emptyState, reduce, type JournalEvent } from '../src/run/state.js';
 import { runSuiteWith } from '../src/run/suite.js';
 import { fakeDriver, fakeSeam, fakeTargets, type FakeModel } from './_fake-executor.js';
 
@@ -286,6 +289,51 @@ describe('resume from a journal cut after every kind of event', () => {
         .map((l) => JSON.parse(l) as Line)
         .flatMap((l) => (l.window ? [key(l.window)] : []));
       expect(windows.sort(), c.label).toEqual(r.windows.map(key).sort());
+    }
+  });
+});
+
+describe('replaying a journal', () => {
+  it('replays a line of every kind into the state, and a journal cut after any line into the state of the lines before it', async () => {
+    // A run's windows, blocks and replan, then one record of each other kind, as a run journals them.
+    const dir = scratch('bs-kinds');
+    await fakeRun({ ...tight, outDir: dir });
+    const run = readFileSync(join(dir, 'windows.jsonl'), 'utf8').trim().split('\n');
+    const est = { reference: 'ref', precision: 0.02, practicalBand: 0.01, bootstrapResamples: 200, confidence: 0.95, seed: 1 };
+    const others: JournalEvent[] = [
+      { record: 'verify', outcome: { scenario: 'ping', target: 'b', ok: true } },
+      {
+        record: 'costs',
+        target: 'b',
+        costs: { startupMs: { median: 50, samples: [50], method: 'spawn → ready' }, idleRssBytes: 1, idlePssBytes: null, processCount: 1, peakRssBytes: null, artifact: null },
+      },
+      { record: 'ceiling', ceiling: { scenario: 'ping', service: 'stub', from: 'b', connections: 10, rps: estimate([[900, 1000, 1100]], est, ['c'], ABSOLUTE_METHOD), clientBound: false } },
+      { record: 'profile', profile: { scenario: 'ping', target: 'b', status: 'unavailable', profiler: 'none', reason: 'a URL target' } },
+      { record: 'instructions', instructions: { scenario: 'ping', target: 'b', status: 'skipped', reason: 'a URL target', warmupRequests: 3000, levels: [] } },
+      { record: 'stream', scenario: 'chat', target: 'b', block: { block: 1, status: 'failed', failure: 'gone', levels: [], cancel: null, backpressure: null, wallSec: 1 } },
+      { record: 'stream', scenario: 'chat', target: 'b', block: { block: 2, status: 'failed', failure: 'gone', levels: [], cancel: null, backpressure: null, wallSec: 1 } },
+    ];
+    const lines = [...run, ...others.map((e) => JSON.stringify(e))];
+    writeFileSync(join(dir, 'windows.jsonl'), `${lines.join('\n')}\n`);
+    const kinds = new Set(lines.map((l) => (JSON.parse(l) as JournalEvent).record));
+    expect([...kinds].sort()).toEqual(['block', 'ceiling', 'costs', 'instructions', 'profile', 'replan', 'stream', 'verify', 'window']);
+    const whole = replayJournal(dir);
+    expect(whole.verify).toEqual([{ scenario: 'ping', target: 'b', ok: true }]);
+    expect(whole.costs.get('b')).toMatchObject({ startupMs: { median: 50 } });
+    expect(whole.ceilings).toHaveLength(1);
+    expect(whole.profiles).toHaveLength(1);
+    expect(whole.instructions).toHaveLength(1);
+    expect(whole.streams).toEqual([{ scenario: 'chat', target: 'b', blocks: [expect.objectContaining({ block: 1 }), expect.objectContaining({ block: 2 })] }]);
+    expect(whole.replans).toHaveLength(1);
+    expect(whole.nextIndex).toBe(whole.windows.length);
+    expect(whole.loadSec).toBeGreaterThan(0);
+    // Cut after the first line of each kind: the state is what those lines make, nothing more.
+    for (const kind of kinds) {
+      const i = lines.findIndex((l) => (JSON.parse(l) as JournalEvent).record === kind);
+      const cut = scratch('bs-kinds-cut');
+      writeFileSync(join(cut, 'windows.jsonl'), `${lines.slice(0, i + 1).join('\n')}\n`);
+      const expected = lines.slice(0, i + 1).reduce((st, l) => reduce(st, JSON.parse(l) as JournalEvent), emptyState());
+      expect(replayJournal(cut), kind).toEqual(expected);
     }
   });
 });

@@ -1,33 +1,9 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { BenchsuiteConfigError } from '../errors.js';
-import { blockSchema, ceilingSchema, costsSchema, instructionsRecordSchema, profileRecordSchema, streamBlockSchema, verifyOutcomeSchema, windowSchema } from '../result-schema.js';
-import { emptyState, isJournaled, reduce, type JournalEvent, type RunEvent, type RunState } from './state.js';
+import { emptyState, isJournaled, journalEventSchema, reduce, type JournalEvent, type RunEvent, type RunState } from './state.js';
 
 const WINDOWS_FILE = 'windows.jsonl';
-
-/** A line of the journal: one event (`windows.jsonl` holds more than windows since blocks, verify and costs were added). */
-const lineSchema = z.discriminatedUnion('record', [
-  z.strictObject({ record: z.literal('window'), window: windowSchema, loadSec: z.number().nonnegative().optional() }),
-  z.strictObject({ record: z.literal('block'), block: blockSchema }),
-  z.strictObject({
-    record: z.literal('replan'),
-    change: z.strictObject({
-      what: z.enum(['rounds', 'warmup', 'blocks']),
-      from: z.number().nonnegative(),
-      to: z.number().nonnegative(),
-      atSec: z.number().nonnegative().optional(),
-      scenario: z.string().optional(),
-    }),
-  }),
-  z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
-  z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
-  z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
-  z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
-  z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
-  z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
-]);
 
 /**
  * The run's journal: every event is applied to the run's state (`reduce`, the one place it
@@ -76,7 +52,7 @@ function readJournal(dir: string): JournalEvent[] {
   lines.forEach((text, i) => {
     if (!text.trim()) return;
     try {
-      events.push(lineSchema.parse(JSON.parse(text)));
+      events.push(journalEventSchema.parse(JSON.parse(text)));
     } catch (err) {
       if (i >= lines.length - 2) return; // the last line, cut short by the kill
       throw new BenchsuiteConfigError(`resume: ${file}:${i + 1} is not a record this version wrote: ${(err as Error).message.split('\n')[0]}`);

@@ -1,33 +1,67 @@
+import { z } from 'zod';
 import type { BudgetChange } from '../analysis/budget.js';
 import type { Design } from '../options.js';
-import type { BlockRecord, Capacity, Ceiling, Costs, InstructionsRecord, ProfileRecord, StopRecord, StreamBlock, StreamResult, VerifyOutcome, WindowRecord } from '../result-schema.js';
+import {
+  blockSchema,
+  ceilingSchema,
+  costsSchema,
+  instructionsRecordSchema,
+  profileRecordSchema,
+  streamBlockSchema,
+  verifyOutcomeSchema,
+  windowSchema,
+  type BlockRecord,
+  type Capacity,
+  type Ceiling,
+  type Costs,
+  type InstructionsRecord,
+  type ProfileRecord,
+  type StopRecord,
+  type StreamResult,
+  type VerifyOutcome,
+  type WindowRecord,
+} from '../result-schema.js';
 
 /**
- * What happens during a run, one event at a time. The journal (`run/journal.ts`) appends the ones a
- * resumed run must not measure again and replays them; `load`, `stop` and `capacity` live only in
+ * The events a run journals (appended to `windows.jsonl` as they happen, replayed by `--resume`),
+ * as the journal's lines hold them. A scenario kind that journals its own records adds its line here.
+ */
+export const journalEventSchema = z.discriminatedUnion('record', [
+  /** `loadSec`: the run's seconds under load once this window's were added. */
+  z.strictObject({ record: z.literal('window'), window: windowSchema, loadSec: z.number().nonnegative().optional() }),
+  /** A scenario's part of a block, measured, or cut short by a kill and closed when a resumed run reaches it. */
+  z.strictObject({ record: z.literal('block'), block: blockSchema }),
+  /** A change to the design for the rest of the run (a warm-up cut to reach a scenario's minimum of blocks). */
+  z.strictObject({
+    record: z.literal('replan'),
+    change: z.strictObject({
+      what: z.enum(['rounds', 'warmup', 'blocks']),
+      from: z.number().nonnegative(),
+      to: z.number().nonnegative(),
+      atSec: z.number().nonnegative().optional(),
+      scenario: z.string().optional(),
+    }),
+  }),
+  z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
+  z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
+  z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
+  z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
+  z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
+  z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
+]);
+export type JournalEvent = z.infer<typeof journalEventSchema>;
+
+/**
+ * What happens during a run, one event at a time: the journalled ones, and those that live only in
  * the process that records them (a resumed run counts its load from its windows, decides its stops
  * again and searches capacity again).
  */
 export type RunEvent =
-  /** `loadSec`: the run's seconds under load once this window's were added (replayed from the journal). */
-  | { record: 'window'; window: WindowRecord; loadSec?: number | undefined }
-  /** A scenario's part of a block, measured, or cut short by a kill and closed when a resumed run reaches it. */
-  | { record: 'block'; block: BlockRecord }
-  /** A change to the design for the rest of the run (a warm-up cut to reach a scenario's minimum of blocks). */
-  | { record: 'replan'; change: BudgetChange }
-  | { record: 'verify'; outcome: VerifyOutcome }
-  | { record: 'costs'; target: string; costs: Costs }
-  | { record: 'ceiling'; ceiling: Ceiling }
-  | { record: 'profile'; profile: ProfileRecord }
-  | { record: 'instructions'; instructions: InstructionsRecord }
-  | { record: 'stream'; scenario: string; target: string; block: StreamBlock }
+  | JournalEvent
   /** Seconds under load outside a measured window's record (warm-ups, streams, probes). */
   | { record: 'load'; sec: number }
   | { record: 'stop'; stop: StopRecord }
   | { record: 'capacity'; capacity: Capacity };
-
-/** Events the journal appends to the run's folder and a resumed run replays. */
-export type JournalEvent = Exclude<RunEvent, { record: 'load' | 'stop' | 'capacity' }>;
 
 export const isJournaled = (e: RunEvent): e is JournalEvent => e.record !== 'load' && e.record !== 'stop' && e.record !== 'capacity';
 
