@@ -2,8 +2,9 @@
 // run/journal.ts) on a scripted executor and clock (./_fake-executor.ts): no server, no socket, no
 // lock, each run in well under a second. The real executor's processes and drivers are tested
 // against real servers elsewhere (suite, resume, shared processes).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
 import { ABSOLUTE_METHOD, estimate } from '../src/analysis/summarize.js';
@@ -334,6 +335,34 @@ describe('replaying a journal', () => {
       writeFileSync(join(cut, 'windows.jsonl'), `${lines.slice(0, i + 1).join('\n')}\n`);
       const expected = lines.slice(0, i + 1).reduce((st, l) => reduce(st, JSON.parse(l) as JournalEvent), emptyState());
       expect(replayJournal(cut), kind).toEqual(expected);
+    }
+  });
+});
+
+describe('a run written before the journal rework', () => {
+  it('resumes: its plan and windows as commit 0c2e9fe wrote them (a block cut short without its record), every window once, as many blocks as planned', async () => {
+    // fixtures/main-run: run.json and windows.jsonl of runSuite at commit 0c2e9fe, on URL targets
+    // `ref` and `b` with a scripted driver (nothing started), shared processes, 2 blocks of 2
+    // rounds, seed 5, interrupted by its signal after its 7th window.
+    const outDir = scratch('bs-main-run');
+    cpSync(fileURLToPath(new URL('./fixtures/main-run', import.meta.url)), outDir, { recursive: true });
+    const before = readFileSync(join(outDir, 'windows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .flatMap((l) => {
+        const line = JSON.parse(l) as { window?: WindowRecord };
+        return line.window ? [line.window] : [];
+      });
+    expect(before).toHaveLength(7);
+    const { r } = await fakeRun({ scenarios: [ping, other], design: {}, model: quiet, outDir, resume: true });
+    expectConsistent(r);
+    expect(r).toMatchObject({ resumed: true, interrupted: false, seed: 5, suite: 'fixture' });
+    expect(r.design).toMatchObject({ windowSec: 0.1, rounds: { min: 2, max: 2 }, blocks: { min: 2, max: 2 }, processes: 'shared', freshWarmup: 'rotation' });
+    for (const w of before) expect(r.windows.find((x) => key(x) === key(w))).toEqual(w);
+    expect(r.blocks.find((b) => b.scenario === 'ping' && b.block === 1)).toMatchObject({ complete: false });
+    for (const name of ['ping', 'other']) {
+      expect(r.blocks.filter((b) => b.scenario === name && b.complete)).toHaveLength(2);
+      expect(r.stops.find((s) => s.scenario === name)).toMatchObject({ reason: 'max-blocks' });
     }
   });
 });
