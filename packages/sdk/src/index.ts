@@ -33,6 +33,7 @@ export { defineDriver, type Driver, type DriverCapabilities, type DriverRunOptio
 export { defineConfig, type BenchsuiteConfig, type RunSuiteOptions, type SuiteEvent, type LoadOverrides } from './options.js';
 export { BenchsuiteConfigError } from './errors.js';
 export * from './result-schema.js';
+export { upgradeResult, ResultVersionError, READABLE_RESULT_VERSIONS } from './result/upgrade.js';
 export { createHistogram, encodeHistogram, decodeHistogram, mergeHistograms, latencyOf, type Histogram } from './histogram.js';
 export { runSuite, resolveReference } from './run/suite.js';
 export { validateSuite } from './validate.js';
@@ -44,7 +45,7 @@ export { autocannonDriver } from './drivers/autocannon.js';
 export { verifyScenario, send } from './verify.js';
 export { cpuTimes } from './procfs.js';
 export { decidePinning } from './environment.js';
-export { rotationWindowSec, warmupWindows } from './run/warmup.js';
+export { FRESH_WARMUP, rotationWindowSec, warmupWindows } from './run/warmup.js';
 export { DEFAULTS, QUICK } from './defaults.js';
 export type { DesignOptions, Design } from './options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed } from './analysis/bootstrap.js';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
 import { BenchsuiteConfigError, DEFAULTS, diffPlans, readPlan } from '../src/index.js';
+import { recordedThresholds } from '../src/design-thresholds.js';
 
 /** A run.json as the current version writes it, with `design` changed by `edit`. */
 function planDir(edit: (design: Record<string, unknown>) => void = () => undefined): string {
@@ -25,7 +26,7 @@ function planDir(edit: (design: Record<string, unknown>) => void = () => undefin
     practicalBand: 0.01,
     bootstrapResamples: 2000,
     confidence: 0.95,
-    clientBoundBusy: 0.9,
+    ...recordedThresholds(),
   };
   edit(design);
   const dir = scratch('bs-plan');

@@ -9,6 +9,7 @@ import { recordedThresholds } from '../design-thresholds.js';
 import { openLoopRecord } from '../open-loop.js';
 import { emptyResources } from '../run/window.js';
 import { histogramFromTrend, parseK6Summary, type K6Summary } from './script.js';
+import { FRESH_WARMUP } from '../run/warmup.js';
 
 /** Every `@@BS {…}` summary line in a runner's output (a log may hold several runners). */
 export function summariesIn(text: string): K6Summary[] {
@@ -70,7 +71,7 @@ function mergePairs(summaries: readonly K6Summary[]): MergedPair[] {
     const resources = emptyResources();
     const counters = { statusCounts, errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), non2xx, unexpected: sum((r) => r.unexpected) };
     const rps = durationSec > 0 ? requests / durationSec : 0;
-    const flags = { clientBound: false, backendBound: false, serverNotSaturated: false };
+    const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, loaderBound: false };
     const step = {
       connections: 1,
       durationSec,
@@ -126,6 +127,7 @@ export function mergeK6(o: MergeK6Options): BenchResult {
   const seed = o.seed ?? 1;
   const design = {
     ...designOptionsSchema.parse({ blocks: { min: 1, max: 1 }, rounds: { min: 1, max: 1 } }),
+    freshWarmup: FRESH_WARMUP,
     reference,
     confidence: DEFAULTS.confidence,
     ...recordedThresholds(),

@@ -73,25 +73,22 @@ export function readPlan(dir: string): RunPlan {
     throw new BenchsuiteConfigError(`resume: ${file} is not valid JSON (${(err as Error).message})`);
   }
   // A design option measurements rejected, as older plans recorded it: the value every run has
-  // today is dropped; the other cannot be continued the way the run began.
+  // today is dropped; the other cannot be continued the way the run began. Every plan before
+  // design.freshWarmup was recorded warmed its fresh processes one by one.
   const design = (json as { design?: Record<string, unknown> } | null)?.design;
   const refuse = (option: keyof typeof removedDesignOptions, value: string) =>
     new BenchsuiteConfigError(`resume: the run in ${dir} recorded design.${option} ${value}, which this version cannot continue (${removedDesignOptions[option]}); start a new run`);
-  if (design && typeof design === 'object' && 'warmupRequests' in design) {
-    if (design.warmupRequests !== 'first-scenario') throw refuse('warmupRequests', `'${String(design.warmupRequests)}'`);
-    delete design.warmupRequests;
+  if (design && typeof design === 'object') {
+    if ('warmupRequests' in design) {
+      if (design.warmupRequests !== 'first-scenario') throw refuse('warmupRequests', `'${String(design.warmupRequests)}'`);
+      delete design.warmupRequests;
+    }
+    if (design.freshWarmup !== 'rotation') throw refuse('freshWarmup', design.freshWarmup ? `'${String(design.freshWarmup)}'` : "absent (a plan from before rotation warm-ups: 'one-by-one')");
   }
   const parsed = storedPlanSchema.safeParse(json);
   if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
-  const d = parsed.data.design;
-  // Every plan before design.freshWarmup was recorded warmed its fresh processes one by one.
-  if (d.freshWarmup !== 'rotation') throw refuse('freshWarmup', d.freshWarmup ? `'${d.freshWarmup}'` : "absent (a plan from before rotation warm-ups: 'one-by-one')");
-  const { processes, carriedWarmupRounds, carriedWarmupWindowSec } = d;
-  if (processes === undefined || carriedWarmupRounds === undefined || carriedWarmupWindowSec === undefined) {
-    throw new BenchsuiteConfigError(`resume: ${file} is not a plan this version can continue (its design lacks processes or its rotation rounds)`);
-  }
   const { options } = parsed.data;
-  return { ...parsed.data, design: { ...d, processes, carriedWarmupRounds, carriedWarmupWindowSec }, options: { ...options, overrides: options.overrides as LoadOverrides } };
+  return { ...parsed.data, options: { ...options, overrides: options.overrides as LoadOverrides } };
 }
 
 /**
