@@ -201,7 +201,7 @@ describe('flags', () => {
     const c = markedConfig();
     const r = await inProcess(['run', '--config', c.file, '-s', 'marked', '-n', '-o', c.out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^suite {6}marked \(/);
+    expect(r.stdout).toMatch(/^suite {6}marked: 1 scenario × 1 target \(/);
     expect(r.stdout).toMatch(/\ntargets {4}(.*, )?marked \(reference\)/);
     expect(r.stdout).toMatch(/\ndriver {5}(wrk|autocannon): \S/);
     expect(r.stdout).toContain('nothing was started (--dry-run)');
