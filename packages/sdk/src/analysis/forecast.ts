@@ -1,6 +1,8 @@
+import type { WindowRecord } from '../result-schema.js';
 import { median } from './bootstrap.js';
 import { tQuantile } from './student-t.js';
 import type { Grouped } from './bootstrap.js';
+import { ratioGroups, WindowIndex } from './summarize.js';
 
 /**
  * The noise of a pair's per-round log-ratio, split the way the interval sees it: `between`, the SD
@@ -120,4 +122,30 @@ export function budgetFor(c: NoiseComponents, precision: number, p: ForecastPlan
 export function typicalComponents(all: readonly NoiseComponents[]): NoiseComponents | undefined {
   if (!all.length) return undefined;
   return { between: median(all.map((c) => c.between)), within: median(all.map((c) => c.within)) };
+}
+
+/** A pair's noise as measured: its components, and the blocks and rounds per block (median) it had. */
+export interface PairNoise {
+  scenario: string;
+  target: string;
+  components: NoiseComponents;
+  blocks: number;
+  rounds: number;
+}
+
+/**
+ * Every relative pair's noise from a run's windows (those of blocks up to `maxBlock` when given):
+ * the per-round log-ratios to the reference, grouped by block. Pure.
+ */
+export function pairNoise(windows: readonly WindowRecord[], pairs: ReadonlyArray<{ scenario: string; target: string }>, reference: string, maxBlock = Number.POSITIVE_INFINITY): PairNoise[] {
+  const ws = Number.isFinite(maxBlock) ? windows.filter((w) => w.block <= maxBlock) : windows;
+  const index = new WindowIndex(ws);
+  return pairs.flatMap((p) => {
+    if (p.target === reference) return [];
+    const groups = ratioGroups(ws, p.scenario, p.target, reference, index)
+      .map((g) => g.filter((x) => x > 0).map(Math.log))
+      .filter((g) => g.length > 0);
+    const components = noiseComponents(groups);
+    return components ? [{ ...p, components, blocks: groups.length, rounds: median(groups.map((g) => g.length)) }] : [];
+  });
 }

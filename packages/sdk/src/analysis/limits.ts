@@ -1,5 +1,5 @@
 import { median } from './bootstrap.js';
-import { medianVariance, type NoiseComponents } from './forecast.js';
+import { medianVariance, type NoiseComponents, type PairNoise } from './forecast.js';
 import { tQuantile } from './student-t.js';
 
 /** One change a run's intervals would answer to, and the typical half-width it is expected to give. */
@@ -36,7 +36,7 @@ export interface IntervalLimits {
  * this noise and this multiple of the budget). Pure.
  */
 export function intervalLimits(
-  pairs: ReadonlyArray<{ components: NoiseComponents; blocks: number; rounds: number }>,
+  pairs: ReadonlyArray<Pick<PairNoise, 'components' | 'blocks' | 'rounds'>>,
   o: { method: 'sliced' | 'sequential'; canSlice: boolean; forecast: (noise: NoiseComponents, budgetFactor: number, method: 'sliced' | 'sequential') => number | undefined; slicedWithinFactor: number },
 ): IntervalLimits | undefined {
   if (!pairs.length) return undefined;

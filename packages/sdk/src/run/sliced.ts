@@ -17,8 +17,15 @@ import { combineSteps, crashWatch, emptyResources, stepOf, type WindowContext, t
  * windows one after another).
  */
 export function slicesScenario(design: Pick<Design, 'method'>, driver: Pick<Driver, 'capabilities'>, scenario: Pick<Scenario, 'load'>): boolean {
-  return design.method === 'sliced' && driver.capabilities.slots === true && !scenario.load.openLoop && scenario.load.rate === undefined && scenario.load.requests === undefined;
+  return effectiveMethod(design, driver) === 'sliced' && slicesLoad(scenario);
 }
+
+/** The method a run measures with: sliced when the design asks and the driver can confine its sends to slots (wrk), else one window after another. */
+export const effectiveMethod = (design: Pick<Design, 'method'>, driver: Pick<Driver, 'capabilities'>): Design['method'] =>
+  design.method === 'sliced' && driver.capabilities.slots === true ? 'sliced' : 'sequential';
+
+/** A load whose windows can be sliced: closed loop for a duration (a capped rate, an open loop or fixed request counts keep their windows one after another). */
+export const slicesLoad = (scenario: Pick<Scenario, 'load'>): boolean => !scenario.load.openLoop && scenario.load.rate === undefined && scenario.load.requests === undefined;
 
 /** How a sliced round divides its time: slot length, each target's idle gap after its slots, cycles. */
 export interface SliceTiming {
