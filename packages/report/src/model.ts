@@ -386,7 +386,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
     ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
-    { label: 'Rounds', text: methodText(r) },
+    ...(r.design.method ? [{ label: 'Rounds', text: methodText(r) }] : []),
     ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     { label: 'Driver', text: driverText(env.driver) },

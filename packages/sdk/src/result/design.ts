@@ -68,10 +68,11 @@ export const designSchema = z.strictObject({
   carriedWarmupWindowSec: nonneg,
   /**
    * How a round loaded its targets: `sliced`, all in the same seconds in alternating slots (the
-   * design's default, with a driver that can), or `sequential`, one window after another (a
-   * version-2 result: always). A run whose driver cannot slice records `sequential`.
+   * design's default, with a driver that can), or `sequential`, one window after another. A run
+   * whose driver cannot slice records `sequential`; absent in results from before sliced rounds
+   * (every round was one window after another).
    */
-  method: z.enum(['sliced', 'sequential']),
+  method: z.enum(['sliced', 'sequential']).optional(),
   precision: nonneg,
   budgetSec: nonneg,
   stealThreshold: nonneg,

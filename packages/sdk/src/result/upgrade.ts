@@ -58,8 +58,6 @@ function fromV2(r: Obj): void {
     fill(d, 'processes', () => 'per-scenario');
     fill(d, 'freshWarmup', () => 'one-by-one');
     fill(d, 'carriedWarmupRounds', () => V2_CARRIED_WARMUP_ROUNDS);
-    // Before time-sliced rounds every round measured its targets one after another.
-    fill(d, 'method', () => 'sequential');
     // Rotation windows had the warm-up's length before they had their own.
     fill(d, 'carriedWarmupWindowSec', () => (isObj(d.warmup) && typeof d.warmup.maxSec === 'number' ? warmupWindows(d.warmup as DesignRecord['warmup']).windowSec : undefined));
   }
