@@ -64,7 +64,7 @@ export interface DriverRunResult {
  * every response (those that ended after their slot included: they cost the server CPU too).
  */
 export interface SlicedFigures {
-  /** Seconds from each slot's first response to its end, summed over slots (the time measured). */
+  /** Seconds from each slot's first send to its last response inside it, summed over slots (the time measured). */
   activeSec: number;
   /** Responses that arrived inside their slot. */
   inSlot: number;
@@ -72,7 +72,7 @@ export interface SlicedFigures {
   rps: number;
   /** Responses to requests sent in a slot that arrived after its end (the drain). */
   drained: number;
-  /** Slots with a response inside them. */
+  /** Slots the loader sent in. */
   slots: number;
 }
 

@@ -25,17 +25,18 @@ const luaTable = (headers: Record<string, string>) =>
 function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<readonly [number, number]>): string {
   const lines: string[] = [];
   if (slots) lines.push(sliceScript(slots));
-  if (requests.length === 1) {
+  if (requests.length === 1 && !slots) {
     const r = requests[0]!;
     lines.push(`wrk.method = ${luaString(r.method)}`, `wrk.path = ${luaString(r.path)}`);
     for (const [k, v] of Object.entries(r.headers)) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
     if (r.body !== undefined) lines.push(`wrk.body = ${luaString(r.body)}`);
   } else {
+    // Round-robin over the requests; sliced, every send also notes its time (the first of a slot starts its measured time).
     lines.push(
       `local specs = {${requests.map((r) => `{${luaString(r.method)},${luaString(r.path)},${luaTable(r.headers)},${r.body === undefined ? 'nil' : luaString(r.body)}}`).join(',')}}`,
       'local formatted, idx = {}, 0',
       'init = function(args) for i, s in ipairs(specs) do formatted[i] = wrk.format(s[1], s[2], s[3], s[4]) end end',
-      'request = function() idx = idx % #formatted + 1; return formatted[idx] end',
+      `request = function() ${slots ? 'bs_sent(); ' : ''}idx = idx % #formatted + 1; return formatted[idx] end`,
     );
   }
   lines.push(
@@ -80,13 +81,15 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
 /**
  * Time slices for a round of several targets at once (`DriverRunOptions.slots`): wrk's `delay()`,
  * asked before every request (the first of each connection too), holds a connection until its
- * target's next slot and lets it send only inside one. Responses are split into those inside their
- * slot and those after its end (the drain: requests still in flight when it closed), per thread.
- * A slot's measured time runs from its first response to its end: the server starts each slot
- * empty, and a server that waits (a backend's latency) answers nothing for one latency, so counting
- * from the first send would read it low by latency ÷ slot; a CPU-bound one answers within a request's
- * service time either way. The clock is CLOCK_MONOTONIC through LuaJIT's FFI, the runner's
- * `process.hrtime`. wrk's timers have millisecond resolution: a slot's first sends leave up to 1 ms late.
+ * target's next slot and lets it send only inside one; `request()` notes each send. Responses are
+ * split into those inside their slot and those after its end (the drain: requests still in flight
+ * when it closed), per thread. A slot's measured time runs from its first send to its last
+ * response inside it, so a closed loop's rate comes out right whether the server answers
+ * continuously (CPU-bound: one response per service time from the first on) or in bursts (a server
+ * that waits: every connection's response a latency after its send): counting to the slot's end
+ * would read the second high by up to a latency ÷ slot, counting from the first response the first.
+ * The clock is CLOCK_MONOTONIC through LuaJIT's FFI, the runner's `process.hrtime`. wrk's timers
+ * have millisecond resolution: a slot's first sends leave up to 1 ms late, and are timed as they leave.
  */
 function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
   return [
@@ -95,8 +98,9 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     'local bs_ts = ffi.new("bs_timespec")',
     'local function bs_now() ffi.C.clock_gettime(1, bs_ts); return tonumber(bs_ts.tv_sec) * 1000 + tonumber(bs_ts.tv_nsec) / 1e6 end',
     `local bs_plan = {${slots.map(([a, b]) => `{${a.toFixed(3)},${b.toFixed(3)}}`).join(',')}}`,
-    // bs_i: the slot now or next; bs_first: the slot whose first response this thread has seen.
-    'local bs_i, bs_first = 1, 0',
+    // bs_i: the slot now or next; bs_opened: the slot this thread has sent in, from bs_open_at;
+    // bs_mark: where the measured time of that slot has been counted to (its last response so far).
+    'local bs_i, bs_opened, bs_open_at, bs_spanned, bs_mark = 1, 0, 0, 0, 0',
     'bs_active, bs_inslot, bs_drained, bs_slots = 0, 0, 0, 0',
     'local function bs_advance(t) while bs_i <= #bs_plan and t >= bs_plan[bs_i][2] do bs_i = bs_i + 1 end end',
     'delay = function()',
@@ -107,11 +111,17 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     '  if t < s[1] then return math.ceil(s[1] - t) end',
     '  return 0',
     'end',
+    'function bs_sent()',
+    '  local t = bs_now()',
+    '  bs_advance(t)',
+    '  if bs_i <= #bs_plan and t >= bs_plan[bs_i][1] and bs_opened ~= bs_i then bs_opened = bs_i; bs_open_at = t; bs_slots = bs_slots + 1 end',
+    'end',
     'function bs_classify()',
     '  local t = bs_now()',
     '  bs_advance(t)',
-    '  if bs_i <= #bs_plan and t >= bs_plan[bs_i][1] then',
-    '    if bs_first ~= bs_i then bs_first = bs_i; bs_active = bs_active + (bs_plan[bs_i][2] - t); bs_slots = bs_slots + 1 end',
+    '  if bs_opened == bs_i and bs_i <= #bs_plan then',
+    '    if bs_spanned ~= bs_i then bs_spanned = bs_i; bs_mark = bs_open_at end',
+    '    bs_active = bs_active + (t - bs_mark); bs_mark = t',
     '    bs_inslot = bs_inslot + 1',
     '  else bs_drained = bs_drained + 1 end',
     'end',

@@ -57,9 +57,9 @@ export const sliceSchema = z.strictObject({
   sliceSec: nonneg,
   /** Idle seconds after each of this target's slots before the next target's (its in-flight requests end there). */
   gapSec: nonneg,
-  /** Slots with a response inside them. */
+  /** Slots the loader sent in. */
   slots: int,
-  /** Seconds from each slot's first response to its end, summed: the step's `durationSec`. */
+  /** Seconds from each slot's first send to its last response inside it, summed: the step's `durationSec`. */
   activeSec: nonneg,
   /** Responses that arrived after their slot ended (requests in flight when it closed). */
   drained: int,
