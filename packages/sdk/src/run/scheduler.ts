@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import { blockCosts, blockSec, planRounds, sharedBlocksAhead, type PlannedScenario } from '../analysis/budget.js';
-import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineHalfWidths, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
+import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
 import { seededShuffle } from '../random.js';
@@ -38,11 +38,19 @@ export interface Scheduled {
 
 /** A scenario the block loop serves, and how it stands. */
 interface Entry extends BlockEntry {
+  /** Every target of the scenario (those that passed verify); `members` are those still measured. */
+  readonly all: readonly Target[];
   readonly names: readonly string[];
   readonly weight: number;
   stop?: StopRecord['reason'];
   /** The widest headline half-width after its last block (null: none estimable yet). */
   worst: number | null;
+  /**
+   * Targets whose headline figure met the precision target after the minimum of blocks: they take
+   * no more windows in this scenario (the reference always does), so the scenario's later rounds
+   * are shorter and its budget goes to the pairs still wide.
+   */
+  readonly precise: Set<string>;
 }
 
 /**
@@ -73,7 +81,18 @@ export async function scheduleHttp(ctx: RunContext, list: readonly Scheduled[], 
   const all = list.map((x): Entry => {
     // Its weight in the budget: its cost per round (a stepped load measures several windows per round).
     const w = windowSpec(x.scenario, [], ctx.design, DEFAULTS.stepSettleSec);
-    return { ...x, names: x.members.map((t) => t.name), weight: x.members.length * (w.steps.length * w.windowSec + settleSecOf(w)), worst: null };
+    const precise = new Set<string>();
+    return {
+      scenario: x.scenario,
+      all: x.members,
+      get members() {
+        return x.members.filter((t) => !precise.has(t.name));
+      },
+      names: x.members.map((t) => t.name),
+      weight: x.members.length * (w.steps.length * w.windowSec + settleSecOf(w)),
+      worst: null,
+      precise,
+    };
   });
   if (ctx.design.processes === 'shared' && !o.slo) {
     for (const e of all) if (!e.members.length) stop(e, 'no-targets');
@@ -128,9 +147,17 @@ async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], po
   }
 }
 
-/** A scenario's headline half-widths now, and the widest (null while one is not estimable). */
+/**
+ * A scenario's headline half-widths now, and the widest (null while one is not estimable). From its
+ * minimum of complete blocks on, a target whose figure is within the precision target joins
+ * `precise` and takes no more windows of this scenario.
+ */
 function worstOf(ctx: RunContext, est: EstimatorOptions, e: Entry): { halfWidths: Array<number | null>; worst: number | null } {
-  const halfWidths = headlineHalfWidths(e.scenario.name, e.names, ctx.journal.state.windows, est);
+  const byTarget = headlineByTarget(e.scenario.name, e.names, ctx.journal.state.windows, est);
+  const halfWidths = [...byTarget.values()];
+  if (completeBlocks(ctx.journal.state.blocks, e.scenario.name) >= ctx.design.blocks.min) {
+    for (const [name, h] of byTarget) if (h !== null && h <= ctx.design.precision && name !== ctx.design.reference) e.precise.add(name);
+  }
   const worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
   return { halfWidths, worst: worst === Infinity ? null : worst };
 }
@@ -278,7 +305,7 @@ async function scenarioCeiling(ctx: RunContext, o: ScheduleOptions, e: Entry): P
   if (!scenario.backend || ctx.journal.state.ceilings.some((c) => c.scenario === scenario.name)) return;
   try {
     ctx.emit({ type: 'ceiling', scenario: scenario.name, service: scenario.backend.service });
-    const c = await measureCeiling(scenario, e.members, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, est: o.est });
+    const c = await measureCeiling(scenario, e.all, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, est: o.est });
     if (c) ctx.journal.record({ record: 'ceiling', ceiling: c });
   } catch (err) {
     ctx.emit({ type: 'step-failed', step: 'backend-ceiling', scenario: scenario.name, message: (err as Error).message });
@@ -287,7 +314,7 @@ async function scenarioCeiling(ctx: RunContext, o: ScheduleOptions, e: Entry): P
 
 /** A capacity run (`--slo`): open-loop probes per target in blocks of fresh processes instead of rounds of paired windows. */
 async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms: ThresholdTerm[] }): Promise<void> {
-  for (const t of e.members) {
+  for (const t of e.all) {
     if (ctx.signal.aborted || ctx.journal.state.capacity.some((c) => c.scenario === e.scenario.name && c.target === t.name)) continue;
     const event = { type: 'capacity', scenario: e.scenario.name, target: t.name, slo: slo.text } as const;
     ctx.emit(event);
@@ -298,7 +325,8 @@ async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms:
 
 /** After a scenario's blocks: its profiles and instruction counts (each on fresh processes), then its stop record. */
 async function afterBlocks(ctx: RunContext, o: ScheduleOptions, e: Entry): Promise<void> {
-  const { scenario, members } = e;
+  // Every target of the scenario, the precise ones too.
+  const { scenario, all: members } = e;
   const { journal } = ctx;
   if (o.profile && !ctx.signal.aborted) {
     for (const t of members) {
