@@ -220,7 +220,9 @@ function windowChart(m: ReportModel, s: ScenarioView): string {
       color: color(row.target),
       points: mine.map((w) => {
         const d = disturbed.get(w.index);
-        const mark = d ? [d.other ? `another process used ${Math.round((w.resources.otherCpuShare ?? 0) * 100)}% of the measured cores` : '', d.slowLoader ? 'the loader ran slow' : ''].filter(Boolean).join('; ') : undefined;
+        const mark = d
+          ? [d.other ? `another process used ${Math.round((w.resources.otherCpuShare ?? 0) * 100)}% of the measured cores` : '', d.slowLoader ? 'the loader ran slow' : ''].filter(Boolean).join('; ')
+          : undefined;
         return { x: x(w), y: w.rps / (medians.get(w.block) || 1), ...(mark ? { mark: `disturbed: ${mark}` } : {}) };
       }),
     };

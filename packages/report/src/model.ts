@@ -415,9 +415,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     {
       label: 'Windows',
-      text:
-        `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed` +
-        (o.disturbed ? `; ${noteText({ kind: 'host-disturbed', ...o.disturbed, of: o.windows })}` : ''),
+      text: `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed${o.disturbed ? `; ${noteText({ kind: 'host-disturbed', ...o.disturbed, of: o.windows })}` : ''}`,
     },
     {
       label: 'Time',

@@ -125,9 +125,14 @@ function limitsText(l: IntervalLimitsRecord): string {
     processes: `the processes, block by block (their levels' SD ${pct(l.components.between, 1)}: ${pct(l.betweenShare)} of a block median's variance)`,
     blocks: `too few blocks to know the processes' spread`,
   }[l.setBy];
-  const blocks = l.blocksFactor === null ? 'one block (no spread between processes measured)' : `${l.blocks} block${l.blocks === 1 ? '' : 's'} of ${l.rounds} round${l.rounds === 1 ? '' : 's'} (Student's t ${l.blocksFactor.toFixed(1)}× a normal quantile)`;
+  const blocks =
+    l.blocksFactor === null
+      ? 'one block (no spread between processes measured)'
+      : `${l.blocks} block${l.blocks === 1 ? '' : 's'} of ${l.rounds} round${l.rounds === 1 ? '' : 's'} (Student's t ${l.blocksFactor.toFixed(1)}× a normal quantile)`;
   const option = (o: IntervalLimitsRecord['options'][number]) =>
-    o.change === 'budget' ? `twice the --budget, or half as many pairs (about ${fmtHalfWidth(o.halfWidth)})` : `time-sliced rounds: install wrk (apt-get install wrk; about ${fmtHalfWidth(o.halfWidth)})`;
+    o.change === 'budget'
+      ? `twice the --budget, or half as many pairs (about ${fmtHalfWidth(o.halfWidth)})`
+      : `time-sliced rounds: install wrk (apt-get install wrk; about ${fmtHalfWidth(o.halfWidth)})`;
   const best = l.options.find((o) => o.change === l.best);
   return `set by ${by}, with ${blocks}${best ? `; most help: ${option(best)}` : ''}`;
 }

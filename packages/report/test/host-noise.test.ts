@@ -66,17 +66,21 @@ describe('the host-noise facts of a report', () => {
     ['HTML', () => renderHtml(r)],
   ] as const) {
     it(`${format}: the rounds' method, the forecast against what was reached, what set the intervals, the disturbed windows`, () => {
-      const text = render().replace(/<[^>]+>/g, '').replace(/&#39;/g, "'");
+      const text = render()
+        .replace(/<[^>]+>/g, '')
+        .replace(/&#39;/g, "'");
       expect(text).toContain('time-sliced: every target of a round loaded in the same seconds, in alternating slots of 50 ms');
       expect(text).toContain("about ±13.1% before the run (the method's typical noise), ±9.2% from this run's own noise after its first blocks; reached ±");
-      expect(text).toContain("set by the host, window by window (a round's log-ratio SD 11.8% within a block: 94% of a block median's variance), with 4 blocks of 3 rounds (Student's t 1.6× a normal quantile); most help: twice the --budget, or half as many pairs (about ±8.1%)");
+      expect(text).toContain(
+        "set by the host, window by window (a round's log-ratio SD 11.8% within a block: 94% of a block median's variance), with 4 blocks of 3 rounds (Student's t 1.6× a normal quantile); most help: twice the --budget, or half as many pairs (about ±8.1%)",
+      );
       expect(text).toContain('2 of 120 disturbed by the host beyond steal (1 with another process on the measured cores, 1 with the loader running slow), kept in the estimates');
     });
   }
 
   it('HTML: a chart of every window per scenario, the disturbed ones ringed with what disturbed them', () => {
     const html = renderHtml(r);
-    expect(html).toContain("Every window: req/s ÷ the target&#39;s median in its block (rings: disturbed by the host beyond steal)");
+    expect(html).toContain('Every window: req/s ÷ the target&#39;s median in its block (rings: disturbed by the host beyond steal)');
     expect(html).toContain('disturbed: another process used 20% of the measured cores');
     expect(html).toContain('disturbed: the loader ran slow');
   });

@@ -90,7 +90,9 @@ describe('a simulated host with dips, measured one window after another and time
     [4, 3],
     [6, 5],
   ] as const) {
-    it(`${blocks} blocks of ${rounds} rounds: time-sliced intervals cover the true ratio in ≥ 93% of ${RUNS} runs, are narrower by the priors' factor, and the forecast is within 25%`, { timeout: 120_000 }, () => {
+    it(`${blocks} blocks of ${rounds} rounds: time-sliced intervals cover the true ratio in ≥ 93% of ${RUNS} runs, are narrower by the priors' factor, and the forecast is within 25%`, {
+      timeout: 120_000,
+    }, () => {
       const sliced = runs('sliced', blocks, rounds, 100 + blocks);
       const sequential = runs('sequential', blocks, rounds, 200 + blocks);
       expect(sliced.coverage).toBeGreaterThanOrEqual(0.93);

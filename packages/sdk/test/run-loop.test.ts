@@ -126,7 +126,15 @@ describe.each(['shared', 'per-scenario'] as const)('spending the budget where th
   it('a pair that met the precision target after the minimum of blocks takes no more windows; the wide one and the reference go on', async () => {
     const seam = fakeSeam({ rps, noise: { between: 0.02, within: 0.2, seed: 4 }, noiseScale: (t) => (t === 'b' ? 1 : 0.05) });
     const r = await runSuiteWith(
-      { scenarios: [ping], targets: fakeTargets('ref', 'a', 'b'), design: { reference: 'ref', processes, precision: 0.02, blocks: { min: 2, max: 6 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 }, driver: fakeDriver, seed: 3, verify: false, pinning: false },
+      {
+        scenarios: [ping],
+        targets: fakeTargets('ref', 'a', 'b'),
+        design: { reference: 'ref', processes, precision: 0.02, blocks: { min: 2, max: 6 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 },
+        driver: fakeDriver,
+        seed: 3,
+        verify: false,
+        pinning: false,
+      },
       seam,
     );
     expectConsistent(r);
@@ -143,7 +151,12 @@ describe.each(['shared', 'per-scenario'] as const)('spending the budget where th
     expect(blocksOf('ref')).toEqual([1, 2, 3, 4, 5, 6]);
     expect(r.stops[0]!.reason).toBe('max-blocks');
     // Its later blocks' rounds measured two targets, not three; a's figure is from its own blocks.
-    expect(seam.calls.filter((c) => c.op === 'measure').slice(-1)[0]!.targets.sort()).toEqual(['b', 'ref']);
+    expect(
+      seam.calls
+        .filter((c) => c.op === 'measure')
+        .slice(-1)[0]!
+        .targets.sort(),
+    ).toEqual(['b', 'ref']);
     expect(a.blocks).toBe(k);
   });
 });

@@ -40,7 +40,7 @@ describe('slot plan', () => {
     expect(plan).toHaveLength(3);
     const all = plan.flatMap((slots, k) => slots.map(([a, b]) => ({ k, a, b })));
     all.sort((x, y) => x.a - y.a);
-    for (const [k, slots] of plan.entries()) {
+    for (const slots of plan) {
       expect(slots).toHaveLength(20);
       for (const [a, b] of slots) expect(b - a).toBeCloseTo(50, 9);
     }

@@ -140,7 +140,7 @@ export const runFlags = {
     type: 'value',
     value: 'NAME',
     parse: methodName,
-    help: "sliced: every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk); sequential: one window per target after another",
+    help: 'sliced: every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk); sequential: one window per target after another',
     default: `${DEFAULTS.method} (sequential with a driver that cannot slice)`,
   },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },

@@ -87,7 +87,7 @@ export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, 
 }
 
 /** Seconds of one round of a scenario: every target's window one after another, or (sliced) all in the same seconds with their gaps. */
-export function roundSec(s: PlannedScenario, c: PlanCosts): number {
+function roundSec(s: PlannedScenario, c: PlanCosts): number {
   if (s.sliced && s.targets > 1) return s.steps * (s.targets * s.windowSec * (1 + c.slicedGapShare) + c.slicedStepSec);
   return s.targets * (s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec);
 }

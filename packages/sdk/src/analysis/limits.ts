@@ -3,7 +3,7 @@ import { medianVariance, type NoiseComponents, type PairNoise } from './forecast
 import { tQuantile } from './student-t.js';
 
 /** One change a run's intervals would answer to, and the typical half-width it is expected to give. */
-export interface LimitOption {
+interface LimitOption {
   change: 'budget' | 'sliced';
   halfWidth: number;
 }
@@ -37,7 +37,12 @@ export interface IntervalLimits {
  */
 export function intervalLimits(
   pairs: ReadonlyArray<Pick<PairNoise, 'components' | 'blocks' | 'rounds'>>,
-  o: { method: 'sliced' | 'sequential'; canSlice: boolean; forecast: (noise: NoiseComponents, budgetFactor: number, method: 'sliced' | 'sequential') => number | undefined; slicedWithinFactor: number },
+  o: {
+    method: 'sliced' | 'sequential';
+    canSlice: boolean;
+    forecast: (noise: NoiseComponents, budgetFactor: number, method: 'sliced' | 'sequential') => number | undefined;
+    slicedWithinFactor: number;
+  },
 ): IntervalLimits | undefined {
   if (!pairs.length) return undefined;
   const components = { between: median(pairs.map((p) => p.components.between)), within: median(pairs.map((p) => p.components.within)) };

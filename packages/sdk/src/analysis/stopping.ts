@@ -79,12 +79,7 @@ export function fitsWithShorterWarmups(s: {
 /** A scenario's complete blocks: one cut short by an interruption counts towards neither the minimum nor the maximum. */
 export const completeBlocks = (blocks: readonly BlockRecord[], scenario: string): number => blocks.filter((x) => x.scenario === scenario && x.complete).length;
 
-/** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference): what the stopping rule reads. */
-export function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {
-  return [...headlineByTarget(scenario, names, windows, o).values()];
-}
-
-/** The same by target: each measured target's headline half-width (the reference's own only when there is no reference to be relative to). */
+/** Each measured target's headline half-width now: relative to the reference, or its own req/s's when there is no reference to be relative to. */
 export function headlineByTarget(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Map<string, number | null> {
   const index = new WindowIndex(windows);
   const measured = names.filter((n) => windows.some((w) => w.scenario === scenario && w.target === n && w.status === 'ok'));

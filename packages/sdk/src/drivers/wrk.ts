@@ -52,9 +52,7 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
     '  local totals = {}',
     '  for _, t in ipairs(threads) do for k, v in pairs(t:get("counts")) do totals[k] = (totals[k] or 0) + v end end',
     '  for k, v in pairs(totals) do io.write("@@BS status ", k, " ", v, "\\n") end',
-    ...(slots
-      ? ['  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), "\\n") end']
-      : []),
+    ...(slots ? ['  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), "\\n") end'] : []),
     // Debian's wrk 4.1 cannot index the latency object, but percentile() walks wrk's exact µs
     // array: print a dense grid of quantiles (0.1% steps, finer in the tail) and rebuild from it.
     '  if latency.max >= latency.min and summary.requests > 0 then',

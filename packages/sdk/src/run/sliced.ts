@@ -96,7 +96,6 @@ export type SliceOutcome = WindowFigures | { error: PhaseError };
  */
 export async function measureSlicedRound(ctx: WindowContext, items: readonly SliceItem[], seed: number): Promise<SliceOutcome[]> {
   if (!ctx.driver.capabilities.slots) throw new Error(`${ctx.driver.name} cannot load targets in time slices`);
-  const n = items.length;
   const steps: StepResult[][] = items.map(() => []);
   const histograms: Histogram[][] = items.map(() => []);
   const failed: Array<PhaseError | undefined> = items.map(() => undefined);
@@ -157,10 +156,7 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
         if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
         const active = res.sliced?.activeSec ?? 0;
         if (res.requests === 0 || !res.sliced || active <= 0) {
-          throw new PhaseError(
-            'load',
-            `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`,
-          );
+          throw new PhaseError('load', `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
         }
         got.push({ k, j, res, resources: resources ?? emptyResources(), last: sampler.last });
       } catch (err) {
@@ -176,7 +172,12 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
       const { target } = items[g.k]!;
       const own = g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds;
       const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + roundKnown - own }) : undefined;
-      const r = activeShares({ ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) }, g.res.sliced!.activeSec, ctx.pinning.serverCpus.length, ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length);
+      const r = activeShares(
+        { ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) },
+        g.res.sliced!.activeSec,
+        ctx.pinning.serverCpus.length,
+        ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length,
+      );
       histograms[g.k]!.push(g.res.histogram);
       steps[g.k]!.push(stepOf(ctx, connections, g.res, r, { sampledServer: target.pid !== undefined, slice: { sliceSec: timing.sliceSec, gapSec: timing.gapsSec[g.j]! } }));
     }

@@ -115,7 +115,12 @@ const FORECAST_BLOCKS = 2;
  * typical pair's components (up to `maxBlock`; with one block the processes' part is still the
  * prior's), and what set its intervals with the changes considered (`overall.limits`).
  */
-function noiseOutlook(suite: SuitePlan, windows: readonly WindowRecord[], pairs: ReadonlyArray<{ scenario: string; target: string }>, maxBlock?: number): { forecast?: RunForecast; limits?: IntervalLimits } {
+function noiseOutlook(
+  suite: SuitePlan,
+  windows: readonly WindowRecord[],
+  pairs: ReadonlyArray<{ scenario: string; target: string }>,
+  maxBlock?: number,
+): { forecast?: RunForecast; limits?: IntervalLimits } {
   const { design } = suite;
   const prior = design.budgetPlan?.forecast;
   if (!prior) return {};
@@ -124,7 +129,8 @@ function noiseOutlook(suite: SuitePlan, windows: readonly WindowRecord[], pairs:
   if (!typical) return {};
   const blocks = Math.max(0, ...measured.map((p) => p.blocks));
   const noise = { between: blocks > 1 ? typical.between : prior.components.between, within: typical.within };
-  const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) => planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
+  const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
+    planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
   const forecast = forecastWith(noise, 1, design.method);
   const limits = intervalLimits(measured, {
     method: design.method,
