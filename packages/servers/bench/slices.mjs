@@ -5,7 +5,9 @@
 // alternate in a seeded order:
 //   sliced:  every target in the same seconds, in alternating slots (the run loop's method);
 //   seq:     one window per target after another, in a random order (the method before it);
-//   long:    the same with windows --long-sec long: the reference a method's bias is judged against.
+//   long:    the same with windows --long-sec long: the reference a method's bias is judged against;
+//   duet:    every target loaded at once for one window, sharing the server core (the scheduler
+//            interleaves them every few ms; not a method of the run loop: measured for comparison).
 // Printed per target and method: the ratio to the reference (throughput, and CPU per request) as
 // the geometric mean over rounds with its 95% interval (blocks as units), the SD of a round's
 // log-ratio within blocks and between blocks, and the ratio ÷ the long windows' ratio (the bias).
@@ -55,7 +57,7 @@ const longSec = num('long-sec', 0.5, 30);
 const warmupRounds = num('warmup', 0, 20);
 const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 const methods = args.methods.split(',');
-for (const m of methods) if (!['sliced', 'seq', 'long'].includes(m)) fail(`--methods: ${m} is not one of sliced, seq, long`);
+for (const m of methods) if (!['sliced', 'seq', 'long', 'duet'].includes(m)) fail(`--methods: ${m} is not one of sliced, seq, long, duet`);
 const names = args.targets.split(',');
 for (const n of names) if (!nodeTargets[n]) fail(`--targets: no contract A target ${n} (one of ${Object.keys(nodeTargets).join(', ')})`);
 const scenario = contractAScenariosByName[args.scenario];
@@ -96,11 +98,25 @@ for (let b = 1; b <= blocks && !ac.signal.aborted; b++) {
     for (let rep = 1; rep <= reps && !ac.signal.aborted; rep++) {
       for (const m of seededShuffle(methods, subSeed(seed, b, rep, 'methods'))) {
         const rseed = subSeed(seed, b, rep, m);
-        const figs = m === 'sliced' ? await measureSlicedRound(ctx, sliceItems, rseed) : await sequential(items, m === 'long' ? longSec : windowSec, rseed);
+        const figs =
+          m === 'sliced'
+            ? await measureSlicedRound(ctx, sliceItems, rseed)
+            : m === 'duet'
+              ? await Promise.all(items.map((it) => measureWindow(ctx, it.target, it.spec)))
+              : await sequential(items, m === 'long' ? longSec : windowSec, rseed);
         const x = {};
         for (const [i, f] of figs.entries()) {
           if (!f || f.error) continue;
-          x[items[i].name] = { rps: f.rps, cpu: f.cpuPerRequestUs, steal: f.resources.cpuSteal, share: f.resources.serverCoreShare, loader: f.resources.loaderThreadBusy, slice: f.steps[0].slice };
+          x[items[i].name] = {
+            rps: f.rps,
+            cpu: f.cpuPerRequestUs,
+            steal: f.resources.cpuSteal,
+            share: f.resources.serverCoreShare,
+            loader: f.resources.loaderThreadBusy,
+            loaderUsPerRequest: f.requests > 0 ? (f.resources.loaderCpuSeconds / f.requests) * 1e6 : null,
+            other: f.resources.otherCpuShare,
+            slice: f.steps[0].slice,
+          };
         }
         rows.push({ block: b, rep, method: m, x });
       }
