@@ -32,11 +32,44 @@ describe('benchsuite run --threshold', () => {
   });
 
   it('refuses a malformed threshold before anything starts, naming it (exit 2)', () => {
-    const r = binary(['run', '--config', config, '-s', 'tiny', '--threshold', 'p98<5ms']);
+    const r = binary(['run', '--config', config, '-s', 'tiny', '--threshold', 'p(100)<5ms']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--threshold: .*unknown metric "p98"/);
+    expect(r.stderr).toMatch(/--threshold: "p\(100\)<5ms": a percentile is between 0 and 100/);
     expect(r.stderr).not.toMatch(STACK);
   });
+
+  it('accepts any percentile p(N) for --threshold and --slo (a dry run checks every flag)', () => {
+    for (const flag of ['--threshold', '--slo']) {
+      const r = binary(['run', '--config', config, '-s', 'tiny', '--driver', 'k6', flag, 'p(95)<30ms,p(99.9)<80ms', '-n']);
+      expect(r.stderr).not.toMatch(/percentile|unknown metric/);
+      expect(r.code, r.stderr).toBe(0);
+    }
+  });
+
+  // A server that errors, and one that stops answering, must fail errors<1% (exit 99), whatever
+  // else failed: the hanging one's windows fail (no response), and they count as failed sends.
+  for (const [suite, target, why] of [
+    ['erring', 'half-503', 'answers 503 to every second request'],
+    ['hanging', 'flaky-hang', 'stops answering after its first 200 requests'],
+  ] as const) {
+    it(`exits ${code} on errors<1% against a server that ${why}, and the reports say so`, { timeout: 120_000 }, () => {
+      const out = scratch();
+      const r = binary(['run', '--config', config, '-s', suite, '-o', out, '--driver', 'autocannon', '--threshold', 'errors<1%', '--budget', '40s']);
+      expect(r.code, r.stderr).toBe(code);
+      const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+      const failing = result.thresholds.find((t: { target: string }) => t.target === target);
+      expect(failing).toMatchObject({ expression: 'errors<1%', pass: false });
+      expect(failing.measured).toBeGreaterThan(0.4);
+      for (const t of result.thresholds.filter((x: { target: string }) => x.target !== target)) expect(t.pass).toBe(true);
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(new RegExp(`FAILED \\| ping \\| ${target} \\| errors&lt;1% \\| [\\d.]+%`));
+      if (suite === 'hanging') {
+        const s = result.summaries.find((x: { target: string }) => x.target === target);
+        expect(s.missed.windows).toBeGreaterThan(0);
+        expect(failing.missed).toEqual(s.missed);
+        expect(r.stderr).toMatch(/FAILED[^\n]*flaky-hang[^\n]*failed window/);
+      }
+    });
+  }
 
   it('refuses open loop with a driver that cannot do it (exit 2), never falls back to closed loop', () => {
     const r = binary(['run', '--config', config, '-s', 'tiny', '--driver', 'autocannon', '--rate', '100', '--open-loop', '-n']);

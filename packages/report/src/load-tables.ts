@@ -16,6 +16,18 @@ function thresholdValue(metric: string, v: number | null): string {
   return fmtMs(v);
 }
 
+/**
+ * What stands behind a threshold's measured value: on a stepped load, each step's value (a
+ * latency term holds only when it holds at every step; a failing step is marked ✗); for errors,
+ * the failed windows whose sends were counted as failed.
+ */
+function thresholdDetail(t: ThresholdOutcome): string {
+  const parts: string[] = [];
+  if (t.steps) parts.push(t.steps.map((s) => `${s.connections} conn ${thresholdValue(t.metric, s.measured)}${s.pass ? '' : ' ✗'}`).join(' · '));
+  if (t.missed) parts.push(`${fmtInt(t.missed.windows)} failed window${t.missed.windows === 1 ? '' : 's'}: ${fmtInt(t.missed.requests)} expected sends counted as failed`);
+  return parts.join('; ') || DASH;
+}
+
 /** Every threshold with its measured value, failed ones first. */
 export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
   const rows = [...(result.thresholds ?? [])].sort((a, b) => Number(a.pass) - Number(b.pass));
@@ -36,6 +48,16 @@ export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
         sort: (t) => t.measured,
       },
       { id: 'limit', label: 'Limit', align: 'right', brief: true, numeric: true, text: (t) => `${t.op} ${thresholdValue(t.metric, t.limit)}` },
+      {
+        id: 'detail',
+        label: 'Per step / counted',
+        help: "a stepped load: each step's value (a latency threshold must hold at every step; ✗ marks a step where it fails); errors: the windows that failed or were missed, whose expected sends count as failed",
+        align: 'left',
+        brief: true,
+        numeric: true,
+        text: thresholdDetail,
+        tone: (t) => (t.steps?.some((s) => !s.pass) || t.missed ? 'warn' : null),
+      },
     ],
     rows,
   };

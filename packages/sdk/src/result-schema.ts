@@ -253,6 +253,10 @@ export const stepSummarySchema = z.strictObject({
   /** Every answer had an expected status and there was no error or timeout at this step. */
   clean: z.boolean().optional(),
   loaderBoundWindows: int.optional(),
+  /** A stepped load: this step's histogram merged over windows (µs, compressed base64), for any percentile a threshold asks. */
+  histogram: z.string().optional(),
+  /** A stepped open-loop load: this step's open-loop figures merged over windows. */
+  openLoop: openLoopSchema.optional(),
 });
 
 /** A point of a concurrency sweep: a level (connection count) with its median req/s and latency. */
@@ -333,7 +337,15 @@ export const pairSummarySchema = z.strictObject({
   /** The reference target of the relative figures. */
   reference: z.string(),
   blocks: int,
-  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int, backendBound: int, serverNotSaturated: int, loaderBound: int.optional() }),
+  windows: z.strictObject({
+    ok: int,
+    failed: int,
+    excludedSteal: int,
+    clientBound: int,
+    backendBound: int,
+    serverNotSaturated: int,
+    loaderBound: int.optional(),
+  }),
   /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
   rps: estimateSchema,
   /** Median of the per-round ratio rps / reference rps; null for the reference itself. */
@@ -378,6 +390,15 @@ export const pairSummarySchema = z.strictObject({
   perProcess: perProcessSchema.optional(),
   /** Open-loop figures merged over windows (`load.openLoop`). */
   openLoop: openLoopSchema.optional(),
+  /**
+   * Load this pair should have carried but did not: windows that failed (no response, a crash, a
+   * loader error) and the rounds its target then missed in the block, or all of a block's rounds
+   * when it failed before them. `requests` is what they would have sent: the pair's median req/s
+   * over its measured windows × the block's window length (a fixed-count window: its count), and
+   * at least one request per connection per step (the requests left unanswered) when no window
+   * of the pair was measured. Thresholds count them as failed sends. Absent when nothing was missed.
+   */
+  missed: z.strictObject({ windows: int, requests: int }).optional(),
 });
 export type PairSummary = z.infer<typeof pairSummarySchema>;
 
@@ -589,9 +610,13 @@ export const thresholdOutcomeSchema = z.strictObject({
   op: z.enum(['<', '<=', '>', '>=']),
   /** The limit in the metric's unit (µs for latency, a share for errors, req/s for rps). */
   limit: num,
-  /** The measured value in the same unit; null when the pair has no such figure. */
+  /** The measured value in the same unit (a stepped load's latency: the step that decides, the worst); null when the pair has no such figure. */
   measured: num.nullable(),
   pass: z.boolean(),
+  /** A latency term on a stepped load: checked at every step; it passes only when every step does. */
+  steps: z.array(z.strictObject({ connections: z.number().int().positive(), measured: num.nullable(), pass: z.boolean() })).optional(),
+  /** An errors term: the windows the pair missed and the sends they would have carried, counted as failed (`summaries[].missed`). */
+  missed: z.strictObject({ windows: int, requests: int }).optional(),
 });
 export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;
 
