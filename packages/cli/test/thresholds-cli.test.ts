@@ -78,18 +78,34 @@ describe('benchsuite run --threshold', () => {
   });
 });
 
-/** A runner's summary line as a generated script prints it: a flat latency at `ms`, `n` requests. */
-function runnerLine(n: number, ms: number, target: string): string {
+/** A runner's summary line as a generated script prints it: a flat latency at `ms`, `n` requests, its execution segment. */
+function runnerLine(n: number, ms: number, target: string, segment: string | null, o: { rate?: number; dropped?: number; instance?: string } = {}): string {
   const latency: Record<string, number> = { count: n, min: ms, max: ms };
   for (const p of quantileGrid()) latency[`p(${p})`] = ms;
-  return `@@BS ${JSON.stringify({ benchsuite: 'k6-summary/1', tags: { bs_scenario: 'ping', bs_target: target }, durationMs: 10_000, latency, corrected: null, statusCounts: { 200: n }, errors: 0, timeouts: 0, unexpected: 0, late: 0, dropped: 0 })}`;
+  const schedule = o.rate ? { executor: 'constant-arrival-rate', rate: o.rate, durationSec: 10, maxVUs: 100 } : { executor: 'constant-vus', vus: 10, durationSec: 10 };
+  return `@@BS ${JSON.stringify({
+    benchsuite: 'k6-summary/2',
+    tags: { bs_scenario: 'ping', bs_target: target },
+    runner: { segment, sequence: segment ? '0,1/2,1' : null, instance: o.instance ?? `runner-${segment}` },
+    schedule,
+    expect: [200],
+    durationMs: 10_000,
+    latency,
+    corrected: o.rate ? latency : null,
+    statusCounts: { 200: n },
+    errors: 0,
+    timeouts: 0,
+    unexpected: 0,
+    late: 0,
+    dropped: o.dropped ?? 0,
+  })}`;
 }
 
 describe('benchsuite merge', () => {
   it('sums the runners of each target into one result that report and thresholds read', { timeout: 60_000 }, () => {
     const dir = scratch();
-    writeFileSync(join(dir, 'a.log'), `k6 says hello\n${runnerLine(1000, 2, 'x')}\n${runnerLine(1000, 2, 'y')}\n`);
-    writeFileSync(join(dir, 'b.log'), `${runnerLine(3000, 10, 'x')}\n${runnerLine(3000, 4, 'y')}\n`);
+    writeFileSync(join(dir, 'a.log'), `k6 says hello\n${runnerLine(1000, 2, 'x', '0:1/2')}\n${runnerLine(1000, 2, 'y', '0:1/2')}\n`);
+    writeFileSync(join(dir, 'b.log'), `${runnerLine(3000, 10, 'x', '1/2:1')}\n${runnerLine(3000, 4, 'y', '1/2:1')}\n`);
     const out = join(dir, 'merged');
     const r = binary(['merge', join(dir, 'a.log'), join(dir, 'b.log'), '-o', out, '--reference', 'x', '--threshold', 'p50<5ms']);
     expect(r.code, r.stderr).toBe(code); // x's merged p50 is 10 ms (3000 of its 4000 requests)
@@ -107,6 +123,39 @@ describe('benchsuite merge', () => {
     const report = binary(['report', join(out, 'results.json'), '--format', 'md']);
     expect(report.code).toBe(0);
     expect(report.stdout).toContain('## Thresholds');
+  });
+
+  it('refuses a runner output given twice and a missing execution segment (exit 2), naming the files', () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'a.log'), `${runnerLine(1000, 2, 'x', '0:1/2')}\n`);
+    writeFileSync(join(dir, 'b.log'), `${runnerLine(1000, 2, 'x', '1/2:1')}\n`);
+    const twice = binary(['merge', join(dir, 'a.log'), join(dir, 'b.log'), join(dir, 'a.log')]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/ping × x: execution segment 0:1\/2 appears twice, in [^\n]*a\.log/);
+    expect(twice.stderr).not.toMatch(STACK);
+    const missing = binary(['merge', join(dir, 'b.log')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/ping × x: no runner covers the execution segment 0:1\/2 \(a runner's output is missing; given: [^\n]*b\.log\)/);
+    // The pair whole, each runner once: merged.
+    expect(binary(['merge', join(dir, 'a.log'), join(dir, 'b.log')]).code).toBe(0);
+  });
+
+  it("takes the offered rate from the scripts' schedule and shows the shortfall against it", { timeout: 60_000 }, () => {
+    const dir = scratch();
+    // Scheduled: 1000 req/s for 10 s = 10 000 sends; the runners made 4000 + 3000, and dropped 3000.
+    writeFileSync(join(dir, 'a.log'), `${runnerLine(4000, 2, 'x', '0:1/2', { rate: 1000, dropped: 1000 })}\n`);
+    writeFileSync(join(dir, 'b.log'), `${runnerLine(3000, 2, 'x', '1/2:1', { rate: 1000, dropped: 2000 })}\n`);
+    const out = join(dir, 'merged');
+    const r = binary(['merge', join(dir, 'a.log'), join(dir, 'b.log'), '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    const s = result.summaries[0];
+    expect(s.openLoop).toMatchObject({ offeredRate: 1000, scheduled: 10_000, dropped: 3000 });
+    expect(s.rps.point).toBe(700);
+    expect(result.windows[0].clientBound).toBeNull();
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/## Open loop[\s\S]*\| 1\u202f000 \| 700 \| −30\.0% \(3\u202f000 of 10\u202f000 sends not made\)/);
+    expect(md).toMatch(/whether the load generator was the limit is unknown in 1 of 1 windows/);
   });
 
   it('names a file without a runner summary (exit 2)', () => {

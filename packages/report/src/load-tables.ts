@@ -3,7 +3,7 @@
  * the markdown, HTML and terminal renderers like every other table.
  */
 import type { BenchResult, Capacity, PairSummary, ThresholdOutcome } from '@benchsuite/sdk';
-import { DASH, fmtInt, fmtMs, fmtPct, fmtRps } from './format.js';
+import { DASH, fmtInt, fmtMs, fmtPct, fmtRps, fmtSignedPct } from './format.js';
 import { lineChart, PALETTE } from './svg.js';
 import type { Table } from './tables.js';
 
@@ -96,6 +96,15 @@ export function capacityTable(result: BenchResult): Table<Capacity> {
   };
 }
 
+/** `−12.0%`, and with a known schedule `−12.0% (1 200 of 10 000 sends not made)`. */
+function shortfallText(s: PairSummary): string {
+  const o = s.openLoop!;
+  const rel = o.offeredRate > 0 ? fmtSignedPct((s.rps.point / o.offeredRate - 1) * 100) : DASH;
+  if (o.scheduled === undefined) return rel;
+  const sent = s.requests + s.errors + s.timeouts;
+  return `${rel} (${fmtInt(Math.max(0, o.scheduled - sent))} of ${fmtInt(o.scheduled)} sends not made)`;
+}
+
 /** Open-loop pairs: offered rate, achieved, latency from the intended send next to the uncorrected one, late and dropped sends. */
 export function openLoopTable(result: BenchResult): Table<PairSummary> {
   return {
@@ -104,6 +113,17 @@ export function openLoopTable(result: BenchResult): Table<PairSummary> {
       { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (s) => s.target },
       { id: 'offered', label: 'Offered req/s', align: 'right', brief: true, numeric: true, text: (s) => fmtRps(s.openLoop!.offeredRate) },
       { id: 'achieved', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (s) => fmtRps(s.rps.point) },
+      {
+        id: 'shortfall',
+        label: 'Shortfall',
+        help: 'achieved ÷ offered req/s − 1; with the schedule known (a merged k6 run), also the sends it asked for that were never made (scheduled − sent)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: shortfallText,
+        sort: (s) => (s.openLoop!.offeredRate > 0 ? s.rps.point / s.openLoop!.offeredRate - 1 : null),
+        tone: (s) => (s.openLoop!.offeredRate > 0 && s.rps.point < s.openLoop!.offeredRate * 0.95 ? 'bad' : null),
+      },
       {
         id: 'p99c',
         label: 'p99 from intended send',

@@ -91,6 +91,11 @@ export const openLoopSchema = z.strictObject({
   late: int,
   /** Scheduled sends that never left (no free connection). */
   dropped: int,
+  /**
+   * Sends the schedule asked for (offered rate × its duration), when known from the schedule itself
+   * (a merged k6 run: the exported scripts' rate); the shortfall is this minus the sends made.
+   */
+  scheduled: int.optional(),
 });
 export type OpenLoop = z.infer<typeof openLoopSchema>;
 
@@ -104,8 +109,8 @@ export const stepResultSchema = z.strictObject({
   /** HDR histogram of latencies in µs, compressed base64 (mergeable across windows). */
   histogram: z.string(),
   resources: resourceSchema,
-  /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. */
-  clientBound: z.boolean(),
+  /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. Null: unknown (the loader's CPU was not measured, as in a merged k6 run). */
+  clientBound: z.boolean().nullable(),
   /** A helper service (the backend) was saturated: RPS here is the backend's limit. */
   backendBound: z.boolean(),
   /** The server's cores were far from busy while the loader was not saturated: the figure is bounded by waiting. */
@@ -153,7 +158,8 @@ export const okWindowSchema = z.strictObject({
   latency: latencySchema,
   histogram: z.string(),
   resources: resourceSchema,
-  clientBound: z.boolean(),
+  /** Any step client-bound; null: unknown (the loader's CPU was not measured, as in a merged k6 run). */
+  clientBound: z.boolean().nullable(),
   backendBound: z.boolean(),
   serverNotSaturated: z.boolean(),
   loaderBound: z.boolean().optional(),
@@ -345,6 +351,8 @@ export const pairSummarySchema = z.strictObject({
     backendBound: int,
     serverNotSaturated: int,
     loaderBound: int.optional(),
+    /** Windows whose loader CPU was not measured, so whether they were client-bound is unknown (a merged k6 run). */
+    clientBoundUnknown: int.optional(),
   }),
   /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
   rps: estimateSchema,

@@ -251,6 +251,7 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
       backendBound: ok.filter((w) => w.backendBound).length,
       serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length,
       loaderBound: ok.filter((w) => w.loaderBound).length,
+      ...(ok.some((w) => w.clientBound === null) ? { clientBoundUnknown: ok.filter((w) => w.clientBound === null).length } : {}),
     },
     rps,
     relativeRps,
