@@ -109,8 +109,8 @@ describe.skipIf(!k6)('k6 driver', () => {
   });
 
   it(named('merged open-loop runners keep the schedule as the offered rate, so a server that cannot keep up shows its shortfall'), { timeout: 60_000 }, async () => {
-    // About 60 req/s at most (15 ms of CPU per request on one core); the schedule asks for 400.
-    const url = await server({ BUSY_ITERS: '600000' });
+    // Tens of req/s at most (the capacity test's CPU cost per request); the schedule asks for 400.
+    const url = await server({ BUSY_ITERS: '2500000' });
     const scenario = parseScenario({ name: 'slow', request: { path: '/' }, expect: { status: 200 }, load: { connections: 4 } });
     const files = exportK6({ scenarios: [scenario], targets: [{ name: 'tiny', baseUrl: url }], parallelism: 2, durationSec: 2, rate: 400, image: 'grafana/k6:1.8.1' });
     const dir = scratch('bs-k6-shortfall');
@@ -130,11 +130,9 @@ describe.skipIf(!k6)('k6 driver', () => {
       runs.push(...summariesIn(out));
     }
     const s = mergeK6({ summaries: runs }).summaries[0]!;
+    // The offered rate is what the scripts asked for, not what was achieved: the shortfall is there to read.
     expect(s.openLoop).toMatchObject({ offeredRate: 400, scheduled: 800 });
-    const sent = s.requests + s.errors + s.timeouts;
-    // Far fewer sends than scheduled: the difference is there to read, not hidden in an offered rate equal to the achieved one.
-    expect(sent).toBeLessThan(600);
-    expect(s.rps.point).toBeLessThan(300);
+    expect(s.rps.point, `achieved ${s.rps.point} req/s, dropped ${s.openLoop!.dropped}`).toBeLessThan(0.8 * 400);
   });
 
   it(named('a 2xx the scenario did not list is counted as its own status, never as non-2xx'), { timeout: 30_000 }, async () => {
