@@ -23,12 +23,18 @@ describe('benchsuite run --threshold', () => {
     expect(r.stderr).toMatch(/thresholds\n[\s\S]*FAILED/);
   });
 
-  it('exits 0 when every threshold holds', { timeout: 120_000 }, () => {
+  it('exits 0 when every threshold holds; on a stepped load a latency term holds at each step, each shown', { timeout: 120_000 }, () => {
     const out = scratch();
-    const r = binary(['run', '--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '--threshold', 'p99<10s,errors<=100%,rps>1']);
+    const r = binary(['run', '--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '-c', '2,5', '--threshold', 'p(95)<10s,errors<=100%,rps>1']);
     expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(result.thresholds.map((t: { pass: boolean }) => t.pass)).toEqual([true, true, true]);
+    const [p95, errors] = result.thresholds;
+    expect(p95.steps.map((s: { connections: number }) => s.connections)).toEqual([2, 5]);
+    for (const s of p95.steps) expect(s.measured).toBeGreaterThan(0);
+    expect(p95.measured).toBe(Math.max(...p95.steps.map((s: { measured: number }) => s.measured)));
+    expect(errors.steps).toBeUndefined();
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/passed \| ping \| tiny \| p\(95\)&lt;10s \| [\d.]+ ms \| [^|]+ \| 2 conn [\d.]+ ms · 5 conn [\d.]+ ms \|/);
   });
 
   it('refuses a malformed threshold before anything starts, naming it (exit 2)', () => {
