@@ -5,7 +5,7 @@
 import type { BenchResult, Capacity, PairSummary, ThresholdOutcome } from '@benchsuite/sdk';
 import { DASH, fmtInt, fmtMs, fmtPct, fmtRps, fmtSignedPct } from './format.js';
 import { lineChart, PALETTE } from './svg.js';
-import type { Table } from './tables.js';
+import type { Column, Table } from './tables.js';
 
 /** A threshold's limit or measured value in its metric's unit. */
 function thresholdValue(metric: string, v: number | null): string {
@@ -28,6 +28,17 @@ function thresholdDetail(t: ThresholdOutcome): string {
   return parts.join('; ') || DASH;
 }
 
+const detailColumn: Column<ThresholdOutcome> = {
+  id: 'detail',
+  label: 'Per step / counted',
+  help: "a stepped load: each step's value (a latency threshold must hold at every step; ✗ marks a step where it fails); errors: the windows that failed or were missed, whose expected sends count as failed",
+  align: 'left',
+  brief: true,
+  numeric: true,
+  text: thresholdDetail,
+  tone: (t) => (t.steps?.some((s) => !s.pass) || t.missed ? 'warn' : null),
+};
+
 /** Every threshold with its measured value, failed ones first. */
 export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
   const rows = [...(result.thresholds ?? [])].sort((a, b) => Number(a.pass) - Number(b.pass));
@@ -48,16 +59,8 @@ export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
         sort: (t) => t.measured,
       },
       { id: 'limit', label: 'Limit', align: 'right', brief: true, numeric: true, text: (t) => `${t.op} ${thresholdValue(t.metric, t.limit)}` },
-      {
-        id: 'detail',
-        label: 'Per step / counted',
-        help: "a stepped load: each step's value (a latency threshold must hold at every step; ✗ marks a step where it fails); errors: the windows that failed or were missed, whose expected sends count as failed",
-        align: 'left',
-        brief: true,
-        numeric: true,
-        text: thresholdDetail,
-        tone: (t) => (t.steps?.some((s) => !s.pass) || t.missed ? 'warn' : null),
-      },
+      // Only when some term has something behind its value (older results have none).
+      ...(rows.some((t) => t.steps || t.missed) ? [detailColumn] : []),
     ],
     rows,
   };

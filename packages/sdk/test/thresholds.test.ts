@@ -158,7 +158,7 @@ function okWin(target: string, block: number, round: number, rps: number): OkWin
   const histogram = encodeHistogram(h);
   const resources = zeroResources({ serverProcesses: 1 });
   const counters = { requests, statusCounts: { '200': requests }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0 };
-  const flags = { clientBound: false, backendBound: false, serverNotSaturated: false };
+  const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, loaderBound: false };
   const stepRec = { connections: 10, durationSec: 0.5, rps, ...counters, latency, histogram, resources, ...flags, rpsPerCpuSecond: null };
   const base = { scenario: 's', target, block, round, position: 0, index: 0, startedAt: new Date(0).toISOString(), elapsedSec: 1 };
   return okWindowSchema.parse({ ...base, status: 'ok', durationSec: 0.5, rps, ...counters, latency, histogram, resources, ...flags, cpuPerRequestUs: null, steps: [stepRec], excluded: null });

@@ -144,7 +144,7 @@ function mergePairs(summaries: readonly SourcedSummary[]): MergedPair[] {
     const resources = emptyResources();
     const counters = { statusCounts, errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), non2xx, unexpected: sum((r) => r.unexpected) };
     const rps = durationSec > 0 ? requests / durationSec : 0;
-    const flags = { clientBound: null, backendBound: false, serverNotSaturated: false };
+    const flags = { clientBound: null, backendBound: false, serverNotSaturated: false, loaderBound: false };
     const connections = schedule.executor === 'constant-vus' ? schedule.vus : schedule.executor === 'ramping-vus' ? Math.max(...schedule.steps) : schedule.maxVUs;
     const step = {
       connections,
