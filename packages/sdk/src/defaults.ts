@@ -265,6 +265,19 @@ export const DEFAULTS = {
   thresholdExitCode: 99,
   /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */
   compareThresholdPct: 5,
+  /**
+   * The history's change-point rule (`benchsuite history changes`, `check`, the reports' charts):
+   * E-Divisive means with a permutation test at `alpha` over `permutations` shuffles (seeded with
+   * `seed`, so a series always gets the same answer), then changes under `minMagnitude` merged
+   * away. α = 0.01 rather than MongoDB's 0.05: a check judges every figure of every pair at once
+   * (8 series for 2 scenarios × 2 targets × 2 figures), and at 0.05 a fifth of the simulated
+   * no-change histories on this VM's noise flagged something (`npm run bench:history`). Only the
+   * most recent `maxPoints` runs of a series are analyzed (the statistic costs O(n²) per shuffle).
+   * The gate judges a new run against the `gate.window` runs before it, and needs `gate.minRuns`
+   * of them: with fewer, no split of the series can reach p ≤ 0.01 (3 runs after a step among 10
+   * give C(10, 3) = 120 orders).
+   */
+  history: { alpha: 0.01, permutations: 199, minMagnitude: 0.01, seed: 1, maxPoints: 500, gate: { window: 30, minRuns: 10 } },
 } as const;
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */
