@@ -6,7 +6,7 @@ import type { HistoryStore, Series, SeriesKey, SeriesPoint } from './store.js';
 /** The change-point rule with the defaults of `DEFAULTS.history` filled in. */
 export function changeRule(o: Partial<ChangeRule> = {}): ChangeRule {
   const d = DEFAULTS.history;
-  return { alpha: o.alpha ?? d.alpha, permutations: o.permutations ?? d.permutations, minMagnitude: o.minMagnitude ?? d.minMagnitude, seed: o.seed ?? d.seed };
+  return { alpha: o.alpha ?? d.alpha, permutations: o.permutations ?? d.permutations, minMagnitude: o.minMagnitude ?? d.minMagnitude, minSegment: o.minSegment ?? d.minSegment, seed: o.seed ?? d.seed };
 }
 
 /** A change found in a series, placed among its runs. */

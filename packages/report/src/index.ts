@@ -21,7 +21,21 @@ export {
   type CompareInput,
 } from './formats.js';
 export { renderMarkdown } from './markdown.js';
-export { renderHtml } from './html.js';
+export { renderHtml, renderHistoryHtml } from './html.js';
+export {
+  renderHistoryChanges,
+  renderHistoryCheck,
+  historyChartSvg,
+  changeSizeText,
+  commitRangeText,
+  type HistoryChangeView,
+  type HistoryCheckView,
+  type HistoryFigure,
+  type HistoryMachineView,
+  type HistoryPointView,
+  type HistoryRuleView,
+  type HistorySeriesView,
+} from './history.js';
 export { renderTerminal, type TerminalOptions } from './terminal.js';
 export { buildModel, stacksFilesOf, foldedNotes, designText, stoppingText, type ReportOptions, type ReportModel } from './model.js';
 export { headlineColumns, packageTable, type Table } from './tables.js';

@@ -16,6 +16,7 @@ import {
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
+import type { HistoryRuleView, HistorySeriesView } from './history.js';
 
 /** Options of the result renderers (Markdown, HTML, terminal). */
 export interface ReportOptions {
@@ -33,6 +34,11 @@ export interface ReportOptions {
    * draws no flame graph and says which file it needs; every other profile figure is in the result.
    */
   stacks?: Readonly<Record<string, string>>;
+  /**
+   * Each pair's series from the history (this run among the earlier runs of its machine and
+   * design), with the changes found; the HTML report draws them. The caller reads the history.
+   */
+  history?: { series: readonly HistorySeriesView[]; rule: HistoryRuleView };
 }
 
 export type ScenarioInfo = BenchResult['scenarios'][number];
@@ -137,6 +143,8 @@ export interface ReportModel {
   targetsWithCosts: TargetInfo[];
   metadataKeys: string[];
   wallSec: number;
+  /** The pairs' series from the history, when the caller passed them (`ReportOptions.history`). */
+  history: ReportOptions['history'] | null;
 }
 
 export const MISSING_LABEL: Record<MissingKind, string> = {
@@ -546,6 +554,7 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
     targetsWithCosts: result.targets.filter((t) => t.costs),
     metadataKeys,
     wallSec,
+    history: options.history ?? null,
   };
 }
 

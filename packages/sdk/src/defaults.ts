@@ -277,7 +277,7 @@ export const DEFAULTS = {
    * of them: with fewer, no split of the series can reach p ≤ 0.01 (3 runs after a step among 10
    * give C(10, 3) = 120 orders).
    */
-  history: { alpha: 0.01, permutations: 199, minMagnitude: 0.01, seed: 1, maxPoints: 500, gate: { window: 30, minRuns: 10 } },
+  history: { alpha: 0.01, permutations: 199, minMagnitude: 0.01, minSegment: 3, seed: 1, maxPoints: 500, gate: { window: 30, minRuns: 10 } },
 } as const;
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */
