@@ -21,7 +21,7 @@ export interface SyntheticOptions {
 }
 
 /** A 40-hex commit id for run `i`. */
-export const commitOf = (i: number, salt = 0) => (i * 7919 + salt * 104729 + 0x1000000).toString(16).padStart(40, 'c');
+export const commitOf = (i: number, salt = 0) => (i * 7919 + salt * 104729 + 0x1000000).toString(16).padEnd(40, 'c');
 
 /**
  * `runs` results of the fixture, one an hour, each with its own commit and seed; fastify's baseline

@@ -200,7 +200,7 @@ export function historyChartSvg(s: HistorySeriesView, width = 560): string {
   for (const c of s.changes) {
     const x = (sx(c.index - 1) + sx(c.index)) / 2;
     parts.push(
-      `<g class="change ${c.direction}"><line class="marker" x1="${n1(x)}" x2="${n1(x)}" y1="${top}" y2="${top + plotH}" stroke="${c.direction === 'worse' ? '#dc2626' : '#059669'}"/><text class="tick" x="${n1(x + 3)}" y="${top + 11}">${esc(fmtSignedPct(c.size * 100))}</text><title>${esc(changeLine(s.key.figure, c))}</title></g>`,
+      `<g class="change ${c.direction}"><line class="marker" x1="${n1(x)}" x2="${n1(x)}" y1="${top}" y2="${top + plotH}" style="stroke:${c.direction === 'worse' ? '#dc2626' : '#059669'}"/><text class="tick" x="${n1(x + 3)}" y="${top + 11}">${esc(fmtSignedPct(c.size * 100))}</text><title>${esc(changeLine(s.key.figure, c))}</title></g>`,
     );
   }
   return `<svg class="chart history" viewBox="0 0 ${width} ${top + plotH + 40}" width="${width}" height="${top + plotH + 40}" role="img" aria-label="${esc(title)}">${parts.join('')}</svg>`;
