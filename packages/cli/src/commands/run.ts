@@ -367,7 +367,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     pinning: flags.pin === false ? false : (config?.pinning ?? 'auto'),
     verify: flags.verify ?? config?.verify ?? true,
     profile: flags.profile ?? config?.profile ?? false,
-    instructions: flags.instructions ?? config?.instructions ?? false,
+    // --instructions turns counting on; a config's own counts (an object) still apply.
+    instructions: flags.instructions ? (typeof config?.instructions === 'object' ? config.instructions : true) : (config?.instructions ?? false),
     costs: flags.costs ?? config?.costs ?? suite.costs,
     ...((flags.threshold ?? config?.thresholds) ? { thresholds: flags.threshold ?? config?.thresholds } : {}),
     ...((flags.runtime ?? config?.runtimes) ? { runtimes: flags.runtime ?? config?.runtimes } : {}),
