@@ -22,7 +22,11 @@ export const readmeBlocks: Record<string, () => Promise<string>> = {
   'run-flags': async () => [note('the options table in packages/cli/src/commands/run.ts'), renderFlagsMarkdown(runCommand)].join('\n'),
   /** The flag tables of the `benchsuite history` commands. */
   'history-flags': async () => {
-    const subs = await Promise.all(Object.keys(commands).filter((k) => k.startsWith('history ')).map((k) => commands[k]!()));
+    const subs = await Promise.all(
+      Object.keys(commands)
+        .filter((k) => k.startsWith('history '))
+        .map((k) => commands[k]!()),
+    );
     return [note('the options tables in packages/cli/src/commands/history.ts'), ...subs.map((c) => `\`${c.name}\` options:\n\n${renderFlagsMarkdown(c)}`)].join('\n\n');
   },
 };

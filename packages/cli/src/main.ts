@@ -22,7 +22,13 @@ export const commands: Record<string, () => Promise<Command>> = {
 };
 
 /** Commands named by two words (`history add`): the first word alone lists them. */
-const groups = [...new Set(Object.keys(commands).filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!))];
+const groups = [
+  ...new Set(
+    Object.keys(commands)
+      .filter((k) => k.includes(' '))
+      .map((k) => k.split(' ')[0]!),
+  ),
+];
 
 /** `benchsuite --help`: the commands and their one-line summaries, from the command definitions. */
 async function usage(color: boolean): Promise<string> {
@@ -89,7 +95,12 @@ export async function main(argv: readonly string[], io: CommandIO = processIO): 
       const sub = rest[0];
       if (sub === undefined || sub === '--help' || sub === '-h' || !commands[`${name} ${sub}`]) {
         const asked = sub === '--help' || sub === '-h';
-        const lines = [`benchsuite ${name}: one of`, ...(await Promise.all(subs.map(async (k) => `  ${k.padEnd(17)} ${(await commands[k]!()).summary}`))), `Run \`benchsuite ${name} <command> --help\` for its options.`, ''];
+        const lines = [
+          `benchsuite ${name}: one of`,
+          ...(await Promise.all(subs.map(async (k) => `  ${k.padEnd(17)} ${(await commands[k]!()).summary}`))),
+          `Run \`benchsuite ${name} <command> --help\` for its options.`,
+          '',
+        ];
         if (sub !== undefined && !asked) lines.unshift(`benchsuite ${name}: unknown command "${sub}"`);
         (asked ? io.stdout : io.stderr)(lines.join('\n'));
         return asked ? EXIT.ok : EXIT.usage;
@@ -104,7 +115,9 @@ export async function main(argv: readonly string[], io: CommandIO = processIO): 
     }
     const load = commands[name];
     if (!load || name.includes(' ')) {
-      const hint = name.startsWith('-') ? '; options go after the command, e.g. `benchsuite run --quick`' : `; expected one of: ${[...Object.keys(commands).filter((k) => !k.includes(' ')), ...groups].join(', ')}`;
+      const hint = name.startsWith('-')
+        ? '; options go after the command, e.g. `benchsuite run --quick`'
+        : `; expected one of: ${[...Object.keys(commands).filter((k) => !k.includes(' ')), ...groups].join(', ')}`;
       io.stderr(`benchsuite: unknown command "${name}"${hint}\n`);
       return EXIT.usage;
     }

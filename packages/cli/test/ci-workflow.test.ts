@@ -109,7 +109,10 @@ describe.skipIf(valgrindMissing !== null)(`the CI workflow in docs/, run locally
   it('keeps a history across pushes, and fails the job on the push that confirms a regression, naming its commit', () => {
     expect(steps.filter((s) => s.uses?.startsWith('actions/cache/')).map((s) => s.uses)).toEqual(['actions/cache/restore@v4', 'actions/cache/save@v4']);
     const first = push(steps);
-    expect(first.map((s) => [s.name, s.code]), first.map((s) => s.out).join('\n')).toEqual([
+    expect(
+      first.map((s) => [s.name, s.code]),
+      first.map((s) => s.out).join('\n'),
+    ).toEqual([
       ['Measure', 0],
       ['Judge against the history', 0],
       ['Add to the history', 0],

@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 import { DEFAULTS } from '@benchsuite/sdk';
 import { changeRule, findChanges, judgeNewest, NOISE_MODELS, simulateSeries } from '../dist/index.js';
 
-const { values: a } = parseArgs({ options: { series: { type: 'string', default: '1000' }, 'gate-series': { type: 'string', default: '200' }, models: { type: 'string', default: 'quiet,noisy,instructions' } } });
+const { values: a } = parseArgs({
+  options: { series: { type: 'string', default: '1000' }, 'gate-series': { type: 'string', default: '200' }, models: { type: 'string', default: 'quiet,noisy,instructions' } },
+});
 const N = Number(a.series);
 const G = Number(a['gate-series']);
 const rule = changeRule();
@@ -23,7 +25,9 @@ const steps = [0, -0.02, -0.05, -0.1];
 const pct = (x, n) => `${((100 * x) / n).toFixed(1)}%`;
 const t0 = Date.now();
 
-console.log(`rule: α ${rule.alpha}, ${rule.permutations} shuffles, minimum change ${rule.minMagnitude * 100}%; gate window ${DEFAULTS.history.gate.window}, at least ${DEFAULTS.history.gate.minRuns} earlier runs`);
+console.log(
+  `rule: α ${rule.alpha}, ${rule.permutations} shuffles, minimum change ${rule.minMagnitude * 100}%; gate window ${DEFAULTS.history.gate.window}, at least ${DEFAULTS.history.gate.minRuns} earlier runs`,
+);
 console.log('\nchanges (30 runs, step after run 20)');
 console.log('| noise | run-level SD of the log figure | no step: false alarms | 2% step: found / other changes | 5% | 10% |');
 console.log('|---|---|---|---|---|---|');

@@ -6,7 +6,13 @@ import type { HistoryStore, Series, SeriesKey, SeriesPoint } from './store.js';
 /** The change-point rule with the defaults of `DEFAULTS.history` filled in. */
 export function changeRule(o: Partial<ChangeRule> = {}): ChangeRule {
   const d = DEFAULTS.history;
-  return { alpha: o.alpha ?? d.alpha, permutations: o.permutations ?? d.permutations, minMagnitude: o.minMagnitude ?? d.minMagnitude, minSegment: o.minSegment ?? d.minSegment, seed: o.seed ?? d.seed };
+  return {
+    alpha: o.alpha ?? d.alpha,
+    permutations: o.permutations ?? d.permutations,
+    minMagnitude: o.minMagnitude ?? d.minMagnitude,
+    minSegment: o.minSegment ?? d.minSegment,
+    seed: o.seed ?? d.seed,
+  };
 }
 
 /** A change found in a series, placed among its runs. */
@@ -54,7 +60,14 @@ export function analyzeSeries(series: readonly Series[], rule: ChangeRule = chan
   return series.map((s) => {
     const skipped = Math.max(0, s.points.length - DEFAULTS.history.maxPoints);
     const pts = s.points.slice(skipped);
-    const changes = pts.length >= 2 ? findChanges(pts.map((p) => p.value), FIGURES[s.key.figure].better, rule) : [];
+    const changes =
+      pts.length >= 2
+        ? findChanges(
+            pts.map((p) => p.value),
+            FIGURES[s.key.figure].better,
+            rule,
+          )
+        : [];
     return { key: s.key, points: s.points, changes: changes.map((c) => place(s.points, skipped, c)), skipped };
   });
 }
@@ -67,10 +80,7 @@ export interface FigureCheck {
   /** The new run's value, and the history it was judged with (oldest first, the new run last). */
   value: number;
   history: SeriesPoint[];
-  verdict:
-    | { status: 'too-short'; have: number; need: number }
-    | { status: 'pass'; changes: PlacedChange[] }
-    | { status: 'regression'; change: PlacedChange; changes: PlacedChange[] };
+  verdict: { status: 'too-short'; have: number; need: number } | { status: 'pass'; changes: PlacedChange[] } | { status: 'regression'; change: PlacedChange; changes: PlacedChange[] };
 }
 
 export interface CheckOutcome {
@@ -96,7 +106,12 @@ export function checkRun(
   const window = o.window ?? DEFAULTS.history.gate.window;
   const minRuns = o.minRuns ?? DEFAULTS.history.gate.minRuns;
   const self = store.runIdOf(rec.resultKey);
-  const all = store.series({ fingerprint: rec.fingerprint, designKey: rec.designKey, ...(self !== null ? { excludeRunId: self } : {}), ...(o.sinceStartedAt ? { sinceStartedAt: o.sinceStartedAt } : {}) });
+  const all = store.series({
+    fingerprint: rec.fingerprint,
+    designKey: rec.designKey,
+    ...(self !== null ? { excludeRunId: self } : {}),
+    ...(o.sinceStartedAt ? { sinceStartedAt: o.sinceStartedAt } : {}),
+  });
   const checks: FigureCheck[] = [];
   for (const f of rec.figures) {
     if (o.figures && !o.figures.includes(f.figure)) continue;

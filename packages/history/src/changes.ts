@@ -85,7 +85,7 @@ function describe(logs: readonly number[], indices: readonly number[], pValues: 
     const b = segs[i]!;
     const a = segs[i + 1]!;
     const { size, ci95 } = stepSize(logs.slice(b[0], b[1]), logs.slice(a[0], a[1]));
-    out.push({ index: a[0], before: b, after: a, size, ci95, pValue: pValues.get(a[0]) ?? Number.NaN, direction: (size > 0) === (better === 'higher') ? 'better' : 'worse' });
+    out.push({ index: a[0], before: b, after: a, size, ci95, pValue: pValues.get(a[0]) ?? Number.NaN, direction: size > 0 === (better === 'higher') ? 'better' : 'worse' });
   }
   return out;
 }
@@ -113,10 +113,7 @@ export function findChanges(values: readonly number[], better: Better, rule: Cha
 }
 
 /** What the gate concluded about the newest point of a series. */
-export type GateVerdict =
-  | { status: 'too-short'; have: number; need: number }
-  | { status: 'pass'; changes: SeriesChange[] }
-  | { status: 'regression'; change: SeriesChange; changes: SeriesChange[] };
+export type GateVerdict = { status: 'too-short'; have: number; need: number } | { status: 'pass'; changes: SeriesChange[] } | { status: 'regression'; change: SeriesChange; changes: SeriesChange[] };
 
 /**
  * The gate: the same rule as `findChanges` on the recent runs followed by the new one (the last
@@ -128,7 +125,7 @@ export function judgeNewest(values: readonly number[], better: Better, rule: Cha
   if (values.length < rule.minRuns) return { status: 'too-short', have: values.length, need: rule.minRuns };
   const changes = findChanges(values, better, rule);
   const last = changes.at(-1);
-  if (!last || last.direction !== 'worse') return { status: 'pass', changes };
+  if (last?.direction !== 'worse') return { status: 'pass', changes };
   const logs = values.map((v) => Math.log(v));
   const levelBefore = median(logs.slice(last.before[0], last.before[1]));
   const levelAfter = median(logs.slice(last.after[0], last.after[1]));

@@ -90,7 +90,16 @@ export interface RunRecord {
   designKey: string;
   design: Record<string, unknown>;
   seed: number;
-  noise: { meanSteal: number; maxSteal: number; medianHalfWidth: number | null; worstHalfWidth: number | null; precisionTarget: number; windows: number; excludedSteal: number; verdict: string | null };
+  noise: {
+    meanSteal: number;
+    maxSteal: number;
+    medianHalfWidth: number | null;
+    worstHalfWidth: number | null;
+    precisionTarget: number;
+    windows: number;
+    excludedSteal: number;
+    verdict: string | null;
+  };
   wallSec: number;
   figures: FigureRecord[];
 }

@@ -116,9 +116,10 @@ export class HistoryStore {
       if (code === 'EISDIR') throw new HistoryError(`${file}: is a directory, expected a history database file`);
       if (code !== 'ENOENT') throw new HistoryError(`${file}: cannot read (${code ?? String(e)})`);
     }
-    if (bytes && bytes.length > 0 && bytes.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) throw new HistoryError(`${file}: not a SQLite database (a history file is made by \`benchsuite history add\`)`);
+    if (bytes && bytes.length > 0 && bytes.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC)
+      throw new HistoryError(`${file}: not a SQLite database (a history file is made by \`benchsuite history add\`)`);
     const SQL = await engine();
-    const db = new SQL.Database(bytes && bytes.length ? bytes : null);
+    const db = new SQL.Database(bytes?.length ? bytes : null);
     db.run('PRAGMA foreign_keys = ON');
     let version = 0;
     try {
@@ -299,7 +300,15 @@ export class HistoryStore {
     for (const r of found) {
       const key: SeriesKey = {
         fingerprint: str(r.fingerprint!)!,
-        machine: { cpuModel: str(r.cpu_model!)!, cores: num(r.cores!)!, arch: str(r.arch!)!, kernel: str(r.kernel!)!, node: str(r.node!)!, python: str(r.python ?? null), memoryGiB: num(r.memory_gib!)! },
+        machine: {
+          cpuModel: str(r.cpu_model!)!,
+          cores: num(r.cores!)!,
+          arch: str(r.arch!)!,
+          kernel: str(r.kernel!)!,
+          node: str(r.node!)!,
+          python: str(r.python ?? null),
+          memoryGiB: num(r.memory_gib!)!,
+        },
         designKey: str(r.design_key!)!,
         scenario: str(r.scenario!)!,
         target: str(r.target!)!,
@@ -309,8 +318,19 @@ export class HistoryStore {
       };
       const id = JSON.stringify([key.fingerprint, key.designKey, key.scenario, key.target, key.reference, key.load, key.figure]);
       let s = bySeries.get(id);
-      if (!s) bySeries.set(id, (s = { key, points: [] }));
-      s.points.push({ runId: num(r.run_id!)!, startedAt: str(r.started_at!)!, commit: str(r.commit_sha ?? null), branch: str(r.branch ?? null), value: num(r.point!)!, lo: num(r.lo ?? null), hi: num(r.hi ?? null) });
+      if (!s) {
+        s = { key, points: [] };
+        bySeries.set(id, s);
+      }
+      s.points.push({
+        runId: num(r.run_id!)!,
+        startedAt: str(r.started_at!)!,
+        commit: str(r.commit_sha ?? null),
+        branch: str(r.branch ?? null),
+        value: num(r.point!)!,
+        lo: num(r.lo ?? null),
+        hi: num(r.hi ?? null),
+      });
     }
     return [...bySeries.values()];
   }

@@ -3,7 +3,7 @@ import type { BenchResult } from '@benchsuite/sdk';
 import { NOISE_MODELS, simulateSeries } from '../src/index.js';
 
 /** The report package's fixture run (3 scenarios; fastify and express against node-http), without its windows. */
-export function fixtureResult(): BenchResult {
+function fixtureResult(): BenchResult {
   const r = JSON.parse(readFileSync(new URL('../../report/test/fixtures/result.json', import.meta.url), 'utf8')) as BenchResult;
   return { ...r, windows: [], blocks: [] };
 }
@@ -49,7 +49,15 @@ export function syntheticResults(o: SyntheticOptions): BenchResult[] {
       s.relativeRps = scale(s.relativeRps, rps[i]!);
       s.relativeCpu = scale(s.relativeCpu, cpu[i]!);
     }
-    r.instructions = [{ scenario: 'baseline', target: 'fastify', status: 'ok', warmupRequests: 3000, levels: [{ connections: 1, requests: 2000, perProcess: [ins[i]!, ins[i]!, ins[i]!], perRequest: ins[i]!, spread: 0 }] }];
+    r.instructions = [
+      {
+        scenario: 'baseline',
+        target: 'fastify',
+        status: 'ok',
+        warmupRequests: 3000,
+        levels: [{ connections: 1, requests: 2000, perProcess: [ins[i]!, ins[i]!, ins[i]!], perRequest: ins[i]!, spread: 0 }],
+      },
+    ];
     return r;
   });
 }

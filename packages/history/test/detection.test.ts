@@ -76,7 +76,13 @@ describe('the gate on a history growing one run at a time', () => {
     let stepped = [...series];
     for (let k = 0; k < 6; k++) {
       stepped = [...stepped, 404_189 * 1.02 * (1 + 0.0002 * Math.sin(k))];
-      verdicts.push(judgeNewest(stepped.map((v, i) => (i < 30 ? v * 404_189 : v)), 'lower', gate).status);
+      verdicts.push(
+        judgeNewest(
+          stepped.map((v, i) => (i < 30 ? v * 404_189 : v)),
+          'lower',
+          gate,
+        ).status,
+      );
     }
     expect(verdicts[0]).toBe('pass');
     const first = verdicts.indexOf('regression');

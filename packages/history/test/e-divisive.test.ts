@@ -22,10 +22,11 @@ function qhatByDefinition(x: readonly number[], s: number, t: number, k: number)
 
 function bestByDefinition(x: readonly number[], s: number, e: number) {
   let best = { index: -1, qhat: -Infinity };
-  for (let t = s + 1; t < e; t++) for (let k = t + 1; k <= e; k++) {
-    const q = qhatByDefinition(x, s, t, k);
-    if (q > best.qhat) best = { index: t, qhat: q };
-  }
+  for (let t = s + 1; t < e; t++)
+    for (let k = t + 1; k <= e; k++) {
+      const q = qhatByDefinition(x, s, t, k);
+      if (q > best.qhat) best = { index: t, qhat: q };
+    }
   return best;
 }
 
@@ -89,7 +90,12 @@ describe('E-Divisive with the permutation test', () => {
 describe.skipIf(otavaMissing !== null)(`agreement with Apache Otava 0.8.0 on the same series${otavaMissing ? ` (skipped: ${otavaMissing})` : ''}`, () => {
   // 60 simulated histories on the VM's noise: 20 without a change, 40 with a step of 5–10% (the logs are what both analyze).
   const series = Array.from({ length: 60 }, (_, i) =>
-    simulateSeries(i % 3 === 0 ? NOISE_MODELS.noisy : NOISE_MODELS.quiet, { length: 20 + (i % 4) * 10, stepAt: i < 20 ? null : 10 + (i % 7), step: i % 2 ? -0.1 : 0.05 + (i % 5) * 0.01, seed: 500 + i }).values.map(Math.log),
+    simulateSeries(i % 3 === 0 ? NOISE_MODELS.noisy : NOISE_MODELS.quiet, {
+      length: 20 + (i % 4) * 10,
+      stepAt: i < 20 ? null : 10 + (i % 7),
+      step: i % 2 ? -0.1 : 0.05 + (i % 5) * 0.01,
+      seed: 500 + i,
+    }).values.map(Math.log),
   );
 
   it('the first candidate split: the same index and Q̂ to 1e-9 on every series', () => {

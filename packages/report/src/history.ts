@@ -53,7 +53,10 @@ export interface HistoryCheckView {
   figure: HistoryFigure;
   value: number;
   history: readonly HistoryPointView[];
-  verdict: { status: 'too-short'; have: number; need: number } | { status: 'pass'; changes: readonly HistoryChangeView[] } | { status: 'regression'; change: HistoryChangeView; changes: readonly HistoryChangeView[] };
+  verdict:
+    | { status: 'too-short'; have: number; need: number }
+    | { status: 'pass'; changes: readonly HistoryChangeView[] }
+    | { status: 'regression'; change: HistoryChangeView; changes: readonly HistoryChangeView[] };
 }
 
 /** The rule behind every verdict, as the history ran it (`DEFAULTS.history`). */
@@ -70,7 +73,7 @@ const FIGURE_TEXT: Record<HistoryFigure, (reference: string) => string> = {
 };
 
 /** `fastify on json-post, throughput ÷ node-http`. */
-export const seriesTitle = (k: HistorySeriesView['key']) => `${k.target} on ${k.scenario}, ${FIGURE_TEXT[k.figure](k.reference)}`;
+const seriesTitle = (k: HistorySeriesView['key']) => `${k.target} on ${k.scenario}, ${FIGURE_TEXT[k.figure](k.reference)}`;
 
 const machineText = (m: HistoryMachineView) => `${m.cpuModel}, ${m.cores} cores, kernel ${m.kernel}, Node ${m.node.replace(/^v/, '')}${m.python ? `, Python ${m.python}` : ''}`;
 
@@ -78,24 +81,24 @@ const short = (commit: string | null) => (commit ? commit.slice(0, 10) : 'no com
 const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** A figure's value as its series shows it: a ratio to 3 decimals, an instruction count grouped. */
-export function historyValue(figure: HistoryFigure, v: number): string {
+function historyValue(figure: HistoryFigure, v: number): string {
   if (!Number.isFinite(v)) return DASH;
   return figure === 'instructions' ? Math.round(v).toLocaleString('en-US') : v.toFixed(3);
 }
 
 /** `−12.3% [−15.1%, −9.4%]`. */
-export function changeSizeText(c: Pick<HistoryChangeView, 'size' | 'ci95'>): string {
+function changeSizeText(c: Pick<HistoryChangeView, 'size' | 'ci95'>): string {
   const pct = (x: number) => fmtSignedPct(x * 100);
   return c.ci95 ? `${pct(c.size)} [${pct(c.ci95[0])}, ${pct(c.ci95[1])}]` : pct(c.size);
 }
 
 /** Where a change falls: between the last run before it and the first after it. */
-export function commitRangeText(c: Pick<HistoryChangeView, 'lastBefore' | 'firstAfter'>): string {
+function commitRangeText(c: Pick<HistoryChangeView, 'lastBefore' | 'firstAfter'>): string {
   return `after ${short(c.lastBefore.commit)} (${day(c.lastBefore.startedAt)}), by ${short(c.firstAfter.commit)} (${day(c.firstAfter.startedAt)})`;
 }
 
 /** One change in one line: what moved, by how much, where, and the runs on either side. */
-export function changeLine(figure: HistoryFigure, c: HistoryChangeView): string {
+function changeLine(figure: HistoryFigure, c: HistoryChangeView): string {
   return `${c.direction === 'worse' ? 'worse' : 'better'} ${changeSizeText(c)} ${commitRangeText(c)}; ${c.runsBefore} run${c.runsBefore === 1 ? '' : 's'} before at ${historyValue(figure, c.levelBefore)}, ${c.runsAfter} after at ${historyValue(figure, c.levelAfter)} (p ${c.pValue < 0.001 ? '< 0.001' : `= ${c.pValue.toFixed(3)}`})`;
 }
 
@@ -108,7 +111,9 @@ export function renderHistoryChanges(series: readonly HistorySeriesView[], rule:
   const runs = new Set(series.flatMap((s) => s.points.map((p) => p.runId))).size;
   const found = series.filter((s) => s.changes.length);
   const machines = [...new Map(series.map((s) => [s.key.fingerprint, s.key.machine])).entries()];
-  out.push(`${series.length} series over ${runs} run${runs === 1 ? '' : 's'} on ${machines.length} machine${machines.length === 1 ? '' : 's'}; ${found.length ? `changes in ${found.length}` : 'no lasting change found'}.`);
+  out.push(
+    `${series.length} series over ${runs} run${runs === 1 ? '' : 's'} on ${machines.length} machine${machines.length === 1 ? '' : 's'}; ${found.length ? `changes in ${found.length}` : 'no lasting change found'}.`,
+  );
   out.push(`Rule: ${ruleText(rule)}.`);
   for (const [fp, m] of machines) {
     const mine = found.filter((s) => s.key.fingerprint === fp);
@@ -155,7 +160,7 @@ const n1 = (x: number) => (Math.round(x * 10) / 10).toString();
  * A series over runs: each run's figure with its interval, the level of each segment between
  * change points, and a dashed line at every change with its size. Inline SVG, no script.
  */
-export function historyChartSvg(s: HistorySeriesView, width = 560): string {
+function historyChartSvg(s: HistorySeriesView, width = 560): string {
   const pts = s.points;
   const title = `${seriesTitle(s.key)}: ${pts.length} runs${s.changes.length ? `, ${s.changes.length} change${s.changes.length === 1 ? '' : 's'}` : ''}`;
   const left = 70;
@@ -173,11 +178,14 @@ export function historyChartSvg(s: HistorySeriesView, width = 560): string {
   const parts: string[] = [`<text class="chart-title" x="0" y="16">${esc(title)}</text>`];
   for (let k = 0; k <= 4; k++) {
     const v = lo + ((hi - lo) * k) / 4;
-    parts.push(`<line class="grid" x1="${left}" x2="${right}" y1="${n1(sy(v))}" y2="${n1(sy(v))}"/><text class="tick" x="${left - 6}" y="${n1(sy(v) + 4)}" text-anchor="end">${esc(historyValue(s.key.figure, v))}</text>`);
+    parts.push(
+      `<line class="grid" x1="${left}" x2="${right}" y1="${n1(sy(v))}" y2="${n1(sy(v))}"/><text class="tick" x="${left - 6}" y="${n1(sy(v) + 4)}" text-anchor="end">${esc(historyValue(s.key.figure, v))}</text>`,
+    );
   }
   const every = Math.max(1, Math.ceil(pts.length / 8));
   pts.forEach((p, i) => {
-    if (i % every === 0 || i === pts.length - 1) parts.push(`<text class="tick" x="${n1(sx(i))}" y="${top + plotH + 15}" text-anchor="middle">${esc(p.commit ? p.commit.slice(0, 7) : `#${i + 1}`)}</text>`);
+    if (i % every === 0 || i === pts.length - 1)
+      parts.push(`<text class="tick" x="${n1(sx(i))}" y="${top + plotH + 15}" text-anchor="middle">${esc(p.commit ? p.commit.slice(0, 7) : `#${i + 1}`)}</text>`);
   });
   parts.push(`<text class="axis" x="${n1((left + right) / 2)}" y="${top + plotH + 31}" text-anchor="middle">runs, oldest first (commit)</text>`);
   // Segment levels.
@@ -194,7 +202,9 @@ export function historyChartSvg(s: HistorySeriesView, width = 560): string {
   });
   parts.push(`<path d="${pts.map((p, i) => `${i ? 'L' : 'M'}${n1(sx(i))} ${n1(sy(p.value))}`).join('')}" fill="none" stroke="#2563eb" stroke-width="1.5"/>`);
   pts.forEach((p, i) => {
-    parts.push(`<circle cx="${n1(sx(i))}" cy="${n1(sy(p.value))}" r="2.8" fill="#2563eb"><title>${esc(`${short(p.commit)} ${day(p.startedAt)}: ${historyValue(s.key.figure, p.value)}`)}</title></circle>`);
+    parts.push(
+      `<circle cx="${n1(sx(i))}" cy="${n1(sy(p.value))}" r="2.8" fill="#2563eb"><title>${esc(`${short(p.commit)} ${day(p.startedAt)}: ${historyValue(s.key.figure, p.value)}`)}</title></circle>`,
+    );
   });
   parts.push('</g>');
   for (const c of s.changes) {

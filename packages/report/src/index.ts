@@ -25,9 +25,6 @@ export { renderHtml, renderHistoryHtml } from './html.js';
 export {
   renderHistoryChanges,
   renderHistoryCheck,
-  historyChartSvg,
-  changeSizeText,
-  commitRangeText,
   type HistoryChangeView,
   type HistoryCheckView,
   type HistoryFigure,

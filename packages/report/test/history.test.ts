@@ -33,7 +33,11 @@ const change: HistoryChangeView = {
   levelBefore: 0.755,
   levelAfter: 0.665,
 };
-const stepped: HistorySeriesView = { key: { fingerprint: 'abc123abc123', machine, designKey: 'd1', scenario: 'baseline', target: 'fastify', reference: 'node-http', figure: 'rps' }, points, changes: [change] };
+const stepped: HistorySeriesView = {
+  key: { fingerprint: 'abc123abc123', machine, designKey: 'd1', scenario: 'baseline', target: 'fastify', reference: 'node-http', figure: 'rps' },
+  points,
+  changes: [change],
+};
 const flat: HistorySeriesView = {
   key: { fingerprint: 'abc123abc123', machine, designKey: 'd1', scenario: 'json-post', target: HOSTILE_NAME, reference: 'node-http', figure: 'instructions' },
   points: Array.from({ length: 20 }, (_, i) => point(i, 503_320 + (i % 2) * 40)),

@@ -125,7 +125,13 @@ const seriesFlags = {
   db: dbFlag,
   scenario: { type: 'value', value: 'A,B', parse: parseNames, repeatable: true, help: 'only these scenarios' },
   target: { type: 'value', value: 'X,Y', parse: parseNames, repeatable: true, help: 'only these targets' },
-  figure: { type: 'value', value: 'LIST', parse: figureList, repeatable: true, help: 'only these figures: rps (throughput ÷ the reference), cpu (CPU per request ÷ the reference), instructions (per request)' },
+  figure: {
+    type: 'value',
+    value: 'LIST',
+    parse: figureList,
+    repeatable: true,
+    help: 'only these figures: rps (throughput ÷ the reference), cpu (CPU per request ÷ the reference), instructions (per request)',
+  },
   minChange: minChangeFlag,
 } as const;
 
