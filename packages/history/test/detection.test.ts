@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeRule, findChanges, judgeNewest, NOISE_MODELS, simulateSeries, type NoiseModel } from '../src/index.js';
-import { DEFAULTS } from '@benchsuite/sdk';
+import { DEFAULTS, mulberry32 } from '@benchsuite/sdk';
 
 /*
  * The README's detection table, checked: 1,000 simulated histories of 30 runs per noise model and
@@ -65,6 +65,15 @@ describe('the gate on a history growing one run at a time', () => {
 
   it('says how many runs it needs when the history is too short', () => {
     expect(judgeNewest([1, 1, 1], 'higher', gate)).toEqual({ status: 'too-short', have: 3, need: DEFAULTS.history.gate.minRuns + 1 });
+  });
+
+  it('does not call one odd run at the old end of the window a change (a JIT tier-up inside one count)', () => {
+    // 30 counts within 0.05% of each other after one 6.4% high: E-Divisive alone splits the odd run off
+    // (p = 0.01), which would read as a 6% drop; a level needs 3 runs on each side.
+    const rnd = mulberry32(7);
+    const counts = [1.0644, ...Array.from({ length: 30 }, () => 1 + (rnd() - 0.5) * 0.001)];
+    expect(judgeNewest(counts, 'higher', gate).status).toBe('pass');
+    expect(findChanges(counts, 'higher', rule)).toEqual([]);
   });
 
   it('does not fail on one noisy run, however far off, and fails once a small lasting step is confirmed', () => {
