@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -10,8 +10,9 @@ import { BIN, scratch } from './_helpers.js';
  * docs/benchsuite-history.yml, run here as GitHub would run it on pushes, step by step: every
  * `run:` step verbatim with bash in a scratch git repository whose benchsuite.config.ts has a tiny
  * suite (one node:http server, small instruction counts). `uses:` steps are GitHub's (checkout,
- * setup-node, the cache, the artifact) and are played by the scratch folder itself, which keeps
- * .benchsuite/ from one push to the next as the cache does; the Install step is skipped (it runs
+ * setup-node, the cache, the artifact) and are played by the scratch folder itself: before each
+ * push everything in .benchsuite/ but history.sqlite is removed, as a fresh checkout and the cache
+ * restore would leave it; the Install step is skipped (it runs
  * `npm ci` and apt-get: the tools are on this machine already). The history starts with 20 copies of
  * the first push's run (other commits, earlier hours); then three pushes carry an extra loop per
  * request, and the third must fail the job at the commit that added it. Starts servers: under the lock.
@@ -62,6 +63,8 @@ const git = (...args: string[]) => {
 
 /** One push: every `run:` step of the workflow, in order, as GitHub runs them (a failed step skips the next unless its `if:` says otherwise). */
 function push(steps: Step[]): { name: string; code: number | null; out: string }[] {
+  // A fresh checkout, then the cache restores .benchsuite/history.sqlite and nothing else.
+  for (const f of readdirSync(join(repo, '.benchsuite'), { withFileTypes: true })) if (f.name !== 'history.sqlite') rmSync(join(repo, '.benchsuite', f.name), { recursive: true, force: true });
   const done: { name: string; code: number | null; out: string }[] = [];
   let failed = false;
   for (const step of steps) {
@@ -99,6 +102,7 @@ describe.skipIf(valgrindMissing !== null)(`the CI workflow in docs/, run locally
     symlinkSync(SDK, join(repo, 'node_modules/@benchsuite/sdk'));
     writeFileSync(join(repo, 'benchsuite.config.ts'), CONFIG);
     writeFileSync(join(repo, '.gitignore'), 'node_modules\n.benchsuite\n');
+    mkdirSync(join(repo, '.benchsuite'));
     git('init', '-q', '-b', 'main');
     git('config', 'user.email', 'ci@example.com');
     git('config', 'user.name', 'ci');
@@ -128,7 +132,7 @@ describe.skipIf(valgrindMissing !== null)(`the CI workflow in docs/, run locally
       copy.finishedAt = new Date(Date.parse(result.finishedAt) - i * 3_600_000).toISOString();
       copy.seed = result.seed + i;
       copy.environment.git.commit = `${i}`.padStart(2, '0').repeat(20);
-      const file = join(repo, `.benchsuite/copy-${i}.json`);
+      const file = join(repo, `.benchsuite/copy-${i}.json`); // gone at the next push, as the checkout would have it
       writeFileSync(file, JSON.stringify(copy));
       copies.push(file);
     }

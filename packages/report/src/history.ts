@@ -167,11 +167,13 @@ function historyChartSvg(s: HistorySeriesView, width = 560): string {
   const right = width - 14;
   const top = 30;
   const plotH = 180;
-  const values = pts.flatMap((p) => [p.value, p.lo ?? p.value, p.hi ?? p.value]).filter((v) => Number.isFinite(v) && v > 0);
+  // The scale follows the points: one run's interval can be ±200% on a noisy host and would
+  // flatten the series. Whiskers are clipped to the plot (an open end marks a clipped one).
+  const values = pts.map((p) => p.value).filter((v) => Number.isFinite(v) && v > 0);
   let lo = Math.min(...values);
   let hi = Math.max(...values);
-  const pad = (hi - lo || Math.abs(hi) * 0.05 || 1) * 0.08;
-  lo -= pad;
+  const pad = (hi - lo || Math.abs(hi) * 0.05 || 1) * 0.15;
+  lo = Math.max(0, lo - pad);
   hi += pad;
   const sx = (i: number) => (pts.length <= 1 ? (left + right) / 2 : left + (i / (pts.length - 1)) * (right - left));
   const sy = (v: number) => top + plotH - ((v - lo) / (hi - lo)) * plotH;
@@ -184,7 +186,7 @@ function historyChartSvg(s: HistorySeriesView, width = 560): string {
   }
   const every = Math.max(1, Math.ceil(pts.length / 8));
   pts.forEach((p, i) => {
-    if (i % every === 0 || i === pts.length - 1)
+    if (i % every === 0)
       parts.push(`<text class="tick" x="${n1(sx(i))}" y="${top + plotH + 15}" text-anchor="middle">${esc(p.commit ? p.commit.slice(0, 7) : `#${i + 1}`)}</text>`);
   });
   parts.push(`<text class="axis" x="${n1((left + right) / 2)}" y="${top + plotH + 31}" text-anchor="middle">runs, oldest first (commit)</text>`);
@@ -198,7 +200,7 @@ function historyChartSvg(s: HistorySeriesView, width = 560): string {
   }
   parts.push('<g class="series">');
   pts.forEach((p, i) => {
-    if (p.lo != null && p.hi != null && p.lo > 0) parts.push(`<path d="M${n1(sx(i))} ${n1(sy(p.lo))}V${n1(sy(p.hi))}" stroke="#93c5fd" stroke-width="1.3"/>`);
+    if (p.lo != null && p.hi != null && p.lo > 0) parts.push(`<path d="M${n1(sx(i))} ${n1(sy(Math.max(lo, p.lo)))}V${n1(sy(Math.min(hi, p.hi)))}" stroke="#93c5fd" stroke-width="1.3"/>`);
   });
   parts.push(`<path d="${pts.map((p, i) => `${i ? 'L' : 'M'}${n1(sx(i))} ${n1(sy(p.value))}`).join('')}" fill="none" stroke="#2563eb" stroke-width="1.5"/>`);
   pts.forEach((p, i) => {
