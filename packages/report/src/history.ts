@@ -4,7 +4,7 @@
  * with @benchsuite/history and passes the series in); output is text. Every sentence about the
  * history is here.
  */
-import { DASH, escapeHtml as esc, fmtPct, fmtSignedPct } from './format.js';
+import { DASH, escapeHtml as esc, escapeMarkdown, fmtPct, fmtSignedPct } from './format.js';
 
 export type HistoryFigure = 'rps' | 'cpu' | 'instructions';
 
@@ -186,8 +186,7 @@ function historyChartSvg(s: HistorySeriesView, width = 560): string {
   }
   const every = Math.max(1, Math.ceil(pts.length / 8));
   pts.forEach((p, i) => {
-    if (i % every === 0)
-      parts.push(`<text class="tick" x="${n1(sx(i))}" y="${top + plotH + 15}" text-anchor="middle">${esc(p.commit ? p.commit.slice(0, 7) : `#${i + 1}`)}</text>`);
+    if (i % every === 0) parts.push(`<text class="tick" x="${n1(sx(i))}" y="${top + plotH + 15}" text-anchor="middle">${esc(p.commit ? p.commit.slice(0, 7) : `#${i + 1}`)}</text>`);
   });
   parts.push(`<text class="axis" x="${n1((left + right) / 2)}" y="${top + plotH + 31}" text-anchor="middle">runs, oldest first (commit)</text>`);
   // Segment levels.
@@ -224,13 +223,20 @@ function changesListHtml(s: HistorySeriesView): string {
   return `<ul class="changes">${s.changes.map((c) => `<li class="${c.direction}">${esc(changeLine(s.key.figure, c))}</li>`).join('')}</ul>`;
 }
 
-/** The run report's history section: each pair's series (this run last) with its changes. */
+/** The run report's history section (its body): each pair's series, this run last, with its changes. */
 export function historySectionHtml(series: readonly HistorySeriesView[], rule: HistoryRuleView): string {
-  if (!series.length) return '';
   const charts = series.map((s) => `<div class="history-series">${historyChartSvg(s)}${changesListHtml(s)}</div>`).join('\n');
-  return `<section id="history"><h2>History</h2>
-<p class="muted">This run among the earlier runs of the same machine and design in the history. ${esc(ruleText(rule))}.</p>
-<div class="charts two">${charts}</div></section>`;
+  return `<p class="muted">This run among the earlier runs of the same machine and design in the history. ${esc(ruleText(rule))}.</p>
+<div class="charts two">${charts}</div>`;
+}
+
+/** The history section in Markdown: each series with a change, and its changes. */
+export function historySectionMarkdown(series: readonly HistorySeriesView[], rule: HistoryRuleView): string[] {
+  const found = series.filter((s) => s.changes.length);
+  const out = [`${series.length} series of this run's pairs in the history (${ruleText(rule)}); ${found.length ? `changes in ${found.length}:` : 'no lasting change.'}`, ''];
+  for (const s of found) out.push(...s.changes.map((c) => `- ${escapeMarkdown(seriesTitle(s.key))}: ${escapeMarkdown(changeLine(s.key.figure, c))}`));
+  if (found.length) out.push('');
+  return out;
 }
 
 /** `benchsuite history report`: one self-contained page for the whole history, by machine. */
