@@ -220,7 +220,8 @@ function historyChartSvg(s: HistorySeriesView, width = 560): string {
 /** The changes of a series as a list (HTML). */
 function changesListHtml(s: HistorySeriesView): string {
   if (!s.changes.length) return '<p class="muted small">No lasting change.</p>';
-  return `<ul class="changes">${s.changes.map((c) => `<li class="${c.direction}">${esc(changeLine(s.key.figure, c))}</li>`).join('')}</ul>`;
+  // Styled inline: the run report's stylesheet stays as it is for runs without a history.
+  return `<ul class="changes" style="margin:4px 0 10px;padding-left:18px;font-size:12.5px">${s.changes.map((c) => `<li class="${c.direction}" style="color:${c.direction === 'worse' ? '#991b1b' : '#166534'}">${esc(changeLine(s.key.figure, c))}</li>`).join('')}</ul>`;
 }
 
 /** The run report's history section (its body): each pair's series, this run last, with its changes. */
@@ -257,8 +258,7 @@ export function renderHistoryPage(series: readonly HistorySeriesView[], o: { rul
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
 <meta name="generator" content="${esc(o.generator)}">
 <title>benchsuite history</title>
-<style>${o.css}
-ul.changes{margin:4px 0 10px;padding-left:18px;font-size:12.5px}ul.changes li.worse{color:#991b1b}ul.changes li.better{color:#166534}</style>
+<style>${o.css}</style>
 </head>
 <body>
 <main>

@@ -420,7 +420,7 @@ pre{background:#0f172a;color:#e2e8f0;padding:10px 12px;border-radius:8px;overflo
 svg.chart{width:100%;height:auto;overflow:visible}
 svg.chart text{font-size:12.5px;fill:#374151;font-family:inherit}svg.chart .chart-title{font-size:13px;font-weight:600;fill:#111827}
 svg.chart .tick,svg.chart .axis{fill:#6b7280;font-size:11px}svg.chart .note{fill:#b45309}
-svg.chart .grid{stroke:#eef0f3}ul.changes{margin:4px 0 10px;padding-left:18px;font-size:12.5px}ul.changes li.worse{color:#991b1b}ul.changes li.better{color:#166534}svg.chart .whisker{stroke:#111827;stroke-width:1.4;fill:none}svg.chart .marker{stroke:#6b7280;stroke-dasharray:4 3}
+svg.chart .grid{stroke:#eef0f3}svg.chart .whisker{stroke:#111827;stroke-width:1.4;fill:none}svg.chart .marker{stroke:#6b7280;stroke-dasharray:4 3}
 .rank-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(540px,1fr));gap:16px}.rank-card thead th{white-space:normal}.rank-card td:first-child{min-width:0}
 .rank-card{border:1px solid var(--border);border-radius:10px;padding:10px 14px}.rank-card h3{margin:4px 0}
 .tie{color:#7c3aed;font-weight:600}
