@@ -10,17 +10,18 @@
 //            run 21): the share of series where a check before the step failed, and after how many
 //            runs past the step the first check failed (median, and the share caught by run 40).
 //
-// Options: --series N (1000), --gate-series N (200), --models quiet,noisy,instructions.
+// Options: --series N (1000), --gate-series N (200), --models quiet,noisy,instructions, --alpha P
+// (the permutation test's level; default DEFAULTS.history.alpha).
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '@benchsuite/sdk';
 import { changeRule, findChanges, judgeNewest, NOISE_MODELS, simulateSeries } from '../dist/index.js';
 
 const { values: a } = parseArgs({
-  options: { series: { type: 'string', default: '1000' }, 'gate-series': { type: 'string', default: '200' }, models: { type: 'string', default: 'quiet,noisy,instructions' } },
+  options: { series: { type: 'string', default: '1000' }, 'gate-series': { type: 'string', default: '200' }, models: { type: 'string', default: 'quiet,noisy,instructions' }, alpha: { type: 'string' } },
 });
 const N = Number(a.series);
 const G = Number(a['gate-series']);
-const rule = changeRule();
+const rule = changeRule(a.alpha ? { alpha: Number(a.alpha) } : {});
 const steps = [0, -0.02, -0.05, -0.1];
 const pct = (x, n) => `${((100 * x) / n).toFixed(1)}%`;
 const t0 = Date.now();
