@@ -17,7 +17,12 @@ import { DEFAULTS } from '@benchsuite/sdk';
 import { changeRule, findChanges, judgeNewest, NOISE_MODELS, simulateSeries } from '../dist/index.js';
 
 const { values: a } = parseArgs({
-  options: { series: { type: 'string', default: '1000' }, 'gate-series': { type: 'string', default: '200' }, models: { type: 'string', default: 'quiet,noisy,instructions' }, alpha: { type: 'string' } },
+  options: {
+    series: { type: 'string', default: '1000' },
+    'gate-series': { type: 'string', default: '200' },
+    models: { type: 'string', default: 'quiet,noisy,instructions' },
+    alpha: { type: 'string' },
+  },
 });
 const N = Number(a.series);
 const G = Number(a['gate-series']);
