@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
-import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, renderHtml, type HistoryChangeView, type HistoryPointView, type HistorySeriesView } from '../src/index.js';
+import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, renderHtml, renderMarkdown, type HistoryChangeView, type HistoryPointView, type HistorySeriesView } from '../src/index.js';
 import { chromiumMissing, chromiumPath } from './chromium.js';
 import { HOSTILE_NAME, loadFixture } from './helpers.js';
 
@@ -73,6 +73,15 @@ describe('the history in words', () => {
       '  fastify on baseline, throughput ÷ the reference: worse −12.0% [−14.0%, −10.0%] after a000b00000 (2026-11-01 11:00), by a000c00000 (2026-11-01 12:00); 12 runs before at 0.755, 8 after at 0.665 (p = 0.005); this run 0.660',
       '1 of 2 figures have too little history to judge: 2 earlier runs of machine abc123abc123 with this design in /h.sqlite, and the gate needs 10 (8 more). Not a failure.',
     ]);
+  });
+});
+
+describe("a run's Markdown report with its history", () => {
+  it('lists each change under a History section; without a history there is none', () => {
+    const md = renderMarkdown(loadFixture(), { history: { series: [stepped, flat], rule } });
+    expect(md).toContain('## History');
+    expect(md).toContain('- fastify on baseline, throughput ÷ node-http: worse −12.0% \\[−14.0%, −10.0%\\] after a000b00000');
+    expect(renderMarkdown(loadFixture())).not.toContain('## History');
   });
 });
 
