@@ -53,7 +53,7 @@ export { varianceComponents, optimalRounds, blocksAhead, blocksForPrecision } fr
 export { decideStop, scenarioBudget } from './analysis/stopping.js';
 export { bestCleanPoint, kneeOf, sweepOf, isCleanLevel, type SweepLevel } from './analysis/sweep.js';
 export { perProcessOf, processFigures, workerCount } from './analysis/per-process.js';
-export { estimate, overallOf, summarizePair, rankScenario, separated, WindowIndex, INTERVAL_METHOD, type EstimatorOptions } from './analysis/summarize.js';
+export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedWindows, WindowIndex, INTERVAL_METHOD, type EstimatorOptions } from './analysis/summarize.js';
 export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
 export { tQuantile } from './analysis/student-t.js';
@@ -73,7 +73,8 @@ export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRunti
 export { toolCacheDir } from './cache.js';
 export { readPlan, planOptions, diffPlans, type PlanAsk, type RunPlan } from './run/plan.js';
 export { unusableDir } from './output-dir.js';
-export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type PlannedScenario } from './analysis/budget.js';
+export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type PlannedScenario, type RunForecast } from './analysis/budget.js';
+export { expectedHalfWidth, forecastBudget, budgetFor, noiseComponents, typicalComponents, type NoiseComponents } from './analysis/forecast.js';
 export { planRun } from './run/suite.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';

@@ -51,6 +51,11 @@ const processesMode = (raw: string): (typeof PROCESS_MODES)[number] => {
   if (!(PROCESS_MODES as readonly string[]).includes(raw)) throw new ValueError(`expected per-scenario or shared, got "${raw}"`);
   return raw as (typeof PROCESS_MODES)[number];
 };
+const METHODS = ['sliced', 'sequential'] as const;
+const methodName = (raw: string): (typeof METHODS)[number] => {
+  if (!(METHODS as readonly string[]).includes(raw)) throw new ValueError(`expected sliced or sequential, got "${raw}"`);
+  return raw as (typeof METHODS)[number];
+};
 const runtimeList = (raw: string) => {
   const specs = raw
     .split(',')
@@ -130,6 +135,13 @@ export const runFlags = {
     parse: processesMode,
     help: "per-scenario: each scenario's block starts its own fresh processes; shared: a block's fresh processes serve every scenario in turn, in a seeded order per block (warmed from cold once per block)",
     default: DEFAULTS.processes,
+  },
+  method: {
+    type: 'value',
+    value: 'NAME',
+    parse: methodName,
+    help: 'sliced: every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk); sequential: one window per target after another',
+    default: `${DEFAULTS.method} (sequential with a driver that cannot slice)`,
   },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
   stealThreshold: {
@@ -228,6 +240,7 @@ function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignO
     ['rounds', { design: { rounds: fd.rounds } }, JSON.stringify(d.rounds)],
     ['blocks', { design: { blocks: fd.blocks } }, JSON.stringify(d.blocks)],
     ['processes', { design: { processes: fd.processes ?? DEFAULTS.processes } }, d.processes],
+    ['method', { design: { method: fd.method ?? DEFAULTS.method } }, d.method],
     ['reference', { design: { reference: fd.reference } }, d.reference],
     ['stealThreshold', { design: { stealThreshold: fd.stealThreshold } }, d.stealThreshold],
     ['driver', { driver: flags.driver }, plan.driver],
@@ -260,6 +273,7 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   if (flags.rounds) d.rounds = widen(flags.rounds, d.rounds, DEFAULTS.rounds);
   if (flags.blocks) d.blocks = widen(flags.blocks, d.blocks, DEFAULTS.blocks);
   if (flags.processes !== undefined) d.processes = flags.processes;
+  if (flags.method !== undefined) d.method = flags.method;
   if (flags.precision !== undefined) d.precision = flags.precision;
   if (flags.budget !== undefined) d.budgetSec = flags.budget;
   if (flags.stealThreshold !== undefined) d.stealThreshold = flags.stealThreshold;
@@ -275,6 +289,7 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.rounds': 'rounds',
   'design.blocks': 'blocks',
   'design.processes': 'processes',
+  'design.method': 'method',
   'design.stealThreshold': 'stealThreshold',
   'overrides.duration': 'duration',
   'overrides.warmup': 'warmup',
@@ -300,6 +315,7 @@ function outlook(p: Prepared, driver: { name: string; reason: string }): RunOutl
     requests: p.options.overrides?.requests,
     minimumSec: p.budget.minimumSec,
     expectedHalfWidth: p.budget.expectedHalfWidth,
+    forecast: p.budget.forecast,
     driver,
   };
 }
@@ -320,8 +336,10 @@ interface Prepared {
   plan: RunPlan | undefined;
   /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
   targetNames: string[];
-  /** The budget planner's estimate and what it fitted. */
+  /** The budget planner's estimate and what it fitted (the forecast for a driver that slices rounds when the design asks). */
   budget: BudgetPlan;
+  /** The same for the driver chosen: whether it slices rounds changes what the budget buys. */
+  replan: (slices: boolean) => BudgetPlan;
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -401,7 +419,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
-  const budget = planRun(checked.scenarios, checked.targets, checked.opts.design, checked.opts);
+  const replan = (slices?: boolean) => planRun(checked.scenarios, checked.targets, checked.opts.design, { ...checked.opts, slices });
+  const budget = replan();
   const resolved = { ...checked.opts.design, freshWarmup: FRESH_WARMUP, ...budget.design };
   return {
     options,
@@ -413,6 +432,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     plan,
     targetNames: checked.targets.map((t) => t.name),
     budget,
+    replan,
   };
 }
 
@@ -420,6 +440,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
 async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
   try {
     const choice = await resolveDriver(p.options.driver ?? 'auto', p.needs);
+    // What the budget buys depends on whether this driver slices rounds.
+    p.budget = p.replan(choice.driver.capabilities.slots === true);
     return { name: choice.driver.name, reason: choice.reason };
   } catch (err) {
     throw new UsageError(`driver: ${(err as Error).message}`);

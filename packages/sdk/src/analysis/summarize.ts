@@ -260,6 +260,29 @@ export function rankScenario(scenario: string, summaries: readonly PairSummary[]
   return { scenario, places, method: RANKING_METHOD };
 }
 
+/**
+ * The windows the host disturbed beyond steal (thresholds `hostDisturbance`): something else used
+ * the measured cores (`resources.otherCpuShare`), or the loader ran slow, its CPU per request over
+ * `loaderSlowdown` times its (scenario, target) median — its work per request is the same whatever
+ * the server, so only the host makes it dearer. By window index. Pure.
+ */
+export function disturbedWindows(windows: readonly WindowRecord[], t: Pick<DesignThresholds, 'hostDisturbance'>): Map<number, { other: boolean; slowLoader: boolean }> {
+  const ok = windows.filter((w): w is OkWindow => w.status === 'ok' && w.requests > 0);
+  const perRequest = (w: OkWindow) => w.resources.loaderCpuSeconds / w.requests;
+  const medians = new Map<string, number>();
+  for (const key of new Set(ok.map((w) => `${w.scenario}\0${w.target}`))) {
+    medians.set(key, median(ok.filter((w) => `${w.scenario}\0${w.target}` === key && w.resources.loaderCpuSeconds > 0).map(perRequest)));
+  }
+  const out = new Map<number, { other: boolean; slowLoader: boolean }>();
+  for (const w of ok) {
+    const m = medians.get(`${w.scenario}\0${w.target}`)!;
+    const other = (w.resources.otherCpuShare ?? 0) > t.hostDisturbance.otherShare;
+    const slowLoader = Number.isFinite(m) && m > 0 && w.resources.loaderCpuSeconds > 0 && perRequest(w) > t.hostDisturbance.loaderSlowdown * m;
+    if (other || slowLoader) out.set(w.index, { other, slowLoader });
+  }
+  return out;
+}
+
 /** The run-level figures of a result: precision reached over all pairs, windows and steal. */
 export function overallOf(summaries: readonly PairSummary[], windows: readonly WindowRecord[], overhead: number | null, thresholds?: Partial<DesignThresholds>): BenchResult['overall'] {
   const ok = windows.filter((w): w is OkWindow => w.status === 'ok');
@@ -275,6 +298,10 @@ export function overallOf(summaries: readonly PairSummary[], windows: readonly W
     meanSteal: steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0,
     maxSteal: steal.length ? Math.max(...steal) : 0,
     overhead,
+    disturbed: (() => {
+      const d = [...disturbedWindows(windows, thresholdsOf(thresholds)).values()];
+      return { windows: d.length, other: d.filter((x) => x.other).length, slowLoader: d.filter((x) => x.slowLoader).length };
+    })(),
     verdict: runVerdict(
       summaries.flatMap((s) => (s.verdict ? [s.verdict.band] : [])),
       thresholdsOf(thresholds).verdictShare,

@@ -182,6 +182,28 @@ export const ceilingSchema = z.strictObject({
 export type Ceiling = z.infer<typeof ceilingSchema>;
 
 /** The run at a glance: precision reached, windows, steal, overhead, and the run's verdict. */
+/**
+ * What set a run's intervals, from its typical pair (medians over pairs): the SDs of a round's
+ * log-ratio between blocks and within one, the blocks and rounds, each part's share of a block
+ * median's variance, the t-quantile's premium for few blocks, which of them set the width, and the
+ * changes considered with the typical half-width each is expected to give (twice the budget;
+ * time-sliced rounds for a run measured one window after another), the narrowest named `best`.
+ */
+export const limitsSchema = z.strictObject({
+  components: z.strictObject({ between: nonneg, within: nonneg }),
+  blocks: int,
+  rounds: int,
+  withinShare: nonneg,
+  betweenShare: nonneg,
+  /** null with one block (its interval is the bootstrap's alone). */
+  blocksFactor: nonneg.nullable(),
+  setBy: z.enum(['host', 'processes', 'blocks']),
+  options: z.array(z.strictObject({ change: z.enum(['budget', 'sliced']), halfWidth: nonneg })),
+  best: z.enum(['budget', 'sliced']).nullable(),
+});
+
+export type IntervalLimitsRecord = z.infer<typeof limitsSchema>;
+
 export const overallSchema = z.strictObject({
   pairs: int,
   /** Pairs whose headline figure reached the precision target. */
@@ -194,6 +216,14 @@ export const overallSchema = z.strictObject({
   maxSteal: nonneg,
   /** Wall time of the run ÷ the time under load. */
   overhead: num.nullable(),
+  /**
+   * Windows the host disturbed beyond steal (`design.hostDisturbance`, `disturbedWindows`): another
+   * process on the measured cores, or the loader running slow. They stay in the estimates. Absent
+   * in results before it was counted.
+   */
+  disturbed: z.strictObject({ windows: int, other: int, slowLoader: int }).optional(),
   /** The run's CoV verdict over its pairs; absent when the benchsuite that wrote the result judged none, as before verdicts were kept. */
   verdict: runVerdictSchema.nullable().optional(),
+  /** What set the intervals and what would narrow them most (`analysis/limits.ts`); absent without relative figures, and in older results. */
+  limits: limitsSchema.optional(),
 });

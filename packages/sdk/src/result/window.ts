@@ -39,7 +39,32 @@ export const resourceSchema = z.strictObject({
    * written before it was recorded (ticks then).
    */
   serverCpuExact: z.boolean().optional(),
+  /**
+   * Share (0..1) of the server's and loader's cores' time used by something other than the server's
+   * tree, the loader(s), helper services and the runner (clock ticks, coarse): another process on
+   * the measured cores. Absent in results before it was recorded.
+   */
+  otherCpuShare: nonneg.optional(),
 });
+
+/**
+ * A time-sliced step (`design.method: 'sliced'`): every target of the round was loaded in the same
+ * seconds, in alternating slots. Its `durationSec` is `activeSec` and its `rps` counts the responses
+ * that arrived inside the slots; `requests` (and CPU per request) count every response.
+ */
+export const sliceSchema = z.strictObject({
+  /** Seconds of each slot. */
+  sliceSec: nonneg,
+  /** Idle seconds after each of this target's slots before the next target's (its in-flight requests end there). */
+  gapSec: nonneg,
+  /** Slots the loader sent in. */
+  slots: int,
+  /** Seconds from each slot's first send to its last response inside it, summed: the step's `durationSec`. */
+  activeSec: nonneg,
+  /** Responses that arrived after their slot ended (requests in flight when it closed). */
+  drained: int,
+});
+export type SliceRecord = z.infer<typeof sliceSchema>;
 
 export const stepResultSchema = z.strictObject({
   connections: z.number().int().positive(),
@@ -62,6 +87,7 @@ export const stepResultSchema = z.strictObject({
   /** RPS per server CPU-second (null when the server used no measurable CPU). */
   rpsPerCpuSecond: num.nullable(),
   openLoop: openLoopSchema.optional(),
+  slice: sliceSchema.optional(),
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 

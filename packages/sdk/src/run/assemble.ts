@@ -6,6 +6,8 @@ import { connectionSteps, scenarioRequests } from '../scenario.js';
 import type { Target } from '../target.js';
 import { evaluateThresholds } from '../analysis/thresholds.js';
 import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis/summarize.js';
+import type { RunForecast } from '../analysis/budget.js';
+import type { IntervalLimits } from '../analysis/limits.js';
 import { windowSpec } from './block.js';
 import type { RunState } from './state.js';
 import type { SuitePlan } from './suite.js';
@@ -25,6 +27,8 @@ export interface RunOutcome {
   /** Wall clock: `wallSec` counts an interrupted run's part too. */
   time: { startedAt: Date; finishedAt: Date; wallSec: number };
   interrupted: boolean;
+  /** What the run's own noise said: the forecast after its first blocks, and what set its intervals. */
+  noise?: { measuredForecast?: RunForecast | undefined; limits?: IntervalLimits | undefined };
 }
 
 /**
@@ -40,9 +44,12 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const { driver, reason } = run.driver;
   const { windows, blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
   // The recorded design is the planned one; a change made during the run is in its budget plan.
+  const measuredForecast = run.noise?.measuredForecast;
   const design = {
     ...suite.design,
-    ...(suite.design.budgetPlan ? { budgetPlan: { ...suite.design.budgetPlan, changes: [...suite.design.budgetPlan.changes, ...state.replans] } } : {}),
+    ...(suite.design.budgetPlan
+      ? { budgetPlan: { ...suite.design.budgetPlan, changes: [...suite.design.budgetPlan.changes, ...state.replans], ...(measuredForecast ? { measuredForecast } : {}) } }
+      : {}),
     ...(instructionsPlan ? { instructions: instructionsPlan } : {}),
   };
   // Figures: every (scenario, target) pair that has windows.
@@ -143,7 +150,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     ...(slo ? { capacity: [...capacity] } : {}),
     ...(kindScenarios.length ? { streaming } : {}),
     runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
-    overall: overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design),
+    overall: { ...overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design), ...(run.noise?.limits ? { limits: run.noise.limits } : {}) },
   };
   const checked = resultSchema.safeParse(result);
   if (!checked.success)
