@@ -333,9 +333,10 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
   const th = result.design;
   const mine = (f: (w: OkWindow) => boolean) => result.windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === s.scenario && w.target === s.target && f(w));
   if (s.windows.clientBound > 0) {
-    const busiest = Math.max(0, ...mine((w) => w.clientBound).map((w) => w.resources.loaderBusiestCore));
+    const busiest = Math.max(0, ...mine((w) => w.clientBound === true).map((w) => w.resources.loaderBusiestCore));
     notes.push({ kind: 'client-bound', windows: s.windows.clientBound, of: s.windows.ok, busiest, threshold: th.clientBoundBusy });
   }
+  if (s.windows.clientBoundUnknown) notes.push({ kind: 'client-bound-unknown', windows: s.windows.clientBoundUnknown, of: s.windows.ok });
   if (s.windows.backendBound > 0) {
     const busiest = Math.max(0, ...mine((w) => w.backendBound).map((w) => w.resources.serviceBusy));
     notes.push({ kind: 'backend-bound', windows: s.windows.backendBound, of: s.windows.ok, busiest, threshold: th.backendBoundBusy });

@@ -11,6 +11,7 @@ const pct = (x: number, digits = 0) => fmtPct(x, digits);
  */
 export type Note =
   | { kind: 'client-bound'; windows: number; of: number; busiest: number; threshold: number }
+  | { kind: 'client-bound-unknown'; windows: number; of: number }
   | { kind: 'backend-bound'; windows: number; of: number; busiest: number; threshold: number }
   | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number; threshold: number }
   | { kind: 'loader-bound'; windows: number; of: number; share: number; busiest: number; cores: number; serverShare: number; loaderBusy: number }
@@ -146,6 +147,8 @@ export function noteText(n: Note): string {
       return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(n.threshold)}): that req/s is the backend's limit, not the server's`;
     case 'server-not-saturated':
       return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(n.threshold)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
+    case 'client-bound-unknown':
+      return `whether the load generator was the limit is unknown in ${n.windows} of ${n.of} windows: its CPU was not measured (a merged k6 run: the runners' logs do not carry their CPU)`;
     case 'loader-bound':
       return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${pct(n.serverShare)}) while the busiest loader core was at ${pct(n.busiest)} (over ${pct(n.loaderBusy)}): that req/s is the loader's figure, not the server's`;
     case 'verdict-bands': {

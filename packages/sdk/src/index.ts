@@ -63,9 +63,9 @@ export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './an
 export * from './profile/index.js';
 export { k6Driver, findK6 } from './drivers/k6.js';
 export { vegetaDriver, findVegeta } from './drivers/vegeta.js';
-export { histogramFromTrend, quantileGrid, type K6Summary } from './k6/script.js';
+export { histogramFromTrend, quantileGrid, type K6Schedule, type K6Summary } from './k6/script.js';
 export { exportK6 } from './k6/export.js';
-export { mergeK6, summariesIn } from './k6/merge.js';
+export { mergeK6, summariesIn, type SourcedSummary } from './k6/merge.js';
 export { parseThresholds, checkThresholds, errorShare } from './analysis/thresholds.js';
 export { searchCapacity } from './run/capacity.js';
 export { tools, toolNames, installTool, type ToolName } from './tools.js';

@@ -32,6 +32,10 @@ export const stepSummarySchema = z.strictObject({
   /** Every answer had an expected status and there was no error or timeout at this step. */
   clean: z.boolean().optional(),
   loaderBoundWindows: int,
+  /** A stepped load: this step's histogram merged over windows (µs, compressed base64), for any percentile a threshold asks. */
+  histogram: z.string().optional(),
+  /** A stepped open-loop load: this step's open-loop figures merged over windows. */
+  openLoop: openLoopSchema.optional(),
 });
 
 /** A point of a concurrency sweep: a level (connection count) with its median req/s and latency. */
@@ -112,7 +116,17 @@ export const pairSummarySchema = z.strictObject({
   /** The reference target of the relative figures. */
   reference: z.string(),
   blocks: int,
-  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int, backendBound: int, serverNotSaturated: int, loaderBound: int }),
+  windows: z.strictObject({
+    ok: int,
+    failed: int,
+    excludedSteal: int,
+    clientBound: int,
+    backendBound: int,
+    serverNotSaturated: int,
+    loaderBound: int,
+    /** Windows whose loader CPU was not measured, so whether they were client-bound is unknown (a merged k6 run). */
+    clientBoundUnknown: int.optional(),
+  }),
   /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
   rps: estimateSchema,
   /** Median of the per-round ratio rps / reference rps; null for the reference itself. */
@@ -157,6 +171,15 @@ export const pairSummarySchema = z.strictObject({
   perProcess: perProcessSchema.optional(),
   /** Open-loop figures merged over windows (`load.openLoop`). */
   openLoop: openLoopSchema.optional(),
+  /**
+   * Load this pair should have carried but did not: windows that failed (no response, a crash, a
+   * loader error) and the rounds its target then missed in the block, or all of a block's rounds
+   * when it failed before them. `requests` is what they would have sent: the pair's median req/s
+   * over its measured windows × the block's window length (a fixed-count window: its count), and
+   * at least one request per connection per step (the requests left unanswered) when no window
+   * of the pair was measured. Thresholds count them as failed sends. Absent when nothing was missed.
+   */
+  missed: z.strictObject({ windows: int, requests: int }).optional(),
 });
 export type PairSummary = z.infer<typeof pairSummarySchema>;
 

@@ -76,8 +76,8 @@ export const stepResultSchema = z.strictObject({
   /** HDR histogram of latencies in µs, compressed base64 (mergeable across windows). */
   histogram: z.string(),
   resources: resourceSchema,
-  /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. */
-  clientBound: z.boolean(),
+  /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. Null: unknown (the loader's CPU was not measured, as in a merged k6 run). */
+  clientBound: z.boolean().nullable(),
   /** A helper service (the backend) was saturated: RPS here is the backend's limit. */
   backendBound: z.boolean(),
   /** The server's cores were far from busy while the loader was not saturated: the figure is bounded by waiting. */
@@ -117,7 +117,8 @@ export const okWindowSchema = z.strictObject({
   latency: latencySchema,
   histogram: z.string(),
   resources: resourceSchema,
-  clientBound: z.boolean(),
+  /** Any step client-bound; null: unknown (the loader's CPU was not measured, as in a merged k6 run). */
+  clientBound: z.boolean().nullable(),
   backendBound: z.boolean(),
   serverNotSaturated: z.boolean(),
   loaderBound: z.boolean(),

@@ -52,12 +52,14 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
       : {}),
     ...(instructionsPlan ? { instructions: instructionsPlan } : {}),
   };
-  // Figures: every (scenario, target) pair that has windows.
+  // Figures: every (scenario, target) pair that has windows, or that a block started and lost
+  // before its first window (its summary then says what it missed, and thresholds count it).
   const windowIndex = new WindowIndex(windows);
   const summaries: PairSummary[] = [];
   for (const s of loadScenarios) {
     for (const t of usable) {
-      if (!windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
+      const inBlock = blocks.some((b) => b.scenario === s.name && b.targets.some((x) => x.target === t.name && x.status === 'failed' && x.failure?.phase !== 'interrupted'));
+      if (!inBlock && !windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
       summaries.push(
         summarizePair({
           scenario: s.name,
@@ -69,6 +71,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
           index: windowIndex,
           ceilingRps: ceilings.find((c) => c.scenario === s.name)?.rps.point,
           connectionSteps: connectionSteps(s.load),
+          blocks,
         }),
       );
     }
