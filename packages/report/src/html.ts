@@ -1,6 +1,7 @@
 import { capacityCharts } from './load-tables.js';
 import { runtimeCharts } from './runtime-table.js';
 import { outline, scenarioId, type Section } from './outline.js';
+import { historySectionHtml, renderHistoryPage, type HistoryRuleView, type HistorySeriesView } from './history.js';
 import { createHash } from 'node:crypto';
 import { decodeHistogram, disturbedWindows, median, thresholdsOf, type BenchResult, type OkWindow, type PairSummary } from '@benchsuite/sdk';
 import type { Note } from './notes.js';
@@ -414,6 +415,8 @@ function sectionHtml(m: ReportModel, s: Section): string {
         return scenarioHtml(m, s.scenario);
       case 'costs':
         return costsHtml(m);
+      case 'history':
+        return historySectionHtml(s.history.series, s.history.rule);
       case 'environment':
         return environmentHtml(m);
     }
@@ -535,4 +538,12 @@ ${sections.map((s) => sectionHtml(m, s)).join('\n')}
 </body>
 </html>
 `;
+}
+
+/**
+ * The whole history as one self-contained page (`benchsuite history report`): every series of every
+ * machine with its change points marked, in the report's style, no script.
+ */
+export function renderHistoryHtml(series: readonly HistorySeriesView[], o: { rule: HistoryRuleView; generator: string; file: string }): string {
+  return renderHistoryPage(series, { ...o, css: CSS });
 }

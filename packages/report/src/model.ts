@@ -14,6 +14,7 @@ import {
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
+import type { HistoryRuleView, HistorySeriesView } from './history.js';
 
 /** Options of the result renderers (Markdown, HTML, terminal). */
 export interface ReportOptions {
@@ -31,6 +32,11 @@ export interface ReportOptions {
    * draws no flame graph and says which file it needs; every other profile figure is in the result.
    */
   stacks?: Readonly<Record<string, string>>;
+  /**
+   * Each pair's series from the history (this run among the earlier runs of its machine and
+   * design), with the changes found; the HTML report draws them. The caller reads the history.
+   */
+  history?: { series: readonly HistorySeriesView[]; rule: HistoryRuleView };
 }
 
 export type ScenarioInfo = BenchResult['scenarios'][number];
@@ -135,6 +141,8 @@ export interface ReportModel {
   targetsWithCosts: TargetInfo[];
   metadataKeys: string[];
   wallSec: number;
+  /** The pairs' series from the history, when the caller passed them (`ReportOptions.history`). */
+  history: ReportOptions['history'] | null;
 }
 
 export const MISSING_LABEL: Record<MissingKind, string> = {
@@ -637,6 +645,7 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
     targetsWithCosts: result.targets.filter((t) => t.costs),
     metadataKeys,
     wallSec,
+    history: options.history ?? null,
   };
 }
 

@@ -297,6 +297,21 @@ export const DEFAULTS = {
     goals: [0.05, 0.02],
   },
   slice: { minSec: 0.05, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
+  /**
+   * The history's change-point rule (`benchsuite history changes`, `check`, the reports' charts):
+   * E-Divisive means with a permutation test at `alpha` over `permutations` shuffles (seeded with
+   * `seed`, so a series always gets the same answer), then changes under `minMagnitude` merged
+   * away. α = 0.01 rather than MongoDB's 0.05: a check judges every figure of every pair at once
+   * (8 series for 2 scenarios × 2 targets × 2 figures): on 1,000 simulated 30-run histories without
+   * a change on this VM's noise, α = 0.05 found one in 5.7% (quiet) and 5.1% (noisy) of them, about a
+   * third of such jobs over 8 series; α = 0.01 in 0.9% and 1.3% (`npm run bench:history -- --alpha
+   * 0.05 --models quiet,noisy`, its first table). Only the
+   * most recent `maxPoints` runs of a series are analyzed (the statistic costs O(n²) per shuffle).
+   * The gate judges a new run against the `gate.window` runs before it, and needs `gate.minRuns`
+   * of them: with fewer, no split of the series can reach p ≤ 0.01 (3 runs after a step among 10
+   * give C(10, 3) = 120 orders).
+   */
+  history: { alpha: 0.01, permutations: 199, minMagnitude: 0.01, minSegment: 3, seed: 1, maxPoints: 500, gate: { window: 30, minRuns: 10 } },
 } as const;
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */

@@ -57,6 +57,7 @@ export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedW
 export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
 export { tQuantile } from './analysis/student-t.js';
+export { mulberry32 } from './random.js';
 export { thresholdsOf, recordedThresholds } from './design-thresholds.js';
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';
 export * from './profile/index.js';

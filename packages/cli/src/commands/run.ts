@@ -29,7 +29,7 @@ import {
   type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
-import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RunOutlook } from '@benchsuite/report';
+import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RenderOptions, type RunOutlook } from '@benchsuite/report';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
 import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -174,6 +174,8 @@ export const runFlags = {
   },
   slo: { type: 'value', value: 'EXPR', parse: parseThresholdFlag, help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1% (driver k6)' },
   profile: { type: 'switch', help: 'after each scenario, profile every target for one extra window (never in the estimates): top functions, time by package, collapsed stacks' },
+  history: { type: 'switch', help: "add the finished run to the history (`benchsuite history`); report.html then draws each pair's series with its change points" },
+  db: { type: 'value', value: 'PATH', parse: text, help: "with --history: the history's SQLite file", default: '<tool cache>/history.sqlite' },
   instructions: {
     type: 'switch',
     help: `after each scenario, count user-space instructions per request under valgrind's callgrind on ${DEFAULTS.instructions.processes} fresh processes per target (deterministic, kernel work excluded; Node and Python targets)`,
@@ -399,7 +401,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     pinning: flags.pin === false ? false : (config?.pinning ?? 'auto'),
     verify: flags.verify ?? config?.verify ?? true,
     profile: flags.profile ?? config?.profile ?? false,
-    instructions: flags.instructions ?? config?.instructions ?? false,
+    // --instructions turns counting on; a config's own counts (an object) still apply.
+    instructions: flags.instructions ? (typeof config?.instructions === 'object' ? config.instructions : true) : (config?.instructions ?? false),
     costs: flags.costs ?? config?.costs ?? suite.costs,
     ...((flags.threshold ?? config?.thresholds) ? { thresholds: flags.threshold ?? config?.thresholds } : {}),
     ...((flags.runtime ?? config?.runtimes) ? { runtimes: flags.runtime ?? config?.runtimes } : {}),
@@ -491,16 +494,26 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
   return EXIT.ok;
 }
 
-export async function writeOutputs(result: BenchResult, dir: string, io: CommandIO): Promise<string[]> {
+/**
+ * `results.json` first (so nothing later can lose it), then `history` if given (`--history`: add
+ * the run, read its series back), then the reports.
+ */
+export async function writeOutputs(result: BenchResult, dir: string, io: CommandIO, history?: () => Promise<RenderOptions['history']>): Promise<string[]> {
   const file = join(dir, 'results.json');
   await writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
   const files = [file];
+  let series: RenderOptions['history'];
+  try {
+    series = await history?.();
+  } catch (err) {
+    io.stderr(`warning: the run was not added to the history (${(err as Error).message}); \`benchsuite history add ${file}\` adds it later\n`);
+  }
   try {
     const { formats, RUN_REPORTS, stacksFilesOf } = await import('../_formats.js');
     const stacks = await readProfileStacks(file, stacksFilesOf(result));
     for (const name of RUN_REPORTS) {
       const out = join(dir, `report.${formats[name].extension}`);
-      await writeFileAtomic(out, formats[name].render(result, { stacks }));
+      await writeFileAtomic(out, formats[name].render(result, { stacks, ...(series ? { history: series } : {}) }));
       files.push(out);
     }
   } catch (err) {
@@ -518,6 +531,15 @@ async function summary(result: BenchResult, io: CommandIO): Promise<void> {
   }
 }
 
+/** `--history`: add the run, then its pairs' series with their changes for the HTML report. */
+async function addRunToHistory(result: BenchResult, db: string | undefined, io: CommandIO): Promise<RenderOptions['history']> {
+  const { addToHistory, historyFile, historyRule, seriesOfRun } = await import('./history.js');
+  const file = historyFile(db, io);
+  const { record, runId, added } = await addToHistory(file, result);
+  io.stderr(`history: ${added ? `added as run #${runId}` : `already there as run #${runId}`} (machine ${record.fingerprint}) in ${file}\n`);
+  return { series: await seriesOfRun(file, record), rule: historyRule() };
+}
+
 /** Exit 1 when any window, server start in a block, verification or target set-up failed; the threshold code when a threshold failed. */
 export function runExitCode(result: BenchResult): number {
   if (result.interrupted) return EXIT.interrupted;
@@ -531,6 +553,7 @@ export function runExitCode(result: BenchResult): number {
 }
 
 async function run(flags: RunFlags, io: CommandIO): Promise<number> {
+  if (flags.db !== undefined && !flags.history) throw new UsageError('--db names the history file of --history; add --history, or drop --db');
   const p = await prepareRun(flags);
   if (flags.dryRun) return dryRun(p, Boolean(flags.json), io);
   const driver = await chooseDriver(p);
@@ -564,7 +587,7 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const files = await writeOutputs(result, o.outDir, io);
+  const files = await writeOutputs(result, o.outDir, io, flags.history ? () => addRunToHistory(result, flags.db, io) : undefined);
   await summary(result, io);
   io.stderr(`results: ${files.join('\n         ')}\n`);
   if (result.interrupted) io.stderr(`interrupted: ${resumeHint}\n`);
