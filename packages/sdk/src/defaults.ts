@@ -136,7 +136,7 @@ export const DEFAULTS = {
     cancel: { count: 40, afterEvents: 2, waitMs: 2000 },
     /** stallSlackBytes: what the backend may write beyond the reader in the phase's second half and still count as throttled (socket buffers settling). */
     backpressure: { readBytesPerSec: 1024, durationSec: 10, stallSlackBytes: 2 ** 20 },
-    /** Seconds a stream may take after its level ended before it is cut (its figures still count). */
+    /** Seconds the streams still open at a level's end may take before they are cut (from the level's end; their figures go to the level's `drain`). */
     drainSec: 5,
   },
   /**
