@@ -50,7 +50,8 @@ describe('a level of streams against a server with known spacing and batching', 
     // A closed loop of `streams` lanes: the server's rate is streams ÷ the length of a stream.
     const meanMs = done.reduce((a, s) => a + s.durationMs, 0) / done.length;
     const rate = streams / (meanMs / 1000);
-    expect(meanMs).toBeGreaterThanOrEqual(writes * spacingMs);
+    // The server kept its schedule (its timers may fire a fraction of a ms early on its clock).
+    expect(meanMs).toBeGreaterThan(writes * spacingMs - 1);
     expect(meanMs).toBeLessThan(writes * spacingMs * 1.05);
 
     expect(streamLevelSchema.safeParse(level).success).toBe(true);
