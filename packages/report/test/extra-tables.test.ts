@@ -1,6 +1,7 @@
 // The sections beside the pairs' tables: streaming (kind 'stream') and instruction counts
 // (--instructions), drawn by every renderer from one spec.
-import type { BenchResult } from '@benchsuite/sdk';
+import { readFileSync } from 'node:fs';
+import { resultSchema, upgradeResult, type BenchResult } from '@benchsuite/sdk';
 import { describe, expect, it } from 'vitest';
 import { renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
 import { loadFixture } from './helpers.js';
@@ -144,5 +145,19 @@ describe('the streaming table of a result with steady rates, per-read and per-ev
     expect(row(50)).toContain('176 (window count)');
     expect(row(50)).toContain('10.30 ms (per arrival)');
     expect(renderTerminal(r, { color: false })).toContain('window count');
+  });
+});
+
+describe('a version-2 result with streaming levels of its time', () => {
+  it('reads through upgradeResult and draws its window counts and per-arrival gaps, marked', () => {
+    const v2 = JSON.parse(readFileSync(new URL('./fixtures/v2/2026-11-24-synthetic.json', import.meta.url), 'utf8'));
+    v2.streaming = structuredClone(withExtras().streaming);
+    const r = resultSchema.parse(upgradeResult(v2));
+    const level = r.streaming![0]!.blocks[0]!.levels[0]!;
+    expect(level.steady).toBeUndefined();
+    expect(level.streamsPerSec).toBe(176);
+    const md = renderMarkdown(r);
+    expect(md).toMatch(/\| sse \| gw \| 50 \| 176 \(window count\) \|/);
+    expect(md).toContain('10.30 ms (per arrival)');
   });
 });
