@@ -34,14 +34,18 @@ function values(levels: Level[], pick: (l: Level) => number | null | undefined):
   });
 }
 
+/** Marks a rate whose window opened at the cold start's cap, first streams of the burst still in it. */
+const COLD_CAPPED = 'cold start capped';
+
 /** A steady rate over blocks, or an older result's count over the level, marked. */
 function rateText(levels: Level[], steady: (l: Level) => number | undefined, old: (l: Level) => number | undefined): string {
-  const older = levels.some((l) => l.steady === undefined);
   const text = acrossBlocks(
     values(levels, (l) => (l.steady === undefined ? old(l) : steady(l))),
     fmtRps,
   );
-  return older && text !== DASH ? `${text} (${WINDOW_COUNT})` : text;
+  if (text === DASH) return text;
+  const marks = [levels.some((l) => l.steady === undefined) ? WINDOW_COUNT : null, levels.some((l) => l.coldCapped) ? COLD_CAPPED : null].filter(Boolean);
+  return marks.length ? `${text} (${marks.join(', ')})` : text;
 }
 
 /** The per-event gap over blocks, or an older result's gap per arrival, marked. */
@@ -82,7 +86,7 @@ function streamLevelTable(result: BenchResult): Table<LevelRow> {
       {
         id: 'streams-per-sec',
         label: 'Completed/s',
-        help: `completed streams per second in the level's steady part (from the time every lane, each of the concurrent streams run one after another, had ended its first stream to the level's end; each stream by the share of its length inside it): median over blocks (fresh processes), lowest–highest block in brackets; "${WINDOW_COUNT}" marks older results, which counted the streams that ended inside the level (low by up to one stream length ÷ level)`,
+        help: `completed streams per second in the level's window, which opens once every lane (each of the concurrent streams, run one after another) has ended its first stream; each stream by the share of its length inside it: median over blocks (fresh processes), lowest–highest block in brackets; "${COLD_CAPPED}" marks a window that opened at the cap on the cold start with first streams still running; "${WINDOW_COUNT}" marks older results, which counted the streams that ended inside the level (low by up to one stream length ÷ level)`,
         align: 'right',
         brief: true,
         numeric: true,
@@ -97,7 +101,7 @@ function streamLevelTable(result: BenchResult): Table<LevelRow> {
       {
         id: 'events-per-sec',
         label: 'Events/s',
-        help: `SSE events per second in the level's steady part (each stream's events by the share of its length inside it); "${WINDOW_COUNT}" marks older results, which counted the whole level`,
+        help: `SSE events per second in the level's window (each stream's events by the share of its length inside it); "${WINDOW_COUNT}" marks older results, which counted the whole level`,
         align: 'right',
         numeric: true,
         text: (r) =>
@@ -113,7 +117,7 @@ function streamLevelTable(result: BenchResult): Table<LevelRow> {
       {
         id: 'read-gap50',
         label: 'Gap/read p50',
-        help: 'time between consecutive reads of a stream that brought token events (what a reader waits between updates); inside the level only, the drain has its own',
+        help: "time between consecutive reads of a stream that brought token events (what a reader waits between updates); inside the level's window only (the cold start is not recorded, the drain has its own)",
         align: 'right',
         brief: true,
         numeric: true,
@@ -155,7 +159,7 @@ function streamLevelTable(result: BenchResult): Table<LevelRow> {
       {
         id: 'drain',
         label: 'Drain',
-        help: "streams still open at the level end, and of them cut at the drain cap (counted as errors), over all blocks; their figures are apart from the level's (JSON: levels[].drain)",
+        help: "streams still open at the window's end, and of them cut at the drain cap (counted as errors), over all blocks; their figures are apart from the window's (JSON: levels[].drain)",
         align: 'right',
         numeric: true,
         text: (r) => {
@@ -342,7 +346,7 @@ export function streamEventText(e: Extract<SuiteEvent, { type: 'stream' }>): str
       return `${where}: starting (streaming levels, then cancellation and backpressure)`;
     case 'level': {
       const l = e.level!;
-      const rate = l.steady ? `${fmtRps(l.steady.completedPerSec)} completed/s, ${fmtRps(l.steady.eventsPerSec)} events/s` : 'no stream ended inside the level';
+      const rate = l.steady ? `${fmtRps(l.steady.completedPerSec)} completed/s, ${fmtRps(l.steady.eventsPerSec)} events/s` : 'an empty window';
       const perRead = l.batching?.reads ? (l.batching.tokens / l.batching.reads).toFixed(2) : DASH;
       const gap = `gap p50 per read ${ms(l.readGap?.p50)}, per event ${ms(l.eventGap?.p50)} (${perRead} tokens/read)`;
       const drain = l.drain?.cut ? `, ${l.drain.cut} cut at the drain cap` : '';

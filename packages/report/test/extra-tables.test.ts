@@ -117,7 +117,8 @@ describe('the streaming table of a result with steady rates, per-read and per-ev
     completed: 3800,
     errors: 2,
     events: 90_000,
-    steady: { fromSec: 0.4, sec: 4.6, completed: 3680, events: 82_800, completedPerSec: 800, eventsPerSec: 18_000 },
+    steady: { sec: 5, completed: 4000, events: 82_800, completedPerSec: 800, eventsPerSec: 18_000 },
+    coldSec: 0.4,
     ttfb: lat(9000),
     firstDelta: lat(24_000),
     readGap: lat(30_000),
@@ -139,6 +140,11 @@ describe('the streaming table of a result with steady rates, per-read and per-ev
     expect(row(200)).toContain('200 open, 2 cut');
     // The drain's 900 ms gaps stay out of the level's columns.
     expect(row(200)).not.toContain('900.00 ms');
+  });
+  it('marks a rate whose window opened at the cold start cap', () => {
+    const capped = structuredClone(r);
+    capped.streaming![0]!.blocks[0]!.levels[1]!.coldCapped = true;
+    expect(renderMarkdown(capped)).toContain('| 800 (cold start capped) |');
   });
   it('still draws an older result, its window count and per-arrival gap marked', () => {
     expect(old.steady).toBeUndefined();

@@ -2,11 +2,15 @@
 // Benchmark of the estimators of completed streams per second (not a test; no server, no load):
 // synthetic levels of closed-loop lanes, all opened at once, with stream lengths drawn from several
 // distributions, measured by
-//   window   streams that ended inside the level ÷ its seconds (results before the steady rates)
-//   whole    per lane, whole streams from the end of its first to the end of its last inside the
-//            level ÷ that span (streams started and ended inside the level), summed over lanes
-//   steady   the SDK's `levelFigures`: from the time every lane had ended its first stream to the
-//            level's end, each stream by the share of its length inside it
+//   window   streams that ended inside the level ÷ its seconds, the level starting with the lanes
+//            (results before the steady rates)
+//   whole    per lane, whole streams inside the loader's window (from the time every lane had ended
+//            its first stream, for the level's seconds) ÷ the time from its first end to its last
+//            inside the window (streams started and ended inside it), summed over lanes
+//   share from the start   each stream by the share of its length inside the level's seconds from
+//            the lanes' start (no cold start apart)
+//   steady   the SDK's `levelFigures` over the loader's window: each stream by the share of its
+//            length inside it
 // each as its mean error against the true rate (lanes ÷ mean stream length) over the repetitions.
 // Usage: node packages/sdk/bench/stream-rates.mjs [--lanes 50] [--seconds 5] [--reps 200] [--seed 1]
 import { parseArgs } from 'node:util';
@@ -34,38 +38,45 @@ const shapes = [
   ['lognormal 0.25 s, CV 0.5', 0.25, lognormal(0.25, 0.5)],
   ['exponential 0.25 s', 0.25, () => -0.25 * Math.log(1 - rand())],
   ['lognormal 1 s, CV 0.3', 1, lognormal(1, 0.3)],
+  // The lanes' first streams queued behind one another (lane i's first lasts (i + 1) ÷ lanes s,
+  // as a server that takes the burst one by one), then 1 s each.
+  ['1 s, a queue at the start', 1, () => 1, (i) => (i + 1) / lanes],
 ];
 
-const endMs = seconds * 1000;
+const levelMs = seconds * 1000;
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
+const stream = (t, len) => ({ startedAt: t, headersAt: t, status: 200, reads: [{ at: t + len, events: 1, tokens: 1 }], tokens: 1, complete: true, endedAt: t + len, error: null, timedOut: false });
 const rows = [];
-for (const [name, mean, draw] of shapes) {
-  const err = { window: 0, whole: 0, steady: 0 };
+for (const [name, mean, draw, first = draw] of shapes) {
+  const err = { window: 0, whole: 0, fromStart: 0, steady: 0 };
   for (let rep = 0; rep < reps; rep++) {
-    const traces = [];
-    for (let l = 0; l < lanes; l++) {
-      const lane = [];
-      for (let t = 0; t <= endMs; ) {
+    // Each lane's first stream, then its next ones back to back until the later of both ends.
+    const traces = Array.from({ length: lanes }, (_, i) => [stream(0, first(i) * 1000)]);
+    const start = Math.max(...traces.map((l) => l[0].endedAt));
+    const end = start + levelMs;
+    for (const lane of traces) {
+      for (let t = lane[0].endedAt; t <= Math.max(end, levelMs); ) {
         const len = draw() * 1000;
-        lane.push({ startedAt: t, headersAt: t, status: 200, reads: [{ at: t + len, events: 1, tokens: 1 }], tokens: 1, complete: true, endedAt: t + len, error: null, timedOut: false });
+        lane.push(stream(t, len));
         t += len;
       }
-      traces.push(lane);
     }
     const truth = lanes / mean;
-    const f = levelFigures(traces, { streams: lanes, durationSec: seconds, start: 0, end: endMs });
-    err.window += f.completed / seconds / truth - 1;
+    let window = 0;
     let whole = 0;
     for (const lane of traces) {
-      const ends = lane.filter((t) => t.endedAt <= endMs).map((t) => t.endedAt);
+      window += lane.filter((t) => t.endedAt <= levelMs).length;
+      const ends = lane.filter((t) => t.endedAt >= start && t.endedAt <= end).map((t) => t.endedAt);
       if (ends.length >= 2) whole += (ends.length - 1) / ((ends[ends.length - 1] - ends[0]) / 1000);
     }
+    err.window += window / seconds / truth - 1;
     err.whole += whole / truth - 1;
-    err.steady += f.steady.completedPerSec / truth - 1;
+    err.fromStart += levelFigures(traces, { streams: lanes, durationSec: seconds, start: 0, end: levelMs }).steady.completedPerSec / truth - 1;
+    err.steady += levelFigures(traces, { streams: lanes, durationSec: seconds, start, end }).steady.completedPerSec / truth - 1;
   }
-  rows.push(`| ${name} | ${pct(err.window / reps)} | ${pct(err.whole / reps)} | ${pct(err.steady / reps)} |`);
+  rows.push(`| ${name} | ${pct(err.window / reps)} | ${pct(err.whole / reps)} | ${pct(err.fromStart / reps)} | ${pct(err.steady / reps)} |`);
 }
 console.log(`Mean error of completed/s against lanes ÷ mean length: ${lanes} lanes opened at once, ${seconds}-s level, ${reps} repetitions, seed ${args.seed}\n`);
-console.log('| stream lengths | window count | whole streams per lane | steady part, by share |');
-console.log('|---|---|---|---|');
+console.log('| stream lengths | window count | whole streams per lane | by share, from the start | by share, after the cold start |');
+console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);

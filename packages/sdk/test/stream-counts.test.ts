@@ -87,18 +87,21 @@ describe('a level of streams against a server with known spacing and batching', 
   }, 30_000);
 
   it('cuts the streams still open at the drain cap, counted from the level end, not from each stream start', async () => {
-    // Each lane's first stream lasts 0.6 s; the next ones 6 s, far past the level and its drain.
-    const ctx = await start({ SPACING_MS: '200', FIRST: '2', FIRST_WRITES: '3', WRITES: '30' });
+    // Two lanes, writes 200 ms apart: first streams of 0.6 s (the cold start: the window opens at
+    // 0.6 s and ends at 1.6 s), then streams of 0.4 s, then of 6 s, started at 1.0 s. Cut at 1.6 s +
+    // drainSec, not at their start + the window + drainSec (2.5 s).
+    const ctx = await start({ SPACING_MS: '200', WRITES_LIST: '3,3,2,2,30' });
     const drainSec = 0.5;
     const level = await streamLevel(ctx, 2, 1, drainSec);
-    expect(level.started).toBe(4);
+    expect(level.coldSec).toBeGreaterThanOrEqual(0.6);
+    expect(level.coldSec).toBeLessThan(0.75);
+    expect(level.started).toBe(6);
     expect(level.completed).toBe(2);
     const drain = level.drain!;
     expect(drain.open).toBe(2);
     expect(drain.cut).toBe(2);
     expect(level.errors).toBe(2);
     expect(level.errorSamples).toEqual([`still open ${drainSec} s after the level ended (the drain cap)`]);
-    // Cut at the level's end + drainSec (a stream started 0.6 s into the level would run to 1.1 s after it).
     expect(drain.sec).toBeGreaterThanOrEqual(drainSec);
     expect(drain.sec).toBeLessThan(drainSec + 0.15);
   }, 30_000);
@@ -111,21 +114,25 @@ function trace(startedAt: number, endedAt: number, reads: Array<[at: number, tok
 }
 
 describe('levelFigures', () => {
-  it('counts the steady part by each stream’s share, hand-computed', () => {
-    // Level 0–1000 ms. Lane A: streams of 300 ms back to back (ends 300, 600, 900, and 1200 in the
-    // drain). Lane B: 400 ms streams (ends 400, 800, 1200). Steady part from 400 (both ended their
-    // first) to 1000: A counts (600−400)/300 + 1 + 100/300 = 2, B 1 + 200/400 = 1.5 → 3.5 in 0.6 s.
+  it('counts the window by each stream’s share, hand-computed', () => {
+    // Window 400–1000 ms (the cold start ended at 400). Lane A: streams of 300 ms back to back (ends
+    // 300, 600, 900, and 1200 in the drain): (600−400)/300 + 1 + 100/300 = 2. Lane B: 400 ms
+    // streams (ends 400, 800, 1200): 1 + 200/400 = 1.5. 3.5 streams in 0.6 s.
     const a = [0, 300, 600, 900].map((s) => trace(s, s + 300, [[s + 300, 1]]));
     const b = [0, 400, 800].map((s) => trace(s, s + 400, [[s + 400, 1]]));
-    const f = levelFigures([a, b], { streams: 2, durationSec: 1, start: 0, end: 1000 });
-    expect(f.steady!.fromSec).toBeCloseTo(0.4, 9);
+    const f = levelFigures([a, b], { streams: 2, durationSec: 0.6, start: 400, end: 1000 });
     expect(f.steady!.sec).toBeCloseTo(0.6, 9);
     expect(f.steady!.completed).toBeCloseTo(3.5, 9);
     expect(f.steady!.completedPerSec).toBeCloseTo(3.5 / 0.6, 9);
-    // A count of streams that ended inside the level: 5 in 1 s, where the lanes run 1/0.3 + 1/0.4 = 5.83 a second.
-    expect(f.completed).toBe(5);
+    // A count of the streams that ended inside the window (400, 600, 800, 900): 4 in 0.6 s, where
+    // the lanes run 1/0.3 + 1/0.4 = 5.83 a second.
+    expect(f.completed).toBe(4);
+    expect(f.started).toBe(7);
     // One event per stream, by the same shares.
     expect(f.steady!.events).toBeCloseTo(3.5, 9);
+    // Events that arrived inside the window (A's first, at 300, came in the cold start).
+    expect(f.events).toBe(4);
+    expect(f.firstDelta.count).toBe(4);
     expect(f.drain!.open).toBe(2);
     expect(f.drain!.completed).toBe(2);
     expect(f.drain!.sec).toBeCloseTo(0.2, 9);
@@ -154,7 +161,7 @@ describe('levelFigures', () => {
     expect(d.firstDelta.count).toBe(0);
     expect(f.events).toBe(4);
     expect(d.events).toBe(2);
-    // The stream did not end inside the level: no steady part.
-    expect(f.steady).toBeNull();
+    // The stream's share inside the window: 1000 of its 1050 ms.
+    expect(f.steady!.completed).toBeCloseTo(1000 / 1050, 9);
   });
 });

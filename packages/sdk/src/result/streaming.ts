@@ -17,7 +17,7 @@ export const streamBatchingSchema = z.strictObject({
 });
 export type StreamBatching = z.infer<typeof streamBatchingSchema>;
 
-/** A level's stream latencies over one part of it (inside the level, or its drain). */
+/** A level's stream latencies over one part of it (its window, or its drain). */
 const streamLatenciesShape = {
   /** Request sent → response headers (time to first byte), µs. */
   ttfb: latencySchema,
@@ -41,28 +41,25 @@ export const streamLevelSchema = z.strictObject({
   /** Concurrent streams kept open. */
   streams: z.number().int().positive(),
   durationSec: nonneg,
-  /** Streams started in the level (all of them; the latency figures take what arrived inside it). */
+  /** Streams started in the level, its cold start included (the figures take what arrived inside the window). */
   started: int,
-  /** Streams that ended with their end event inside the level. */
+  /** Streams that ended with their end event inside the window. */
   completed: int,
-  /** Streams that failed, inside the level or in its drain: a status other than 200, a socket error, no end event, cut at the drain cap. */
+  /** Streams that failed, in the cold start, the window or the drain: a status other than 200, a socket error, no end event, cut at the drain cap. */
   errors: int,
   errorSamples: z.array(z.string()).optional(),
-  /** Events of any name received inside the level. */
+  /** Events of any name received inside the window. */
   events: int,
   /**
-   * The rates of the level's steady part: from the time every lane (one of the `streams`, a closed
-   * loop of one stream after another) had ended its first stream, past the cold start when all were
-   * opened at once, to the level's end. Each completed stream, and each stream's events, count by
-   * the share of its length inside that part (the one in flight at the level's end completes in the
-   * drain). Null when no
-   * lane ended a stream inside the level.
+   * The level's rates over its window, which starts once every lane (one of the `streams`, a closed
+   * loop of one stream after another) has ended its first stream: past the cold start, when all
+   * were opened at once. Each completed stream, and each stream's events, count by the share of its
+   * length inside the window (the one in flight at its end completes in the drain). Null when the
+   * window is empty (the run was stopped first).
    */
   steady: z
     .strictObject({
-      /** The level's start → the steady part's start, seconds. */
-      fromSec: nonneg,
-      /** The steady part's seconds. */
+      /** The window's seconds. */
       sec: nonneg,
       /** Streams completed (end event) in it, each by the share of its length inside it. */
       completed: nonneg,
@@ -73,11 +70,18 @@ export const streamLevelSchema = z.strictObject({
     })
     .nullable()
     .optional(),
-  /** Results before the steady rates: events inside the level ÷ its seconds (low by the cold start). */
+  /** The cold start: the level's first streams, before its window, seconds (unrecorded but for `started` and `errors`). */
+  coldSec: nonneg.optional(),
+  /**
+   * The window opened at `DEFAULTS.stream.coldMaxSec` with first streams still running: a target
+   * that took longer than that to end every lane's first stream (its figures include them).
+   */
+  coldCapped: z.boolean().optional(),
+  /** Results before the steady rates: events inside the level (no cold start apart) ÷ its seconds. */
   eventsPerSec: nonneg.optional(),
   /** Results before the steady rates: streams that ended inside the level ÷ its seconds (low by up to one stream length ÷ the level). */
   streamsPerSec: nonneg.optional(),
-  /** Figures from what arrived inside the level (what arrived later is in `drain`). */
+  /** Figures from what arrived inside the window (what arrived later is in `drain`; in the cold start, nowhere). */
   ttfb: latencySchema,
   firstDelta: latencySchema,
   readGap: latencySchema.optional(),
@@ -86,18 +90,18 @@ export const streamLevelSchema = z.strictObject({
   /** Results before per-read and per-event gaps: one gap per token event, events of one read 1 µs apart. */
   gap: latencySchema.optional(),
   /**
-   * After the level's end no stream starts; those still open may finish until the drain cap
-   * (`DEFAULTS.stream.drainSec` after the level's end). Their figures from then on, apart.
+   * After the window's end no stream starts; those still open may finish until the drain cap
+   * (`DEFAULTS.stream.drainSec` after the window's end). Their figures from then on, apart.
    */
   drain: z
     .strictObject({
-      /** Streams still open at the level's end. */
+      /** Streams still open at the window's end. */
       open: int,
       /** Of them, completed (end event) in the drain. */
       completed: int,
       /** Of them, cut at the drain cap (counted in the level's errors). */
       cut: int,
-      /** The level's end → the last stream ended, seconds. */
+      /** The window's end → the last stream ended, seconds. */
       sec: nonneg,
       /** Events of any name received in the drain. */
       events: int,
@@ -105,7 +109,7 @@ export const streamLevelSchema = z.strictObject({
     })
     .optional(),
   /**
-   * The loader's event-loop delay inside the level, µs: a read later than the spacing of the
+   * The loader's event-loop delay inside the window, µs: a read later than the spacing of the
    * target's writes brings several of them at once (batching that is the loader's, not the target's).
    */
   loaderLag: latencySchema.optional(),

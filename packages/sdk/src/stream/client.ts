@@ -29,7 +29,7 @@ export interface StreamTrace {
   complete: boolean;
   endedAt: number | null;
   error: string | null;
-  /** Cut by the loader at its deadline (`timeoutMs`), not ended by the target. */
+  /** Cut by the loader (its `timeoutMs`, or `cut`: a level's drain cap), not ended by the target. */
   timedOut: boolean;
 }
 
@@ -67,15 +67,13 @@ export interface OpenStreamOptions extends StreamEvents {
   agent?: Agent;
   /** Called on every token event with the count so far (the cancellation phase disconnects from here). */
   onDelta?: (count: number, req: ClientRequest) => void;
-  /** Give up after this many ms (the trace ends with an error, and `timedOut`). */
-  timeoutMs: number;
-  /** The error of a stream cut at `timeoutMs` (default: `no end within <timeoutMs> ms`). */
-  timeoutError?: string;
+  /** Give up after this many ms (the trace ends with an error, and `timedOut`); none when absent (the caller `cut`s it). */
+  timeoutMs?: number;
   body?: string;
 }
 
-/** Send one streaming request and trace its events until it ends, fails, is destroyed or times out. */
-export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Promise<StreamTrace>; req: ClientRequest } {
+/** Send one streaming request and trace its events until it ends, fails, is destroyed, times out or is cut. */
+export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Promise<StreamTrace>; req: ClientRequest; cut: (error: string) => void } {
   const trace: StreamTrace = { startedAt: performance.now(), headersAt: null, status: null, reads: [], tokens: 0, complete: false, endedAt: null, error: null, timedOut: false };
   const url = new URL(o.request.path, o.baseUrl);
   const body = o.body ?? o.request.body;
@@ -94,11 +92,14 @@ export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Pr
     settle(trace);
   };
   const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: o.request.method, headers, agent: o.agent ?? false });
-  const timer = setTimeout(() => {
+  /** End the stream from the loader's side: an error, and `timedOut`. */
+  const cut = (error: string): void => {
+    if (trace.endedAt !== null) return;
     trace.timedOut = true;
-    finish(o.timeoutError ?? `no end within ${o.timeoutMs} ms`);
+    finish(error);
     req.destroy();
-  }, o.timeoutMs);
+  };
+  const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => cut(`no end within ${o.timeoutMs} ms`), o.timeoutMs);
   req.on('response', (res) => {
     trace.headersAt = performance.now();
     trace.status = res.statusCode ?? null;
@@ -139,5 +140,5 @@ export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Pr
   });
   req.on('error', (err) => finish(err.message));
   req.end(body);
-  return { trace, done, req };
+  return { trace, done, req, cut };
 }

@@ -36,46 +36,76 @@ function stealOf(cpus: readonly number[], a: ReturnType<typeof cpuTimes>): numbe
 }
 
 /**
- * Keep `streams` streams open for `durationSec` (closed loop: each of `streams` lanes starts its next
- * stream as soon as its last one ended), then let the open ones finish until `drainSec` after the
- * level's end, when the rest are cut. `levelFigures` says what is counted where.
+ * One level: `streams` lanes, each a closed loop (its next stream starts as soon as its last one
+ * ended), all opened at once. The level's window starts when every lane has ended its first stream
+ * (the cold start; at most `coldMaxSec`) and lasts `durationSec`; then no stream starts, and those
+ * still open may finish until `drainSec` after the window's end, when the rest are cut.
+ * `levelFigures` says what is counted where.
  */
-export async function streamLevel(ctx: StreamPhaseContext, streams: number, durationSec: number, drainSec: number): Promise<StreamLevel> {
+export async function streamLevel(ctx: StreamPhaseContext, streams: number, durationSec: number, drainSec: number, coldMaxSec: number = DEFAULTS.stream.coldMaxSec): Promise<StreamLevel> {
   const agent = new Agent({ keepAlive: true, maxSockets: streams });
   const lanes: StreamTrace[][] = Array.from({ length: streams }, () => []);
-  const cpu0 = cpuTimes(ctx.cpus);
+  const open = new Set<ReturnType<typeof openStream>>();
   const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   const t0 = performance.now();
-  const end = t0 + durationSec * 1000;
-  const cap = end + drainSec * 1000;
+  let cpu0 = cpuTimes(ctx.cpus);
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.POSITIVE_INFINITY;
+  let coldCapped = false;
+  const timers: NodeJS.Timeout[] = [];
+  // The window opens once, when the last lane ends its first stream or at the cold start's cap.
+  const openWindow = (capped: boolean): void => {
+    if (start !== Number.POSITIVE_INFINITY) return;
+    start = performance.now();
+    end = start + durationSec * 1000;
+    coldCapped = capped;
+    cpu0 = cpuTimes(ctx.cpus);
+    lag.enable();
+    timers.push(setTimeout(() => lag.disable(), durationSec * 1000));
+    // The drain cap counts from the window's end for every stream, whenever it started.
+    timers.push(
+      setTimeout(
+        () => {
+          for (const s of open) s.cut(`still open ${drainSec} s after the level ended (the drain cap)`);
+        },
+        (durationSec + drainSec) * 1000,
+      ),
+    );
+  };
+  timers.push(setTimeout(() => openWindow(true), coldMaxSec * 1000));
+  let cold = streams;
   let peakRss = 0;
   const rssTimer = ctx.pid
     ? setInterval(() => {
         peakRss = Math.max(peakRss, treeRss(ctx.pid!));
       }, 250)
     : undefined;
-  lag.enable();
-  const stopLag = setTimeout(() => lag.disable(), durationSec * 1000);
   const lane = async (traces: StreamTrace[]): Promise<void> => {
     while (performance.now() < end && !ctx.signal.aborted) {
-      // The drain cap counts from the level's end, whenever the stream started.
-      const s = openStream({ ...ctx, agent, timeoutMs: cap - performance.now(), timeoutError: `still open ${drainSec} s after the level ended (the drain cap)` });
+      const s = openStream({ ...ctx, agent });
+      open.add(s);
       traces.push(s.trace);
       const cut = () => s.req.destroy();
       ctx.signal.addEventListener('abort', cut, { once: true });
       await s.done;
       ctx.signal.removeEventListener('abort', cut);
+      open.delete(s);
+      if (traces.length === 1 && --cold === 0) openWindow(false);
       // A failing target answers at once: do not spin on it.
       if (s.trace.error && performance.now() - s.trace.startedAt < 5) await sleep(5);
     }
   };
   await Promise.all(lanes.map(lane));
-  clearTimeout(stopLag);
+  for (const t of timers) clearTimeout(t);
   lag.disable();
   if (rssTimer) clearInterval(rssTimer);
   agent.destroy();
+  // Stopped (the run was aborted) before the window opened: an empty window.
+  if (start === Number.POSITIVE_INFINITY) start = end = performance.now();
   return {
-    ...levelFigures(lanes, { streams, durationSec, start: t0, end }),
+    ...levelFigures(lanes, { streams, durationSec, start, end }),
+    coldSec: (start - t0) / 1000,
+    ...(coldCapped ? { coldCapped } : {}),
     loaderLag: lagOf(lag),
     peakRssBytes: peakRss || null,
     cpuSteal: stealOf(ctx.cpus, cpu0),
@@ -104,23 +134,23 @@ function lagOf(h: IntervalHistogram): Latency {
 
 /**
  * A level's figures from its lanes' traces (each lane's streams in the order it ran them), `start`
- * and `end` being the level's on the traces' clock:
- * - counts (`completed`, `events`) take what ended or arrived inside the level; `errors` every
- *   stream that failed, in the drain too;
- * - `steady` rates take the level's steady part, from the time every lane had ended its first
- *   stream to the level's end, each completed stream (and each stream's events) by the share of its
- *   length inside it: exact for
- *   streams of one length whatever their phase, where a count of streams that ended inside the level
- *   loses up to one per lane (`docs/streaming.md`, `npm run bench:stream-rates`);
- * - latencies, gaps and batching take what arrived inside the level; what arrived after it, in the
- *   drain, goes to `drain`'s own histograms;
+ * and `end` being its window's on the traces' clock; before the window is the cold start, after it
+ * the drain:
+ * - `started` and `errors` count every stream, cold start and drain included;
+ * - counts (`completed`, `events`) take what ended or arrived inside the window;
+ * - `steady` rates take the window, each completed stream (and each stream's events) by the share
+ *   of its length inside it: exact for streams of one length whatever their phase, where a count of
+ *   streams that ended inside a window loses up to one per lane (`docs/streaming.md`,
+ *   `npm run bench:stream-rates`);
+ * - latencies, gaps and batching take what arrived inside the window; what arrived in the drain
+ *   goes to `drain`'s own histograms, what arrived in the cold start nowhere;
  * - a read's gap is between consecutive reads of a stream that brought token events; its events
  *   share it (m events after a gap g give m gaps of g ÷ m).
  */
 export function levelFigures(
   lanes: readonly (readonly StreamTrace[])[],
   o: { streams: number; durationSec: number; start: number; end: number },
-): Omit<StreamLevel, 'peakRssBytes' | 'cpuSteal' | 'loaderLag'> {
+): Omit<StreamLevel, 'peakRssBytes' | 'cpuSteal' | 'loaderLag' | 'coldSec' | 'coldCapped'> {
   const level = latencyRecorder();
   const drain = latencyRecorder();
   let started = 0;
@@ -129,12 +159,9 @@ export function levelFigures(
   let errors = 0;
   const errorSamples = new Set<string>();
   const d = { open: 0, completed: 0, cut: 0, lastEnd: o.end, events: 0 };
-  const firstEnds = lanes.flatMap((traces) => {
-    const e = traces[0]?.endedAt;
-    return e != null && e <= o.end ? [e] : [];
-  });
-  const from = firstEnds.length ? Math.max(...firstEnds) : null;
   const steady = { completed: 0, events: 0 };
+  /** The part of the level a time falls in: the window's or the drain's recorder, or none (the cold start). */
+  const part = (at: number) => (at < o.start ? null : at <= o.end ? level : drain);
   for (const traces of lanes) {
     for (const t of traces) {
       started++;
@@ -142,47 +169,47 @@ export function levelFigures(
         errors++;
         if (errorSamples.size < 3) errorSamples.add(t.error);
       }
-      if (t.endedAt === null || t.endedAt <= o.end) {
-        if (t.complete) completed++;
-      } else {
+      if (t.endedAt !== null && t.endedAt > o.end) {
         d.open++;
         if (t.complete) d.completed++;
         if (t.timedOut) d.cut++;
         d.lastEnd = Math.max(d.lastEnd, t.endedAt);
-      }
+      } else if (t.complete && t.endedAt !== null && t.endedAt >= o.start) completed++;
       let received = 0;
       for (const r of t.reads) {
         received += r.events;
-        if (r.at <= o.end) events += r.events;
-        else d.events += r.events;
+        const p = part(r.at);
+        if (p === level) events += r.events;
+        else if (p === drain) d.events += r.events;
       }
-      if (from !== null && t.endedAt !== null && t.endedAt > t.startedAt) {
-        const inside = Math.min(t.endedAt, o.end) - Math.max(t.startedAt, from);
+      if (t.endedAt !== null && t.endedAt > t.startedAt) {
+        const inside = Math.min(t.endedAt, o.end) - Math.max(t.startedAt, o.start);
         const share = inside > 0 ? inside / (t.endedAt - t.startedAt) : 0;
         if (t.complete) steady.completed += share;
         steady.events += received * share;
       }
-      const part = (at: number) => (at <= o.end ? level : drain);
-      if (t.headersAt !== null) part(t.headersAt).ttfb.recordValue(us(t.headersAt - t.startedAt));
+      if (t.headersAt !== null) part(t.headersAt)?.ttfb.recordValue(us(t.headersAt - t.startedAt));
       let prev: StreamRead | null = null;
       for (const r of t.reads) {
         if (!r.tokens) continue;
         const p = part(r.at);
-        p.reads++;
-        p.tokens += r.tokens;
-        if (r.tokens > 1) p.batchedReads++;
-        p.maxPerRead = Math.max(p.maxPerRead, r.tokens);
-        if (!prev) p.firstDelta.recordValue(us(r.at - t.startedAt));
-        else {
-          const g = r.at - prev.at;
-          p.readGap.recordValue(us(g));
-          p.eventGap.recordValueWithCount(us(g / r.tokens), r.tokens);
+        if (p) {
+          p.reads++;
+          p.tokens += r.tokens;
+          if (r.tokens > 1) p.batchedReads++;
+          p.maxPerRead = Math.max(p.maxPerRead, r.tokens);
+          if (!prev) p.firstDelta.recordValue(us(r.at - t.startedAt));
+          else {
+            const g = r.at - prev.at;
+            p.readGap.recordValue(us(g));
+            p.eventGap.recordValueWithCount(us(g / r.tokens), r.tokens);
+          }
         }
         prev = r;
       }
     }
   }
-  const sec = from === null ? 0 : (o.end - from) / 1000;
+  const sec = Math.max(0, (o.end - o.start) / 1000);
   return {
     streams: o.streams,
     durationSec: o.durationSec,
@@ -191,17 +218,7 @@ export function levelFigures(
     errors,
     ...(errorSamples.size ? { errorSamples: [...errorSamples] } : {}),
     events,
-    steady:
-      from !== null && sec > 0
-        ? {
-            fromSec: (from - o.start) / 1000,
-            sec,
-            completed: steady.completed,
-            events: steady.events,
-            completedPerSec: steady.completed / sec,
-            eventsPerSec: steady.events / sec,
-          }
-        : null,
+    steady: sec > 0 ? { sec, completed: steady.completed, events: steady.events, completedPerSec: steady.completed / sec, eventsPerSec: steady.events / sec } : null,
     ...latenciesOf(level),
     drain: { open: d.open, completed: d.completed, cut: d.cut, sec: (d.lastEnd - o.end) / 1000, events: d.events, ...latenciesOf(drain) },
   };
