@@ -146,8 +146,14 @@ export const DEFAULTS = {
     cancel: { count: 40, afterEvents: 2, waitMs: 2000 },
     /** stallSlackBytes: what the backend may write beyond the reader in the phase's second half and still count as throttled (socket buffers settling). */
     backpressure: { readBytesPerSec: 1024, durationSec: 10, stallSlackBytes: 2 ** 20 },
-    /** Seconds a stream may take after its level ended before it is cut (its figures still count). */
+    /** Seconds the streams still open at a level's end may take before they are cut (from the level's end; their figures go to the level's `drain`). */
     drainSec: 5,
+    /**
+     * A level's cold start: its streams all open at once, and its measured window starts when every
+     * one has ended its first stream, or after this many seconds at most (the level is then marked
+     * `coldCapped`: some first streams, slowed by the burst, are still running in its window).
+     */
+    coldMaxSec: 10,
   },
   /**
    * `--instructions`: user-space instructions per request under valgrind's callgrind, per (scenario,
