@@ -175,6 +175,12 @@ export const DEFAULTS = {
   unsetEnv: ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'],
   /** Default concurrency when a scenario names none. */
   connections: 50,
+  /**
+   * A load at this many connections or fewer is low: the server waits for the loader between
+   * requests, so the loader's own time per request sits in every round trip. `auto` then prefers the
+   * driver with the lowest time per request (h2load). MEASURED: TODO
+   */
+  lowConnections: 8,
   /** Seconds without a response before a request counts as a timeout. */
   timeoutSec: 10,
   /** Cold starts measured for the startup cost figure. */

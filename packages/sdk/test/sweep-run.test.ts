@@ -170,11 +170,19 @@ describe('fixed request counts (--requests)', () => {
     count = 0;
     const run = runSuite({ scenarios: [counted], targets: [{ kind: 'url', name: 'counter', url }], design, overrides: { requests: 10, connections: 1 }, driver: 'wrk', pinning: false });
     await expect(run).rejects.toThrowError(BenchsuiteConfigError);
-    await expect(run).rejects.toThrowError(/driver: wrk cannot send a fixed number of requests per window \(--requests\).*\(autocannon can\)/);
+    await expect(run).rejects.toThrowError(/driver: wrk cannot send a fixed number of requests per window \(--requests\).*\(h2load or autocannon can\)/);
     expect(count).toBe(0);
-    const auto = await resolveDriver('auto', { fixedRequests: true });
-    expect(auto.driver.name).toBe('autocannon');
-    expect(auto.reason).toMatch(/^wrk cannot send a fixed number of requests per window \(--requests\).*: using autocannon/);
+    // Without h2load (the preferred driver for fixed counts, tested in h2load.test.ts), autocannon.
+    const was = process.env.BENCHSUITE_H2LOAD;
+    process.env.BENCHSUITE_H2LOAD = '/nonexistent/h2load';
+    try {
+      const auto = await resolveDriver('auto', { fixedRequests: true });
+      expect(auto.driver.name).toBe('autocannon');
+      expect(auto.reason).toMatch(/^h2load not available .*; wrk cannot send a fixed number of requests per window \(--requests\).*: using autocannon/);
+    } finally {
+      if (was === undefined) delete process.env.BENCHSUITE_H2LOAD;
+      else process.env.BENCHSUITE_H2LOAD = was;
+    }
   });
 
   it('refuses fewer requests than connections, naming the field', async () => {
