@@ -21,6 +21,8 @@ import { runtimeTables } from './runtime-table.js';
 import { extraTables } from './extra-tables.js';
 import {
   ceilingColumns,
+  floorColumns,
+  floorRows,
   costColumns,
   headlineColumns,
   machineFacts,
@@ -177,6 +179,12 @@ function loadSections(m: ReportModel): string[] {
   return out;
 }
 
+function floors(m: ReportModel): string[] {
+  const rows = floorRows(m.result.loaderFloors);
+  if (!rows.length) return [];
+  return ["## Loader's round-trip floor", '', md(noteSentence({ kind: 'loader-floor-table', responder: rows[0]!.floor.responder })), '', ...markdownTable({ columns: floorColumns(), rows }), ''];
+}
+
 function ceilings(m: ReportModel): string[] {
   if (!m.result.ceilings.length) return [];
   return ['## Backend ceilings', '', ...markdownTable({ columns: ceilingColumns(), rows: m.result.ceilings }), ''];
@@ -203,7 +211,7 @@ function environment(m: ReportModel): string[] {
  */
 export function renderMarkdown(result: BenchResult, options: ReportOptions = {}): string {
   const m = buildModel(result, options);
-  const lines = [...header(m), ...loadSections(m), ...rankings(m), ...legend(m), ...m.scenarios.flatMap((s) => scenarioSection(m, s)), ...ceilings(m), ...costs(m), ...environment(m)];
+  const lines = [...header(m), ...loadSections(m), ...rankings(m), ...legend(m), ...m.scenarios.flatMap((s) => scenarioSection(m, s)), ...ceilings(m), ...floors(m), ...costs(m), ...environment(m)];
   return `${lines
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -290,6 +290,10 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
       loaderBusy: th.loaderBound.loaderBusy,
     });
   }
+  if (s.loaderShare?.flagged) {
+    const { share, connections, floorRps, rps } = s.loaderShare;
+    notes.push({ kind: 'loader-share', share, connections, floorRps, rps, threshold: th.loaderShareFlag });
+  }
   if (!s.precision.met && s.precision.reached !== null) {
     notes.push({
       kind: 'precision-not-met',

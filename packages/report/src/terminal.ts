@@ -4,7 +4,7 @@ import { extraTables } from './extra-tables.js';
 import type { BenchResult } from '@benchsuite/sdk';
 import { fmtPct, shortFrame } from './format.js';
 import { MISSING_LABEL, buildModel, failureText, foldedNotes, loadText, namesItsSubject, noteSentence, stopNote, type ProfileView, type ReportModel, type ReportOptions } from './model.js';
-import { ceilingColumns, costColumns, headlineColumns, perProcessColumns, stepColumns, sweepColumns, type Table, type Tone } from './tables.js';
+import { ceilingColumns, costColumns, floorColumns, floorRows, headlineColumns, perProcessColumns, stepColumns, sweepColumns, type Table, type Tone } from './tables.js';
 
 export interface TerminalOptions extends ReportOptions {
   /** ANSI colours (warnings yellow, failures red, headings bold); default false. The caller decides (TTY, NO_COLOR). */
@@ -123,6 +123,7 @@ export function renderTerminal(result: BenchResult, options: TerminalOptions = {
   for (const x of runtimeTables(m.result)) out.push('', paint(`runtimes — ${x.scenario}`, 'bold'), ...terminalTable(x.table, paint));
   for (const x of extraTables(m.result)) out.push('', paint(x.title.toLowerCase(), 'bold'), ...terminalTable(x.table, paint));
   if (m.result.ceilings.length) out.push('', paint('backend ceilings', 'bold'), ...terminalTable({ columns: ceilingColumns(), rows: m.result.ceilings }, paint));
+  if (floorRows(m.result.loaderFloors).length) out.push('', paint("loader's round-trip floor", 'bold'), ...terminalTable({ columns: floorColumns(), rows: floorRows(m.result.loaderFloors) }, paint));
   if (m.targetsWithCosts.length) out.push('', paint('costs', 'bold'), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint));
   return `${out.join('\n')}\n`;
 }

@@ -178,9 +178,19 @@ export const DEFAULTS = {
   /**
    * A load at this many connections or fewer is low: the server waits for the loader between
    * requests, so the loader's own time per request sits in every round trip. `auto` then prefers the
-   * driver with the lowest time per request (h2load). MEASURED: TODO
+   * driver with the lowest time per request (h2load), and each such step's loader floor is measured
+   * (`loaderFloor`). MEASURED: TODO
    */
   lowConnections: 8,
+  /**
+   * The loader's round-trip floor, measured for every step at `lowConnections` or fewer: the run's
+   * driver against a trivial responder (raw socket, one fixed response) pinned to the server's
+   * cores, `windows` windows of the run's length after a settle. A pair's loader share is its req/s
+   * ÷ the floor's at the same connections (at one connection: the floor's round trip ÷ the pair's);
+   * a difference between two targets shows at (1 − share) of its size, so a share above `flagShare`
+   * is flagged.
+   */
+  loaderFloor: { windows: 5, flagShare: 0.1 },
   /** Seconds without a response before a request counts as a timeout. */
   timeoutSec: 10,
   /** Cold starts measured for the startup cost figure. */

@@ -17,6 +17,10 @@ export interface DesignThresholds {
   disturbedSteal: number;
   covBands: { excellent: number; acceptable: number; noisy: number };
   verdictShare: number;
+  /** A pair's loader share above this is flagged. */
+  loaderShareFlag: number;
+  /** Connection counts at or below this are low (the loader floor is measured there). */
+  lowConnections: number;
 }
 
 /** The thresholds a new run records in its design (today's `DEFAULTS`). */
@@ -30,6 +34,8 @@ export function recordedThresholds(): Omit<DesignThresholds, 'stealThreshold' | 
     disturbedSteal: DEFAULTS.disturbedSteal,
     covBands: { ...DEFAULTS.covBands },
     verdictShare: DEFAULTS.verdictShare,
+    loaderShareFlag: DEFAULTS.loaderFloor.flagShare,
+    lowConnections: DEFAULTS.lowConnections,
   };
 }
 
@@ -48,5 +54,7 @@ export function thresholdsOf(design?: Partial<DesignRecord>): DesignThresholds {
     ...(d.disturbedSteal !== undefined && { disturbedSteal: d.disturbedSteal }),
     ...(d.covBands !== undefined && { covBands: d.covBands }),
     ...(d.verdictShare !== undefined && { verdictShare: d.verdictShare }),
+    ...(d.loaderShareFlag !== undefined && { loaderShareFlag: d.loaderShareFlag }),
+    ...(d.lowConnections !== undefined && { lowConnections: d.lowConnections }),
   };
 }

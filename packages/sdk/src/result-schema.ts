@@ -253,6 +253,8 @@ export const stepSummarySchema = z.strictObject({
   /** Every answer had an expected status and there was no error or timeout at this step. */
   clean: z.boolean().optional(),
   loaderBoundWindows: int.optional(),
+  /** Median req/s at this step ÷ the loader floor's at the same connections (`loaderFloors`); absent where no floor was measured. */
+  loaderShare: nonneg.optional(),
 });
 
 /** A point of a concurrency sweep: a level (connection count) with its median req/s and latency. */
@@ -378,6 +380,23 @@ export const pairSummarySchema = z.strictObject({
   perProcess: perProcessSchema.optional(),
   /** Open-loop figures merged over windows (`load.openLoop`). */
   openLoop: openLoopSchema.optional(),
+  /**
+   * The loader's share of the round trip at a low connection count (the step where it is highest):
+   * the pair's median req/s ÷ the loader floor's at the same connections. At one connection that
+   * is the floor's round trip ÷ the pair's: a difference between targets shows at (1 − share) of its
+   * size. Flagged above `design.loaderShareFlag`. Absent without a floor (no low step, old results).
+   */
+  loaderShare: z
+    .strictObject({
+      connections: z.number().int().positive(),
+      share: nonneg,
+      /** The pair's median req/s at that step. */
+      rps: nonneg,
+      /** The floor's median req/s at that step. */
+      floorRps: nonneg,
+      flagged: z.boolean(),
+    })
+    .optional(),
 });
 export type PairSummary = z.infer<typeof pairSummarySchema>;
 
@@ -401,6 +420,31 @@ export const ceilingSchema = z.strictObject({
   clientBound: z.boolean(),
 });
 export type Ceiling = z.infer<typeof ceilingSchema>;
+
+/**
+ * The loader's round-trip floor for one scenario: the run's driver against a trivial responder
+ * (`responder`) pinned to the server's cores, at each of the scenario's connection steps at or
+ * below `DEFAULTS.lowConnections`, with the scenario's requests and window. What it measures is the
+ * loader's own time per request, the kernel's loopback and the least a server can do.
+ */
+export const loaderFloorSchema = z.strictObject({
+  scenario: z.string(),
+  driver: z.string(),
+  /** What answered, in a few words. */
+  responder: z.string(),
+  steps: z.array(
+    z.strictObject({
+      connections: z.number().int().positive(),
+      /** Median req/s over the floor's windows, with its interval. */
+      rps: estimateSchema,
+      /** Latency of the floor's windows merged, µs. */
+      latency: latencySchema,
+      /** The loader's busiest core was saturated (the floor is then the loader's ceiling, not a round trip). */
+      clientBound: z.boolean(),
+    }),
+  ),
+});
+export type LoaderFloor = z.infer<typeof loaderFloorSchema>;
 
 /**
  * One profiled window per (scenario, target) under `--profile`: a fresh server, warmed up, then an
@@ -562,6 +606,10 @@ export const designSchema = z.strictObject({
   disturbedSteal: nonneg.optional(),
   covBands: z.strictObject({ excellent: nonneg, acceptable: nonneg, noisy: nonneg }).optional(),
   verdictShare: nonneg.optional(),
+  /** A pair's loader share above this is flagged (`DEFAULTS.loaderFloor.flagShare`; absent in older results). */
+  loaderShareFlag: nonneg.optional(),
+  /** Connection counts at or below this are low: the loader floor is measured there (`DEFAULTS.lowConnections`; absent in older results). */
+  lowConnections: int.optional(),
   /** How every interval was obtained (`INTERVAL_METHOD`). */
   intervalMethod: z.string().optional(),
   /** `--instructions`: fresh processes per pair, uninstrumented warm-up requests, counted requests at one connection and at the scenario's. */
@@ -774,6 +822,8 @@ export const resultSchema = z.strictObject({
   profiles: z.array(profileRecordSchema),
   /** Backends' own ceilings (scenarios that declare a backend). */
   ceilings: z.array(ceilingSchema),
+  /** The loader's round-trip floor per scenario with a low connection step (absent in older results). */
+  loaderFloors: z.array(loaderFloorSchema).optional(),
   /** Thresholds checked after the run (`--threshold`, scenarios' `thresholds`); absent when none were given. */
   thresholds: z.array(thresholdOutcomeSchema).optional(),
   /** Capacity under an SLO (`--slo`); absent when not asked for. */

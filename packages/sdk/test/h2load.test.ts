@@ -1,14 +1,16 @@
 // The h2load driver against real servers on port 0: exact request counts, a sane µs latency
 // histogram from its per-request log, status counts, errors and timeouts; `auto` choosing it for
-// --requests and low connection counts. Starts servers: run under the shared lock. Needs h2load (Debian's nghttp2-client,
+// --requests and low connection counts; and the loader's round-trip floor with each pair's share
+// of it, flagged on a server whose round trip is mostly the loader's and not on one that adds a
+// fixed delay. Starts servers: run under the shared lock. Needs h2load (Debian's nghttp2-client,
 // installed by scripts/test-prereqs.sh); skipped with that reason without it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findH2load, h2loadDriver } from '../src/drivers/h2load.js';
 import { allowedCpus } from '../src/environment.js';
-import { DEFAULTS, latencyOf, resolveDriver, startProcess, type RunningProcess } from '../src/index.js';
-import { tinyServer } from './_helpers.js';
+import { DEFAULTS, latencyOf, resolveDriver, resultSchema, runSuite, startProcess, type RunningProcess } from '../src/index.js';
+import { tiny, tinyServer } from './_helpers.js';
 
 const h2load = findH2load();
 const skipReason = h2load ? '' : 'h2load not found (benchsuite setup h2load, or scripts/test-prereqs.sh, installs nghttp2-client)';
@@ -187,4 +189,58 @@ describe('auto picks h2load for fixed counts and low connection counts', () => {
   it('wrk, which cannot send fixed counts, is refused with the drivers that can', async () => {
     await expect(resolveDriver('wrk', { fixedRequests: true })).rejects.toThrowError(/wrk cannot send a fixed number of requests per window \(--requests\).*\(h2load or autocannon can\)/);
   });
+});
+
+describe.skipIf(!h2load)("the loader's round-trip floor", () => {
+  it(named("at one connection each run measures the loader's floor; the share is flagged on a server that answers at once, not on one that adds 3 ms"), { timeout: 120_000 }, async () => {
+    const scenario = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 } };
+    const r = await runSuite({
+      scenarios: [scenario],
+      targets: [tiny('fast'), tiny('delayed', { DELAY_MS: '3' })],
+      design: { windowSec: 0.3, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.3, maxSec: 0.3 }, reference: 'fast' },
+      overrides: { requests: 200, connections: 1 },
+      seed: 3,
+    });
+    expect(resultSchema.safeParse(r).success).toBe(true);
+    // --requests with h2load present: h2load, and the reason says why.
+    expect(r.environment.driver.name).toBe('h2load');
+    expect(r.environment.driver.reason).toMatch(/lowest time per request/);
+    expect(r.design.loaderShareFlag).toBe(DEFAULTS.loaderFloor.flagShare);
+    // The floor: measured once for the scenario at its one connection, with the run's driver.
+    expect(r.loaderFloors).toHaveLength(1);
+    const floor = r.loaderFloors![0]!;
+    expect(floor).toMatchObject({ scenario: 'ping', driver: 'h2load' });
+    expect(floor.steps.map((s) => s.connections)).toEqual([1]);
+    const f = floor.steps[0]!;
+    expect(f.rps.n).toBe(DEFAULTS.loaderFloor.windows);
+    expect(f.latency.count).toBe(200 * DEFAULTS.loaderFloor.windows);
+    const fast = r.summaries.find((s) => s.target === 'fast')!;
+    const delayed = r.summaries.find((s) => s.target === 'delayed')!;
+    for (const s of [fast, delayed]) {
+      // The share is the pair's median req/s ÷ the floor's, at that connection count.
+      expect(s.loaderShare).toBeDefined();
+      expect(s.loaderShare!.connections).toBe(1);
+      expect(s.loaderShare!.share).toBeCloseTo(s.rps.point / f.rps.point, 9);
+      expect(s.steps[0]!.loaderShare).toBeCloseTo(s.loaderShare!.share, 9);
+      expect(s.loaderShare!.share).toBeGreaterThan(0);
+      expect(s.loaderShare!.share).toBeLessThan(1.2);
+    }
+    // 3 ms per request leaves the loader a small share; a server that answers at once a large one.
+    expect(delayed.loaderShare!.share).toBeLessThan(DEFAULTS.loaderFloor.flagShare);
+    expect(delayed.loaderShare!.flagged).toBe(false);
+    expect(fast.loaderShare!.share).toBeGreaterThan(DEFAULTS.loaderFloor.flagShare);
+    expect(fast.loaderShare!.flagged).toBe(true);
+  });
+
+  it('a load above the low count measures no floor and reports no share', async () => {
+    const r = await runSuite({
+      scenarios: [{ name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: DEFAULTS.lowConnections + 1 } }],
+      targets: [tiny('only')],
+      design: { windowSec: 0.2, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.2 } },
+      driver: 'autocannon',
+      seed: 1,
+    });
+    expect(r.loaderFloors).toBeUndefined();
+    expect(r.summaries[0]!.loaderShare).toBeUndefined();
+  }, 60_000);
 });

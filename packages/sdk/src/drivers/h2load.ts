@@ -80,7 +80,7 @@ const UNIT_SEC: Record<string, number> = { us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3
  * was done). "failed" counts responses of status 4xx/5xx as well; "errored" only requests without
  * a response, timed-out ones included.
  */
-export function parseH2loadSummary(stdout: string, mainSec?: number): H2loadSummary {
+function parseH2loadSummary(stdout: string, mainSec?: number): H2loadSummary {
   const fin = /finished in ([\d.]+)(us|ms|s|m|h), ([\d.]+) req\/s/.exec(stdout);
   const req = /requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(stdout);
   if (!fin || !req) throw new Error(`h2load printed no summary: ${stdout.trim().slice(-400)}`);
@@ -96,7 +96,7 @@ export function parseH2loadSummary(stdout: string, mainSec?: number): H2loadSumm
  * recorded per response at µs resolution; the summary gives the measured seconds and the errors
  * and timeouts, which include requests that never got a stream.
  */
-export function parseH2loadLog(log: string, summary: H2loadSummary, expectStatus: readonly number[]): DriverRunResult {
+function parseH2loadLog(log: string, summary: H2loadSummary, expectStatus: readonly number[]): DriverRunResult {
   const histogram = createHistogram();
   const statusCounts: Record<string, number> = {};
   const expected = new Set(expectStatus);

@@ -10,6 +10,7 @@ import {
   type Capacity,
   type Ceiling,
   type DesignRecord,
+  type LoaderFloor,
   type InstructionsRecord,
   type PairSummary,
   type ProfileRecord,
@@ -40,6 +41,7 @@ export interface RunOutcome {
   blocks: BlockRecord[];
   stops: StopRecord[];
   ceilings: Ceiling[];
+  floors: LoaderFloor[];
   profiles: ProfileRecord[];
   instructions: InstructionsRecord[];
   instructionsPlan: InstructionsPlan | undefined;
@@ -81,6 +83,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     blocks,
     stops,
     ceilings,
+    floors,
     profiles,
     instructions,
     instructionsPlan,
@@ -117,6 +120,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
           index: windowIndex,
           ceilingRps: ceilings.find((c) => c.scenario === s.name)?.rps.point,
           connectionSteps: connectionSteps(s.load),
+          loaderFloor: floors.find((f) => f.scenario === s.name),
         }),
       );
     }
@@ -193,6 +197,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     stops,
     profiles,
     ceilings,
+    ...(floors.length ? { loaderFloors: floors } : {}),
     ...(instructionsPlan ? { instructions } : {}),
     ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
     ...(slo ? { capacity } : {}),

@@ -13,7 +13,7 @@ import { isSteady, unrecordedWindows, warmUp, warmupWindows } from './warmup.js'
 
 export interface BlockContext extends WindowContext {
   /** The run's design; the stopping rule may shorten warm-ups during the run and records it in `budgetPlan`. */
-  design: Design & { reference: string; budgetPlan?: DesignRecord['budgetPlan'] };
+  design: Design & { reference: string; budgetPlan?: DesignRecord['budgetPlan']; lowConnections?: DesignRecord['lowConnections'] };
   seed: number;
   journal: RunJournal;
   emit: (e: SuiteEvent) => void;

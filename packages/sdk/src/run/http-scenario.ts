@@ -6,12 +6,13 @@ import { decideStop, fitsWithShorterWarmups, scenarioBudget } from '../analysis/
 import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
 import type { Design } from '../options.js';
-import type { BlockRecord, Capacity, Ceiling, InstructionsRecord, ProfileRecord, StopRecord, WindowRecord } from '../result-schema.js';
+import type { BlockRecord, Capacity, Ceiling, InstructionsRecord, LoaderFloor, ProfileRecord, StopRecord, WindowRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
-import { runBlock, type BlockContext } from './block.js';
+import { runBlock, windowSpec, type BlockContext } from './block.js';
 import { capacityOf } from './capacity.js';
 import { measureCeiling } from './ceiling.js';
+import { lowSteps, measureLoaderFloor } from './floor.js';
 import { countInstructions, type InstructionsPlan } from './instructions.js';
 import type { RunLog } from './log.js';
 import { profileTarget } from './profile.js';
@@ -27,6 +28,8 @@ export interface HttpRun {
   blocks: BlockRecord[];
   stops: StopRecord[];
   ceilings: Ceiling[];
+  /** The loader's round-trip floor of each scenario with a low connection step. */
+  floors: LoaderFloor[];
   profiles: ProfileRecord[];
   instructions: InstructionsRecord[];
   capacity: Capacity[];
@@ -70,6 +73,7 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
     }
     return;
   }
+  await scenarioFloor(run, scenario);
   const budgetEnd = elapsed() + scenarioBudget(design.budgetSec - elapsed(), run.weights, si);
   const runtimes = members.map(runtimeOf);
   let stop: StopRecord['reason'] | undefined;
@@ -173,6 +177,35 @@ export async function scenarioCeiling(run: HttpRun, scenario: Scenario, members:
     } catch (err) {
       ctx.emit({ type: 'step-failed', step: 'backend-ceiling', scenario: scenario.name, message: (err as Error).message });
     }
+  }
+}
+
+/**
+ * The loader's round-trip floor, once per run, for a scenario with a connection step at or below
+ * `DEFAULTS.lowConnections`: the run's driver against the trivial responder on the server's cores.
+ */
+export async function scenarioFloor(run: HttpRun, scenario: Scenario): Promise<void> {
+  const { ctx } = run;
+  const low = lowSteps(scenario, ctx.design.lowConnections);
+  if (!low.length || ctx.signal.aborted || run.floors.some((f) => f.scenario === scenario.name)) return;
+  try {
+    ctx.emit({ type: 'loader-floor', scenario: scenario.name, connections: low });
+    const settleSec = windowSpec(scenario, [], ctx.design, DEFAULTS.stepSettleSec).settleSec;
+    const f = await measureLoaderFloor(scenario, {
+      driver: ctx.driver,
+      pinning: ctx.pinning,
+      signal: ctx.signal,
+      windowSec: ctx.design.windowSec,
+      settleSec,
+      est: run.est,
+      lowConnections: ctx.design.lowConnections,
+    });
+    if (f && !ctx.signal.aborted) {
+      run.floors.push(f);
+      ctx.journal.floor(f);
+    }
+  } catch (err) {
+    ctx.emit({ type: 'step-failed', step: 'loader-floor', scenario: scenario.name, message: (err as Error).message });
   }
 }
 

@@ -9,6 +9,7 @@ import {
   costsSchema,
   designSchema,
   instructionsRecordSchema,
+  loaderFloorSchema,
   profileRecordSchema,
   streamBlockSchema,
   verifyOutcomeSchema,
@@ -17,6 +18,7 @@ import {
   type Ceiling,
   type Costs,
   type InstructionsRecord,
+  type LoaderFloor,
   type ProfileRecord,
   type StreamBlock,
   type StreamResult,
@@ -90,6 +92,7 @@ const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
   z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
+  z.strictObject({ record: z.literal('floor'), floor: loaderFloorSchema }),
   z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
   z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
   z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
@@ -103,6 +106,7 @@ export interface RunLog {
   verify: VerifyOutcome[];
   costs: Map<string, Costs>;
   ceilings: Ceiling[];
+  floors: LoaderFloor[];
   profiles: ProfileRecord[];
   instructions: InstructionsRecord[];
   /** Streaming scenarios' blocks, per (scenario, target). */
@@ -139,6 +143,9 @@ export class RunJournal {
   ceiling(ceiling: Ceiling): void {
     this.append({ record: 'ceiling', ceiling });
   }
+  floor(floor: LoaderFloor): void {
+    this.append({ record: 'floor', floor });
+  }
   profile(profile: ProfileRecord): void {
     this.append({ record: 'profile', profile });
   }
@@ -171,7 +178,7 @@ export function readPlan(dir: string): RunPlan {
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
 export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], floors: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
   const file = join(dir, WINDOWS_FILE);
   if (!existsSync(file)) return log;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -190,6 +197,7 @@ export function readLog(dir: string): RunLog {
     } else if (line.record === 'block') log.blocks.push(line.block);
     else if (line.record === 'verify') log.verify.push(line.outcome);
     else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
+    else if (line.record === 'floor') log.floors.push(line.floor);
     else if (line.record === 'profile') log.profiles.push(line.profile);
     else if (line.record === 'instructions') log.instructions.push(line.instructions);
     else if (line.record === 'stream') {

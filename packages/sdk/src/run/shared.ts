@@ -7,7 +7,7 @@ import type { StopRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { runScenarioInBlock, startBlockProcesses, stopBlockProcesses, type BlockProcess } from './block.js';
-import { afterBlocks, blockCosts, completeBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, wasLogged, type HttpRun } from './http-scenario.js';
+import { afterBlocks, blockCosts, completeBlocks, headlineHalfWidths, planRounds, replayedBlock, scenarioCeiling, scenarioFloor, wasLogged, type HttpRun } from './http-scenario.js';
 import { runtimeOf } from './runtime.js';
 
 /** One http scenario of a shared-process run: its targets (those that passed verify), its share weight, and how it stands. */
@@ -77,6 +77,7 @@ export async function measureSharedScenarios(run: HttpRun, list: ReadonlyArray<{
     else entries.push({ ...x, worst: null });
   }
   for (const e of entries) if (!ctx.signal.aborted) await scenarioCeiling(run, e.scenario, e.members);
+  for (const e of entries) await scenarioFloor(run, e.scenario);
   const names = (e: Entry) => e.members.map((t) => t.name);
   // Each scenario's share of what is left, by its cost per round, among those still measuring.
   const share = (e: Entry, among: readonly Entry[], leftSec = design.budgetSec - elapsed()) => {

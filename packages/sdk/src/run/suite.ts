@@ -5,7 +5,7 @@ import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { decidePinning, pinSelf } from '../environment.js';
 import { BenchsuiteConfigError } from '../errors.js';
 import type { Design, SuiteEvent, RunSuiteOptions } from '../options.js';
-import type { BenchResult, BlockRecord, Capacity, Ceiling, InstructionsRecord, ProfileRecord, DesignRecord, StopRecord, StreamResult, WindowRecord } from '../result-schema.js';
+import type { BenchResult, BlockRecord, Capacity, Ceiling, InstructionsRecord, LoaderFloor, ProfileRecord, DesignRecord, StopRecord, StreamResult, WindowRecord } from '../result-schema.js';
 import { connectionSteps, driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
@@ -19,6 +19,7 @@ import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog }
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { measureHttpScenario, type HttpRun } from './http-scenario.js';
 import { measureSharedScenarios } from './shared.js';
+import { lowSteps } from './floor.js';
 import { assembleResult } from './assemble.js';
 import { parseThresholds } from '../analysis/thresholds.js';
 import { kindOf } from '../kinds.js';
@@ -48,7 +49,20 @@ export function planRun(
   const pairs = scenarios.filter(driverLoaded).reduce((a, s) => a + targets.filter((t) => targetSupports(t, s)).length, 0);
   const processes = typeof o.instructions === 'object' ? (o.instructions.processes ?? DEFAULTS.instructions.processes) : DEFAULTS.instructions.processes;
   const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
-  return planBudget(plannedScenarios(scenarios, targets, design), design, { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + targets.length * perTarget });
+  return planBudget(plannedScenarios(scenarios, targets, design), design, {
+    ...DEFAULTS.planCosts,
+    beforeSec: kindSec + instructionsSec + floorSec(scenarios, design) + targets.length * perTarget,
+  });
+}
+
+/** The loader floors' time (`run/floor.ts`): per low step, a second's warm-up for the first, then its windows with their settles. */
+function floorSec(scenarios: readonly Scenario[], design: Pick<Design, 'windowSec'>): number {
+  return scenarios.filter(driverLoaded).reduce((a, s) => {
+    const steps = lowSteps(s).length;
+    if (!steps) return a;
+    const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
+    return a + DEFAULTS.planCosts.blockStartSec + 1 + steps * DEFAULTS.loaderFloor.windows * (w.windowSec + w.settleSec + DEFAULTS.planCosts.loaderStartSec);
+  }, 0);
 }
 
 /** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
@@ -92,7 +106,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const wall0 = performance.now();
 
   // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], floors: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
@@ -202,6 +216,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
     const blocks: BlockRecord[] = [];
     const stops: StopRecord[] = [];
     const ceilings: Ceiling[] = [...log.ceilings];
+    const floors: LoaderFloor[] = [...log.floors];
     const profiles: ProfileRecord[] = [...log.profiles];
     const instructions: InstructionsRecord[] = [...log.instructions];
     const instructionsPlan = opts.instructions
@@ -252,6 +267,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       blocks,
       stops,
       ceilings,
+      floors,
       profiles,
       instructions,
       capacity,
@@ -306,6 +322,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       blocks,
       stops,
       ceilings,
+      floors,
       profiles,
       instructions,
       instructionsPlan,
