@@ -9,10 +9,10 @@ import { ceilingColumns, floorColumns, floorRows, type Table } from './tables.js
  * One section of a report's body, after its header. `id` is its anchor, `title` its heading;
  * `brief` sections are the ones the terminal summary draws too. A section of `kind: 'table'` is a
  * titled table every renderer draws the same way; the others have a drawing of their own in each
- * renderer (charts in HTML, notes and sub-tables under a scenario).
+ * renderer (charts in HTML, notes and sub-tables under a scenario). A `table` section may carry a
+ * `note`: a sentence drawn above its table, saying what it holds.
  */
-export type Section = { id: string; title: string; brief: boolean } & /** A `table` section may carry a `note`: a sentence drawn above its table, saying what it holds. */
-(
+export type Section = { id: string; title: string; brief: boolean } & (
   | { kind: 'table'; table: Table<unknown>; note?: Note }
   | { kind: 'capacity'; table: Table<unknown> }
   | { kind: 'runtimes'; tables: ReturnType<typeof runtimeTables> }
