@@ -176,12 +176,15 @@ export const DEFAULTS = {
   /** Default concurrency when a scenario names none. */
   connections: 50,
   /**
-   * A load at this many connections or fewer is low: the server waits for the loader between
-   * requests, so the loader's own time per request sits in every round trip. `auto` then prefers the
-   * driver with the lowest time per request (h2load), and each such step's loader floor is measured
-   * (`loaderFloor`). MEASURED: TODO
+   * A load at this many connections or fewer is low: the server waits for the round trip between
+   * requests, so the loader's own time per request (and the loopback's) sits in every one. `auto`
+   * then prefers the driver with the lowest time per request (h2load), and each such step's loader
+   * floor is measured (`loaderFloor`). 2, from `npm run bench:loader-floor` (node:http, the fastest
+   * server here, pinned apart from the loader, 2026-11-26): its core was 55% busy at 1 connection
+   * and 77% at 2 under h2load (61% and 83% under wrk), but 94% at 4 and 95–97% from 8 on, where
+   * req/s is the server's limit and no longer a round trip.
    */
-  lowConnections: 8,
+  lowConnections: 2,
   /**
    * The loader's round-trip floor, measured for every step at `lowConnections` or fewer: the run's
    * driver against a trivial responder (raw socket, one fixed response) pinned to the server's
