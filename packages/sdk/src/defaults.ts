@@ -28,18 +28,14 @@ export const DEFAULTS = {
    * [minSec, maxSec]. At most 3 s, not 4: a fresh process's third second already ran at its block's
    * measured level (0.99, 1.01 and 1.03 of it, medians over 18–24 fresh processes in three default
    * runs, `npm run bench:warmup`), and on this host most warm-ups ran to their maximum anyway.
+   * A block's fresh processes warm up together in rotation rounds (every target still warming gets
+   * one window per round, in a seeded order), so none sits idle through the others' whole warm-ups.
+   * Warming them one after another, then a wake-up round of one window each, was the design until
+   * 1f23444 (results without `design.freshWarmup`) and was removed: a server idle for about 15 s
+   * runs its next second slow, and the wake-up round that undid it cost 3.2 s of the default suite's
+   * 23 s of fresh start per block.
    */
   warmup: { minSec: 2, maxSec: 3, tolerance: 0.05 },
-  /**
-   * How a block's fresh processes are warmed: `rotation` gives every target still warming one
-   * warm-up window per round, in a seeded order per round, until each is steady (the rule above), so
-   * none sits idle through the others' whole warm-ups and no wake-up round is needed;
-   * `one-by-one` warms each target until steady, one after another, then runs the wake-up round (one
-   * rotation window per target) before round 1. Rotation, because a server idle for about 15 s runs
-   * its next second slow, and one-by-one spent a wake-up round per block (3.2 s of the default
-   * suite's 23 s of fresh start per block) to undo the idle it had made.
-   */
-  freshWarmup: 'rotation' as 'rotation' | 'one-by-one',
   /**
    * Rounds per block: the dimensioning phase chooses within [min, max]. The minimum is 3, not 5:
    * server processes differ more than windows do, so the budget buys blocks before rounds (the
@@ -67,8 +63,7 @@ export const DEFAULTS = {
    */
   carriedWarmupRounds: 1,
   /**
-   * Seconds of each rotation window (a carried process's warm-up, above), and of each window of a
-   * block's wake-up round (`freshWarmup: 'one-by-one'`). 0.5 s, not the warm-up's 1 s: on the default suite a 0.5-s rotation
+   * Seconds of each rotation window of a carried process's warm-up (above). 0.5 s, not the warm-up's 1 s: on the default suite a 0.5-s rotation
    * window ran at 0.74 of the block's figure (1-s ones at 0.83), yet round 1's ratios to the
    * reference were no lower than round 2's (1.011 ÷ the later rounds, control 1.039; with 1-s
    * windows 0.971 and 0.956; `npm run bench:warmup`, 120 carried pairs of blocks), and the rotation

@@ -101,11 +101,9 @@ export const designOptionsSchema = z.strictObject({
   blocks: range(DEFAULTS.blocks),
   /** `per-scenario`: fresh processes for each scenario's block; `shared`: one set per block serves every scenario (`DEFAULTS.processes`). */
   processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
-  /** How a block's fresh processes are warmed: in rotation, or one by one then a wake-up round (`DEFAULTS.freshWarmup`). */
-  freshWarmup: z.enum(['rotation', 'one-by-one']).default(DEFAULTS.freshWarmup),
   /** Shared processes: unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
-  /** Seconds of each rotation window and of each window of a block's wake-up round, if any (`DEFAULTS.carriedWarmupWindowSec`). */
+  /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
@@ -113,6 +111,16 @@ export const designOptionsSchema = z.strictObject({
   practicalBand: z.number().nonnegative().max(1).default(DEFAULTS.practicalBand),
   bootstrapResamples: z.number().int().min(100).default(DEFAULTS.bootstrapResamples),
 });
+/**
+ * Design options that measurements rejected, with why: a configuration that sets one is refused,
+ * and so is resuming a run that recorded one (`readPlan`).
+ */
+export const removedDesignOptions = {
+  freshWarmup:
+    "removed: a block's fresh processes are warmed together in rotation rounds; warmed one by one, then a wake-up round, they sat idle through each other's warm-ups and the wake-up round cost 3.2 s per block",
+  warmupRequests: "removed: fresh processes are warmed on their first scenario's requests; warmed on every scenario's at once (commit 8489025), round 1 without a rotation round came out low",
+} as const;
+
 export type DesignOptions = z.input<typeof designOptionsSchema>;
 export type Design = z.output<typeof designOptionsSchema>;
 

@@ -9,9 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findH2load, h2loadDriver } from '../src/drivers/h2load.js';
 import { allowedCpus } from '../src/environment.js';
-import { createHistogram, DEFAULTS, latencyOf, resolveDriver, resultSchema, runSuite, startProcess, type RunningProcess } from '../src/index.js';
-import { readLog, RunJournal } from '../src/run/log.js';
-import { scratch } from '@benchsuite/testkit';
+import { DEFAULTS, latencyOf, resolveDriver, resultSchema, runSuite, startProcess, type RunningProcess } from '../src/index.js';
 import { tiny, tinyServer } from './_helpers.js';
 
 const h2load = findH2load();
@@ -245,20 +243,4 @@ describe.skipIf(!h2load)("the loader's round-trip floor", () => {
     expect(r.loaderFloors).toBeUndefined();
     expect(r.summaries[0]!.loaderShare).toBeUndefined();
   }, 60_000);
-});
-
-describe('a resumed run keeps its loader floors', () => {
-  it('the journal writes each floor as it is measured and reads it back, so --resume does not measure it again', () => {
-    const dir = scratch('h2load-floor');
-    const floor = {
-      scenario: 'ping',
-      driver: 'h2load',
-      responder: 'raw socket',
-      steps: [
-        { connections: 1, rps: { point: 10_000, ci95: [9_800, 10_200] as [number, number], halfWidth: 0.02, n: 5, method: 'median' }, latency: latencyOf(createHistogram()), clientBound: false },
-      ],
-    };
-    new RunJournal(dir).floor(floor);
-    expect(readLog(dir).floors).toEqual([floor]);
-  });
 });

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import {
   BenchsuiteConfigError,
   DEFAULTS,
+  FRESH_WARMUP,
   QUICK,
   drivers,
   driverNames,
@@ -12,6 +13,7 @@ import {
   type BudgetPlan,
   unusableDir,
   planOptions,
+  diffPlans,
   readPlan,
   resolveDriver,
   resolveReference,
@@ -24,6 +26,7 @@ import {
   type DesignOptions,
   type DriverNeeds,
   type LoadOverrides,
+  type PlanAsk,
   type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
@@ -208,53 +211,50 @@ function readRunPlan(dir: string): RunPlan {
   return plan;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const sameSet = (a: readonly string[] | undefined, b: readonly string[]) => !!a && same([...a].sort(), [...b].sort());
-
 /**
  * Flags given with `--resume` that contradict the run's plan, each with the plan's value. A flag
  * that asks what the plan already holds is fine; `fresh` is what the flags would ask of a new run.
+ * Each flag says which facts of a plan it asks (`diffPlans` compares them) and how the plan's reads.
  */
 function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignOptions; overrides: LoadOverrides }, cwd: string): string[] {
-  const o = plan.options;
-  const d = plan.design as unknown as Record<string, unknown>;
-  const ov = o.overrides as Record<string, unknown>;
-  const fd = fresh.design as Record<string, unknown>;
-  const fo = fresh.overrides as Record<string, unknown>;
-  const checks: Array<[keyof RunFlags, boolean, unknown]> = [
-    ['suite', flags.suite === plan.suite, plan.suite],
-    ['scenario', sameSet(flags.scenario, plan.scenarios), plan.scenarios.join(',')],
-    ['target', sameSet(flags.target, plan.targets), plan.targets.join(',')],
-    ['connections', same(fo.connections, ov.connections), ov.connections ?? "each scenario's own"],
-    ['duration', same(fo.duration, ov.duration), ov.duration ?? 'the design window'],
-    ['warmup', same(fo.warmup, ov.warmup), ov.warmup ?? 'the default settle'],
-    ['requests', same(fo.requests, ov.requests), ov.requests ?? 'timed windows'],
-    ['rate', same(fo.rate, ov.rate), ov.rate ?? 'unlimited'],
-    ['openLoop', same(fo.openLoop, ov.openLoop), ov.openLoop ? 'open loop' : 'closed loop'],
-    ['precision', same(fd.precision, d.precision), d.precision],
-    ['budget', same(fd.budgetSec, d.budgetSec), `${d.budgetSec} s`],
-    ['rounds', same(fd.rounds, d.rounds), JSON.stringify(d.rounds)],
-    ['blocks', same(fd.blocks, d.blocks), JSON.stringify(d.blocks)],
-    ['processes', same(fd.processes ?? DEFAULTS.processes, d.processes ?? 'per-scenario'), d.processes ?? 'per-scenario'],
-    ['reference', same(fd.reference, d.reference), d.reference],
-    ['stealThreshold', same(fd.stealThreshold, d.stealThreshold), d.stealThreshold],
-    ['driver', flags.driver === plan.driver, plan.driver],
-    ['seed', flags.seed === plan.seed, plan.seed],
-    ['out', flags.out !== undefined && resolve(cwd, flags.out) === resolve(cwd, flags.resume ?? ''), 'the folder being resumed'],
-    ['quick', same(QUICK.windowSec, d.windowSec) && same(QUICK_DESIGN.rounds, d.rounds) && same(QUICK_DESIGN.blocks, d.blocks), 'a full run'],
-    ['costs', Boolean(o.costs) === Boolean(flags.costs), o.costs ? 'on' : 'off'],
-    ['verify', o.verify === flags.verify, o.verify ? 'on' : 'off'],
-    ['pin', (o.pinning === false) === (flags.pin === false), o.pinning === false ? 'off' : 'on'],
-    ['profile', o.profile === flags.profile, o.profile ? 'on' : 'off'],
-    ['instructions', Boolean(o.instructions) === Boolean(flags.instructions), o.instructions ? 'on' : 'off'],
-    ['threshold', same(flags.threshold, o.thresholds ?? []), (o.thresholds ?? []).join(',') || 'none'],
-    ['slo', same(flags.slo?.[0], o.slo), o.slo ?? 'none'],
-    ['runtime', same(flags.runtime, o.runtimes ?? []), (o.runtimes ?? []).join(',') || "the host's Node only"],
+  const { design: d, options: o } = plan;
+  const ov = o.overrides;
+  const fd = fresh.design;
+  const fo = fresh.overrides;
+  const asks: Array<[keyof RunFlags, PlanAsk, unknown]> = [
+    ['suite', { suite: flags.suite }, plan.suite],
+    ['scenario', { scenarios: flags.scenario }, plan.scenarios.join(',')],
+    ['target', { targets: flags.target }, plan.targets.join(',')],
+    ['connections', { overrides: { connections: fo.connections } }, ov.connections ?? "each scenario's own"],
+    ['duration', { overrides: { duration: fo.duration } }, ov.duration ?? 'the design window'],
+    ['warmup', { overrides: { warmup: fo.warmup } }, ov.warmup ?? 'the default settle'],
+    ['requests', { overrides: { requests: fo.requests } }, ov.requests ?? 'timed windows'],
+    ['rate', { overrides: { rate: fo.rate } }, ov.rate ?? 'unlimited'],
+    ['openLoop', { overrides: { openLoop: fo.openLoop } }, ov.openLoop ? 'open loop' : 'closed loop'],
+    ['precision', { design: { precision: fd.precision } }, d.precision],
+    ['budget', { design: { budgetSec: fd.budgetSec } }, `${d.budgetSec} s`],
+    ['rounds', { design: { rounds: fd.rounds } }, JSON.stringify(d.rounds)],
+    ['blocks', { design: { blocks: fd.blocks } }, JSON.stringify(d.blocks)],
+    ['processes', { design: { processes: fd.processes ?? DEFAULTS.processes } }, d.processes],
+    ['reference', { design: { reference: fd.reference } }, d.reference],
+    ['stealThreshold', { design: { stealThreshold: fd.stealThreshold } }, d.stealThreshold],
+    ['driver', { driver: flags.driver }, plan.driver],
+    ['seed', { seed: flags.seed }, plan.seed],
+    ['quick', { design: { windowSec: QUICK.windowSec, rounds: QUICK_DESIGN.rounds, blocks: QUICK_DESIGN.blocks } }, 'a full run'],
+    ['costs', { options: { costs: flags.costs } }, o.costs ? 'on' : 'off'],
+    ['verify', { options: { verify: flags.verify } }, o.verify ? 'on' : 'off'],
+    ['pin', { options: { pinning: flags.pin !== false } }, o.pinning === false ? 'off' : 'on'],
+    ['profile', { options: { profile: flags.profile } }, o.profile ? 'on' : 'off'],
+    ['instructions', { options: { instructions: flags.instructions } }, o.instructions ? 'on' : 'off'],
+    ['threshold', { options: { thresholds: flags.threshold } }, (o.thresholds ?? []).join(',') || 'none'],
+    ['slo', { options: { slo: flags.slo?.[0] } }, o.slo ?? 'none'],
+    ['runtime', { options: { runtimes: flags.runtime } }, (o.runtimes ?? []).join(',') || "the host's Node only"],
   ];
   const flagName = (k: keyof RunFlags) => (k === 'verify' ? (flags.verify ? '--verify' : '--no-verify') : k === 'pin' ? (flags.pin ? '--pin' : '--no-pin') : `--${kebab(k)}`);
-  return checks
-    .filter(([k, ok]) => flags[k] !== undefined && !ok)
-    .map(([k, , planned]) => `--resume: ${flagName(k)} contradicts the run's plan (${String(planned)}); drop it to continue the run as planned`);
+  const contradicting: Array<[keyof RunFlags, unknown]> = asks.filter(([k, ask]) => flags[k] !== undefined && diffPlans(plan, ask).length > 0).map(([k, , planned]) => [k, planned]);
+  // Not a fact of the plan: --out names another folder than the one resumed.
+  if (flags.out !== undefined && resolve(cwd, flags.out) !== resolve(cwd, flags.resume ?? '')) contradicting.push(['out', 'the folder being resumed']);
+  return contradicting.map(([k, planned]) => `--resume: ${flagName(k)} contradicts the run's plan (${String(planned)}); drop it to continue the run as planned`);
 }
 
 function timestamp(d = new Date()): string {
@@ -320,7 +320,8 @@ interface Prepared {
   options: RunSuiteOptions & { outDir: string };
   suite: string;
   configFile: string | undefined;
-  design: Design;
+  /** The design as the run will record it: options, how fresh processes are warmed, and the budget planner's fit. */
+  design: Design & { freshWarmup: typeof FRESH_WARMUP };
   reference: string;
   /** What the scenarios ask of the driver (a capped rate, a fixed number of requests). */
   needs: DriverNeeds;
@@ -408,7 +409,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
   const budget = planRun(checked.scenarios, checked.targets, checked.opts.design, checked.opts);
-  const resolved = { ...checked.opts.design, ...budget.design };
+  const resolved = { ...checked.opts.design, freshWarmup: FRESH_WARMUP, ...budget.design };
   return {
     options,
     suite: suiteName,

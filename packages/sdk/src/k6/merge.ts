@@ -9,6 +9,7 @@ import { recordedThresholds } from '../design-thresholds.js';
 import { openLoopRecord } from '../open-loop.js';
 import { emptyResources } from '../run/window.js';
 import { histogramFromTrend, parseK6Summary, type K6Summary } from './script.js';
+import { FRESH_WARMUP } from '../run/warmup.js';
 
 /** Every `@@BS {…}` summary line in a runner's output (a log may hold several runners). */
 export function summariesIn(text: string): K6Summary[] {
@@ -126,6 +127,7 @@ export function mergeK6(o: MergeK6Options): BenchResult {
   const seed = o.seed ?? 1;
   const design = {
     ...designOptionsSchema.parse({ blocks: { min: 1, max: 1 }, rounds: { min: 1, max: 1 } }),
+    freshWarmup: FRESH_WARMUP,
     reference,
     confidence: DEFAULTS.confidence,
     ...recordedThresholds(),

@@ -4,8 +4,8 @@ import { median } from '../analysis/bootstrap.js';
 import type { Capacity, CapacityProbe } from '../result-schema.js';
 import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
-import type { BlockContext } from './block.js';
 import { windowSpec } from './block.js';
+import type { RunContext } from './context.js';
 import { runtimeOf, type StartedTarget } from './runtime.js';
 import { measureWindow, type WindowFigures } from './window.js';
 import { warmUp } from './warmup.js';
@@ -93,7 +93,7 @@ export async function searchCapacity(
  * lowest and highest over blocks (fresh processes), or the bisection bracket with one block.
  */
 export async function capacityOf(
-  ctx: BlockContext,
+  ctx: RunContext,
   scenario: Scenario,
   target: Target,
   slo: { text: string; terms: readonly ThresholdTerm[] },
