@@ -107,7 +107,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
         setStatus(`${e.scenario}: backend ceiling`, `${e.scenario}: measuring the backend's own ceiling (service ${e.service} loaded directly)`);
         break;
       case 'loader-floor':
-        setStatus(`${e.scenario}: loader floor`, `${e.scenario}: ${noteText({ kind: 'loader-floor-measuring', connections: e.connections })}`);
+        setStatus(`${e.scenario}: loader floor`, `${e.scenario}: block ${e.block}: ${noteText({ kind: 'loader-floor-measuring', connections: e.connections })}`);
         break;
       case 'capacity': {
         const p = e.probe;

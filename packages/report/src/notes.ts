@@ -136,7 +136,7 @@ export function noteText(n: Note): string {
     case 'loader-floor-measuring':
       return `measuring the loader's round-trip floor at ${n.connections.join(', ')} connection${n.connections.length === 1 && n.connections[0] === 1 ? '' : 's'} (the driver against a trivial responder on the server's cores)`;
     case 'loader-floor-table':
-      return `The run's driver against a trivial responder (${n.responder}) at each low connection count: the loader's own time per request, the kernel's loopback and the least a server can do. Each pair's loader share is its req/s ÷ this floor's.`;
+      return `The run's driver against a trivial responder (${n.responder}) at each low connection count, after each block: the loader's own time per request, the kernel's loopback and the least a server can do. Each pair's loader share is its req/s ÷ this floor's.`;
     case 'loader-share':
       return (
         `the loader's share of the round trip was ${pct(n.share)} at ${n.connections} connection${n.connections === 1 ? '' : 's'} (its floor, against a trivial responder on the server's cores, ` +

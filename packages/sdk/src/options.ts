@@ -14,7 +14,7 @@ export type SuiteEvent =
   /** A step beside the measured windows failed; the run goes on without its figures. */
   | { type: 'step-failed'; step: 'backend-ceiling' | 'loader-floor' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string; target?: string; block?: number; message: string }
   | { type: 'ceiling'; scenario: string; service: string }
-  | { type: 'loader-floor'; scenario: string; connections: number[] }
+  | { type: 'loader-floor'; scenario: string; block: number; connections: number[] }
   /** Measured blocks cost more than planned: a change to the design for the rest of the run (recorded in `design.budgetPlan`). */
   | { type: 'replan'; change: BudgetChange }
   /** A capacity search starts (no `probe`) or has judged one open-loop probe. */

@@ -206,14 +206,15 @@ describe.skipIf(!h2load)("the loader's round-trip floor", () => {
     expect(r.environment.driver.name).toBe('h2load');
     expect(r.environment.driver.reason).toMatch(/lowest time per request/);
     expect(r.design.loaderShareFlag).toBe(DEFAULTS.loaderFloor.flagShare);
-    // The floor: measured once for the scenario at its one connection, with the run's driver.
+    // The floor: measured after the scenario's part of its one block, at its one connection, with the run's driver.
     expect(r.loaderFloors).toHaveLength(1);
     const floor = r.loaderFloors![0]!;
     expect(floor).toMatchObject({ scenario: 'ping', driver: 'h2load' });
     expect(floor.steps.map((s) => s.connections)).toEqual([1]);
     const f = floor.steps[0]!;
-    expect(f.rps.n).toBe(DEFAULTS.loaderFloor.windows);
-    expect(f.latency.count).toBe(200 * DEFAULTS.loaderFloor.windows);
+    expect(f.rps.n).toBe(DEFAULTS.loaderFloor.windowsPerBlock);
+    expect(f.latency.count).toBe(200 * DEFAULTS.loaderFloor.windowsPerBlock);
+    expect(floor.windows.map((w) => [w.block, w.connections, w.requests])).toEqual(Array.from({ length: DEFAULTS.loaderFloor.windowsPerBlock }, () => [1, 1, 200]));
     const fast = r.summaries.find((s) => s.target === 'fast')!;
     const delayed = r.summaries.find((s) => s.target === 'delayed')!;
     for (const s of [fast, delayed]) {

@@ -90,10 +90,10 @@ describe('settles of a stepped window', () => {
       seed: 6,
     });
     // The targets are the servers loaded at 4 connections; the loader floor's responder, loaded at
-    // the low steps only (1 and 2) before the blocks, is not one of them.
+    // the low steps only (1 and 2) after the block, is not one of them.
     const targets = new Set(calls.filter((c) => c.connections > DEFAULTS.lowConnections).map((c) => c.url));
     expect(targets.size).toBe(2);
-    expect(calls.filter((c) => !targets.has(c.url))).toHaveLength(2 * DEFAULTS.loaderFloor.windows);
+    expect(calls.filter((c) => !targets.has(c.url))).toHaveLength(2 * DEFAULTS.loaderFloor.windowsPerBlock);
     const measured = calls.filter((c) => c.measured && targets.has(c.url));
     // 2 targets × 2 rounds × 3 steps, each step its own loader call.
     expect(measured).toHaveLength(12);

@@ -7,6 +7,8 @@ import type { Target } from '../target.js';
 import { evaluateThresholds } from '../analysis/thresholds.js';
 import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis/summarize.js';
 import { windowSpec } from './block.js';
+import { FLOOR_RESPONDER } from './floor.js';
+import { loaderFloorsOf } from '../analysis/loader-floor.js';
 import type { RunState } from './state.js';
 import type { SuitePlan } from './suite.js';
 
@@ -38,7 +40,8 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const { infos, usable, verify } = run.targets;
   const { streaming } = run;
   const { driver, reason } = run.driver;
-  const { windows, blocks, stops, ceilings, floors, profiles, instructions, capacity, loadSec } = state;
+  const { windows, blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
+  const floors = loaderFloorsOf(state.floorWindows, { driver: run.driver.driver.name, responder: FLOOR_RESPONDER, est });
   // The recorded design is the planned one; a change made during the run is in its budget plan.
   const design = {
     ...suite.design,

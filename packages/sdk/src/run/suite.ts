@@ -57,13 +57,13 @@ export function planRun(
   });
 }
 
-/** The loader floors' time (`run/floor.ts`): per low step, a second's warm-up for the first, then its windows with their settles. */
-function floorSec(scenarios: readonly Scenario[], design: Pick<Design, 'windowSec'>): number {
+/** The loader floor's time in the minimum design (`run/floor.ts`): after each of the minimum of blocks, its windows at each low step. */
+function floorSec(scenarios: readonly Scenario[], design: Pick<Design, 'windowSec' | 'blocks'>): number {
   return scenarios.filter(driverLoaded).reduce((a, s) => {
     const steps = lowSteps(s).length;
-    if (!steps) return a;
     const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    return a + DEFAULTS.planCosts.blockStartSec + 1 + steps * DEFAULTS.loaderFloor.windows * (w.windowSec + w.settleSec + DEFAULTS.planCosts.loaderStartSec);
+    const perWindow = w.windowSec + DEFAULTS.loaderFloor.settleSec + DEFAULTS.planCosts.loaderStartSec;
+    return a + design.blocks.min * steps * DEFAULTS.loaderFloor.windowsPerBlock * perWindow;
   }, 0);
 }
 
