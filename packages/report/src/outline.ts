@@ -20,6 +20,7 @@ export type Section = { id: string; title: string; brief: boolean } & (
   | { kind: 'reading' }
   | { kind: 'scenario'; scenario: ScenarioView }
   | { kind: 'costs' }
+  | { kind: 'history'; history: NonNullable<ReportModel['history']> }
   | { kind: 'environment' }
 );
 
@@ -35,7 +36,7 @@ export const scenarioId = (name: string, i: number) =>
  * The report's outline: its sections in the one order Markdown, HTML and the terminal draw them —
  * what the run was checked against (thresholds), the load-specific figures (open loop, capacity,
  * runtimes, streaming, instructions), the rankings, how to read the tables, a section per
- * scenario, then backend ceilings, the loader's round-trip floors, costs and the environment. A section with nothing to show is
+ * scenario, then backend ceilings, the loader's round-trip floors, costs, the pairs' history (when given) and the environment. A section with nothing to show is
  * left out. Add a section here and every renderer draws it (a `table` needs nothing more).
  */
 export function outline(m: ReportModel): Section[] {
@@ -61,6 +62,7 @@ export function outline(m: ReportModel): Section[] {
       floors[0] && { kind: 'loader-floor-table', responder: floors[0].floor.responder },
     ),
     ...(m.targetsWithCosts.length ? [{ kind: 'costs' as const, id: 'costs', title: 'Costs', brief: true }] : []),
+    ...(m.history?.series.length ? [{ kind: 'history' as const, id: 'history', title: 'History', brief: false, history: m.history }] : []),
     { kind: 'environment', id: 'environment', title: 'Environment', brief: false },
   ];
 }

@@ -44,6 +44,7 @@ export function withReference(result: BenchResult, reference: string): BenchResu
       index,
       ceilingRps: ceiling(s.scenario),
       loaderFloor: result.loaderFloors?.find((f) => f.scenario === s.scenario),
+      blocks: result.blocks,
     }),
   );
   const rankings = result.rankings.map((r) => rankScenario(r.scenario, summaries, design.practicalBand));

@@ -42,6 +42,14 @@ export const DEFAULTS = {
    * default suite's third block fits only with 3).
    */
   rounds: { min: 3, max: 20 },
+  /**
+   * How a round loads its targets. `sliced`: all in the same seconds, in alternating slots of tens
+   * of milliseconds (`slice` below), with a driver that can (wrk); `sequential`: one window per
+   * target after another, in a seeded order. Sliced, because the host's speed moves within a second:
+   * on the project's VM a window's throughput log-ratio to the reference had an SD of 0.37–0.43
+   * one window after another and 0.16–0.19 in slots (`npm run bench:slices`; figures in docs).
+   */
+  method: 'sliced' as 'sliced' | 'sequential',
   /** Blocks (fresh server processes) per scenario. */
   blocks: { min: 2, max: 12 },
   /**
@@ -84,6 +92,13 @@ export const DEFAULTS = {
   noisyWindowCov: 0.1,
   /** A pair is labelled `disturbed` when windows were left out for steal or mean steal exceeds this. */
   disturbedSteal: 0.05,
+  /**
+   * A window the host disturbed beyond steal: something else used more than `otherShare` of the
+   * measured cores' time, or the loader spent more than `loaderSlowdown` times its (scenario,
+   * target) median CPU per request (its work per request does not change: the host ran slow).
+   * Counted in the report and marked in the HTML's window chart; the windows stay in the estimates.
+   */
+  hostDisturbance: { otherShare: 0.05, loaderSlowdown: 1.3 },
   /** Differences smaller than this fraction are ties in rankings and no change in `compare`. */
   practicalBand: 0.01,
   /** Bootstrap resamples per interval. */
@@ -131,8 +146,14 @@ export const DEFAULTS = {
     cancel: { count: 40, afterEvents: 2, waitMs: 2000 },
     /** stallSlackBytes: what the backend may write beyond the reader in the phase's second half and still count as throttled (socket buffers settling). */
     backpressure: { readBytesPerSec: 1024, durationSec: 10, stallSlackBytes: 2 ** 20 },
-    /** Seconds a stream may take after its level ended before it is cut (its figures still count). */
+    /** Seconds the streams still open at a level's end may take before they are cut (from the level's end; their figures go to the level's `drain`). */
     drainSec: 5,
+    /**
+     * A level's cold start: its streams all open at once, and its measured window starts when every
+     * one has ended its first stream, or after this many seconds at most (the level is then marked
+     * `coldCapped`: some first streams, slowed by the burst, are still running in its window).
+     */
+    coldMaxSec: 10,
   },
   /**
    * `--instructions`: user-space instructions per request under valgrind's callgrind, per (scenario,
@@ -260,7 +281,7 @@ export const DEFAULTS = {
    * measured step ~80 ms (wrk's stop tick, autocannon's start); verify ~1 s per target; a cold
    * start for the cost figures ~0.5 s.
    */
-  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0 },
+  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0, slicedStepSec: 0.3, slicedGapShare: 0.08 },
   /** Costs before the first block, per target: verify, and each cold start of the cost figures. */
   planPerTarget: { verifySec: 1, coldStartSec: 0.5 },
   /** The least the planner fits a design down to: rounds per block (the noise within a block needs a few), blocks. */
@@ -282,6 +303,43 @@ export const DEFAULTS = {
   thresholdExitCode: 99,
   /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */
   compareThresholdPct: 5,
+  /**
+   * Time-sliced rounds (`design.method: 'sliced'`, a driver with `capabilities.slots`): every target
+   * of a round is loaded in the same seconds, in alternating slots, so a ratio compares the same
+   * moments of the host. A slot is at least `minSec` and at least `latencies` mean latencies of the
+   * round's slowest target (each connection completes that many requests in it); after a target's
+   * slot the core is left idle for `gapLatencies` of its own mean latencies (at least `minGapSec`),
+   * so its requests still in flight end before the next target starts: no target works in another's
+   * time. The loaders start `leadSec` (plus `leadPerConnectionSec` per connection of the round)
+   * before the first slot to open their connections.
+   */
+  /**
+   * What a typical pair's per-round log-ratio is expected to carry before a run has measured it
+   * (the forecast in the run's header), per method: the SD between blocks (processes) and the robust
+   * SD of a round within its block (the host). Measured on the project's 2-vCPU VM (see
+   * docs/measurements.md); a run replaces them with its own after its first block.
+   */
+  forecast: {
+    prior: { sliced: { between: 0.03, within: 0.12 }, sequential: { between: 0.04, within: 0.24 } },
+    /** The precision goals whose budget the header states. */
+    goals: [0.05, 0.02],
+  },
+  slice: { minSec: 0.05, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
+  /**
+   * The history's change-point rule (`benchsuite history changes`, `check`, the reports' charts):
+   * E-Divisive means with a permutation test at `alpha` over `permutations` shuffles (seeded with
+   * `seed`, so a series always gets the same answer), then changes under `minMagnitude` merged
+   * away. α = 0.01 rather than MongoDB's 0.05: a check judges every figure of every pair at once
+   * (8 series for 2 scenarios × 2 targets × 2 figures): on 1,000 simulated 30-run histories without
+   * a change on this VM's noise, α = 0.05 found one in 5.7% (quiet) and 5.1% (noisy) of them, about a
+   * third of such jobs over 8 series; α = 0.01 in 0.9% and 1.3% (`npm run bench:history -- --alpha
+   * 0.05 --models quiet,noisy`, its first table). Only the
+   * most recent `maxPoints` runs of a series are analyzed (the statistic costs O(n²) per shuffle).
+   * The gate judges a new run against the `gate.window` runs before it, and needs `gate.minRuns`
+   * of them: with fewer, no split of the series can reach p ≤ 0.01 (3 runs after a step among 10
+   * give C(10, 3) = 120 orders).
+   */
+  history: { alpha: 0.01, permutations: 199, minMagnitude: 0.01, minSegment: 3, seed: 1, maxPoints: 500, gate: { window: 30, minRuns: 10 } },
 } as const;
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */

@@ -3,7 +3,7 @@ import { DEFAULTS } from './defaults.js';
 import type { Driver } from './driver.js';
 import type { ScenarioInput } from './scenario.js';
 import type { TargetInput } from './target.js';
-import type { BudgetChange, BudgetPlan } from './analysis/budget.js';
+import type { BudgetChange, BudgetPlan, RunForecast } from './analysis/budget.js';
 import type { BlockRecord, CapacityProbe, StreamBackpressure, StreamCancel, StreamLevel, VerifyOutcome, WindowRecord } from './result-schema.js';
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
@@ -17,6 +17,8 @@ export type SuiteEvent =
   | { type: 'loader-floor'; scenario: string; block: number; connections: number[] }
   /** Measured blocks cost more than planned: a change to the design for the rest of the run (recorded in `design.budgetPlan`). */
   | { type: 'replan'; change: BudgetChange }
+  /** What the budget is expected to buy: before the first block from the method's typical noise, after it from this run's. */
+  | { type: 'forecast'; forecast: RunForecast; afterBlock?: number }
   /** A capacity search starts (no `probe`) or has judged one open-loop probe. */
   | { type: 'capacity'; scenario: string; target: string; slo: string; block?: number; probe?: CapacityProbe }
   /** Windows lengthened so every connection sees enough responses at the latency the warm-up saw. */
@@ -105,6 +107,8 @@ export const designOptionsSchema = z.strictObject({
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
   /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
+  /** How a round loads its targets: `sliced` (the same seconds, in alternating slots) or `sequential` (one window after another) (`DEFAULTS.method`). */
+  method: z.enum(['sliced', 'sequential']).default(DEFAULTS.method),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
   stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),

@@ -29,6 +29,8 @@ export interface FakeModel {
   rps(target: string, scenario: string): number;
   /** Seeded noise: SD of the log of a process's level (between blocks) and of a window's (within). */
   noise?: { between: number; within: number; seed: number };
+  /** A target's noise as a multiple of `noise` (default 1): one pair quieter than another. */
+  noiseScale?(target: string): number;
   /** Seconds a block's processes take to start (all at once). Default 1.5. */
   startSec?: number;
   /** Seconds a loader takes to start around each window and warm-up window. Default 0.1. */
@@ -132,8 +134,9 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
   const procs = new Map<StartedTarget, { name: string; start: number; warmed: number; measured: Map<string, number>; dead: boolean }>();
   const level = (p: { name: string; start: number }, scenario: string, window: number) => {
     const n = model.noise;
-    const between = n ? n.between * gauss(subSeed(n.seed, p.name, scenario, p.start)) : 0;
-    const within = n ? n.within * gauss(subSeed(n.seed, p.name, scenario, p.start, window)) : 0;
+    const k = model.noiseScale?.(p.name) ?? 1;
+    const between = n ? k * n.between * gauss(subSeed(n.seed, p.name, scenario, p.start)) : 0;
+    const within = n ? k * n.within * gauss(subSeed(n.seed, p.name, scenario, p.start, window)) : 0;
     return model.rps(p.name, scenario) * Math.exp(between + within);
   };
   const seam: RunSeam & { calls: FakeCall[]; clock: typeof clock } = {

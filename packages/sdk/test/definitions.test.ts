@@ -82,6 +82,7 @@ describe('the measuring design', () => {
       processes: DEFAULTS.processes,
       carriedWarmupRounds: DEFAULTS.carriedWarmupRounds,
       carriedWarmupWindowSec: DEFAULTS.carriedWarmupWindowSec,
+      method: DEFAULTS.method,
       precision: DEFAULTS.precision,
       budgetSec: DEFAULTS.budgetSec,
       stealThreshold: DEFAULTS.stealThreshold,
@@ -91,8 +92,9 @@ describe('the measuring design', () => {
     const given = validateSuite({
       scenarios: [ok],
       targets: [tiny('t'), tiny('u')],
-      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', carriedWarmupRounds: 3, carriedWarmupWindowSec: 0.7 },
+      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', carriedWarmupRounds: 3, carriedWarmupWindowSec: 0.7, method: 'sequential' },
     }).opts.design;
+    expect(given.method).toBe('sequential');
     expect(given.reference).toBe('u');
     expect(given.rounds).toEqual({ min: 4, max: DEFAULTS.rounds.max });
     expect(given.processes).toBe('per-scenario');

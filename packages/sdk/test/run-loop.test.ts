@@ -122,6 +122,45 @@ describe.each(['shared', 'per-scenario'] as const)('the stopping rule, with %s p
   });
 });
 
+describe.each(['shared', 'per-scenario'] as const)('spending the budget where the noise is, with %s processes', (processes) => {
+  it('a pair that met the precision target after the minimum of blocks takes no more windows; the wide one and the reference go on', async () => {
+    const seam = fakeSeam({ rps, noise: { between: 0.02, within: 0.2, seed: 4 }, noiseScale: (t) => (t === 'b' ? 1 : 0.05) });
+    const r = await runSuiteWith(
+      {
+        scenarios: [ping],
+        targets: fakeTargets('ref', 'a', 'b'),
+        design: { reference: 'ref', processes, precision: 0.02, blocks: { min: 2, max: 6 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 },
+        driver: fakeDriver,
+        seed: 3,
+        verify: false,
+        pinning: false,
+      },
+      seam,
+    );
+    expectConsistent(r);
+    const blocksOf = (t: string) => [...new Set(r.windows.filter((w) => w.target === t).map((w) => w.block))];
+    const a = r.summaries.find((s) => s.target === 'a')!;
+    // a met ±2% once it had the minimum of blocks (with 2, Student's t of 12.7 keeps it wider) and
+    // took no block after that; b, still wide, went on to the maximum with the reference.
+    const k = blocksOf('a').length;
+    expect(a.precision.met).toBe(true);
+    expect(k).toBeGreaterThanOrEqual(2);
+    expect(k).toBeLessThan(6);
+    expect(blocksOf('a')).toEqual(Array.from({ length: k }, (_, i) => i + 1));
+    expect(blocksOf('b')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(blocksOf('ref')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(r.stops[0]!.reason).toBe('max-blocks');
+    // Its later blocks' rounds measured two targets, not three; a's figure is from its own blocks.
+    expect(
+      seam.calls
+        .filter((c) => c.op === 'measure')
+        .slice(-1)[0]!
+        .targets.sort(),
+    ).toEqual(['b', 'ref']);
+    expect(a.blocks).toBe(k);
+  });
+});
+
 describe('shared and per-scenario processes', () => {
   const design = { precision: 0.001, blocks: { min: 3, max: 3 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 } satisfies DesignOptions;
   it("shared: one start per block serves every scenario in a seeded order per block; a later part's processes are carried and warmed by rotation rounds", async () => {

@@ -30,7 +30,7 @@ import {
   type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
-import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RunOutlook } from '@benchsuite/report';
+import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RenderOptions, type RunOutlook } from '@benchsuite/report';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
 import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -51,6 +51,11 @@ const PROCESS_MODES = ['per-scenario', 'shared'] as const;
 const processesMode = (raw: string): (typeof PROCESS_MODES)[number] => {
   if (!(PROCESS_MODES as readonly string[]).includes(raw)) throw new ValueError(`expected per-scenario or shared, got "${raw}"`);
   return raw as (typeof PROCESS_MODES)[number];
+};
+const METHODS = ['sliced', 'sequential'] as const;
+const methodName = (raw: string): (typeof METHODS)[number] => {
+  if (!(METHODS as readonly string[]).includes(raw)) throw new ValueError(`expected sliced or sequential, got "${raw}"`);
+  return raw as (typeof METHODS)[number];
 };
 const runtimeList = (raw: string) => {
   const specs = raw
@@ -135,6 +140,13 @@ export const runFlags = {
     help: "per-scenario: each scenario's block starts its own fresh processes; shared: a block's fresh processes serve every scenario in turn, in a seeded order per block (warmed from cold once per block)",
     default: DEFAULTS.processes,
   },
+  method: {
+    type: 'value',
+    value: 'NAME',
+    parse: methodName,
+    help: 'sliced: every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk); sequential: one window per target after another',
+    default: `${DEFAULTS.method} (sequential with a driver that cannot slice)`,
+  },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
   stealThreshold: {
     type: 'value',
@@ -172,6 +184,8 @@ export const runFlags = {
   },
   slo: { type: 'value', value: 'EXPR', parse: parseThresholdFlag, help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1% (driver k6)' },
   profile: { type: 'switch', help: 'after each scenario, profile every target for one extra window (never in the estimates): top functions, time by package, collapsed stacks' },
+  history: { type: 'switch', help: "add the finished run to the history (`benchsuite history`); report.html then draws each pair's series with its change points" },
+  db: { type: 'value', value: 'PATH', parse: text, help: "with --history: the history's SQLite file", default: '<tool cache>/history.sqlite' },
   instructions: {
     type: 'switch',
     help: `after each scenario, count user-space instructions per request under valgrind's callgrind on ${DEFAULTS.instructions.processes} fresh processes per target (deterministic, kernel work excluded; Node and Python targets)`,
@@ -236,6 +250,7 @@ function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignO
     ['rounds', { design: { rounds: fd.rounds } }, JSON.stringify(d.rounds)],
     ['blocks', { design: { blocks: fd.blocks } }, JSON.stringify(d.blocks)],
     ['processes', { design: { processes: fd.processes ?? DEFAULTS.processes } }, d.processes],
+    ['method', { design: { method: fd.method ?? DEFAULTS.method } }, d.method],
     ['reference', { design: { reference: fd.reference } }, d.reference],
     ['stealThreshold', { design: { stealThreshold: fd.stealThreshold } }, d.stealThreshold],
     ['driver', { driver: flags.driver }, plan.driver],
@@ -268,6 +283,7 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   if (flags.rounds) d.rounds = widen(flags.rounds, d.rounds, DEFAULTS.rounds);
   if (flags.blocks) d.blocks = widen(flags.blocks, d.blocks, DEFAULTS.blocks);
   if (flags.processes !== undefined) d.processes = flags.processes;
+  if (flags.method !== undefined) d.method = flags.method;
   if (flags.precision !== undefined) d.precision = flags.precision;
   if (flags.budget !== undefined) d.budgetSec = flags.budget;
   if (flags.stealThreshold !== undefined) d.stealThreshold = flags.stealThreshold;
@@ -283,6 +299,7 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.rounds': 'rounds',
   'design.blocks': 'blocks',
   'design.processes': 'processes',
+  'design.method': 'method',
   'design.stealThreshold': 'stealThreshold',
   'overrides.duration': 'duration',
   'overrides.warmup': 'warmup',
@@ -308,6 +325,7 @@ function outlook(p: Prepared, driver: { name: string; reason: string }): RunOutl
     requests: p.options.overrides?.requests,
     minimumSec: p.budget.minimumSec,
     expectedHalfWidth: p.budget.expectedHalfWidth,
+    forecast: p.budget.forecast,
     driver,
   };
 }
@@ -328,8 +346,10 @@ interface Prepared {
   plan: RunPlan | undefined;
   /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
   targetNames: string[];
-  /** The budget planner's estimate and what it fitted. */
+  /** The budget planner's estimate and what it fitted (the forecast for a driver that slices rounds when the design asks). */
   budget: BudgetPlan;
+  /** The same for the driver chosen: whether it slices rounds changes what the budget buys. */
+  replan: (slices: boolean) => BudgetPlan;
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -391,7 +411,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     pinning: flags.pin === false ? false : (config?.pinning ?? 'auto'),
     verify: flags.verify ?? config?.verify ?? true,
     profile: flags.profile ?? config?.profile ?? false,
-    instructions: flags.instructions ?? config?.instructions ?? false,
+    // --instructions turns counting on; a config's own counts (an object) still apply.
+    instructions: flags.instructions ? (typeof config?.instructions === 'object' ? config.instructions : true) : (config?.instructions ?? false),
     costs: flags.costs ?? config?.costs ?? suite.costs,
     ...((flags.threshold ?? config?.thresholds) ? { thresholds: flags.threshold ?? config?.thresholds } : {}),
     ...((flags.runtime ?? config?.runtimes) ? { runtimes: flags.runtime ?? config?.runtimes } : {}),
@@ -408,7 +429,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
-  const budget = planRun(checked.scenarios, checked.targets, checked.opts.design, checked.opts);
+  const replan = (slices?: boolean) => planRun(checked.scenarios, checked.targets, checked.opts.design, { ...checked.opts, slices });
+  const budget = replan();
   const resolved = { ...checked.opts.design, freshWarmup: FRESH_WARMUP, ...budget.design };
   return {
     options,
@@ -420,6 +442,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     plan,
     targetNames: checked.targets.map((t) => t.name),
     budget,
+    replan,
   };
 }
 
@@ -427,6 +450,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
 async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
   try {
     const choice = await resolveDriver(p.options.driver ?? 'auto', p.needs);
+    // What the budget buys depends on whether this driver slices rounds.
+    p.budget = p.replan(choice.driver.capabilities.slots === true);
     return { name: choice.driver.name, reason: choice.reason };
   } catch (err) {
     throw new UsageError(`driver: ${(err as Error).message}`);
@@ -479,16 +504,26 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
   return EXIT.ok;
 }
 
-export async function writeOutputs(result: BenchResult, dir: string, io: CommandIO): Promise<string[]> {
+/**
+ * `results.json` first (so nothing later can lose it), then `history` if given (`--history`: add
+ * the run, read its series back), then the reports.
+ */
+export async function writeOutputs(result: BenchResult, dir: string, io: CommandIO, history?: () => Promise<RenderOptions['history']>): Promise<string[]> {
   const file = join(dir, 'results.json');
   await writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
   const files = [file];
+  let series: RenderOptions['history'];
+  try {
+    series = await history?.();
+  } catch (err) {
+    io.stderr(`warning: the run was not added to the history (${(err as Error).message}); \`benchsuite history add ${file}\` adds it later\n`);
+  }
   try {
     const { formats, RUN_REPORTS, stacksFilesOf } = await import('../_formats.js');
     const stacks = await readProfileStacks(file, stacksFilesOf(result));
     for (const name of RUN_REPORTS) {
       const out = join(dir, `report.${formats[name].extension}`);
-      await writeFileAtomic(out, formats[name].render(result, { stacks }));
+      await writeFileAtomic(out, formats[name].render(result, { stacks, ...(series ? { history: series } : {}) }));
       files.push(out);
     }
   } catch (err) {
@@ -506,6 +541,15 @@ async function summary(result: BenchResult, io: CommandIO): Promise<void> {
   }
 }
 
+/** `--history`: add the run, then its pairs' series with their changes for the HTML report. */
+async function addRunToHistory(result: BenchResult, db: string | undefined, io: CommandIO): Promise<RenderOptions['history']> {
+  const { addToHistory, historyFile, historyRule, seriesOfRun } = await import('./history.js');
+  const file = historyFile(db, io);
+  const { record, runId, added } = await addToHistory(file, result);
+  io.stderr(`history: ${added ? `added as run #${runId}` : `already there as run #${runId}`} (machine ${record.fingerprint}) in ${file}\n`);
+  return { series: await seriesOfRun(file, record), rule: historyRule() };
+}
+
 /** Exit 1 when any window, server start in a block, verification or target set-up failed; the threshold code when a threshold failed. */
 export function runExitCode(result: BenchResult): number {
   if (result.interrupted) return EXIT.interrupted;
@@ -519,6 +563,7 @@ export function runExitCode(result: BenchResult): number {
 }
 
 async function run(flags: RunFlags, io: CommandIO): Promise<number> {
+  if (flags.db !== undefined && !flags.history) throw new UsageError('--db names the history file of --history; add --history, or drop --db');
   const p = await prepareRun(flags);
   if (flags.dryRun) return dryRun(p, Boolean(flags.json), io);
   const driver = await chooseDriver(p);
@@ -552,7 +597,7 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const files = await writeOutputs(result, o.outDir, io);
+  const files = await writeOutputs(result, o.outDir, io, flags.history ? () => addRunToHistory(result, flags.db, io) : undefined);
   await summary(result, io);
   io.stderr(`results: ${files.join('\n         ')}\n`);
   if (result.interrupted) io.stderr(`interrupted: ${resumeHint}\n`);

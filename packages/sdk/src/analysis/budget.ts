@@ -3,6 +3,7 @@ import type { Design } from '../options.js';
 import type { BlockRecord, WindowRecord } from '../result-schema.js';
 import { median } from './bootstrap.js';
 import { blocksAhead, optimalRounds, varianceComponents } from './components.js';
+import type { NoiseComponents } from './forecast.js';
 import { ratioGroups } from './summarize.js';
 
 /**
@@ -21,6 +22,8 @@ export interface PlannedScenario {
   windowSec: number;
   /** Unrecorded settle seconds of one window (before its first step, and before each later one if any). */
   settleSec: number;
+  /** Rounds are time-sliced (every target in the same seconds, `DEFAULTS.slice`): no settle, one loader start per step for all. */
+  sliced?: boolean | undefined;
 }
 
 export interface PlanCosts {
@@ -30,6 +33,10 @@ export interface PlanCosts {
   loaderStartSec: number;
   /** Verify, costs and setup before the first block, s. */
   beforeSec: number;
+  /** A sliced round's cost per connection step beyond its measured seconds: the loaders' lead, their stop and the last drain, s. */
+  slicedStepSec: number;
+  /** A sliced round's idle gaps after the slots, as a share of its measured seconds. */
+  slicedGapShare: number;
 }
 
 /**
@@ -51,16 +58,38 @@ export interface BudgetPlan {
   overBySec: number;
   /**
    * The half-width of the headline figures this budget is expected to reach (relative: 0.012 is
-   * ±1.2%), from a calibration of the host's noise; absent until one is made. The run's header and
-   * `--dry-run` say it when present.
+   * ±1.2%): `forecast.halfWidth`. The run's header and `--dry-run` say it when present.
    */
   expectedHalfWidth?: number;
+  /** What the budget is expected to buy, and what ±5% and ±2% would take (`analysis/forecast.ts`). */
+  forecast?: RunForecast;
+}
+
+/**
+ * What a run's budget is expected to buy, from the noise of a typical pair (`source`: `prior`, the
+ * typical noise of the method on a shared 2-vCPU VM, before anything is measured; `measured`, this
+ * run's first blocks): the blocks and rounds the run's rule picks, the typical half-width then, and
+ * the least budget that would reach ±5% and ±2% (null: not within the maximum of blocks and rounds).
+ */
+export interface RunForecast {
+  method: 'sliced' | 'sequential';
+  source: 'prior' | 'measured';
+  components: NoiseComponents;
+  blocks: number;
+  rounds: number;
+  halfWidth: number;
+  budgetFor: Array<{ precision: number; budgetSec: number | null }>;
 }
 
 /** Seconds of one block of `rounds` rounds of a scenario: start, warm-ups of `warmupSec` per target, rounds. */
 export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
-  return c.blockStartSec + s.targets * warmupSec + rounds * s.targets * perWindow;
+  return c.blockStartSec + s.targets * warmupSec + rounds * roundSec(s, c);
+}
+
+/** Seconds of one round of a scenario: every target's window one after another, or (sliced) all in the same seconds with their gaps. */
+function roundSec(s: PlannedScenario, c: PlanCosts): number {
+  if (s.sliced && s.targets > 1) return s.steps * (s.targets * s.windowSec * (1 + c.slicedGapShare) + c.slicedStepSec);
+  return s.targets * (s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec);
 }
 
 /**
@@ -68,8 +97,7 @@ export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, 
  * it: the rotation rounds (`warmup.rounds` of every target, windows of `warmup.windowSec`), then the rounds.
  */
 export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { windowSec: number; rounds: number }, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
-  return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
+  return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * roundSec(s, c);
 }
 
 /** What the planner reads of a design; a design without processes or rotation rounds has their defaults' meaning. */

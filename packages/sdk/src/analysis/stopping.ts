@@ -79,20 +79,21 @@ export function fitsWithShorterWarmups(s: {
 /** A scenario's complete blocks: one cut short by an interruption counts towards neither the minimum nor the maximum. */
 export const completeBlocks = (blocks: readonly BlockRecord[], scenario: string): number => blocks.filter((x) => x.scenario === scenario && x.complete).length;
 
-/** Headline half-widths of a scenario so far (relative figures, or absolute ones where there is no reference): what the stopping rule reads. */
-export function headlineHalfWidths(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Array<number | null> {
+/** Each measured target's headline half-width now: relative to the reference, or its own req/s's when there is no reference to be relative to. */
+export function headlineByTarget(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Map<string, number | null> {
   const index = new WindowIndex(windows);
   const measured = names.filter((n) => windows.some((w) => w.scenario === scenario && w.target === n && w.status === 'ok'));
   const hasRef = measured.includes(o.reference);
-  const out: Array<number | null> = [];
+  const out = new Map<string, number | null>();
   for (const name of measured) {
     if (hasRef && name === o.reference) continue;
     if (hasRef) {
-      out.push(estimate(ratioGroups(windows, scenario, name, o.reference, index), o, [scenario, name, 'ratio'], RATIO_METHOD).halfWidth);
+      out.set(name, estimate(ratioGroups(windows, scenario, name, o.reference, index), o, [scenario, name, 'ratio'], RATIO_METHOD).halfWidth);
     } else {
       const mine = windows.filter((w) => w.scenario === scenario && w.target === name && w.status === 'ok' && w.excluded === null);
       const blocks = [...new Set(mine.map((w) => w.block))];
-      out.push(
+      out.set(
+        name,
         estimate(
           blocks.map((b) => mine.filter((w) => w.block === b).map((w) => (w.status === 'ok' ? w.rps : 0))),
           o,

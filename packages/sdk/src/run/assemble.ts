@@ -6,6 +6,8 @@ import { connectionSteps, scenarioRequests } from '../scenario.js';
 import type { Target } from '../target.js';
 import { evaluateThresholds } from '../analysis/thresholds.js';
 import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis/summarize.js';
+import type { RunForecast } from '../analysis/budget.js';
+import type { IntervalLimits } from '../analysis/limits.js';
 import { windowSpec } from './block.js';
 import { FLOOR_RESPONDER } from './floor.js';
 import { loaderFloorsOf } from '../analysis/loader-floor.js';
@@ -27,6 +29,8 @@ export interface RunOutcome {
   /** Wall clock: `wallSec` counts an interrupted run's part too. */
   time: { startedAt: Date; finishedAt: Date; wallSec: number };
   interrupted: boolean;
+  /** What the run's own noise said: the forecast after its first blocks, and what set its intervals. */
+  noise?: { measuredForecast?: RunForecast | undefined; limits?: IntervalLimits | undefined };
 }
 
 /**
@@ -43,17 +47,22 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const { windows, blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
   const floors = loaderFloorsOf(state.floorWindows, { driver: run.driver.driver.name, responder: FLOOR_RESPONDER, est });
   // The recorded design is the planned one; a change made during the run is in its budget plan.
+  const measuredForecast = run.noise?.measuredForecast;
   const design = {
     ...suite.design,
-    ...(suite.design.budgetPlan ? { budgetPlan: { ...suite.design.budgetPlan, changes: [...suite.design.budgetPlan.changes, ...state.replans] } } : {}),
+    ...(suite.design.budgetPlan
+      ? { budgetPlan: { ...suite.design.budgetPlan, changes: [...suite.design.budgetPlan.changes, ...state.replans], ...(measuredForecast ? { measuredForecast } : {}) } }
+      : {}),
     ...(instructionsPlan ? { instructions: instructionsPlan } : {}),
   };
-  // Figures: every (scenario, target) pair that has windows.
+  // Figures: every (scenario, target) pair that has windows, or that a block started and lost
+  // before its first window (its summary then says what it missed, and thresholds count it).
   const windowIndex = new WindowIndex(windows);
   const summaries: PairSummary[] = [];
   for (const s of loadScenarios) {
     for (const t of usable) {
-      if (!windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
+      const inBlock = blocks.some((b) => b.scenario === s.name && b.targets.some((x) => x.target === t.name && x.status === 'failed' && x.failure?.phase !== 'interrupted'));
+      if (!inBlock && !windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
       summaries.push(
         summarizePair({
           scenario: s.name,
@@ -66,6 +75,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
           ceilingRps: ceilings.find((c) => c.scenario === s.name)?.rps.point,
           connectionSteps: connectionSteps(s.load),
           loaderFloor: floors.find((f) => f.scenario === s.name),
+          blocks,
         }),
       );
     }
@@ -148,7 +158,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     ...(slo ? { capacity: [...capacity] } : {}),
     ...(kindScenarios.length ? { streaming } : {}),
     runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
-    overall: overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design),
+    overall: { ...overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design), ...(run.noise?.limits ? { limits: run.noise.limits } : {}) },
   };
   const checked = resultSchema.safeParse(result);
   if (!checked.success)

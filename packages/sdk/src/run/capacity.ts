@@ -15,7 +15,7 @@ type Probe = CapacityProbe;
 /** A probe meets the SLO when every term holds and the server kept up with the offered rate. */
 export function judgeProbe(
   rate: number,
-  f: Pick<WindowFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs'>,
+  f: Pick<WindowFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs'> & { histogram?: string | undefined },
   terms: readonly ThresholdTerm[],
 ): Probe {
   const figures = { ...f, openLoop: f.openLoop };

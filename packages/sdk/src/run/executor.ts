@@ -1,6 +1,8 @@
 import { prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
-import { runtimeOf, type StartedTarget } from './runtime.js';
+import { subSeed } from '../analysis/bootstrap.js';
+import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
+import { measureSlicedRound, slicesLoad } from './sliced.js';
 import { unrecordedWindows } from './warmup.js';
 import { measureWindow, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
 
@@ -53,14 +55,30 @@ export interface Executor {
 /** What the real executor needs: the driver, pinning, the run's signal, and the commands targets' setup produced. */
 export interface ExecutorContext extends WindowContext {
   commands: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Time-sliced rounds (`design.method: 'sliced'` with a driver that slices): the seed their slot
+   * orders are drawn from. Absent: every round one window after another.
+   */
+  slices?: { seed: number } | undefined;
 }
 
 /**
  * The executor of real server processes: starts them (pinned, in their own process groups), and
- * measures a round one window after another in the order given (`measureWindow`), the design every
- * figure in the README was measured with.
+ * measures a round either time-sliced (`ctx.slices`: every target in the same seconds, in
+ * alternating slots, `measureSlicedRound`) or one window after another in the order given
+ * (`measureWindow`). Scenarios whose load cannot be sliced (a capped rate, an open loop, fixed
+ * request counts) and rounds of one target are measured one window after another either way. A
+ * target's latest req/s at the scenario's first step (warm-up or measured) plans its next slots.
  */
 export function processExecutor(ctx: ExecutorContext, clock: Clock = systemClock): Executor {
+  const lastRps = new WeakMap<StartedTarget, number>();
+  let rounds = 0;
+  const sliced = (items: readonly RoundItem[]) => ctx.slices !== undefined && items.length > 1 && slicesLoad(items[0]!.spec.scenario);
+  const sliceItems = (items: readonly RoundItem[], windowSec?: number) =>
+    items.map((it) => ({ target: it.target, spec: windowSec === undefined ? it.spec : { ...it.spec, steps: it.spec.steps.slice(0, 1), windowSec }, rps: lastRps.get(it.target) }));
+  const seen = (it: RoundItem, rps: number) => {
+    if (rps > 0) lastRps.set(it.target, rps);
+  };
   return {
     clock,
     async start(targets) {
@@ -81,14 +99,41 @@ export function processExecutor(ctx: ExecutorContext, clock: Clock = systemClock
       await Promise.all(procs.map((p) => p.started?.stop()));
     },
     prepare: (scenario, target) => prepareRequests(scenario, target.baseUrl),
-    warmRound: (items, windowSec) => unrecordedWindows(ctx, items, windowSec),
+    async warmRound(items, windowSec) {
+      if (!sliced(items)) {
+        const out = await unrecordedWindows(ctx, items, windowSec);
+        for (const [i, x] of out.entries()) if (typeof x === 'number') seen(items[i]!, x);
+        return out;
+      }
+      // With sliced rounds the warm-up rounds are sliced too (at the first step), so the processes
+      // meet round 1 in the state its slots leave them in.
+      const out = await measureSlicedRound(ctx, sliceItems(items, windowSec), subSeed(ctx.slices!.seed, 'round', ++rounds));
+      if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
+      return out.map((o, i) => {
+        if ('error' in o) return { error: o.error };
+        seen(items[i]!, o.steps[0]!.rps);
+        return o.rps;
+      });
+    },
     async measureRound(items, onWindow) {
+      if (sliced(items)) {
+        const startedAt = clock.date().toISOString();
+        const out = await measureSlicedRound(ctx, sliceItems(items), subSeed(ctx.slices!.seed, 'round', ++rounds));
+        if (ctx.signal.aborted) return;
+        for (const [i, o] of out.entries()) {
+          if (!('error' in o)) seen(items[i]!, o.steps[0]!.rps);
+          onWindow(i, 'error' in o ? { startedAt, error: o.error } : { startedAt, figures: o });
+        }
+        return;
+      }
       for (const [i, item] of items.entries()) {
         if (ctx.signal.aborted) return;
         const startedAt = clock.date().toISOString();
         let outcome: WindowOutcome;
         try {
-          outcome = { startedAt, figures: await measureWindow(ctx, item.target, item.spec) };
+          const figures = await measureWindow(ctx, item.target, item.spec);
+          seen(item, figures.steps[0]!.rps);
+          outcome = { startedAt, figures };
         } catch (error) {
           outcome = { startedAt, error };
         }

@@ -87,8 +87,9 @@ export function readPlan(dir: string): RunPlan {
   }
   const parsed = storedPlanSchema.safeParse(json);
   if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
-  const { options } = parsed.data;
-  return { ...parsed.data, options: { ...options, overrides: options.overrides as LoadOverrides } };
+  const { options, design: d } = parsed.data;
+  // Every plan before design.method was recorded measured one window after another.
+  return { ...parsed.data, design: { ...d, method: d.method ?? 'sequential' }, options: { ...options, overrides: options.overrides as LoadOverrides } };
 }
 
 /**

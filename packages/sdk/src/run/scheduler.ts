@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import { blockCosts, blockSec, planRounds, sharedBlocksAhead, type PlannedScenario } from '../analysis/budget.js';
-import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineHalfWidths, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
+import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
 import { seededShuffle } from '../random.js';
@@ -27,6 +27,8 @@ export interface ScheduleOptions {
   profile: boolean;
   outDir: string | undefined;
   instructionsPlan: InstructionsPlan | undefined;
+  /** Called after each block (with processes per scenario, each scenario's) with its 1-based number. */
+  afterBlock?: ((block: number) => void) | undefined;
 }
 
 /** An http scenario to measure and its targets (those that passed verify). */
@@ -37,11 +39,19 @@ export interface Scheduled {
 
 /** A scenario the block loop serves, and how it stands. */
 interface Entry extends BlockEntry {
+  /** Every target of the scenario (those that passed verify); `members` are those still measured. */
+  readonly all: readonly Target[];
   readonly names: readonly string[];
   readonly weight: number;
   stop?: StopRecord['reason'];
   /** The widest headline half-width after its last block (null: none estimable yet). */
   worst: number | null;
+  /**
+   * Targets whose headline figure met the precision target after the minimum of blocks: they take
+   * no more windows in this scenario (the reference always does), so the scenario's later rounds
+   * are shorter and its budget goes to the pairs still wide.
+   */
+  readonly precise: Set<string>;
 }
 
 /**
@@ -84,13 +94,24 @@ async function scheduleBlocks(ctx: RunContext, list: readonly Scheduled[], o: Sc
   const all = list.map((x): Entry => {
     // Its weight in the budget: its cost per round (a stepped load measures several windows per round).
     const w = windowSpec(x.scenario, [], ctx.design, DEFAULTS.stepSettleSec);
-    return { ...x, names: x.members.map((t) => t.name), weight: x.members.length * (w.steps.length * w.windowSec + settleSecOf(w)), worst: null };
+    const precise = new Set<string>();
+    return {
+      scenario: x.scenario,
+      all: x.members,
+      get members() {
+        return x.members.filter((t) => !precise.has(t.name));
+      },
+      names: x.members.map((t) => t.name),
+      weight: x.members.length * (w.steps.length * w.windowSec + settleSecOf(w)),
+      worst: null,
+      precise,
+    };
   });
   if (ctx.design.processes === 'shared' && !o.slo) {
     for (const e of all) if (!e.members.length) stop(e, 'no-targets');
     const entries = all.filter((e) => e.members.length);
     for (const e of entries) if (!ctx.signal.aborted) await scenarioCeiling(ctx, o, e);
-    await blocksUntilStopped(ctx, entries, suiteBudget(ctx, o), floor);
+    await blocksUntilStopped(ctx, entries, suiteBudget(ctx, o), floor, o.afterBlock);
     for (const e of entries) await afterBlocks(ctx, o, e);
     return;
   }
@@ -101,7 +122,7 @@ async function scheduleBlocks(ctx: RunContext, list: readonly Scheduled[], o: Sc
       await scenarioCeiling(ctx, o, e);
       if (o.slo) await capacities(ctx, e, o.slo);
       else {
-        await blocksUntilStopped(ctx, [e], scenarioBudgetPolicy(ctx, o, si, all), floor);
+        await blocksUntilStopped(ctx, [e], scenarioBudgetPolicy(ctx, o, si, all), floor, o.afterBlock);
         await afterBlocks(ctx, o, e);
       }
     }
@@ -114,7 +135,7 @@ async function scheduleBlocks(ctx: RunContext, list: readonly Scheduled[], o: Sc
  * journal holds is replayed whatever the rule says now (its clock differs): a resumed result holds
  * every window exactly once.
  */
-async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], policy: BudgetPolicy, floor: FloorSession): Promise<void> {
+async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], policy: BudgetPolicy, floor: FloorSession, afterBlock?: (b: number) => void): Promise<void> {
   for (let b = 1; entries.some((e) => !e.stop); b++) {
     const active = entries.filter((e) => !e.stop);
     const leftOut = ctx.signal.aborted ? undefined : await runBlock(ctx, policy.block(active, b));
@@ -123,6 +144,7 @@ async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], po
       for (const e of entries) e.stop ??= 'interrupted';
       break;
     }
+    afterBlock?.(b);
     for (const [e, { decision, done }] of policy.decide(active, leftOut, b)) {
       ctx.emit({
         type: 'precision',
@@ -158,9 +180,17 @@ async function floorWindows(ctx: RunContext, floor: FloorSession, active: readon
   }
 }
 
-/** A scenario's headline half-widths now, and the widest (null while one is not estimable). */
+/**
+ * A scenario's headline half-widths now, and the widest (null while one is not estimable). From its
+ * minimum of complete blocks on, a target whose figure is within the precision target joins
+ * `precise` and takes no more windows of this scenario.
+ */
 function worstOf(ctx: RunContext, est: EstimatorOptions, e: Entry): { halfWidths: Array<number | null>; worst: number | null } {
-  const halfWidths = headlineHalfWidths(e.scenario.name, e.names, ctx.journal.state.windows, est);
+  const byTarget = headlineByTarget(e.scenario.name, e.names, ctx.journal.state.windows, est);
+  const halfWidths = [...byTarget.values()];
+  if (completeBlocks(ctx.journal.state.blocks, e.scenario.name) >= ctx.design.blocks.min) {
+    for (const [name, h] of byTarget) if (h !== null && h <= ctx.design.precision && name !== ctx.design.reference) e.precise.add(name);
+  }
   const worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
   return { halfWidths, worst: worst === Infinity ? null : worst };
 }
@@ -308,7 +338,7 @@ async function scenarioCeiling(ctx: RunContext, o: ScheduleOptions, e: Entry): P
   if (!scenario.backend || ctx.journal.state.ceilings.some((c) => c.scenario === scenario.name)) return;
   try {
     ctx.emit({ type: 'ceiling', scenario: scenario.name, service: scenario.backend.service });
-    const c = await measureCeiling(scenario, e.members, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, est: o.est });
+    const c = await measureCeiling(scenario, e.all, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, est: o.est });
     if (c) ctx.journal.record({ record: 'ceiling', ceiling: c });
   } catch (err) {
     ctx.emit({ type: 'step-failed', step: 'backend-ceiling', scenario: scenario.name, message: (err as Error).message });
@@ -317,7 +347,7 @@ async function scenarioCeiling(ctx: RunContext, o: ScheduleOptions, e: Entry): P
 
 /** A capacity run (`--slo`): open-loop probes per target in blocks of fresh processes instead of rounds of paired windows. */
 async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms: ThresholdTerm[] }): Promise<void> {
-  for (const t of e.members) {
+  for (const t of e.all) {
     if (ctx.signal.aborted || ctx.journal.state.capacity.some((c) => c.scenario === e.scenario.name && c.target === t.name)) continue;
     const event = { type: 'capacity', scenario: e.scenario.name, target: t.name, slo: slo.text } as const;
     ctx.emit(event);
@@ -328,7 +358,8 @@ async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms:
 
 /** After a scenario's blocks: its profiles and instruction counts (each on fresh processes), then its stop record. */
 async function afterBlocks(ctx: RunContext, o: ScheduleOptions, e: Entry): Promise<void> {
-  const { scenario, members } = e;
+  // Every target of the scenario, the precise ones too.
+  const { scenario, all: members } = e;
   const { journal } = ctx;
   if (o.profile && !ctx.signal.aborted) {
     for (const t of members) {

@@ -3,11 +3,15 @@ import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { decidePinning, pinSelf } from '../environment.js';
 import { BenchsuiteConfigError } from '../errors.js';
 import type { Design, SuiteEvent, RunSuiteOptions } from '../options.js';
-import type { BenchResult, StreamResult } from '../result-schema.js';
+import type { BenchResult, StreamResult, WindowRecord } from '../result-schema.js';
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
-import { planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/budget.js';
+import { minimumSec, planBudget, type BudgetPlan, type PlannedScenario, type RunForecast } from '../analysis/budget.js';
+import { budgetFor, forecastBudget, pairNoise, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
+import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
+import type { Driver } from '../driver.js';
+import { effectiveMethod, slicesLoad } from './sliced.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
 import { parseThresholds, type ThresholdTerm } from '../analysis/thresholds.js';
@@ -42,8 +46,16 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
 export function planRun(
   scenarios: readonly Scenario[],
   targets: readonly Target[],
-  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined },
-  o: { verify?: boolean | undefined; costs?: boolean | { startups: number } | undefined; instructions?: boolean | { processes?: number | undefined } | undefined },
+  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined; method?: Design['method'] | undefined },
+  o: {
+    verify?: boolean | undefined;
+    costs?: boolean | { startups: number } | undefined;
+    instructions?: boolean | { processes?: number | undefined } | undefined;
+    /** Whether the driver can slice rounds (`capabilities.slots`); unknown: as the design says. */
+    slices?: boolean | undefined;
+    /** A typical pair's noise measured by this run so far, instead of the method's prior. */
+    noise?: NoiseComponents | undefined;
+  },
 ): BudgetPlan {
   const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
   const perTarget = (o.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (o.costs ? (typeof o.costs === 'object' ? o.costs.startups : DEFAULTS.startups) * DEFAULTS.planPerTarget.coldStartSec : 0);
@@ -51,10 +63,28 @@ export function planRun(
   const pairs = scenarios.filter(driverLoaded).reduce((a, s) => a + targets.filter((t) => targetSupports(t, s)).length, 0);
   const processes = typeof o.instructions === 'object' ? (o.instructions.processes ?? DEFAULTS.instructions.processes) : DEFAULTS.instructions.processes;
   const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
-  return planBudget(plannedScenarios(scenarios, targets, design), design, {
-    ...DEFAULTS.planCosts,
-    beforeSec: kindSec + instructionsSec + floorSec(scenarios, design) + targets.length * perTarget,
-  });
+  const method = (design.method ?? DEFAULTS.method) === 'sliced' && o.slices !== false ? 'sliced' : 'sequential';
+  const planned = plannedScenarios(scenarios, targets, design, method);
+  const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + floorSec(scenarios, design) + targets.length * perTarget };
+  const plan = planBudget(planned, design, costs);
+  if (!planned.length) return plan;
+  // What the budget buys for a typical pair, by the run's own rule (blocks before rounds).
+  const fitted = { ...design, ...plan.design };
+  const forecastPlan = {
+    costSec: (blocks: number, rounds: number) => minimumSec(planned, { ...fitted, blocks: { min: blocks, max: blocks }, rounds: { min: rounds, max: rounds } }, costs),
+    blocks: { min: fitted.blocks.min, max: fitted.blocks.max },
+    rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
+  };
+  const components = o.noise ?? DEFAULTS.forecast.prior[method];
+  const f = forecastBudget(components, design.budgetSec, forecastPlan);
+  const forecast: RunForecast = {
+    method,
+    source: o.noise ? 'measured' : 'prior',
+    components: { ...components },
+    ...f,
+    budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
+  };
+  return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
 }
 
 /** The loader floor's time in the minimum design (`run/floor.ts`): after each of the minimum of blocks, its windows at each low step. */
@@ -67,12 +97,59 @@ function floorSec(scenarios: readonly Scenario[], design: Pick<Design, 'windowSe
   }, 0);
 }
 
-/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
-function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
+/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle, and whether its rounds are sliced. */
+function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>, method: Design['method'] = 'sequential'): PlannedScenario[] {
   return scenarios.filter(driverLoaded).map((s) => {
     const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: settleSecOf(w) };
+    const sliced = method === 'sliced' && slicesLoad(s);
+    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: sliced ? 0 : settleSecOf(w), sliced };
   });
+}
+
+/**
+ * The design a run measures with, once its driver is known: the method it can run (sliced rounds
+ * need a driver that slices) and what its budget is expected to buy with that method (said in the
+ * header, recorded in the budget plan). A resumed run keeps its plan's.
+ */
+function designFor(suite: SuitePlan, driver: Driver): RunDesign {
+  if (suite.recorded) return suite.design;
+  const method = effectiveMethod(suite.design, driver);
+  const forecast = planRun(suite.scenarios, suite.targets, { ...suite.design, method }, suite.opts).forecast;
+  return frozen({ ...suite.design, method, ...(suite.design.budgetPlan && forecast ? { budgetPlan: { ...suite.design.budgetPlan, forecast } } : {}) });
+}
+
+/** How far into a run its own noise replaces the prior in the forecast: blocks 1 (within) and 2 (between blocks too). */
+const FORECAST_BLOCKS = 2;
+
+/**
+ * What this run's own noise says, from the windows so far: the forecast of its budget with the
+ * typical pair's components (up to `maxBlock`; with one block the processes' part is still the
+ * prior's), and what set its intervals with the changes considered (`overall.limits`).
+ */
+function noiseOutlook(
+  suite: SuitePlan,
+  windows: readonly WindowRecord[],
+  pairs: ReadonlyArray<{ scenario: string; target: string }>,
+  maxBlock?: number,
+): { forecast?: RunForecast; limits?: IntervalLimits } {
+  const { design } = suite;
+  const prior = design.budgetPlan?.forecast;
+  if (!prior) return {};
+  const measured = pairNoise(windows, pairs, design.reference, maxBlock);
+  const typical = typicalComponents(measured.map((p) => p.components));
+  if (!typical) return {};
+  const blocks = Math.max(0, ...measured.map((p) => p.blocks));
+  const noise = { between: blocks > 1 ? typical.between : prior.components.between, within: typical.within };
+  const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
+    planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
+  const forecast = forecastWith(noise, 1, design.method);
+  const limits = intervalLimits(measured, {
+    method: design.method,
+    canSlice: suite.opts.design.method === 'sliced' && design.method === 'sequential',
+    forecast: (n, factor, method) => forecastWith(n, factor, method)?.halfWidth,
+    slicedWithinFactor: DEFAULTS.forecast.prior.sliced.within / DEFAULTS.forecast.prior.sequential.within,
+  });
+  return { ...(forecast ? { forecast } : {}), ...(limits ? { limits } : {}) };
 }
 
 /**
@@ -192,7 +269,8 @@ export function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
 export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promise<BenchResult> {
   // Plan: the options, definitions and design (a resumed run's from the plan it wrote).
   const suite = planSuite(given);
-  const { opts, recorded, design } = suite;
+  const { opts, recorded } = suite;
+  let design = suite.design;
   const emit = (e: SuiteEvent) => opts.onEvent?.(e);
   const signal = opts.signal ?? new AbortController().signal;
   const startedAt = seam.clock.date();
@@ -210,6 +288,12 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
   });
   const driver = choice.driver;
   emit({ type: 'driver', name: driver.name, reason: choice.reason });
+  // The method this driver can run, and what the budget buys with it.
+  suite.design = designFor(suite, driver);
+  suite.planned = plannedScenarios(suite.scenarios, suite.targets, suite.design, suite.design.method);
+  design = suite.design;
+  const forecast = design.budgetPlan?.forecast;
+  if (forecast && !recorded) emit({ type: 'forecast', forecast });
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);
   if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason });
@@ -230,16 +314,23 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
       },
       seed: suite.seed,
       journal,
-      executor: seam.executor({ ...windowCtx, commands }, seam.clock),
+      executor: seam.executor({ ...windowCtx, commands, ...(design.method === 'sliced' ? { slices: { seed: suite.seed } } : {}) }, seam.clock),
       emit,
       elapsed,
       commands,
       addLoad: (sec) => journal.record({ record: 'load', sec }),
     };
+    const pairs = suite.loadScenarios.flatMap((s) => members(s).map((t) => ({ scenario: s.name, target: t.name })));
+    // After each of the first blocks: what the budget buys with this run's own noise.
+    const afterBlock = (b: number) => {
+      if (b > FORECAST_BLOCKS) return;
+      const { forecast: f } = noiseOutlook(suite, journal.state.windows, pairs, b);
+      if (f) emit({ type: 'forecast', forecast: f, afterBlock: b });
+    };
     await scheduleHttp(
       ctx,
       suite.loadScenarios.map((scenario) => ({ scenario, members: members(scenario) })),
-      { est: suite.est, planned: suite.planned, slo: suite.slo, profile: opts.profile, outDir: opts.outDir, instructionsPlan: suite.instructionsPlan },
+      { est: suite.est, planned: suite.planned, slo: suite.slo, profile: opts.profile, outDir: opts.outDir, instructionsPlan: suite.instructionsPlan, afterBlock },
     );
     const streaming: StreamResult[] = [];
     for (const scenario of suite.kindScenarios) {
@@ -264,6 +355,7 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
       pinning,
       time: { startedAt, finishedAt: seam.clock.date(), wallSec: elapsed() },
       interrupted: signal.aborted,
+      noise: { measuredForecast: noiseOutlook(suite, journal.state.windows, pairs, FORECAST_BLOCKS).forecast, limits: noiseOutlook(suite, journal.state.windows, pairs).limits },
     });
   } finally {
     await driver.close?.();

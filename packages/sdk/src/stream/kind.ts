@@ -28,10 +28,14 @@ export function streamPlan(scenario: Scenario, design: Pick<Design, 'windowSec'>
   };
 }
 
-/** Seconds one target takes per block (start-up and stop included), for the budget planner. */
+/**
+ * Seconds one target takes per block (start-up and stop included), for the budget planner. A level
+ * takes its seconds, plus about one for its cold start (the first streams; up to
+ * `DEFAULTS.stream.coldMaxSec` on a slow target) and one for its drain.
+ */
 export function streamBlockSec(spec: StreamSpec): number {
   const start = 3;
-  const levels = spec.warmupSec + spec.streams.length * (spec.durationSec + 1);
+  const levels = spec.warmupSec + spec.streams.length * (spec.durationSec + 2);
   const cancel = spec.cancel ? spec.cancel.count * 0.5 : 0;
   const bp = spec.backpressure ? spec.backpressure.durationSec + 1 : 0;
   return start + levels + cancel + bp;
