@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findH2load, h2loadDriver } from '../src/drivers/h2load.js';
 import { allowedCpus } from '../src/environment.js';
 import { DEFAULTS, latencyOf, resolveDriver, resultSchema, runSuite, startProcess, type RunningProcess } from '../src/index.js';
-import { tiny, tinyServer } from './_helpers.js';
+import { hasWrk, tiny, tinyServer } from './_helpers.js';
 
 const h2load = findH2load();
 const skipReason = h2load ? '' : 'h2load not found (benchsuite setup h2load, or scripts/test-prereqs.sh, installs nghttp2-client)';
@@ -206,6 +206,8 @@ describe.skipIf(!h2load)("the loader's round-trip floor", () => {
     expect(r.environment.driver.name).toBe('h2load');
     expect(r.environment.driver.reason).toMatch(/lowest time per request/);
     expect(r.design.loaderShareFlag).toBe(DEFAULTS.loaderFloor.flagShare);
+    // h2load cannot hold its sends for a slot: the default sliced method falls back to one window after another.
+    expect(r.design.method).toBe('sequential');
     // The floor: measured after the scenario's part of its one block, at its one connection, with the run's driver.
     expect(r.loaderFloors).toHaveLength(1);
     const floor = r.loaderFloors![0]!;
@@ -232,6 +234,25 @@ describe.skipIf(!h2load)("the loader's round-trip floor", () => {
     expect(fast.loaderShare!.share).toBeGreaterThan(DEFAULTS.loaderFloor.flagShare);
     expect(fast.loaderShare!.flagged).toBe(true);
   });
+
+  it.skipIf(!hasWrk())(
+    `in a time-sliced run (wrk) at one connection the floor is measured after the block as well${hasWrk() ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`,
+    { timeout: 120_000 },
+    async () => {
+      const r = await runSuite({
+        scenarios: [{ name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 1 } }],
+        targets: [tiny('one'), tiny('two')],
+        design: { windowSec: 0.4, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.3, maxSec: 0.3 }, method: 'sliced' },
+        driver: 'wrk',
+        seed: 5,
+      });
+      expect(r.design.method).toBe('sliced');
+      expect(r.loaderFloors).toHaveLength(1);
+      expect(r.loaderFloors![0]).toMatchObject({ scenario: 'ping', driver: 'wrk' });
+      expect(r.loaderFloors![0]!.windows.map((w) => [w.block, w.connections])).toEqual(Array.from({ length: DEFAULTS.loaderFloor.windowsPerBlock }, () => [1, 1]));
+      for (const s of r.summaries) expect(s.loaderShare?.connections).toBe(1);
+    },
+  );
 
   it('a load above the low count measures no floor and reports no share', async () => {
     const r = await runSuite({
