@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the test suite needs from the system, beyond Node and npm packages:
 #   wrk           second load driver (packages/sdk suite tests)           Debian package: wrk
+#   h2load        fixed-count / low-concurrency driver (sdk h2load tests) Debian package: nghttp2-client
 #   chromium      the HTML report opened in a real browser (report tests) Debian package: chromium
 #   python3 venv  the FastAPI gateway's virtualenv (servers gateway tests) Debian package: python3-venv
 #   k6, vegeta    the open-loop drivers (sdk k6 tests)  built with `go install go.k6.io/k6@v1.8.1` and
@@ -32,6 +33,7 @@ venv_works() { command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, en
 missing() {
   local m=()
   command -v wrk >/dev/null 2>&1 || m+=(wrk)
+  command -v h2load >/dev/null 2>&1 || m+=(nghttp2-client)
   chromium_path >/dev/null || m+=(chromium)
   venv_works || m+=(python3-venv)
   command -v valgrind >/dev/null 2>&1 || m+=(valgrind)
@@ -123,5 +125,5 @@ if ! otava_ok; then
   fi
 fi
 
-say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")$(go_tool vegeta >/dev/null && echo ", vegeta ($(go_tool vegeta))")$(otava_ok && echo ", apache-otava ($otava_venv)")"
+say "ok: wrk, h2load, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")$(go_tool vegeta >/dev/null && echo ", vegeta ($(go_tool vegeta))")$(otava_ok && echo ", apache-otava ($otava_venv)")"
 exit "$go_fail"

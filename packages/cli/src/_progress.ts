@@ -110,6 +110,9 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       case 'ceiling':
         setStatus(`${e.scenario}: backend ceiling`, `${e.scenario}: measuring the backend's own ceiling (service ${e.service} loaded directly)`);
         break;
+      case 'loader-floor':
+        setStatus(`${e.scenario}: loader floor`, `${e.scenario}: block ${e.block}: ${noteText({ kind: 'loader-floor-measuring', connections: e.connections })}`);
+        break;
       case 'capacity': {
         const p = e.probe;
         if (!p) setStatus(`${e.scenario} × ${e.target}: capacity under ${e.slo}`, `${e.scenario} × ${e.target}: capacity under ${e.slo}`);

@@ -215,6 +215,6 @@ describe('benchsuite setup <tool>', () => {
   it('names the tools when a name is unknown (exit 2)', () => {
     const r = binary(['setup', 'gatling']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/a tool \(k6, vegeta, wrk, valgrind\)/);
+    expect(r.stderr).toMatch(/a tool \(k6, vegeta, wrk, h2load, valgrind\)/);
   });
 });

@@ -400,7 +400,7 @@ function sectionHtml(m: ReportModel, s: Section): string {
   const body = (() => {
     switch (s.kind) {
       case 'table':
-        return htmlTable(s.table, color);
+        return `${s.note ? `<p>${esc(noteSentence(s.note))}</p>` : ''}${htmlTable(s.table, color)}`;
       case 'capacity':
         return `${capacityCharts(m.result, color).join('')}${htmlTable(s.table, color)}`;
       case 'runtimes': {

@@ -176,6 +176,7 @@ function environment(m: ReportModel): string[] {
 function section(m: ReportModel, s: Section): string[] {
   switch (s.kind) {
     case 'table':
+      return [...(s.note ? [md(noteSentence(s.note)), ''] : []), ...markdownTable(s.table), ''];
     case 'capacity':
       return [...markdownTable(s.table), ''];
     case 'runtimes':

@@ -362,6 +362,11 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
       loaderBusy: th.loaderBound.loaderBusy,
     });
   }
+  // A result with a share recorded the flag it was judged by (both came with loader floors).
+  if (s.loaderShare?.flagged && th.loaderShareFlag !== undefined) {
+    const { share, connections, floorRps, rps } = s.loaderShare;
+    notes.push({ kind: 'loader-share', share, connections, floorRps, rps, threshold: th.loaderShareFlag });
+  }
   if (!s.precision.met && s.precision.reached !== null) {
     notes.push({
       kind: 'precision-not-met',

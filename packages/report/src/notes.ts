@@ -1,5 +1,5 @@
 import { DEFAULTS, type BudgetChange, type IntervalLimitsRecord, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
-import { fmtDuration, fmtHalfWidth, fmtPct } from './format.js';
+import { fmtDuration, fmtHalfWidth, fmtPct, fmtRps } from './format.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
 
@@ -24,7 +24,17 @@ export type Note =
   | { kind: 'budget-changed'; givenMinimumSec: number; budgetSec: number; changes: ReadonlyArray<BudgetChange | string> }
   | { kind: 'budget-over'; minimumSec: number; overBySec: number; budgetSec: number }
   | { kind: 'budget-replanned'; change: BudgetChange }
-  | { kind: 'step-failed'; step: 'backend-ceiling' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string | undefined; target?: string | undefined; block?: number | undefined; message: string }
+  | {
+      kind: 'step-failed';
+      step: 'backend-ceiling' | 'loader-floor' | 'capacity' | 'artifact-size' | 'costs';
+      scenario?: string | undefined;
+      target?: string | undefined;
+      block?: number | undefined;
+      message: string;
+    }
+  | { kind: 'loader-floor-measuring'; connections: readonly number[] }
+  | { kind: 'loader-floor-table'; responder: string }
+  | { kind: 'loader-share'; share: number; connections: number; floorRps: number; rps: number; threshold: number }
   | { kind: 'windows-lengthened'; scenario: string; block: number; fromSec: number; toSec: number; connections: number; minResponses: number }
   | { kind: 'interrupting'; signal: string }
   | { kind: 'driver-choice'; driver: string; reason: string }
@@ -61,6 +71,7 @@ export type Note =
 
 const STEP_WORDS: Record<Extract<Note, { kind: 'step-failed' }>['step'], string> = {
   'backend-ceiling': "measuring the backend's own ceiling",
+  'loader-floor': "measuring the loader's round-trip floor",
   capacity: 'the capacity search',
   'artifact-size': 'measuring the artifact size',
   costs: 'the cost figures (startup, memory)',
@@ -151,6 +162,16 @@ export function noteText(n: Note): string {
       return `whether the load generator was the limit is unknown in ${n.windows} of ${n.of} windows: its CPU was not measured (a merged k6 run: the runners' logs do not carry their CPU)`;
     case 'loader-bound':
       return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${pct(n.serverShare)}) while the busiest loader core was at ${pct(n.busiest)} (over ${pct(n.loaderBusy)}): that req/s is the loader's figure, not the server's`;
+    case 'loader-floor-measuring':
+      return `measuring the loader's round-trip floor at ${n.connections.join(', ')} connection${n.connections.length === 1 && n.connections[0] === 1 ? '' : 's'} (the driver against a trivial responder on the server's cores)`;
+    case 'loader-floor-table':
+      return `The run's driver against a trivial responder (${n.responder}) at each low connection count, after each block: the loader's own time per request, the kernel's loopback and the least a server can do. Each pair's loader share is its req/s ÷ this floor's.`;
+    case 'loader-share':
+      return (
+        `the loader's share of the round trip was ${pct(n.share)} at ${n.connections} connection${n.connections === 1 ? '' : 's'} (its floor, against a trivial responder on the server's cores, ` +
+        `${fmtRps(n.floorRps)} req/s; this target ${fmtRps(n.rps)}), over ${pct(n.threshold)}: the loader's own time is in every round trip, ` +
+        `so a difference between targets here shows at about ${pct(1 - n.share)} of its size`
+      );
     case 'verdict-bands': {
       const b = n.bands;
       return (

@@ -43,6 +43,7 @@ export function withReference(result: BenchResult, reference: string): BenchResu
       thresholds: design,
       index,
       ceilingRps: ceiling(s.scenario),
+      loaderFloor: result.loaderFloors?.find((f) => f.scenario === s.scenario),
       blocks: result.blocks,
     }),
   );

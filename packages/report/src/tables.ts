@@ -3,7 +3,7 @@
  * alignment, the cell text, a numeric sort key and a tone. Markdown, HTML and the terminal only
  * decide how a `Table` is drawn, never what is in it.
  */
-import { VERDICT_BANDS, type Ceiling, type Estimate, type ProfileRecord, type TargetInfo } from '@benchsuite/sdk';
+import { VERDICT_BANDS, type Ceiling, type Estimate, type LoaderFloor, type ProfileRecord, type TargetInfo } from '@benchsuite/sdk';
 import { pairVerdictText } from './notes.js';
 import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, shortFrame, valueText } from './format.js';
 import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
@@ -115,6 +115,21 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
             help: "median req/s ÷ the backend's own ceiling (the helper service loaded directly): near 100% the backend, not the target, sets the figure",
             text: (r) => fmtPct(r.summary.backendShare, 0),
             sort: (r) => r.summary.backendShare,
+          } satisfies Column<PairRow>,
+        ]
+      : []),
+    ...(m.result.summaries.some((s) => s.loaderShare)
+      ? [
+          {
+            id: 'loader-share',
+            label: 'Loader share',
+            align: 'right',
+            brief: true,
+            numeric: true,
+            help: "median req/s ÷ the loader's own floor (the driver against a trivial responder on the server's cores) at the low connection count where it is highest: the loader's share of the round trip; a difference between targets shows at (1 − share) of its size; marked above the run's flag",
+            text: (r) => (r.summary.loaderShare ? `${fmtPct(r.summary.loaderShare.share, 0)} at c=${r.summary.loaderShare.connections}` : DASH),
+            sort: (r) => r.summary.loaderShare?.share ?? null,
+            tone: (r) => (r.summary.loaderShare?.flagged ? 'warn' : null),
           } satisfies Column<PairRow>,
         ]
       : []),
@@ -383,6 +398,46 @@ export function ceilingColumns(): Column<Ceiling>[] {
     },
   ];
 }
+
+/** One row per (scenario, connections) of the loader's round-trip floors. */
+export interface FloorRow {
+  floor: LoaderFloor;
+  step: LoaderFloor['steps'][number];
+}
+
+/** The loader's round-trip floors: the driver against a trivial responder, per scenario and low connection count. */
+export function floorColumns(): Column<FloorRow>[] {
+  return [
+    { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (r) => r.floor.scenario },
+    { id: 'driver', label: 'Driver', align: 'left', brief: true, text: (r) => r.floor.driver },
+    { id: 'connections', label: 'Connections', align: 'right', brief: true, text: (r) => String(r.step.connections), sort: (r) => r.step.connections },
+    {
+      id: 'rps',
+      label: 'Floor req/s (median)',
+      align: 'right',
+      brief: true,
+      numeric: true,
+      help: 'req/s the driver reached against the trivial responder, median over its windows (after every block) with its 95% interval: the most it can send at this connection count, its own time per request included',
+      text: (r) => fmtEstimate(r.step.rps, fmtRps),
+      sort: (r) => r.step.rps.point,
+    },
+    {
+      id: 'windows',
+      label: 'Windows (client-bound)',
+      align: 'right',
+      help: "the floor's windows, and those whose loader was saturated (there the floor is the loader's ceiling, not a round trip)",
+      text: (r) => `${r.step.rps.n}${r.step.clientBoundWindows ? ` (${r.step.clientBoundWindows})` : ''}`,
+      sort: (r) => r.step.clientBoundWindows,
+      tone: (r) => (r.step.clientBoundWindows ? 'warn' : null),
+    },
+    { id: 'p50', label: 'p50', align: 'right', brief: true, text: (r) => fmtMs(r.step.latency.p50), sort: (r) => r.step.latency.p50 },
+    { id: 'mean', label: 'Mean', align: 'right', brief: true, text: (r) => fmtMs(r.step.latency.mean), sort: (r) => r.step.latency.mean },
+    { id: 'p99', label: 'p99', align: 'right', text: (r) => fmtMs(r.step.latency.p99), sort: (r) => r.step.latency.p99 },
+  ];
+}
+
+/** The rows of the floors table, in the result's order. */
+export const floorRows = (floors: readonly LoaderFloor[] | undefined): FloorRow[] => (floors ?? []).flatMap((floor) => floor.steps.map((step) => ({ floor, step })));
 
 /** Startup, memory and size of each target that measured costs. */
 export function costColumns(): Column<TargetInfo>[] {

@@ -105,6 +105,7 @@ function section(m: ReportModel, s: Section, paint: Paint): string[] {
   const heading = (title: string) => ['', paint(clean(title[0]!.toLowerCase() + title.slice(1)), 'bold')];
   switch (s.kind) {
     case 'table':
+      return [...heading(s.title), ...(s.note ? [clean(noteSentence(s.note))] : []), ...terminalTable(s.table, paint)];
     case 'capacity':
       return [...heading(s.title), ...terminalTable(s.table, paint)];
     case 'runtimes':

@@ -191,6 +191,28 @@ export const DEFAULTS = {
   unsetEnv: ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'],
   /** Default concurrency when a scenario names none. */
   connections: 50,
+  /**
+   * A load at this many connections or fewer is low: the server waits for the round trip between
+   * requests, so the loader's own time per request (and the loopback's) sits in every one. `auto`
+   * then prefers the driver with the lowest time per request (h2load), and each such step's loader
+   * floor is measured (`loaderFloor`). 2, from `npm run bench:loader-floor` (node:http, the fastest
+   * server here, pinned apart from the loader, 2026-11-26): its core was 55% busy at 1 connection
+   * and 77% at 2 under h2load (61% and 83% under wrk), but 94% at 4 and 95–97% from 8 on, where
+   * req/s is the server's limit and no longer a round trip.
+   */
+  lowConnections: 2,
+  /**
+   * The loader's round-trip floor, measured for every step at `lowConnections` or fewer: after a
+   * scenario's part of each block, the run's driver against a trivial responder (raw socket, one
+   * fixed response) pinned to the server's cores, `windowsPerBlock` windows of the run's length,
+   * each after `settleSec` (`firstSettleSec` for the run's first, which warms the responder). Per
+   * block, not once: measured once at the start of a run here, a floor caught other work on the
+   * loader's core and read 6.2k req/s [5.2k, 8.5k] where node:http alone reaches 10–11k. A pair's
+   * loader share is its req/s ÷ the floor's at the same connections (at one connection: the floor's
+   * round trip ÷ the pair's); a difference between two targets shows at (1 − share) of its size,
+   * so a share above `flagShare` (a tenth of every difference lost) is flagged.
+   */
+  loaderFloor: { windowsPerBlock: 2, settleSec: 0.3, firstSettleSec: 1, flagShare: 0.1 },
   /** Seconds without a response before a request counts as a timeout. */
   timeoutSec: 10,
   /** Cold starts measured for the startup cost figure. */

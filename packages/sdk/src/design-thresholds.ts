@@ -18,6 +18,10 @@ export interface DesignThresholds {
   hostDisturbance: { otherShare: number; loaderSlowdown: number };
   covBands: { excellent: number; acceptable: number; noisy: number };
   verdictShare: number;
+  /** A pair's loader share above this is flagged. */
+  loaderShareFlag: number;
+  /** Connection counts at or below this are low (the loader floor is measured there). */
+  lowConnections: number;
 }
 
 /** The thresholds a new run records in its design (today's `DEFAULTS`). */
@@ -32,6 +36,8 @@ export function recordedThresholds(): Omit<DesignThresholds, 'stealThreshold' | 
     hostDisturbance: { ...DEFAULTS.hostDisturbance },
     covBands: { ...DEFAULTS.covBands },
     verdictShare: DEFAULTS.verdictShare,
+    loaderShareFlag: DEFAULTS.loaderFloor.flagShare,
+    lowConnections: DEFAULTS.lowConnections,
   };
 }
 
@@ -51,5 +57,7 @@ export function thresholdsOf(design?: Partial<DesignRecord>): DesignThresholds {
     ...(d.hostDisturbance !== undefined && { hostDisturbance: d.hostDisturbance }),
     ...(d.covBands !== undefined && { covBands: d.covBands }),
     ...(d.verdictShare !== undefined && { verdictShare: d.verdictShare }),
+    ...(d.loaderShareFlag !== undefined && { loaderShareFlag: d.loaderShareFlag }),
+    ...(d.lowConnections !== undefined && { lowConnections: d.lowConnections }),
   };
 }

@@ -102,6 +102,14 @@ export interface DriverCapabilities {
   slots?: boolean;
   /** How many loader cores one loader process can keep busy: `one` (an event loop) or one thread per loader core. */
   threads: 'one' | 'per-loader-core';
+  /** Sends one method, header set and body for every request of a window (only paths may differ): a scenario whose requests differ needs another driver. */
+  uniformRequests?: boolean;
+  /**
+   * Its own time per request is the lowest of the drivers: `auto` prefers it for fixed request
+   * counts and for loads at `DEFAULTS.lowConnections` connections or fewer, where that time sits in
+   * every round trip.
+   */
+  lowOverhead?: boolean;
 }
 
 /**

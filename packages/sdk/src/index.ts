@@ -63,6 +63,7 @@ export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './an
 export * from './profile/index.js';
 export { k6Driver, findK6 } from './drivers/k6.js';
 export { vegetaDriver, findVegeta } from './drivers/vegeta.js';
+export { h2loadDriver, findH2load } from './drivers/h2load.js';
 export { histogramFromTrend, quantileGrid, type K6Schedule, type K6Summary } from './k6/script.js';
 export { exportK6 } from './k6/export.js';
 export { mergeK6, summariesIn, type SourcedSummary } from './k6/merge.js';

@@ -12,8 +12,9 @@ export type SuiteEvent =
   /** The planner changed the minimum design to fit the budget, or even the smallest design overruns it. */
   | { type: 'budget'; plan: Pick<BudgetPlan, 'minimumSec' | 'givenMinimumSec' | 'changes' | 'overBySec'>; budgetSec: number }
   /** A step beside the measured windows failed; the run goes on without its figures. */
-  | { type: 'step-failed'; step: 'backend-ceiling' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string; target?: string; block?: number; message: string }
+  | { type: 'step-failed'; step: 'backend-ceiling' | 'loader-floor' | 'capacity' | 'artifact-size' | 'costs'; scenario?: string; target?: string; block?: number; message: string }
   | { type: 'ceiling'; scenario: string; service: string }
+  | { type: 'loader-floor'; scenario: string; block: number; connections: number[] }
   /** Measured blocks cost more than planned: a change to the design for the rest of the run (recorded in `design.budgetPlan`). */
   | { type: 'replan'; change: BudgetChange }
   /** What the budget is expected to buy: before the first block from the method's typical noise, after it from this run's. */

@@ -144,7 +144,7 @@ export function driverLoaded(s: Pick<Scenario, 'verifyOnly' | 'kind'>): boolean 
   return !s.verifyOnly && s.kind === 'http';
 }
 
-export function scenarioRequests(s: Scenario): RequestSpec[] {
+export function scenarioRequests(s: Pick<Scenario, 'request' | 'requests'>): RequestSpec[] {
   return s.requests ?? (s.request ? [s.request] : []);
 }
 

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolCacheDir } from './cache.js';
+import { findH2load } from './drivers/h2load.js';
 import { findK6 } from './drivers/k6.js';
 import { findVegeta } from './drivers/vegeta.js';
 
@@ -29,6 +30,11 @@ export const tools = {
   k6: { purpose: 'open-loop driver and the k6-operator scripts', find: () => findK6(), install: { kind: 'go', module: 'go.k6.io/k6@v1.8.1', seconds: 90 } },
   vegeta: { purpose: 'open-loop driver (the higher ceiling here)', find: () => findVegeta(), install: { kind: 'go', module: 'github.com/tsenart/vegeta/v12@v12.12.0', seconds: 30 } },
   wrk: { purpose: 'closed-loop driver with the highest ceiling', find: onPath('wrk'), install: { kind: 'apt', package: 'wrk', seconds: 60 } },
+  h2load: {
+    purpose: 'closed-loop driver with the lowest time per request: fixed counts (--requests) and low connection counts',
+    find: () => findH2load(),
+    install: { kind: 'apt', package: 'nghttp2-client', seconds: 60 },
+  },
   valgrind: { purpose: 'instruction counts (callgrind)', find: onPath('valgrind'), install: { kind: 'apt', package: 'valgrind', seconds: 60 } },
 } satisfies Record<string, ToolSpec>;
 export type ToolName = keyof typeof tools;

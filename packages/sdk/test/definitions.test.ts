@@ -171,7 +171,7 @@ describe('runSuite rejects before starting any process', () => {
 
   it('an unknown driver', async () => {
     await expect(runSuite({ scenarios: [ok], targets: [tiny('t')], driver: 'gatling' })).rejects.toThrowError(BenchsuiteConfigError);
-    await expect(runSuite({ scenarios: [ok], targets: [tiny('t')], driver: 'gatling' })).rejects.toThrowError(/driver: unknown driver "gatling"; expected one of: auto, wrk, autocannon/);
+    await expect(runSuite({ scenarios: [ok], targets: [tiny('t')], driver: 'gatling' })).rejects.toThrowError(/driver: unknown driver "gatling"; expected one of: auto, wrk, h2load, autocannon/);
   });
 
   it('resume without a folder, or from a folder that holds no run, names what is missing', async () => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
 import { ABSOLUTE_METHOD, estimate } from '../src/analysis/summarize.js';
-import { resultSchema, type BenchResult, type DesignOptions, type ScenarioInput, type SuiteEvent, type WindowRecord } from '../src/index.js';
+import { createHistogram, encodeHistogram, resultSchema, type BenchResult, type DesignOptions, type ScenarioInput, type SuiteEvent, type WindowRecord } from '../src/index.js';
 import { replayJournal } from '../src/run/journal.js';
 import { emptyState, reduce, type JournalEvent } from '../src/run/state.js';
 import { runSuiteWith } from '../src/run/suite.js';
@@ -348,6 +348,10 @@ describe('replaying a journal', () => {
         costs: { startupMs: { median: 50, samples: [50], method: 'spawn → ready' }, idleRssBytes: 1, idlePssBytes: null, processCount: 1, peakRssBytes: null, artifact: null },
       },
       { record: 'ceiling', ceiling: { scenario: 'ping', service: 'stub', from: 'b', connections: 10, rps: estimate([[900, 1000, 1100]], est, ['c'], ABSOLUTE_METHOD), clientBound: false } },
+      {
+        record: 'floor-window',
+        window: { scenario: 'ping', block: 1, connections: 1, requests: 1000, durationSec: 0.1, rps: 10_000, histogram: encodeHistogram(createHistogram()), clientBound: false },
+      },
       { record: 'profile', profile: { scenario: 'ping', target: 'b', status: 'unavailable', profiler: 'none', reason: 'a URL target' } },
       { record: 'instructions', instructions: { scenario: 'ping', target: 'b', status: 'skipped', reason: 'a URL target', warmupRequests: 3000, levels: [] } },
       { record: 'stream', scenario: 'chat', target: 'b', block: { block: 1, status: 'failed', failure: 'gone', levels: [], cancel: null, backpressure: null, wallSec: 1 } },
@@ -356,11 +360,12 @@ describe('replaying a journal', () => {
     const lines = [...run, ...others.map((e) => JSON.stringify(e))];
     writeFileSync(join(dir, 'windows.jsonl'), `${lines.join('\n')}\n`);
     const kinds = new Set(lines.map((l) => (JSON.parse(l) as JournalEvent).record));
-    expect([...kinds].sort()).toEqual(['block', 'ceiling', 'costs', 'instructions', 'profile', 'replan', 'stream', 'verify', 'window']);
+    expect([...kinds].sort()).toEqual(['block', 'ceiling', 'costs', 'floor-window', 'instructions', 'profile', 'replan', 'stream', 'verify', 'window']);
     const whole = replayJournal(dir);
     expect(whole.verify).toEqual([{ scenario: 'ping', target: 'b', ok: true }]);
     expect(whole.costs.get('b')).toMatchObject({ startupMs: { median: 50 } });
     expect(whole.ceilings).toHaveLength(1);
+    expect(whole.floorWindows).toEqual([expect.objectContaining({ scenario: 'ping', block: 1, rps: 10_000 })]);
     expect(whole.profiles).toHaveLength(1);
     expect(whole.instructions).toHaveLength(1);
     expect(whole.streams).toEqual([{ scenario: 'chat', target: 'b', blocks: [expect.objectContaining({ block: 1 }), expect.objectContaining({ block: 2 })] }]);

@@ -3,9 +3,10 @@
 // run them under the shared lock.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../src/defaults.js';
+import { h2loadDriver } from '../src/drivers/h2load.js';
 import { wrkDriver } from '../src/drivers/wrk.js';
 import { runtimeOf, type StartedTarget } from '../src/run/runtime.js';
-import { measureSlicedRound, scheduleSec, sliceSchedule, slicesScenario, sliceTiming } from '../src/run/sliced.js';
+import { effectiveMethod, measureSlicedRound, scheduleSec, sliceSchedule, slicesScenario, sliceTiming } from '../src/run/sliced.js';
 import { measureWindow, type WindowSpec } from '../src/run/window.js';
 import { defineScenario, validateSuite } from '../src/index.js';
 import { hasWrk, tinyServer } from './_helpers.js';
@@ -67,6 +68,12 @@ describe('slot plan', () => {
     expect(slicesScenario({ method: 'sliced' }, ac, load({}))).toBe(false);
     expect(slicesScenario({ method: 'sliced' }, wrk, load({ rate: 100 }))).toBe(false);
     expect(slicesScenario({ method: 'sliced' }, wrk, load({ requests: 100 }))).toBe(false);
+  });
+
+  it('effectiveMethod: a sliced design runs sliced on wrk, and one window after another on h2load (it cannot hold its sends for a slot)', () => {
+    expect(effectiveMethod({ method: 'sliced' }, wrkDriver)).toBe('sliced');
+    expect(effectiveMethod({ method: 'sliced' }, h2loadDriver)).toBe('sequential');
+    expect(effectiveMethod({ method: 'sequential' }, wrkDriver)).toBe('sequential');
   });
 });
 

@@ -71,12 +71,12 @@ describe('a concurrency sweep end to end', () => {
 describe('settles of a stepped window', () => {
   it("settles for the window's own time before its first step and for at most DEFAULTS.laterStepSettleSec before each later one, and records both", async () => {
     // The loader the run uses, with every call's settle written down on the way.
-    const calls: Array<{ connections: number; warmupSec: number; measured: boolean }> = [];
+    const calls: Array<{ url: string; connections: number; warmupSec: number; measured: boolean }> = [];
     const recording: Driver = {
       ...autocannonDriver,
       name: 'recording-autocannon',
       run: (o) => {
-        calls.push({ connections: o.connections, warmupSec: o.warmupSec, measured: o.onMeasureStart !== undefined });
+        calls.push({ url: o.baseUrl, connections: o.connections, warmupSec: o.warmupSec, measured: o.onMeasureStart !== undefined });
         return autocannonDriver.run(o);
       },
     };
@@ -89,12 +89,17 @@ describe('settles of a stepped window', () => {
       driver: recording,
       seed: 6,
     });
-    const measured = calls.filter((c) => c.measured);
+    // The targets are the servers loaded at 4 connections; the loader floor's responder, loaded at
+    // the low steps only (1 and 2) after the block, is not one of them.
+    const targets = new Set(calls.filter((c) => c.connections > DEFAULTS.lowConnections).map((c) => c.url));
+    expect(targets.size).toBe(2);
+    expect(calls.filter((c) => !targets.has(c.url))).toHaveLength(2 * DEFAULTS.loaderFloor.windowsPerBlock);
+    const measured = calls.filter((c) => c.measured && targets.has(c.url));
     // 2 targets × 2 rounds × 3 steps, each step its own loader call.
     expect(measured).toHaveLength(12);
     for (const c of measured) expect(c.warmupSec).toBe(c.connections === 1 ? settle : DEFAULTS.laterStepSettleSec);
     // Warm-up windows settle nothing: they are unrecorded load already.
-    for (const c of calls.filter((x) => !x.measured)) expect(c.warmupSec).toBe(0);
+    for (const c of calls.filter((x) => !x.measured && targets.has(x.url))) expect(c.warmupSec).toBe(0);
     expect(r.scenarios[0]!.load).toMatchObject({ warmupSec: settle, stepWarmupSec: DEFAULTS.laterStepSettleSec });
     expect(r.windows.every((w) => w.status === 'ok')).toBe(true);
   }, 120_000);
@@ -170,11 +175,19 @@ describe('fixed request counts (--requests)', () => {
     count = 0;
     const run = runSuite({ scenarios: [counted], targets: [{ kind: 'url', name: 'counter', url }], design, overrides: { requests: 10, connections: 1 }, driver: 'wrk', pinning: false });
     await expect(run).rejects.toThrowError(BenchsuiteConfigError);
-    await expect(run).rejects.toThrowError(/driver: wrk cannot send a fixed number of requests per window \(--requests\).*\(autocannon can\)/);
+    await expect(run).rejects.toThrowError(/driver: wrk cannot send a fixed number of requests per window \(--requests\).*\(h2load or autocannon can\)/);
     expect(count).toBe(0);
-    const auto = await resolveDriver('auto', { fixedRequests: true });
-    expect(auto.driver.name).toBe('autocannon');
-    expect(auto.reason).toMatch(/^wrk cannot send a fixed number of requests per window \(--requests\).*: using autocannon/);
+    // Without h2load (the preferred driver for fixed counts, tested in h2load.test.ts), autocannon.
+    const was = process.env.BENCHSUITE_H2LOAD;
+    process.env.BENCHSUITE_H2LOAD = '/nonexistent/h2load';
+    try {
+      const auto = await resolveDriver('auto', { fixedRequests: true });
+      expect(auto.driver.name).toBe('autocannon');
+      expect(auto.reason).toMatch(/^h2load not available .*; wrk cannot send a fixed number of requests per window \(--requests\).*: using autocannon/);
+    } finally {
+      if (was === undefined) delete process.env.BENCHSUITE_H2LOAD;
+      else process.env.BENCHSUITE_H2LOAD = was;
+    }
   });
 
   it('refuses fewer requests than connections, naming the field', async () => {

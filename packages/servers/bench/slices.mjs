@@ -16,7 +16,7 @@
 //        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, varianceComponents } from '@benchsuite/sdk';
+import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 // The run loop's own pieces (not public API): the same code measures here as in a run.
 import { measureSlicedRound } from '../../sdk/dist/run/sliced.js';
@@ -60,8 +60,11 @@ const methods = args.methods.split(',');
 for (const m of methods) if (!['sliced', 'seq', 'long', 'duet'].includes(m)) fail(`--methods: ${m} is not one of sliced, seq, long, duet`);
 const names = args.targets.split(',');
 for (const n of names) if (!nodeTargets[n]) fail(`--targets: no contract A target ${n} (one of ${Object.keys(nodeTargets).join(', ')})`);
-const scenario = contractAScenariosByName[args.scenario];
-if (!scenario) fail(`--scenario: no contract A scenario ${args.scenario}`);
+if (!contractAScenariosByName[args.scenario]) fail(`--scenario: no contract A scenario ${args.scenario}`);
+// Validated as a run validates them (defaults filled in).
+const suite = validateSuite({ scenarios: [contractAScenariosByName[args.scenario]], targets: names.map((n) => nodeTargets[n]) });
+const scenario = suite.scenarios[0];
+const targetByName = new Map(suite.targets.map((t) => [t.name, t]));
 const reference = names[0];
 const driver = drivers.wrk;
 if ((await driver.available()) !== true) fail('wrk is not installed (benchsuite setup wrk)');
@@ -88,7 +91,7 @@ async function sequential(items, sec, rseed) {
 for (let b = 1; b <= blocks && !ac.signal.aborted; b++) {
   const started = [];
   try {
-    for (const n of names) started.push({ name: n, target: await runtimeOf(nodeTargets[n]).start({ pinning, signal: ac.signal }) });
+    for (const n of names) started.push({ name: n, target: await runtimeOf(targetByName.get(n)).start({ pinning, signal: ac.signal }) });
     const items = [];
     for (const s of started) items.push({ name: s.name, target: s.target, spec: windowSpec(scenario, await prepareRequests(scenario, s.target.baseUrl), { windowSec }, DEFAULTS.stepSettleSec) });
     // Warm-up: sequential 1-s windows in rotation; their req/s sets the slot plan.

@@ -5,6 +5,7 @@ import {
   DEFAULTS,
   FRESH_WARMUP,
   QUICK,
+  drivers,
   driverNames,
   driverNeeds,
   parseRuntime,
@@ -103,7 +104,10 @@ export const runFlags = {
     type: 'value',
     value: 'N',
     parse: (r: string) => parseInteger(r, { min: 1 }),
-    help: 'send exactly N requests per window (per connection step) instead of running for --duration, as h2load -n does; with -c 1 a sequential run (needs a driver that can: autocannon)',
+    help: `send exactly N requests per window (per connection step) instead of running for --duration, as h2load -n does; with -c 1 a sequential run (needs a driver that can: ${Object.values(drivers)
+      .filter((d) => d.capabilities.fixedRequests)
+      .map((d) => d.name)
+      .join(', ')})`,
   },
   warmup: {
     type: 'value',
@@ -151,7 +155,13 @@ export const runFlags = {
     help: 'a window with more CPU steal stays in the raw data but is left out of the estimates and replaced',
     default: formatPercent(DEFAULTS.stealThreshold),
   },
-  driver: { type: 'value', value: 'NAME', parse: driverName, help: `load generator: ${driverNames.join(', ')}; auto picks the available one with the highest ceiling`, default: 'auto' },
+  driver: {
+    type: 'value',
+    value: 'NAME',
+    parse: driverName,
+    help: `load generator: ${driverNames.join(', ')}; auto picks the available one with the highest ceiling, or for --requests and loads of ${DEFAULTS.lowConnections} connections or fewer the one with the lowest time per request`,
+    default: 'auto',
+  },
   seed: { type: 'value', value: 'N', parse: (r: string) => parseInteger(r), help: 'seed of the round order and the bootstrap (recorded in the result)', default: 'random' },
   out: { type: 'value', short: 'o', value: 'DIR', parse: text, help: 'output folder', default: 'benchsuite-results/<timestamp>_<suite>' },
   resume: { type: 'value', value: 'DIR', parse: text, help: 'continue the interrupted run in DIR with its seed, plan and design; nothing finished runs again' },

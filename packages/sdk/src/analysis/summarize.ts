@@ -1,10 +1,11 @@
 import { mergeOpenLoop } from '../open-loop.js';
 import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
-import type { BenchResult, BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
+import type { BenchResult, BlockRecord, Estimate, LoaderFloor, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
 import { thresholdsOf, type DesignThresholds } from '../design-thresholds.js';
 import { blockInterval, hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
 import { varianceComponents } from './components.js';
 import { perProcessOf } from './per-process.js';
+import { loaderShareOf } from './loader-share.js';
 import { isCleanLevel, sweepOf } from './sweep.js';
 import { pairVerdict, runVerdict } from './verdict.js';
 
@@ -111,6 +112,8 @@ export interface SummarizePairOptions {
   ceilingRps?: number | undefined;
   /** The scenario's connection steps, for a pair none of whose windows succeeded. */
   connectionSteps?: readonly number[] | undefined;
+  /** The scenario's loader floor, for `loaderShare`. */
+  loaderFloor?: Pick<LoaderFloor, 'steps'> | undefined;
   /** The run's blocks: a target that failed in one missed its remaining rounds there (`missed`). Without them, each failed window counts once. */
   blocks?: readonly BlockRecord[] | undefined;
 }
@@ -231,6 +234,8 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
       ...(stepOpenLoop ? { openLoop: stepOpenLoop } : {}),
     };
   });
+  const share = loaderShareOf(steps, p.loaderFloor, th.loaderShareFlag);
+  for (const [i, x] of share.perStep.entries()) if (x !== undefined) Object.assign(steps[i]!, { loaderShare: x });
   const sweep = sweepOf(steps);
   const perProcess = perProcessOf(
     blockIds.map((b) => use.filter((w) => w.block === b).map((w) => ({ ...w.resources, rps: w.rps, requests: w.requests, durationSec: w.durationSec }))),
@@ -275,6 +280,7 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
     ...(sweep ? { sweep } : {}),
     ...(perProcess ? { perProcess } : {}),
     ...(use.some((w) => w.openLoop) ? { openLoop: mergeOpenLoop(use.map((w) => w.openLoop)) } : {}),
+    ...(share.pair ? { loaderShare: share.pair } : {}),
     ...(missed ? { missed } : {}),
   };
 }

@@ -1,12 +1,14 @@
+import { DEFAULTS } from '../defaults.js';
 import type { Driver } from '../driver.js';
-import { driverLoaded, type Scenario } from '../scenario.js';
+import { connectionSteps, driverLoaded, scenarioRequests, type Scenario } from '../scenario.js';
 import { autocannonDriver } from './autocannon.js';
+import { h2loadCannotSend, h2loadDriver } from './h2load.js';
 import { k6Driver } from './k6.js';
 import { vegetaDriver } from './vegeta.js';
 import { wrkDriver } from './wrk.js';
 
 /** Built-in drivers by name; the keys are the valid `--driver` values besides `auto`. */
-export const drivers = { wrk: wrkDriver, autocannon: autocannonDriver, vegeta: vegetaDriver, k6: k6Driver } satisfies Record<string, Driver>;
+export const drivers = { wrk: wrkDriver, h2load: h2loadDriver, autocannon: autocannonDriver, vegeta: vegetaDriver, k6: k6Driver } satisfies Record<string, Driver>;
 export type DriverName = keyof typeof drivers;
 /** Valid `--driver` values, for the CLI's check and help. */
 export const driverNames = ['auto', ...Object.keys(drivers)] as ['auto', ...DriverName[]];
@@ -25,15 +27,21 @@ export interface DriverNeeds {
   fixedRequests?: boolean;
   /** Open-loop load (`load.openLoop`) or a capacity search (`--slo`): sends on a schedule. */
   openLoop?: boolean;
+  /** A scenario's requests differ in method, headers or body (a driver with `uniformRequests` cannot send them). */
+  mixedRequests?: boolean;
+  /** A scenario loads at `DEFAULTS.lowConnections` connections or fewer, where the loader's own time per request is in every round trip. */
+  lowConnections?: boolean;
 }
 
 /** What these scenarios ask of the driver (verify-only and other-kind ones are never loaded by it). */
-export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyOnly' | 'kind'>[], o: { slo?: string | undefined } = {}): DriverNeeds {
+export function driverNeeds(scenarios: readonly Pick<Scenario, 'load' | 'verifyOnly' | 'kind' | 'request' | 'requests'>[], o: { slo?: string | undefined } = {}): DriverNeeds {
   const loaded = scenarios.filter(driverLoaded);
   return {
     capRate: loaded.some((s) => s.load.rate !== undefined),
     fixedRequests: loaded.some((s) => s.load.requests !== undefined),
     openLoop: loaded.some((s) => s.load.openLoop) || o.slo !== undefined,
+    mixedRequests: loaded.some((s) => h2loadCannotSend(scenarioRequests(s)) !== undefined),
+    lowConnections: loaded.some((s) => connectionSteps(s.load).some((c) => c <= DEFAULTS.lowConnections)),
   };
 }
 
@@ -49,14 +57,33 @@ function lacks(d: Driver, needs: DriverNeeds): string | undefined {
   if (needs.capRate && !d.capabilities.capRate) return 'cannot cap the request rate';
   if (needs.fixedRequests && !d.capabilities.fixedRequests) return 'cannot send a fixed number of requests per window (--requests)';
   if (needs.openLoop && !d.capabilities.openLoop) return `is closed-loop only (open-loop load and --slo need one of: ${openLoopDrivers().join(', ')})`;
+  if (needs.mixedRequests && d.capabilities.uniformRequests) return 'sends one method, header set and body per run, and a scenario of this suite sends requests that differ in them';
   return undefined;
+}
+
+/** The built-in drivers that can do all of what is needed, for the hint after a refusal. */
+const ableDrivers = (needs: DriverNeeds) =>
+  Object.values(drivers as Record<string, Driver>)
+    .filter((d) => !lacks(d, needs))
+    .map((d) => d.name);
+
+/**
+ * The order `auto` tries the drivers in: with `lowFirst` (fixed request counts, or a low connection
+ * count) the drivers whose own time per request is the lowest (`capabilities.lowOverhead`) first;
+ * then by ceiling.
+ */
+function autoOrder(lowFirst: boolean): Driver[] {
+  const rank = (d: Driver) => (lowFirst && d.capabilities.lowOverhead ? 0 : 1);
+  return Object.values(drivers as Record<string, Driver>).sort((a, b) => rank(a) - rank(b) || b.ceilingRps - a.ceilingRps);
 }
 
 const k = (n: number) => `${Math.round(n / 1000)}k`;
 
 /**
- * Resolve `auto` to the available driver with the highest ceiling that can do what the suite
- * needs (a capped rate), or check a named one. The reason names what was passed over and why.
+ * Resolve `auto` to the available driver that can do what the suite needs (a capped rate, a fixed
+ * count, open loop): for fixed counts or a load at `DEFAULTS.lowConnections` connections or fewer the
+ * one with the lowest time per request, otherwise the one with the highest ceiling; or check a
+ * named one. The reason names what was passed over and why.
  */
 export async function resolveDriver(choice: string | Driver, needs: DriverNeeds = {}): Promise<DriverChoice> {
   if (typeof choice === 'object') {
@@ -69,13 +96,18 @@ export async function resolveDriver(choice: string | Driver, needs: DriverNeeds 
     if (!d) throw new Error(`unknown driver "${choice}"; expected one of: ${driverNames.join(', ')}`);
     // What it cannot do is said first: it holds on every machine, installed or not.
     const missing = lacks(d, needs);
-    if (missing) throw new Error(`${choice} ${missing}, which a scenario of this suite needs${choice === 'wrk' && !needs.openLoop ? ' (autocannon can)' : ''}`);
+    if (missing) {
+      const able = ableDrivers(needs);
+      throw new Error(`${choice} ${missing}, which a scenario of this suite needs${able.length && !needs.openLoop ? ` (${able.join(' or ')} can)` : ''}`);
+    }
     const ok = await d.available();
     if (ok !== true) throw new Error(`driver ${choice} is not available: ${ok}`);
     return { driver: d, reason: `chosen with --driver (one process tops out near ${k(d.ceilingRps)} req/s per loader core)` };
   }
   const passed: string[] = [];
-  for (const d of Object.values(drivers as Record<string, Driver>).sort((a, b) => b.ceilingRps - a.ceilingRps)) {
+  const lowFirst = Boolean(needs.fixedRequests || needs.lowConnections);
+  const unavailable: Driver[] = [];
+  for (const d of autoOrder(lowFirst)) {
     const missing = lacks(d, needs);
     if (missing) {
       passed.push(`${d.name} ${missing}`);
@@ -84,11 +116,19 @@ export async function resolveDriver(choice: string | Driver, needs: DriverNeeds 
     const ok = await d.available();
     if (ok !== true) {
       passed.push(`${d.name} not available (${ok})`);
+      unavailable.push(d);
       continue;
     }
-    const why = passed.length ? `${passed.join('; ')}: using ${d.name}` : `${d.name} has the highest ceiling of the drivers available`;
+    const preferred = lowFirst && d.capabilities.lowOverhead;
+    const best = preferred
+      ? `${d.name} has the lowest time per request of the drivers available, which ${needs.fixedRequests ? 'fixed request counts' : `loads at ${DEFAULTS.lowConnections} connections or fewer`} need`
+      : `${d.name} has the highest ceiling of the drivers available`;
+    const why = passed.length ? `${passed.join('; ')}: using ${d.name}${preferred ? ` (${best.slice(d.name.length + 1)})` : ''}` : best;
     const ceiling = d.capabilities.threads === 'one' ? `, whose one core tops out near ${k(d.ceilingRps)} req/s here` : '';
-    const hint = passed.some((p) => p.startsWith('wrk not available')) ? '; `apt-get install wrk` for a higher ceiling' : '';
+    const hint = [
+      ...(unavailable.some((x) => x.name === 'wrk') ? ['; `apt-get install wrk` for a higher ceiling'] : []),
+      ...unavailable.filter((x) => lowFirst && x.capabilities.lowOverhead).map((x) => `; \`benchsuite setup ${x.name}\` for a lower time per request`),
+    ].join('');
     return { driver: d, reason: `${why}${ceiling}${hint}` };
   }
   throw new Error(`no load generator available: ${passed.join('; ')}`);

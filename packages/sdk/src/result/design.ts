@@ -90,6 +90,10 @@ export const designSchema = z.strictObject({
   hostDisturbance: z.strictObject({ otherShare: nonneg, loaderSlowdown: nonneg }).optional(),
   covBands: z.strictObject({ excellent: nonneg, acceptable: nonneg, noisy: nonneg }),
   verdictShare: nonneg,
+  /** A pair's loader share above this is flagged (`DEFAULTS.loaderFloor.flagShare`); absent in results from before loader floors, which have no share. */
+  loaderShareFlag: nonneg.optional(),
+  /** Connection counts at or below this are low: the loader floor was measured there (`DEFAULTS.lowConnections`); absent in results from before loader floors. */
+  lowConnections: int.optional(),
   /** How every interval was obtained (`INTERVAL_METHOD`); absent when the benchsuite that wrote the result did not say. */
   intervalMethod: z.string().optional(),
   /** `--instructions`: fresh processes per pair, uninstrumented warm-up requests, counted requests at one connection and at the scenario's. */

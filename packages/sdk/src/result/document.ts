@@ -5,6 +5,7 @@ import { int, nonneg } from './common.js';
 import { designSchema, scenarioInfoSchema } from './design.js';
 import { environmentSchema, targetInfoSchema, verifyOutcomeSchema } from './environment.js';
 import { instructionsRecordSchema } from './instructions.js';
+import { loaderFloorSchema } from './loader-floor.js';
 import { profileRecordSchema } from './profiles.js';
 import { streamResultSchema } from './streaming.js';
 import { ceilingSchema, overallSchema, pairSummarySchema, rankingSchema } from './summary.js';
@@ -48,6 +49,8 @@ export const resultSchema = z.strictObject({
   profiles: z.array(profileRecordSchema),
   /** Backends' own ceilings (scenarios that declare a backend). */
   ceilings: z.array(ceilingSchema),
+  /** The loader's round-trip floor per scenario with a step at or below `design.lowConnections`; absent when the run had none (or came before floors). */
+  loaderFloors: z.array(loaderFloorSchema).optional(),
   /** Thresholds checked after the run (`--threshold`, scenarios' `thresholds`); absent when none were given. */
   thresholds: z.array(thresholdOutcomeSchema).optional(),
   /** Capacity under an SLO (`--slo`); absent when not asked for. */

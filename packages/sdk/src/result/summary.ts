@@ -32,6 +32,8 @@ export const stepSummarySchema = z.strictObject({
   /** Every answer had an expected status and there was no error or timeout at this step. */
   clean: z.boolean().optional(),
   loaderBoundWindows: int,
+  /** Median req/s at this step ÷ the loader floor's at the same connections (`loaderFloors`); absent where no floor was measured (a step above `design.lowConnections`, or a result from before floors). */
+  loaderShare: nonneg.optional(),
   /** A stepped load: this step's histogram merged over windows (µs, compressed base64), for any percentile a threshold asks. */
   histogram: z.string().optional(),
   /** A stepped open-loop load: this step's open-loop figures merged over windows. */
@@ -171,6 +173,24 @@ export const pairSummarySchema = z.strictObject({
   perProcess: perProcessSchema.optional(),
   /** Open-loop figures merged over windows (`load.openLoop`). */
   openLoop: openLoopSchema.optional(),
+  /**
+   * The loader's share of the round trip at a low connection count (the step where it is highest):
+   * the pair's median req/s ÷ the loader floor's at the same connections. At one connection that
+   * is the floor's round trip ÷ the pair's: a difference between targets shows at (1 − share) of its
+   * size. Flagged above `design.loaderShareFlag`. Absent without a floor (no step at or below
+   * `design.lowConnections`, or a result from before floors).
+   */
+  loaderShare: z
+    .strictObject({
+      connections: z.number().int().positive(),
+      share: nonneg,
+      /** The pair's median req/s at that step. */
+      rps: nonneg,
+      /** The floor's median req/s at that step. */
+      floorRps: nonneg,
+      flagged: z.boolean(),
+    })
+    .optional(),
   /**
    * Load this pair should have carried but did not: windows that failed (no response, a crash, a
    * loader error) and the rounds its target then missed in the block, or all of a block's rounds

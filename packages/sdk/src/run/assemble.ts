@@ -9,6 +9,8 @@ import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis
 import type { RunForecast } from '../analysis/budget.js';
 import type { IntervalLimits } from '../analysis/limits.js';
 import { windowSpec } from './block.js';
+import { FLOOR_RESPONDER } from './floor.js';
+import { loaderFloorsOf } from '../analysis/loader-floor.js';
 import type { RunState } from './state.js';
 import type { SuitePlan } from './suite.js';
 
@@ -43,6 +45,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const { streaming } = run;
   const { driver, reason } = run.driver;
   const { windows, blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
+  const floors = loaderFloorsOf(state.floorWindows, { driver: run.driver.driver.name, responder: FLOOR_RESPONDER, est });
   // The recorded design is the planned one; a change made during the run is in its budget plan.
   const measuredForecast = run.noise?.measuredForecast;
   const design = {
@@ -71,6 +74,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
           index: windowIndex,
           ceilingRps: ceilings.find((c) => c.scenario === s.name)?.rps.point,
           connectionSteps: connectionSteps(s.load),
+          loaderFloor: floors.find((f) => f.scenario === s.name),
           blocks,
         }),
       );
@@ -148,6 +152,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     stops: [...stops],
     profiles: [...profiles],
     ceilings: [...ceilings],
+    ...(floors.length ? { loaderFloors: [...floors] } : {}),
     ...(instructionsPlan ? { instructions: [...instructions] } : {}),
     ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
     ...(slo ? { capacity: [...capacity] } : {}),

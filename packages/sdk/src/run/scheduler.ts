@@ -11,6 +11,7 @@ import type { Target } from '../target.js';
 import { runBlock, windowSpec, type BlockEntry, type BlockPlan } from './block.js';
 import { capacityOf } from './capacity.js';
 import { measureCeiling } from './ceiling.js';
+import { floorSession, lowSteps, type FloorSession } from './floor.js';
 import type { RunContext } from './context.js';
 import { countInstructions, type InstructionsPlan } from './instructions.js';
 import { profileTarget } from './profile.js';
@@ -71,12 +72,24 @@ export function scenarioOrder<T extends { scenario: { name: string } }>(entries:
 
 /**
  * The http scenarios of a run: the backend's ceiling where a scenario declares one, then either
- * the capacity search (`--slo`) or blocks until every scenario's stopping rule stops it, then each
- * scenario's profiles and instruction counts and its stop record. With shared processes every
+ * the capacity search (`--slo`) or blocks until every scenario's stopping rule stops it (with the
+ * loader's floor after each block at low connection counts), then each scenario's profiles and
+ * instruction counts and its stop record. With shared processes every
  * block serves every scenario still measuring; with processes per scenario, one scenario's blocks
  * after another's, each a block of its own.
  */
 export async function scheduleHttp(ctx: RunContext, list: readonly Scheduled[], o: ScheduleOptions): Promise<void> {
+  const floor = floorSession({ driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, lowConnections: lowConnectionsOf(ctx) });
+  try {
+    await scheduleBlocks(ctx, list, o, floor);
+  } finally {
+    await floor.close();
+  }
+}
+
+const lowConnectionsOf = (ctx: RunContext) => ctx.design.lowConnections ?? DEFAULTS.lowConnections;
+
+async function scheduleBlocks(ctx: RunContext, list: readonly Scheduled[], o: ScheduleOptions, floor: FloorSession): Promise<void> {
   const stop = (e: Entry, reason: StopRecord['reason']) => ctx.journal.record({ record: 'stop', stop: { scenario: e.scenario.name, blocks: 0, rounds: 0, reason, worstHalfWidth: null } });
   const all = list.map((x): Entry => {
     // Its weight in the budget: its cost per round (a stepped load measures several windows per round).
@@ -98,7 +111,7 @@ export async function scheduleHttp(ctx: RunContext, list: readonly Scheduled[], 
     for (const e of all) if (!e.members.length) stop(e, 'no-targets');
     const entries = all.filter((e) => e.members.length);
     for (const e of entries) if (!ctx.signal.aborted) await scenarioCeiling(ctx, o, e);
-    await blocksUntilStopped(ctx, entries, suiteBudget(ctx, o), o.afterBlock);
+    await blocksUntilStopped(ctx, entries, suiteBudget(ctx, o), floor, o.afterBlock);
     for (const e of entries) await afterBlocks(ctx, o, e);
     return;
   }
@@ -109,7 +122,7 @@ export async function scheduleHttp(ctx: RunContext, list: readonly Scheduled[], 
       await scenarioCeiling(ctx, o, e);
       if (o.slo) await capacities(ctx, e, o.slo);
       else {
-        await blocksUntilStopped(ctx, [e], scenarioBudgetPolicy(ctx, o, si, all), o.afterBlock);
+        await blocksUntilStopped(ctx, [e], scenarioBudgetPolicy(ctx, o, si, all), floor, o.afterBlock);
         await afterBlocks(ctx, o, e);
       }
     }
@@ -122,10 +135,11 @@ export async function scheduleHttp(ctx: RunContext, list: readonly Scheduled[], 
  * journal holds is replayed whatever the rule says now (its clock differs): a resumed result holds
  * every window exactly once.
  */
-async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], policy: BudgetPolicy, afterBlock?: (b: number) => void): Promise<void> {
+async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], policy: BudgetPolicy, floor: FloorSession, afterBlock?: (b: number) => void): Promise<void> {
   for (let b = 1; entries.some((e) => !e.stop); b++) {
     const active = entries.filter((e) => !e.stop);
     const leftOut = ctx.signal.aborted ? undefined : await runBlock(ctx, policy.block(active, b));
+    if (leftOut && !ctx.signal.aborted) await floorWindows(ctx, floor, active, leftOut, b);
     if (!leftOut || ctx.signal.aborted) {
       for (const e of entries) e.stop ??= 'interrupted';
       break;
@@ -143,6 +157,25 @@ async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], po
         decision,
       });
       if (decision !== 'continue' && !blockState(ctx.journal.state, e.scenario.name, b + 1)) e.stop = decision;
+    }
+  }
+}
+
+/**
+ * The loader's floor after a block, for each scenario with a low connection step that measured its
+ * part of the block now (not left out, not replayed: a resumed run has that part's floor windows in
+ * its journal, or goes without them).
+ */
+async function floorWindows(ctx: RunContext, floor: FloorSession, active: readonly Entry[], leftOut: ReadonlySet<Entry>, b: number): Promise<void> {
+  const measured = (e: Entry) => ctx.journal.state.blocks.some((x) => x.scenario === e.scenario.name && x.block === b && x.rounds > 0);
+  const held = (e: Entry) => ctx.journal.state.floorWindows.some((w) => w.scenario === e.scenario.name && w.block === b);
+  for (const e of active) {
+    if (ctx.signal.aborted || leftOut.has(e) || !lowSteps(e.scenario, lowConnectionsOf(ctx)).length || !measured(e) || held(e)) continue;
+    try {
+      ctx.emit({ type: 'loader-floor', scenario: e.scenario.name, block: b, connections: lowSteps(e.scenario, lowConnectionsOf(ctx)) });
+      for (const window of await floor.windows(e.scenario, b)) ctx.journal.record({ record: 'floor-window', window });
+    } catch (err) {
+      ctx.emit({ type: 'step-failed', step: 'loader-floor', scenario: e.scenario.name, block: b, message: (err as Error).message });
     }
   }
 }

@@ -6,6 +6,7 @@ import {
   ceilingSchema,
   costsSchema,
   instructionsRecordSchema,
+  floorWindowSchema,
   profileRecordSchema,
   streamBlockSchema,
   verifyOutcomeSchema,
@@ -15,6 +16,7 @@ import {
   type Ceiling,
   type Costs,
   type InstructionsRecord,
+  type FloorWindow,
   type ProfileRecord,
   type StopRecord,
   type StreamResult,
@@ -45,6 +47,8 @@ export const journalEventSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('verify'), outcome: verifyOutcomeSchema }),
   z.strictObject({ record: z.literal('costs'), target: z.string(), costs: costsSchema }),
   z.strictObject({ record: z.literal('ceiling'), ceiling: ceilingSchema }),
+  /** A window of the loader's round-trip floor, after a scenario's part of a block (a low connection step). */
+  z.strictObject({ record: z.literal('floor-window'), window: floorWindowSchema }),
   z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
   z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
   z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
@@ -74,6 +78,7 @@ export interface RunState {
   readonly verify: readonly VerifyOutcome[];
   readonly costs: ReadonlyMap<string, Costs>;
   readonly ceilings: readonly Ceiling[];
+  readonly floorWindows: readonly FloorWindow[];
   readonly profiles: readonly ProfileRecord[];
   readonly instructions: readonly InstructionsRecord[];
   /** Streaming scenarios' blocks, per (scenario, target). */
@@ -93,6 +98,7 @@ export const emptyState = (): RunState => ({
   verify: [],
   costs: new Map(),
   ceilings: [],
+  floorWindows: [],
   profiles: [],
   instructions: [],
   streams: [],
@@ -117,6 +123,8 @@ export function reduce(s: RunState, e: RunEvent): RunState {
       return { ...s, costs: new Map([...s.costs, [e.target, e.costs]]) };
     case 'ceiling':
       return { ...s, ceilings: [...s.ceilings, e.ceiling] };
+    case 'floor-window':
+      return { ...s, floorWindows: [...s.floorWindows, e.window] };
     case 'profile':
       return { ...s, profiles: [...s.profiles, e.profile] };
     case 'instructions':

@@ -18,6 +18,7 @@ import { parseThresholds, type ThresholdTerm } from '../analysis/thresholds.js';
 import { kindOf } from '../kinds.js';
 import { assembleResult } from './assemble.js';
 import { windowSpec } from './block.js';
+import { lowSteps } from './floor.js';
 import type { RunContext, RunDesign } from './context.js';
 import { processExecutor, systemClock, type Clock, type Executor, type ExecutorContext } from './executor.js';
 import type { InstructionsPlan } from './instructions.js';
@@ -64,7 +65,7 @@ export function planRun(
   const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
   const method = (design.method ?? DEFAULTS.method) === 'sliced' && o.slices !== false ? 'sliced' : 'sequential';
   const planned = plannedScenarios(scenarios, targets, design, method);
-  const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + targets.length * perTarget };
+  const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + floorSec(scenarios, design) + targets.length * perTarget };
   const plan = planBudget(planned, design, costs);
   if (!planned.length) return plan;
   // What the budget buys for a typical pair, by the run's own rule (blocks before rounds).
@@ -84,6 +85,16 @@ export function planRun(
     budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
   };
   return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
+}
+
+/** The loader floor's time in the minimum design (`run/floor.ts`): after each of the minimum of blocks, its windows at each low step. */
+function floorSec(scenarios: readonly Scenario[], design: Pick<Design, 'windowSec' | 'blocks'>): number {
+  return scenarios.filter(driverLoaded).reduce((a, s) => {
+    const steps = lowSteps(s).length;
+    const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
+    const perWindow = w.windowSec + DEFAULTS.loaderFloor.settleSec + DEFAULTS.planCosts.loaderStartSec;
+    return a + design.blocks.min * steps * DEFAULTS.loaderFloor.windowsPerBlock * perWindow;
+  }, 0);
 }
 
 /** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle, and whether its rounds are sliced. */
