@@ -41,7 +41,7 @@ describe('benchsuite run --threshold', () => {
   it('refuses open loop with a driver that cannot do it (exit 2), never falls back to closed loop', () => {
     const r = binary(['run', '--config', config, '-s', 'tiny', '--driver', 'autocannon', '--rate', '100', '--open-loop', '-n']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/autocannon is closed-loop only \(open-loop load and --slo need one of: vegeta, k6\)/);
+    expect(r.stderr).toMatch(/autocannon is closed-loop only \(open-loop load and --slo need one of: oha, vegeta, k6\)/);
   });
 });
 

@@ -69,6 +69,8 @@ export interface DriverCapabilities {
   microsecondLatency: boolean;
   /** How many loader cores one loader process can keep busy: `one` (an event loop) or one thread per loader core. */
   threads: 'one' | 'per-loader-core';
+  /** Sends one request shape per run: a scenario with several requests (round-robin) needs another driver. */
+  oneRequest?: boolean;
 }
 
 /**
@@ -81,6 +83,11 @@ export interface Driver {
   name: string;
   /** Rough single-core ceiling, used by `auto` to pick the stronger driver. */
   ceilingRps: number;
+  /**
+   * Open loop (`capabilities.openLoop`): the highest rate it sends on schedule from one loader core,
+   * as measured here (`npm run bench:open-loop`); `auto` picks the highest for open-loop runs and `--slo`.
+   */
+  openLoopCeilingRps?: number;
   /** What the driver can do; `auto` and the runner ask these instead of checking names. */
   capabilities: DriverCapabilities;
   available(): Promise<true | string>;

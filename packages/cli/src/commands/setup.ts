@@ -10,7 +10,7 @@ import { EXIT, UsageError } from '../_errors.js';
  */
 export const setupCommand = defineCommand({
   name: 'setup',
-  summary: 'prepare targets ahead of a run (virtualenvs, builds), or install a tool (k6, vegeta, wrk, valgrind)',
+  summary: `prepare targets ahead of a run (virtualenvs, builds), or install a tool (${toolNames.join(', ')})`,
   positionals: [
     {
       name: 'target',
