@@ -10,7 +10,7 @@ import type { BlockRecord, Capacity, Ceiling, InstructionsRecord, ProfileRecord,
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { runBlock, type BlockContext } from './block.js';
-import { capacityOf } from './capacity.js';
+import { capacityOf, capacitySettings } from './capacity.js';
 import { measureCeiling } from './ceiling.js';
 import { countInstructions, type InstructionsPlan } from './instructions.js';
 import type { RunLog } from './log.js';
@@ -61,11 +61,13 @@ export async function measureHttpScenario(run: HttpRun, scenario: Scenario, si: 
   await scenarioCeiling(run, scenario, members);
   if (run.slo) {
     // A capacity run: open-loop probes per target instead of rounds of paired windows.
+    const settings = capacitySettings(design);
     for (const t of members) {
       if (ctx.signal.aborted || run.capacity.some((c) => c.scenario === scenario.name && c.target === t.name)) continue;
       const event = { type: 'capacity', scenario: scenario.name, target: t.name, slo: run.slo.text } as const;
       ctx.emit(event);
-      const c = await capacityOf(ctx, scenario, t, run.slo, design.blocks.min, (block, probe) => ctx.emit({ ...event, block, probe }));
+      const replayed = run.log.capacity.filter((c) => c.scenario === scenario.name && c.target === t.name).map((c) => c.block);
+      const c = await capacityOf(ctx, scenario, t, run.slo, settings.blocks, { ...settings, probeSec: design.capacityProbeSec }, replayed, (block, probe) => ctx.emit({ ...event, block, probe }));
       run.capacity.push(c);
     }
     return;

@@ -5,6 +5,7 @@ import { BenchsuiteConfigError } from '../errors.js';
 import { designOptionsSchema, type DesignOptions, type LoadOverrides, type RunSuiteOptions } from '../options.js';
 import {
   blockSchema,
+  capacityBlockSchema,
   ceilingSchema,
   costsSchema,
   designSchema,
@@ -14,6 +15,7 @@ import {
   verifyOutcomeSchema,
   windowSchema,
   type BlockRecord,
+  type CapacityBlock,
   type Ceiling,
   type Costs,
   type InstructionsRecord,
@@ -93,6 +95,8 @@ const lineSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
   z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
   z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
+  /** A finished block of a capacity search (`--slo`), its probes' windows included. */
+  z.strictObject({ record: z.literal('capacity'), scenario: z.string(), target: z.string(), block: capacityBlockSchema }),
 ]);
 type Line = z.infer<typeof lineSchema>;
 
@@ -107,6 +111,8 @@ export interface RunLog {
   instructions: InstructionsRecord[];
   /** Streaming scenarios' blocks, per (scenario, target). */
   streams: StreamResult[];
+  /** Finished blocks of capacity searches, per (scenario, target). */
+  capacity: Array<{ scenario: string; target: string; block: CapacityBlock }>;
   /** Seconds under load when the last window was written. */
   loadSec: number;
 }
@@ -148,6 +154,9 @@ export class RunJournal {
   stream(scenario: string, target: string, block: StreamBlock): void {
     this.append({ record: 'stream', scenario, target, block });
   }
+  capacity(scenario: string, target: string, block: CapacityBlock): void {
+    this.append({ record: 'capacity', scenario, target, block });
+  }
   writePlan(plan: RunPlan): void {
     if (this.dir) writeFileSync(join(this.dir, PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
   }
@@ -171,7 +180,7 @@ export function readPlan(dir: string): RunPlan {
 
 /** Read back the log of the run in `dir`. A line cut short by a kill (the last one) is ignored. */
 export function readLog(dir: string): RunLog {
-  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
+  const log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], capacity: [], loadSec: 0 };
   const file = join(dir, WINDOWS_FILE);
   if (!existsSync(file)) return log;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -192,6 +201,7 @@ export function readLog(dir: string): RunLog {
     else if (line.record === 'ceiling') log.ceilings.push(line.ceiling);
     else if (line.record === 'profile') log.profiles.push(line.profile);
     else if (line.record === 'instructions') log.instructions.push(line.instructions);
+    else if (line.record === 'capacity') log.capacity.push({ scenario: line.scenario, target: line.target, block: line.block });
     else if (line.record === 'stream') {
       const r = log.streams.find((x) => x.scenario === line.scenario && x.target === line.target);
       if (r) r.blocks.push(line.block);

@@ -13,6 +13,7 @@ import { planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/b
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
 import { windowSpec, type BlockContext } from './block.js';
+import { capacitySettings } from './capacity.js';
 import { settleSecOf } from './window.js';
 import { rotationWindowSec } from './warmup.js';
 import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
@@ -92,7 +93,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
   const wall0 = performance.now();
 
   // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], loadSec: 0 };
+  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], capacity: [], loadSec: 0 };
   let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   let designIn: Design = opts.design;
   if (opts.resume) {
@@ -114,6 +115,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
       freshWarmup: plan.design.freshWarmup ?? 'one-by-one',
       carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds,
       carriedWarmupWindowSec: rotationWindowSec(plan.design),
+      capacityProbeSec: plan.design.capacityProbeSec ?? DEFAULTS.capacity.probeSec,
     };
     repairLog(opts.outDir);
     log = readLog(opts.outDir);
@@ -214,6 +216,7 @@ export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
         }
       : undefined;
     if (instructionsPlan) Object.assign(design, { instructions: instructionsPlan });
+    if (slo) Object.assign(design, { capacity: capacitySettings(design) });
     const capacity: Capacity[] = [];
     let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
     let loadSec = log.loadSec;
