@@ -1,7 +1,9 @@
 // What the bench scripts that read finished runs share: their arguments (results.json paths) and
-// reading one, with a clear error and exit 2 for a path that cannot be read.
+// reading one (of any version benchsuite reads, as the current one), with a clear error and exit 2
+// for a path that cannot be read.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { upgradeResult } from '@benchsuite/sdk';
 
 /** The results.json paths given to `npm run <script> -- …`; usage and exit 2 when there are none. */
 export function resultFiles(script) {
@@ -13,10 +15,10 @@ export function resultFiles(script) {
   return files;
 }
 
-/** One results.json, parsed; a path that cannot be read or parsed is named, and the script exits 2. */
+/** One results.json, parsed and upgraded to the current version; a path that cannot be read, parsed or upgraded is named, and the script exits 2. */
 export function readResult(script, file) {
   try {
-    return JSON.parse(readFileSync(resolve(file), 'utf8'));
+    return upgradeResult(JSON.parse(readFileSync(resolve(file), 'utf8')));
   } catch (e) {
     process.stderr.write(`${script}: ${file}: cannot read (${e.message})\n`);
     process.exit(2);

@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { upgradeResult } from '@benchsuite/sdk';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -40,7 +41,7 @@ else {
     files.push(join(dir, 'results.json'));
   }
 }
-const [a, b] = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+const [a, b] = files.map((f) => upgradeResult(JSON.parse(readFileSync(f, 'utf8'))));
 const f3 = (x) => (x === null || x === undefined ? '–' : x.toFixed(3));
 const pct = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${(x * 100).toFixed(d)}%`);
 const ci = (e) => (e?.ci95 ? `[${f3(e.ci95[0])}, ${f3(e.ci95[1])}]` : '');

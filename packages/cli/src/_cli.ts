@@ -4,7 +4,7 @@ import { ValueError } from './_values.js';
 
 /*
  * Commands are data: a typed table of flags per command, from which the argument parser, the
- * usage line, `--help` and the README's flag table are all generated, so they cannot drift.
+ * usage line, `--help` and the flag table of docs/cli.md are all generated, so they cannot drift.
  * Parsing is strict: unknown flags, stray positionals, missing or unreadable values are all
  * collected and reported together (exit 2), never ignored.
  */
@@ -12,7 +12,7 @@ import { ValueError } from './_values.js';
 interface FlagBase {
   /** One letter, e.g. `c` for `-c`. */
   short?: string;
-  /** One line for `--help` and the README. */
+  /** One line for `--help` and the README's list of commands. */
   help: string;
   /** The default as users see it; computed from the SDK's DEFAULTS so it cannot drift. */
   default?: string;
@@ -326,7 +326,7 @@ export function renderHelp(command: Command, style: HelpStyle): string {
 /** Table-cell text: pipes escaped, and `<name>` shown rather than taken for an HTML tag. */
 const md = (s: string) => s.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The README's flag table for a command (`| flag | meaning |`). */
+/** The flag table of a command in docs/cli.md (`| flag | meaning |`). */
 export function renderFlagsMarkdown(command: Command): string {
   const rows = visibleFlags(command).map(([k, f]) => `| \`${flagLabel(k, f).replace(/\|/g, '\\|')}\` | ${md(flagMeaning(f))} |`);
   return ['| flag | meaning |', '|---|---|', ...rows].join('\n');

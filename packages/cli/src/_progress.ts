@@ -10,6 +10,8 @@ export interface ProgressOptions {
   columns?: number;
   /** Seconds on a monotonic clock; injected by tests. */
   now?: () => number;
+  /** The driver the header already named: its `driver` event then prints nothing. */
+  announcedDriver?: string | undefined;
 }
 
 /** Elapsed time in whole seconds: `7s`, `3m05s`. */
@@ -63,6 +65,14 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
     if (tty) draw();
     else if (plain !== undefined) line(plain);
   };
+  // Verify: one lasting line per target once the checks are over (a failed check is printed in full
+  // at once); the live line shows each check as it runs.
+  const verified = new Map<string, { ok: number; failed: number }>();
+  const flushVerify = () => {
+    const width = Math.max(0, ...[...verified.keys()].map((t) => t.length));
+    for (const [target, v] of verified) line(`verify  ${target.padEnd(width)}  ${v.ok}/${v.ok + v.failed} ok${v.failed ? `, ${v.failed} FAILED (above), not benchmarked there` : ''}`);
+    verified.clear();
+  };
   const tick = (elapsedSec: number, budgetSec: number) => {
     clock = { elapsedSec, budgetSec, at: now() };
     if (tty && !ticker) {
@@ -72,6 +82,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
   };
 
   const onEvent = (e: SuiteEvent) => {
+    if (e.type !== 'verify' && verified.size) flushVerify();
     switch (e.type) {
       case 'not-pinned':
         line(`warning: ${noteText({ kind: 'not-pinned', reason: e.reason })}`);
@@ -110,7 +121,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
         break;
       }
       case 'driver':
-        line(noteText({ kind: 'driver-choice', driver: e.name, reason: e.reason }));
+        if (e.name !== opts.announcedDriver) line(noteText({ kind: 'driver-choice', driver: e.name, reason: e.reason }));
         break;
       case 'setup':
         setStatus(`setup ${e.target}: ${e.message}`, `setup ${e.target}: ${e.message}`);
@@ -118,10 +129,18 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
       case 'target-skipped':
         line(`skipped ${e.target}: ${e.reason}`);
         break;
-      case 'verify':
-        if (e.outcome.ok) setStatus(`verify ${e.outcome.scenario} × ${e.outcome.target}: ok`, `verify ${e.outcome.scenario} × ${e.outcome.target}: ok`);
-        else line(`verify ${e.outcome.scenario} × ${e.outcome.target}: FAILED, not benchmarked\n${(e.outcome.diff ?? e.outcome.reason ?? '').replace(/^/gm, '    ')}`);
+      case 'verify': {
+        const v = verified.get(e.outcome.target) ?? { ok: 0, failed: 0 };
+        verified.set(e.outcome.target, v);
+        if (e.outcome.ok) {
+          v.ok++;
+          setStatus(`verify ${e.outcome.scenario} × ${e.outcome.target}: ok`);
+        } else {
+          v.failed++;
+          line(`verify ${e.outcome.scenario} × ${e.outcome.target}: FAILED, not benchmarked\n${(e.outcome.diff ?? e.outcome.reason ?? '').replace(/^/gm, '    ')}`);
+        }
         break;
+      }
       case 'costs':
         setStatus(`costs ${e.target}: ${e.message}`, `costs ${e.target}: ${e.message}`);
         break;
@@ -198,6 +217,8 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
     /** A lasting line from the CLI itself (a signal received), kept apart from the live line. */
     note: line,
     done: () => {
+      status = '';
+      if (verified.size) flushVerify();
       clearInterval(ticker);
       if (tty && live) opts.write(CLEAR);
       live = '';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult } from '@benchsuite/sdk';
+import { ResultVersionError, resultSchema, upgradeResult, type BenchResult } from '@benchsuite/sdk';
 import { UsageError } from './_errors.js';
 
 /** `summaries[0].rps.point` from a zod issue path. */
@@ -10,7 +10,7 @@ function pathText(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
-/** Read and validate a result document; every failure is a `UsageError` naming the file (and the field). */
+/** Read and validate a result document of any version this benchsuite reads, as the current version; every failure is a `UsageError` naming the file (and the field). */
 export async function readResultFile(file: string): Promise<BenchResult> {
   let text: string;
   try {
@@ -25,11 +25,15 @@ export async function readResultFile(file: string): Promise<BenchResult> {
   } catch (e) {
     throw new UsageError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
-    throw new UsageError(`${file}: a result of schema version ${version}; this benchsuite reads version ${RESULT_SCHEMA_VERSION} (measure again, or use the benchsuite that wrote it)`);
+  // An older version's document is read as the current one (the upgrade fills in what it lacks).
+  let upgraded: unknown;
+  try {
+    upgraded = upgradeResult(json);
+  } catch (e) {
+    if (e instanceof ResultVersionError) throw new UsageError(`${file}: ${e.message}`);
+    throw e;
   }
-  const parsed = resultSchema.safeParse(json);
+  const parsed = resultSchema.safeParse(upgraded);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${pathText(i.path)}: ${i.message}`);
     const more = parsed.error.issues.length - issues.length;

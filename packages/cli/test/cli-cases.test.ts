@@ -202,7 +202,7 @@ describe('flags', () => {
     const r = await inProcess(['run', '--config', c.file, '-s', 'marked', '-n', '-o', c.out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^suite {6}marked \(/);
-    expect(r.stdout).toMatch(/\nreference {2}marked\n/);
+    expect(r.stdout).toMatch(/\ntargets {4}(.*, )?marked \(reference\)/);
     expect(r.stdout).toMatch(/\ndriver {5}(wrk|autocannon): \S/);
     expect(r.stdout).toContain('nothing was started (--dry-run)');
     // No setup hook, no service, no server (the same config starts all three without -n, above).

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratch as scratchDir } from '@benchsuite/testkit';
 
 /**
- * The README's "Your own scenarios and targets", followed in scratch folders outside the monorepo,
+ * docs/config.md ("Your own scenarios and targets"), followed in scratch folders outside the monorepo,
  * without a registry for our packages: `npm pack` the four packages (from their built dist/), install
  * the tarballs, write a config with a custom process target, run `npx benchsuite run --quick`.
  * Also: the SDK alone, and the CLI without @benchsuite/servers, install no framework server.
@@ -54,7 +54,7 @@ const packageCount = (dir: string): number => sh('npm', ['ls', '--all', '--parse
 beforeAll(() => {
   mkdirSync(packs);
   for (const p of PACKAGES) {
-    // As the README says: `npm pack <checkout>/packages/<name>` from the other repository.
+    // As docs/config.md says: `npm pack <checkout>/packages/<name>` from the other repository.
     const out = ok('npm', ['pack', join(packagesDir, p), '--pack-destination', packs, '--silent'], root)
       .trim()
       .split('\n')
@@ -162,7 +162,7 @@ console.log(JSON.stringify(parsed.success ? { ok: true } : { ok: false, issues: 
       schemaVersion: number;
       windows: { status: string; target: string; scenario: string; rps?: number }[];
     };
-    expect(result.schemaVersion).toBe(2);
+    expect(result.schemaVersion).toBe(3);
     const mineWindows = result.windows.filter((w) => w.target === 'my-server');
     expect(mineWindows.length, log).toBeGreaterThan(0);
     for (const w of mineWindows) {

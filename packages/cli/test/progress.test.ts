@@ -137,6 +137,43 @@ describe('progress of the steps beside the windows: data from the SDK, sentences
   });
 });
 
+describe('verify: one line per target unless a check fails', () => {
+  const verify = (scenario: string, target: string, ok: boolean): SuiteEvent => ({
+    type: 'verify',
+    outcome: { scenario, target, ok, ...(ok ? {} : { reason: 'answered 500, expected 201', diff: '- status: 201\n+ status: 500' }) },
+  });
+  const events = (): SuiteEvent[] => [
+    ...['baseline', 'json-post', 'auth'].map((s) => verify(s, 'node-http', true)),
+    verify('baseline', 'express', true),
+    verify('json-post', 'express', false),
+    verify('auth', 'express', true),
+    { type: 'costs', target: 'node-http', message: 'cold start 1/5' },
+  ];
+
+  it('piped: the failed check in full, then one line per target with its count, when the next step starts', () => {
+    const { p, text } = capture(false);
+    for (const e of events()) p.onEvent(e);
+    expect(text().split('\n')).toEqual([
+      'verify json-post × express: FAILED, not benchmarked',
+      '    - status: 201',
+      '    + status: 500',
+      'verify  node-http  3/3 ok',
+      'verify  express    2/3 ok, 1 FAILED (above), not benchmarked there',
+      'costs node-http: cold start 1/5',
+      '',
+    ]);
+  });
+
+  it('on a terminal: each check on the live line only, and the same lasting lines; a run that ends after verify still says them', () => {
+    const { p, text } = capture(true);
+    for (const e of events().slice(0, 3)) p.onEvent(e);
+    expect(text()).toContain('verify auth × node-http: ok');
+    expect(text()).not.toContain('\n');
+    p.done();
+    expect(text()).toMatch(/verify {2}node-http {2}3\/3 ok\n$/);
+  });
+});
+
 describe('progress on a terminal: one live line, lasting lines for decisions', () => {
   it('redraws the live line in place with elapsed of the budget from an injected clock, and clears it before a lasting line', () => {
     let t = 100;

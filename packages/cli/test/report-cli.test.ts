@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchResult } from '@benchsuite/sdk';
 // The report package's own fixture and its helper that rescales a pair with the SDK's estimators.
@@ -36,6 +37,19 @@ const invalid = write(
 );
 const oldVersion = write('v1.json', { ...loadFixture(), schemaVersion: 1 });
 const notJson = write('not-json.json', '{"schemaVersion": 2,');
+
+describe('a version-2 result', () => {
+  const fixture = (p: string) => new URL(`../../report/test/fixtures/${p}`, import.meta.url);
+  const v2 = fileURLToPath(fixture('v2/2026-11-24-synthetic.json'));
+
+  it('report renders it as it rendered before version 3 (the report package golden), and compare reads it beside a version-3 result of the same data', async () => {
+    const md = await inProcess(['report', v2, '--format', 'md']);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toBe(readFileSync(fixture('golden/2026-11-24-synthetic.md'), 'utf8'));
+    const same = await inProcess(['compare', v2, fileURLToPath(fixture('v3/2026-11-24-synthetic.json'))]);
+    expect(same.code, same.stderr).toBe(0);
+  });
+});
 
 describe('benchsuite compare', () => {
   it("exits 1 on a regression beyond the threshold, with the report package's PR-comment table", async () => {
@@ -77,7 +91,7 @@ describe('benchsuite compare', () => {
       [[base, join(dir, 'missing.json')], `${join(dir, 'missing.json')}: no such file`],
       [[base, notJson], `${notJson}: not valid JSON`],
       [[base, invalid], `${invalid}: not a valid benchsuite result:\n  summaries[1].rps.point: `],
-      [[base, oldVersion], `${oldVersion}: a result of schema version 1; this benchsuite reads version 2`],
+      [[base, oldVersion], `${oldVersion}: a result of schema version 1; this benchsuite reads versions 2 and 3`],
       [[base, base, '--threshold', 'lots'], '--threshold: expected a non-negative number of percent'],
     ];
     for (const [args, message] of cases) {

@@ -79,15 +79,23 @@ describe('benchsuite run --json', () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')));
     expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
-    expect(doc).toMatchObject({ schemaVersion: 2, suite: 'tiny', seed: 7, design: { rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } } });
+    expect(doc).toMatchObject({ schemaVersion: 3, suite: 'tiny', seed: 7, design: { rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } } });
     expect(doc.windows.filter((w: { status: string }) => w.status === 'ok')).toHaveLength(2);
     // The schema is strict enough to fail: a document missing a field does not validate.
     delete doc.environment.cpuModel;
     expect(validate(doc)).toBe(false);
-    // Header, then the driver and why, then progress; the summary from the report package; the files.
+    // The header in a few short lines (the driver and why among them, said once), then progress; the summary from the report package; the files.
     const lines = r.stderr.split('\n');
-    expect(lines[0]).toBe('benchsuite run: suite tiny, 1 scenario × 1 target, reference tiny');
-    expect(r.stderr).toMatch(/\ndriver autocannon: chosen with --driver/);
+    expect(lines.slice(0, 7)).toEqual([
+      'benchsuite run',
+      '  suite   tiny: 1 scenario × 1 target',
+      '  targets tiny (reference)',
+      expect.stringMatching(/^ {2}budget {2}1 min 00 s to bring every interval within ±\d+\.\d%; the minimum design takes about /),
+      expect.stringMatching(/^ {2}design {2}\S+ s windows, 2 rounds per block, 1 block of fresh processes/),
+      expect.stringMatching(/^ {2}driver {2}autocannon: chosen with --driver/),
+      expect.stringMatching(/^ {2}output {2}.* \(Ctrl-C stops after the current window; `benchsuite run --resume .*` continues it\)$/),
+    ]);
+    expect(r.stderr).not.toMatch(/\ndriver autocannon/);
     expect(r.stderr).toMatch(/\nping: block 1 \(tiny\) at \d+s of 1m\n/);
     expect(r.stderr).toMatch(/\n {2}block 1 round 2 tiny: [\d.]+k? req\/s/);
     expect(r.stderr).toMatch(/\nping: .* after 1 block, 2 rounds → stop: maximum blocks reached\n/);

@@ -1,4 +1,4 @@
-import { CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, subSeed, type BenchResult, type Change, type NoiseLabel } from '@benchsuite/sdk';
+import { CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, subSeed, upgradeResult, type BenchResult, type Change, type NoiseLabel } from '@benchsuite/sdk';
 import { noteText } from './notes.js';
 import { DASH, cpuList, escapeMarkdown as md, fmtDate, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './format.js';
 import { markdownTable } from './markdown.js';
@@ -191,7 +191,7 @@ export function environmentDifferences(base: BenchResult, head: BenchResult): En
   check('pinning', pin(a.pinning), pin(b.pinning), true);
   check('reference', base.design.reference, head.design.reference, true);
   // A process that also served the suite's other scenarios runs each at another level than a fresh one.
-  check('processes', base.design.processes ?? 'per-scenario', head.design.processes ?? 'per-scenario', true);
+  check('processes', base.design.processes, head.design.processes, true);
   check('driver version', a.driver.version, b.driver.version, false);
   check('driver flags', a.driver.flags.join(' '), b.driver.flags.join(' '), false);
   check('node', a.node, b.node, false);
@@ -199,7 +199,7 @@ export function environmentDifferences(base: BenchResult, head: BenchResult): En
   check('memory', String(a.memoryBytes), String(b.memoryBytes), false);
   check('window', `${base.design.windowSec} s`, `${head.design.windowSec} s`, false);
   // Said, not blocking: the warm-up order only decides what a fresh process did before round 1.
-  check('fresh warm-up', base.design.freshWarmup ?? 'one-by-one', head.design.freshWarmup ?? 'one-by-one', false);
+  check('fresh warm-up', base.design.freshWarmup, head.design.freshWarmup, false);
   check('precision target', String(base.design.precision), String(head.design.precision), false);
   for (const s of base.scenarios) {
     const t = head.scenarios.find((x) => x.name === s.name);
@@ -251,7 +251,9 @@ function pairChange(base: BenchResult, head: BenchResult, scenario: string, targ
  * differ, unless `force`. Pure; `compareExitCode` maps the outcome to the CLI's exit code.
  * @example const out = compareResults(base, head, { thresholdPct: 5 }); process.exitCode = compareExitCode(out);
  */
-export function compareResults(base: BenchResult, head: BenchResult, options: CompareOptions = {}): CompareOutcome {
+export function compareResults(givenBase: BenchResult, givenHead: BenchResult, options: CompareOptions = {}): CompareOutcome {
+  // A caller that parsed older documents itself gets them read as the current version.
+  const [base, head] = [givenBase, givenHead].map((r) => upgradeResult(r) as BenchResult) as [BenchResult, BenchResult];
   const thresholdPct = options.thresholdPct ?? DEFAULTS.compareThresholdPct;
   const band = head.design.practicalBand;
   const differences = environmentDifferences(base, head);

@@ -1,6 +1,6 @@
-import { capacityCharts, capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
-import { runtimeCharts, runtimeTables } from './runtime-table.js';
-import { extraTables } from './extra-tables.js';
+import { capacityCharts } from './load-tables.js';
+import { runtimeCharts } from './runtime-table.js';
+import { outline, scenarioId, type Section } from './outline.js';
 import { createHash } from 'node:crypto';
 import { decodeHistogram, type BenchResult, type PairSummary } from '@benchsuite/sdk';
 import type { Note } from './notes.js';
@@ -25,7 +25,6 @@ import {
 } from './model.js';
 import { PALETTE, SVG_DEFS, barChart, lineChart, type LineSeries } from './svg.js';
 import {
-  ceilingColumns,
   costColumns,
   headlineColumns,
   machineFacts,
@@ -40,12 +39,6 @@ import {
   type Table,
 } from './tables.js';
 
-const slug = (s: string, i: number) =>
-  `s${i + 1}-${s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 40)}`;
 const details = (summary: string, text: string) => `<details><summary>${esc(summary)}</summary><pre>${esc(text)}</pre></details>`;
 const noteHtml = (n: Note) => esc(noteSentence(n));
 
@@ -90,16 +83,9 @@ ${m.verdict ? `<p class="lead verdict"><b>Verdict:</b> ${noteHtml(m.verdict)}</p
 </header>`;
 }
 
-function navHtml(m: ReportModel): string {
-  const links: [string, string][] = [
-    ['rankings', 'Rankings'],
-    ['reading', 'Reading the tables'],
-    ...m.scenarios.map((s, i): [string, string] => [slug(s.info.name, i), s.info.name]),
-    ...(m.result.ceilings.length ? [['ceilings', 'Backend ceilings'] as [string, string]] : []),
-    ...(m.targetsWithCosts.length ? [['costs', 'Costs'] as [string, string]] : []),
-    ['environment', 'Environment'],
-  ];
-  return `<nav aria-label="Sections">${links.map(([id, label]) => `<a href="#${esc(id)}">${esc(label)}</a>`).join('')}</nav>`;
+/** A link to every section of the outline; a scenario's by its name. */
+function navHtml(sections: Section[]): string {
+  return `<nav aria-label="Sections">${sections.map((s) => `<a href="#${esc(s.id)}">${esc(s.kind === 'scenario' ? s.scenario.info.name : s.title)}</a>`).join('')}</nav>`;
 }
 
 function rankingsHtml(m: ReportModel): string {
@@ -109,26 +95,25 @@ function rankingsHtml(m: ReportModel): string {
       const notRanked = s.missing.length
         ? `<p class="muted small">Not ranked: ${s.missing.map((x) => `<b>${esc(x.target)}</b> (${esc(MISSING_LABEL[x.kind])}: ${esc(x.reason)})`).join('; ')}.</p>`
         : '';
-      return `<div class="rank-card"><h3><a href="#${slug(s.info.name, i)}">${esc(s.info.name)}</a></h3>${
+      return `<div class="rank-card"><h3><a href="#${scenarioId(s.info.name, i)}">${esc(s.info.name)}</a></h3>${
         s.places.length ? htmlTable({ columns: rankingColumns(m), rows: s.places }, color) : '<p>No target was measured.</p>'
       }${notRanked}</div>`;
     })
     .join('\n');
   const method = m.scenarios.find((s) => s.rankingMethod)?.rankingMethod;
-  return `<section id="rankings"><h2>Rankings</h2>
-${method ? `<p class="muted">Method: ${esc(method)}.</p>` : ''}
-<div class="rank-grid">${cards}</div></section>`;
+  return `${method ? `<p class="muted">Method: ${esc(method)}.</p>` : ''}
+<div class="rank-grid">${cards}</div>`;
 }
 
 function readingHtml(m: ReportModel): string {
   const cols = headlineColumns(m).filter((c) => c.help);
-  return `<section id="reading"><h2>Reading the tables</h2><ul>
+  return `<ul>
 ${m.remarks
   .slice(1)
   .map((n) => `<li>${noteHtml(n)}</li>`)
   .join('')}
 ${cols.map((c) => `<li><b>${esc(c.label)}</b>: ${esc(c.help!)}.</li>`).join('\n')}
-</ul></section>`;
+</ul>`;
 }
 
 const PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.99];
@@ -274,10 +259,10 @@ function stepCharts(m: ReportModel, s: ScenarioView): string {
   })}</div>`;
 }
 
-function scenarioHtml(m: ReportModel, s: ScenarioView, index: number): string {
+function scenarioHtml(m: ReportModel, s: ScenarioView): string {
   const color = colorOf(m.result);
   const info = s.info;
-  const parts: string[] = [`<section id="${slug(info.name, index)}"><h2>Scenario: ${esc(info.name)}</h2>`];
+  const parts: string[] = [];
   if (info.description) parts.push(`<p>${esc(info.description)}</p>`);
   const reqs = info.requests.map((q) => `<code>${esc(q.method)} ${esc(q.path)}</code>`).join(', ');
   parts.push(`<p class="muted">${reqs ? `Requests: ${reqs}. ` : ''}Expected status: ${esc(info.expect.status.join(', ') || DASH)}. Load: ${esc(loadText(info))}.</p>`);
@@ -313,7 +298,6 @@ function scenarioHtml(m: ReportModel, s: ScenarioView, index: number): string {
   const perProcess = s.rows.filter((r) => r.summary.perProcess);
   if (perProcess.length) parts.push('<h3>Per process and per core</h3>', htmlTable({ columns: perProcessColumns(), rows: perProcess }, color));
   if (s.profiles.length) parts.push(profilesHtml(m, s));
-  parts.push('</section>');
   return parts.join('\n');
 }
 
@@ -348,35 +332,10 @@ function profilesHtml(m: ReportModel, s: ScenarioView): string {
 }
 
 /** Thresholds, open-loop figures and capacity searches (with their rate vs latency charts). */
-function loadHtml(m: ReportModel): string {
-  const color = colorOf(m.result);
-  const parts: string[] = [];
-  const th = thresholdTable(m.result);
-  if (th.rows.length) parts.push(`<section id="thresholds"><h2>Thresholds</h2>${htmlTable(th, color)}</section>`);
-  const ol = openLoopTable(m.result);
-  if (ol.rows.length) parts.push(`<section id="open-loop"><h2>Open loop</h2>${htmlTable(ol, color)}</section>`);
-  const cap = capacityTable(m.result);
-  if (cap.rows.length) parts.push(`<section id="capacity"><h2>Capacity under the SLO</h2>${capacityCharts(m.result, color).join('')}${htmlTable(cap, color)}</section>`);
-  const rt = runtimeTables(m.result);
-  if (rt.length) {
-    const charts = runtimeCharts(m.result);
-    parts.push(`<section id="runtimes"><h2>Runtimes</h2>${rt.map((x, i) => `<h3>${esc(x.scenario)}</h3>${charts[i] ?? ''}${htmlTable(x.table, color)}`).join('')}</section>`);
-  }
-  for (const [i, x] of extraTables(m.result).entries()) parts.push(`<section id="extra-${i}"><h2>${esc(x.title)}</h2>${htmlTable(x.table, color)}</section>`);
-  return parts.join('\n');
-}
-
-function ceilingsHtml(m: ReportModel): string {
-  if (!m.result.ceilings.length) return '';
-  return `<section id="ceilings"><h2>Backend ceilings</h2>${htmlTable({ columns: ceilingColumns(), rows: m.result.ceilings }, colorOf(m.result))}</section>`;
-}
-
 function costsHtml(m: ReportModel): string {
-  if (!m.targetsWithCosts.length) return '';
   const methods = m.targetsWithCosts.map((t) => `<li><b>${esc(t.name)}</b> startup: ${esc(t.costs!.startupMs.method)}${t.costs!.artifact ? `; artifact: ${esc(t.costs!.artifact.method)}` : ''}</li>`);
-  return `<section id="costs"><h2>Costs</h2>
-${htmlTable({ columns: costColumns(), rows: m.targetsWithCosts }, colorOf(m.result))}
-<ul class="muted small">${methods.join('')}</ul></section>`;
+  return `${htmlTable({ columns: costColumns(), rows: m.targetsWithCosts }, colorOf(m.result))}
+<ul class="muted small">${methods.join('')}</ul>`;
 }
 
 function environmentHtml(m: ReportModel): string {
@@ -385,11 +344,38 @@ function environmentHtml(m: ReportModel): string {
   const targets = `<div class="table-wrap"><table class="side"><thead><tr>${t.columns.map((c) => `<th scope="col">${c.target ? `<span class="dot" style="background:${color(c.label)}"></span>` : ''}${esc(c.label)}</th>`).join('')}</tr></thead><tbody>
 ${t.rows.map((r) => `<tr${r.meta ? ' class="meta"' : ''}><th scope="row">${esc(r.label)}</th>${r.values.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table></div>`;
-  return `<section id="environment"><h2>Environment</h2>
-<h3>Machine and runtimes</h3><table class="kv"><tbody>${machineFacts(m)
+  return `<h3>Machine and runtimes</h3><table class="kv"><tbody>${machineFacts(m)
     .map((f) => `<tr><th scope="row">${esc(f.label)}</th><td>${factHtml(f)}</td></tr>`)
     .join('')}</tbody></table>
-<h3>Targets, versions and fairness manifest</h3>${targets}</section>`;
+<h3>Targets, versions and fairness manifest</h3>${targets}`;
+}
+
+/** A section of the outline: its heading and what this renderer draws under it. */
+function sectionHtml(m: ReportModel, s: Section): string {
+  const color = colorOf(m.result);
+  const body = (() => {
+    switch (s.kind) {
+      case 'table':
+        return htmlTable(s.table, color);
+      case 'capacity':
+        return `${capacityCharts(m.result, color).join('')}${htmlTable(s.table, color)}`;
+      case 'runtimes': {
+        const charts = runtimeCharts(m.result);
+        return s.tables.map((x, i) => `<h3>${esc(x.scenario)}</h3>${charts[i] ?? ''}${htmlTable(x.table, color)}`).join('');
+      }
+      case 'rankings':
+        return rankingsHtml(m);
+      case 'reading':
+        return readingHtml(m);
+      case 'scenario':
+        return scenarioHtml(m, s.scenario);
+      case 'costs':
+        return costsHtml(m);
+      case 'environment':
+        return environmentHtml(m);
+    }
+  })();
+  return `<section id="${esc(s.id)}"><h2>${esc(s.title)}</h2>\n${body}\n</section>`;
 }
 
 // Headers are never upper-cased by CSS: text-transform would turn the unit µs into MS.
@@ -482,6 +468,7 @@ const SCRIPT_HASH = createHash('sha256').update(SCRIPT).digest('base64');
  */
 export function renderHtml(result: BenchResult, options: ReportOptions = {}): string {
   const m = buildModel(result, options);
+  const sections = outline(m);
   const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${SCRIPT_HASH}'; base-uri 'none'; form-action 'none'`;
   return `<!doctype html>
 <html lang="en">
@@ -497,14 +484,8 @@ export function renderHtml(result: BenchResult, options: ReportOptions = {}): st
 ${SVG_DEFS}
 <main>
 ${headerHtml(m)}
-${navHtml(m)}
-${loadHtml(m)}
-${rankingsHtml(m)}
-${readingHtml(m)}
-${m.scenarios.map((s, i) => scenarioHtml(m, s, i)).join('\n')}
-${ceilingsHtml(m)}
-${costsHtml(m)}
-${environmentHtml(m)}
+${navHtml(sections)}
+${sections.map((s) => sectionHtml(m, s)).join('\n')}
 <footer>Generated by benchsuite ${esc(m.result.environment.benchsuite)} from a result document (schema v${m.result.schemaVersion}). Latencies in ms with µs precision; req/s = requests per second.</footer>
 </main>
 <script>${SCRIPT}</script>

@@ -23,7 +23,7 @@ export {
 export { renderMarkdown } from './markdown.js';
 export { renderHtml } from './html.js';
 export { renderTerminal, type TerminalOptions } from './terminal.js';
-export { buildModel, stacksFilesOf, foldedNotes, designText, stoppingText, type ReportOptions, type ReportModel } from './model.js';
+export { buildModel, stacksFilesOf, foldedNotes, runHeaderFacts, warmupText, stoppingText, type RunOutlook, type ReportOptions, type ReportModel } from './model.js';
 export { headlineColumns, packageTable, type Table } from './tables.js';
 export { flameGraphSvg, flameLayout, packageBarsSvg, escapeSvgText, type FlameRect } from './flame.js';
 export { UnknownReferenceError } from './reference.js';

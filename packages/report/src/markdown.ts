@@ -16,11 +16,8 @@ import {
   type ReportOptions,
   type ScenarioView,
 } from './model.js';
-import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
-import { runtimeTables } from './runtime-table.js';
-import { extraTables } from './extra-tables.js';
+import { outline, type Section } from './outline.js';
 import {
-  ceilingColumns,
   costColumns,
   headlineColumns,
   machineFacts,
@@ -75,11 +72,11 @@ function header(m: ReportModel): string[] {
 
 function legend(m: ReportModel): string[] {
   const cols = headlineColumns(m).filter((c) => c.help);
-  return ['## Reading the tables', '', ...m.remarks.slice(1).map((n) => `- ${md(noteSentence(n))}`), ...cols.map((c) => `- **${md(c.label)}**: ${md(c.help!)}.`), ''];
+  return [...m.remarks.slice(1).map((n) => `- ${md(noteSentence(n))}`), ...cols.map((c) => `- **${md(c.label)}**: ${md(c.help!)}.`), ''];
 }
 
 function rankings(m: ReportModel): string[] {
-  const out = ['## Rankings', ''];
+  const out: string[] = [];
   for (const s of m.scenarios) {
     out.push(`### ${md(s.info.name)}`, '');
     if (!s.places.length) out.push('No ranking (no target was measured).', '');
@@ -94,7 +91,7 @@ function rankings(m: ReportModel): string[] {
 
 function scenarioSection(m: ReportModel, s: ScenarioView): string[] {
   const info = s.info;
-  const out = [`## Scenario: ${md(info.name)}`, ''];
+  const out: string[] = [];
   if (info.description) out.push(md(info.description), '');
   const reqs = info.requests.map((q) => `${md(q.method)} ${md(q.path)}`).join(', ');
   out.push(`${reqs ? `Requests: ${reqs}. ` : ''}Expected status: ${info.expect.status.join(', ') || '—'}. Load: ${md(loadText(info))}.`, '');
@@ -162,37 +159,37 @@ function profilesSection(s: ScenarioView): string[] {
   return out;
 }
 
-/** Thresholds, open-loop figures and capacity searches, when the run had them. */
-function loadSections(m: ReportModel): string[] {
-  const out: string[] = [];
-  const th = thresholdTable(m.result);
-  if (th.rows.length) out.push('## Thresholds', '', ...markdownTable(th), '');
-  const ol = openLoopTable(m.result);
-  if (ol.rows.length) out.push('## Open loop', '', ...markdownTable(ol), '');
-  const cap = capacityTable(m.result);
-  if (cap.rows.length) out.push('## Capacity under the SLO', '', ...markdownTable(cap), '');
-  const rt = runtimeTables(m.result);
-  if (rt.length) out.push('## Runtimes', '', ...rt.flatMap((x) => [`### ${md(x.scenario)}`, '', ...markdownTable(x.table), '']));
-  for (const x of extraTables(m.result)) out.push(`## ${x.title}`, '', ...markdownTable(x.table), '');
-  return out;
-}
-
-function ceilings(m: ReportModel): string[] {
-  if (!m.result.ceilings.length) return [];
-  return ['## Backend ceilings', '', ...markdownTable({ columns: ceilingColumns(), rows: m.result.ceilings }), ''];
-}
-
 function costs(m: ReportModel): string[] {
-  if (!m.targetsWithCosts.length) return [];
   const methods = m.targetsWithCosts.flatMap((t) => [
     `${md(t.name)} startup: ${md(t.costs!.startupMs.method)}`,
     ...(t.costs!.artifact ? [`${md(t.name)} artifact: ${md(t.costs!.artifact.method)}`] : []),
   ]);
-  return ['## Costs', '', ...markdownTable({ columns: costColumns(), rows: m.targetsWithCosts }), '', `<sub>Methods — ${methods.join('; ')}.</sub>`, ''];
+  return [...markdownTable({ columns: costColumns(), rows: m.targetsWithCosts }), '', `<sub>Methods — ${methods.join('; ')}.</sub>`, ''];
 }
 
 function environment(m: ReportModel): string[] {
-  return ['## Environment', '', ...factTable('Machine', machineFacts(m)), '', '### Targets', '', ...markdownTable(targetTable(m)), ''];
+  return [...factTable('Machine', machineFacts(m)), '', '### Targets', '', ...markdownTable(targetTable(m)), ''];
+}
+
+/** A section's body, under its heading. */
+function section(m: ReportModel, s: Section): string[] {
+  switch (s.kind) {
+    case 'table':
+    case 'capacity':
+      return [...markdownTable(s.table), ''];
+    case 'runtimes':
+      return s.tables.flatMap((x) => [`### ${md(x.scenario)}`, '', ...markdownTable(x.table), '']);
+    case 'rankings':
+      return rankings(m);
+    case 'reading':
+      return legend(m);
+    case 'scenario':
+      return scenarioSection(m, s.scenario);
+    case 'costs':
+      return costs(m);
+    case 'environment':
+      return environment(m);
+  }
 }
 
 /**
@@ -203,7 +200,7 @@ function environment(m: ReportModel): string[] {
  */
 export function renderMarkdown(result: BenchResult, options: ReportOptions = {}): string {
   const m = buildModel(result, options);
-  const lines = [...header(m), ...loadSections(m), ...rankings(m), ...legend(m), ...m.scenarios.flatMap((s) => scenarioSection(m, s)), ...ceilings(m), ...costs(m), ...environment(m)];
+  const lines = [...header(m), ...outline(m).flatMap((s) => [`## ${md(s.title)}`, '', ...section(m, s)])];
   return `${lines
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -1,9 +1,6 @@
 import {
-  DEFAULTS,
-  rotationWindowSec,
-  serverCpuExactOf,
+  upgradeResult,
   warmupWindows,
-  thresholdsOf,
   type BenchResult,
   type Estimate,
   type FailedWindow,
@@ -175,27 +172,75 @@ const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.m
 
 type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>;
 
-/** How a block's fresh processes were warmed, as a phrase (absent in older results: one by one, then a wake-up round). */
-const warmupPhrase = (d: DesignShape) => {
+/** How a block's fresh processes were warmed, as a phrase. */
+const warmupPhrase = (d: DesignShape) => `warm-up ${freshWarmupPhrase(d)}`;
+const freshWarmupPhrase = (d: DesignShape) => {
   const w = d.warmup;
   const secs = `${range({ min: w.minSec, max: w.maxSec })} s`;
   const until = `until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`;
   return d.freshWarmup === 'rotation'
-    ? `warm-up ${secs} per target in each block, the targets in rotation (one ${+warmupWindows(w).windowSec.toFixed(3)}-s window each per round), ${until}`
-    : `warm-up ${secs} per block ${until}, one target after another, then a wake-up window each`;
+    ? `${secs} per target in each block, the targets in rotation (one ${+warmupWindows(w).windowSec.toFixed(3)}-s window each per round), ${until}`
+    : `${secs} per block ${until}, one target after another, then a wake-up window each`;
 };
 
-/**
- * The design in one sentence: the run facts of every report, the CLI's header and `--dry-run`
- * (`windowSec` and `requests` there: what the run's flags override).
- */
-export function designText(d: DesignShape, o: { windowSec?: number | undefined; requests?: number | undefined; windows?: string } = {}): string {
+/** How a block's processes are warmed, fresh and (shared processes) before each later scenario: `--dry-run`'s warm-up line, `2–3 s per target …`. */
+export function warmupText(d: DesignShape): string {
+  return d.processes === 'shared' ? `${freshWarmupPhrase(d)}, ${carriedPhrase(d)}` : freshWarmupPhrase(d);
+}
+
+const carriedPhrase = (d: DesignShape) => `then ${plural(d.carriedWarmupRounds, 'rotation round')} of ${+d.carriedWarmupWindowSec.toFixed(3)}-s windows before each later scenario`;
+
+/** The design in one sentence: the run facts of every report. */
+function designText(d: DesignShape, o: { windows: string }): string {
   return (
-    `${o.windows ?? windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
+    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, then ${plural(d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds, 'rotation round')} of ${+rotationWindowSec(d).toFixed(3)}-s windows before each later scenario`
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, ${carriedPhrase(d)}`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; ${warmupPhrase(d)}`)
   );
+}
+
+/** The design in one short line: windows, rounds, blocks and who a block's fresh processes serve (the CLI's header and `--dry-run`). */
+function designBrief(d: DesignShape, o: { windowSec?: number | undefined; requests?: number | undefined } = {}): string {
+  const blocks = `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} of fresh processes`;
+  return (
+    `${windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}, ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ` +
+    (d.processes === 'shared' ? `${blocks} shared by every scenario` : `${blocks} per scenario`)
+  );
+}
+
+/** What the CLI says of a run before it starts: the suite, the targets, the budget and what it buys, the design, the driver and why. */
+export interface RunOutlook {
+  suite: string;
+  scenarios: readonly string[];
+  targets: readonly string[];
+  reference: string;
+  design: DesignShape & Pick<BenchResult['design'], 'precision' | 'budgetSec'>;
+  /** The measured length of a window, when the flags override the design's. */
+  windowSec?: number | undefined;
+  /** Requests per window (`--requests`), instead of a length. */
+  requests?: number | undefined;
+  /** The budget planner's estimate of the minimum design, s. */
+  minimumSec: number;
+  /** The half-width the budget is expected to reach (`BudgetPlan.expectedHalfWidth`); nothing is said without it. */
+  expectedHalfWidth?: number | undefined;
+  driver: { name: string; reason: string };
+}
+
+/** The run's header in a few short lines (label, text): suite, targets, budget, design, driver. */
+export function runHeaderFacts(o: RunOutlook): Fact[] {
+  const d = o.design;
+  const expected = o.expectedHalfWidth === undefined ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
+  return [
+    { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
+    { label: 'targets', text: o.targets.map((t) => (t === o.reference ? `${t} (reference)` : t)).join(', ') },
+    {
+      label: 'budget',
+      text: `${fmtDuration(d.budgetSec)} to bring every interval within ${fmtHalfWidth(d.precision)}${expected}; the minimum design takes about ${fmtDuration(Math.round(o.minimumSec))}`,
+    },
+    { label: 'design', text: designBrief(d, o) },
+    { label: 'driver', text: `${o.driver.name}: ${o.driver.reason}` },
+  ];
 }
 
 /** When a run stops measuring a scenario, in one sentence (the CLI's header and `--dry-run`). */
@@ -261,7 +306,7 @@ function missingFor(result: BenchResult, scenario: string, target: TargetInfo, f
 function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null): Note[] {
   const notes: Note[] = [];
   // The thresholds this result was measured with, not today's defaults.
-  const th = thresholdsOf(result.design);
+  const th = result.design;
   const mine = (f: (w: OkWindow) => boolean) => result.windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === s.scenario && w.target === s.target && f(w));
   if (s.windows.clientBound > 0) {
     const busiest = Math.max(0, ...mine((w) => w.clientBound).map((w) => w.resources.loaderBusiestCore));
@@ -344,7 +389,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       label: 'Precision reached',
       text: `${o.precisionMet} of ${plural(o.pairs, 'pair')} met ${fmtHalfWidth(d.precision)}; half-width median ${fmtHalfWidth(o.medianHalfWidth)}, worst ${fmtHalfWidth(o.worstHalfWidth)}`,
     },
-    ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict }) }] : []),
+    ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict, bands: d.covBands }) }] : []),
     {
       label: 'Stopped',
       text: r.stops.length ? r.stops.map((s) => noteText(stopNote(s, d.precision))) : DASH,
@@ -389,7 +434,7 @@ function cpuClockFacts(r: BenchResult): Array<{ label: string; text: string }> {
   if (!clock) return [];
   if (clock === 'ticks') return [{ label: 'CPU time', text: 'clock ticks (utime + stime, 1/100 s): this kernel keeps no schedstat' }];
   const sampled = r.windows.flatMap((w) => {
-    const exact = w.status === 'ok' ? (w.resources.serverCpuExact ?? serverCpuExactOf(w.steps)) : undefined;
+    const exact = w.status === 'ok' ? w.resources.serverCpuExact : undefined;
     return exact === undefined ? [] : [exact];
   });
   const ticks = sampled.filter((x) => !x).length;
@@ -439,7 +484,7 @@ function profileViews(result: BenchResult, scenario: string, measured: readonly 
 export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ target: string; notes: Note[] }> } {
   const scenario: Note[] = [];
   const precision = new Map<string, { target: number; targets: Array<{ target: string; reached: number }> }>();
-  const warm = new Map<number | undefined, Array<{ target: string; blocks: number; of: number }>>();
+  const warm = new Map<number, Array<{ target: string; blocks: number; of: number }>>();
   const rows = s.rows.map((r) => ({
     target: r.target,
     notes: r.notes.filter((n) => {
@@ -458,12 +503,14 @@ export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ 
     }),
   }));
   for (const [key, g] of precision) scenario.push({ kind: 'precision-not-met-targets', targets: g.targets, target: g.target, reason: key.slice(key.indexOf('\u0000') + 1) });
-  for (const [tolerance, targets] of warm) scenario.push({ kind: 'warmup-not-steady-targets', targets, ...(tolerance === undefined ? {} : { tolerance }) });
+  for (const [tolerance, targets] of warm) scenario.push({ kind: 'warmup-not-steady-targets', targets, tolerance });
   return { scenario, rows };
 }
 
 /** Everything the renderers show, computed once from the result. Pure. */
-export function buildModel(input: BenchResult, options: ReportOptions = {}): ReportModel {
+export function buildModel(given: BenchResult, options: ReportOptions = {}): ReportModel {
+  // A caller that parsed an older document itself gets it read as the current version.
+  const input = upgradeResult(given) as BenchResult;
   const result = options.reference && options.reference !== input.design.reference ? withReference(input, options.reference) : input;
   const reference = result.design.reference;
   // Streaming scenarios have tables of their own (stream-tables.ts), not rounds of windows.
@@ -528,7 +575,7 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
       pairs: loaderBound.map((c) => ({ scenario: c.scenario, target: c.target, capacity: c.capacity, at: c.loaderBoundAt! })),
     });
   }
-  const th = thresholdsOf(result.design);
+  const th = result.design;
   if (o.excludedSteal > 0 || o.meanSteal > th.disturbedSteal) {
     notes.push({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: result.design.stealThreshold });
   }
@@ -543,7 +590,7 @@ export function buildModel(input: BenchResult, options: ReportOptions = {}): Rep
     reference,
     facts: designFacts(result, wallSec),
     notes,
-    verdict: o.verdict !== undefined ? { kind: 'run-verdict', verdict: o.verdict } : null,
+    verdict: o.verdict !== undefined ? { kind: 'run-verdict', verdict: o.verdict, bands: th.covBands } : null,
     remarks: [
       { kind: 'relative-figures', reference },
       ...(o.verdict !== undefined ? [{ kind: 'verdict-bands', bands: th.covBands, share: th.verdictShare } as const] : []),

@@ -10,13 +10,13 @@ const pct = (x: number, digits = 0) => fmtPct(x, digits);
  * threshold is written twice.
  */
 export type Note =
-  | { kind: 'client-bound'; windows: number; of: number; busiest: number; threshold?: number }
-  | { kind: 'backend-bound'; windows: number; of: number; busiest: number; threshold?: number }
-  | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number; threshold?: number }
-  | { kind: 'loader-bound'; windows: number; of: number; share: number; busiest: number; cores: number; serverShare?: number; loaderBusy?: number }
-  | { kind: 'verdict-bands'; bands?: { excellent: number; acceptable: number; noisy: number }; share?: number }
-  | { kind: 'run-verdict'; verdict: RunVerdict | null }
-  | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold?: number }
+  | { kind: 'client-bound'; windows: number; of: number; busiest: number; threshold: number }
+  | { kind: 'backend-bound'; windows: number; of: number; busiest: number; threshold: number }
+  | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number; threshold: number }
+  | { kind: 'loader-bound'; windows: number; of: number; share: number; busiest: number; cores: number; serverShare: number; loaderBusy: number }
+  | { kind: 'verdict-bands'; bands: { excellent: number; acceptable: number; noisy: number }; share: number }
+  | { kind: 'run-verdict'; verdict: RunVerdict | null; bands: { excellent: number; acceptable: number; noisy: number } }
+  | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold: number }
   | { kind: 'not-pinned'; reason?: string | undefined }
   | { kind: 'budget-changed'; givenMinimumSec: number; budgetSec: number; changes: ReadonlyArray<BudgetChange | string> }
   | { kind: 'budget-over'; minimumSec: number; overBySec: number; budgetSec: number }
@@ -37,10 +37,10 @@ export type Note =
       costs: boolean;
     }
   | { kind: 'precision-not-met'; reached: number; target: number; reason: string }
-  | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance?: number }
+  | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance: number }
   | { kind: 'failed-windows'; windows: number; of: number }
   | { kind: 'relative-figures'; reference: string }
-  | { kind: 'noise-labels'; stealThreshold?: number; noisyWindowCov?: number; disturbedSteal?: number }
+  | { kind: 'noise-labels'; stealThreshold: number; noisyWindowCov: number; disturbedSteal: number }
   | { kind: 'stop-reason'; reason: StopRecord['reason']; blocks: number }
   | { kind: 'stopped'; scenario: string; reason: StopRecord['reason']; blocks: number; rounds: number; worst: number | null; target: number }
   | { kind: 'single-block'; scenario: string }
@@ -49,7 +49,7 @@ export type Note =
   | { kind: 'instruction-rule'; thresholdPct: number }
   | { kind: 'incomparable'; fields: string[] }
   | { kind: 'forced-comparison'; fields: string[] }
-  | { kind: 'warmup-not-steady-targets'; targets: Array<{ target: string; blocks: number; of: number }>; tolerance?: number }
+  | { kind: 'warmup-not-steady-targets'; targets: Array<{ target: string; blocks: number; of: number }>; tolerance: number }
   | { kind: 'precision-not-met-targets'; targets: Array<{ target: string; reached: number }>; target: number; reason: string }
   | { kind: 'profile-shares' }
   | { kind: 'profile-cost'; ratio: number | null; profiled: number; unprofiled: number }
@@ -98,34 +98,48 @@ export function pairVerdictText(v: PairVerdict | null | undefined): string {
   return `${VERDICT_WORDS[v.band]} (${[...part('blocks', v.blocks), ...part('windows', v.windows)].join(', ')})`;
 }
 
+/** What to do with a run's figures, from its worst band present: where the reader should look, and what narrows it. */
+function verdictAdvice(v: RunVerdict, b: { acceptable: number; noisy: number }): string {
+  const n = v.pairs;
+  const they = (k: number) => (k === 1 ? 'that pair' : `those ${k}`);
+  if (n.unreliable)
+    return (
+      `${they(n.unreliable)} varied by more than ${pct(b.noisy)} between blocks: trust ${n.unreliable === 1 ? 'its' : 'their'} places only where the ranking shows no tie, ` +
+      'and rerun their scenarios with a larger --budget (more blocks), on a quieter host, before publishing them'
+    );
+  if (n.noisy)
+    return `${they(n.noisy)} varied by ${pct(b.acceptable)}–${pct(b.noisy)} between blocks: read ${n.noisy === 1 ? 'its' : 'their'} figures with their intervals; a larger --budget narrows them`;
+  return `every pair varied by under ${pct(b.acceptable)} between blocks: the figures compare as they are`;
+}
+
 /** The sentence for a note, with the figures that raised it. */
 export function noteText(n: Note): string {
   switch (n.kind) {
     case 'client-bound':
-      return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${pct(n.busiest)}, over ${pct(n.threshold ?? DEFAULTS.clientBoundBusy)}): that req/s is the load generator's ceiling, not the server's`;
+      return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${pct(n.busiest)}, over ${pct(n.threshold)}): that req/s is the load generator's ceiling, not the server's`;
     case 'backend-bound':
-      return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(n.threshold ?? DEFAULTS.backendBoundBusy)}): that req/s is the backend's limit, not the server's`;
+      return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(n.threshold)}): that req/s is the backend's limit, not the server's`;
     case 'server-not-saturated':
-      return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(n.threshold ?? DEFAULTS.serverSaturatedShare)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
+      return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(n.threshold)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
     case 'loader-bound':
-      return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${pct(n.serverShare ?? DEFAULTS.loaderBound.serverShare)}) while the busiest loader core was at ${pct(n.busiest)} (over ${pct(n.loaderBusy ?? DEFAULTS.loaderBound.loaderBusy)}): that req/s is the loader's figure, not the server's`;
+      return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${pct(n.serverShare)}) while the busiest loader core was at ${pct(n.busiest)} (over ${pct(n.loaderBusy)}): that req/s is the loader's figure, not the server's`;
     case 'verdict-bands': {
-      const b = n.bands ?? DEFAULTS.covBands;
+      const b = n.bands;
       return (
         `verdict: the CoV of a pair's headline figure over its blocks (fresh processes; the windows' CoV within blocks when one block ran) — ` +
         `under ${pct(b.excellent)} Excellent, under ${pct(b.acceptable)} Acceptable, up to ${pct(b.noisy)} Noisy, above Unreliable; ` +
-        `the run's verdict is the band that at least ${pct(n.share ?? DEFAULTS.verdictShare)} of its pairs reach or beat`
+        `the run's verdict is the band that at least ${pct(n.share)} of its pairs reach or beat`
       );
     }
     case 'run-verdict': {
       const v = n.verdict;
       if (!v) return 'no pair had a figure to judge';
-      const counts = (Object.keys(v.pairs) as VerdictBand[]).filter((b) => v.pairs[b] > 0).map((b) => `${v.pairs[b]} ${VERDICT_WORDS[b]}`);
       const total = Object.values(v.pairs).reduce((a, b) => a + b, 0);
-      return `${VERDICT_WORDS[v.band]} — at least ${pct(v.share)} of ${total} pair${total === 1 ? '' : 's'} are ${VERDICT_WORDS[v.band]} or better (${counts.join(', ')}; worst ${VERDICT_WORDS[v.worst]})`;
+      const shares = (Object.keys(v.pairs) as VerdictBand[]).filter((b) => v.pairs[b] > 0).map((b) => `${v.pairs[b]} ${VERDICT_WORDS[b]} (${pct(v.pairs[b] / total)})`);
+      return `${VERDICT_WORDS[v.band]} — of ${total} pair${total === 1 ? '' : 's'}, ${shares.join(', ')}; ${verdictAdvice(v, n.bands)}`;
     }
     case 'steal':
-      return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold ?? DEFAULTS.stealThreshold)} and were left out of the estimates (kept in the raw data)`;
+      return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold)} and were left out of the estimates (kept in the raw data)`;
     case 'not-pinned':
       return `server and load generator were not pinned to separate cores (${n.reason ?? 'no reason recorded'}): they competed for the same CPUs`;
     case 'budget-changed':
@@ -165,13 +179,13 @@ export function noteText(n: Note): string {
     case 'precision-not-met':
       return `precision ±${pct(n.reached, 1)} reached, target ±${pct(n.target, 1)} (${n.reason})`;
     case 'warmup-not-steady':
-      return `${n.target}: warm-up reached its maximum without steady req/s (within ±${pct(n.tolerance ?? DEFAULTS.warmup.tolerance)}) in ${n.blocks} of ${n.of} blocks`;
+      return `${n.target}: warm-up reached its maximum without steady req/s (within ±${pct(n.tolerance)}) in ${n.blocks} of ${n.of} blocks`;
     case 'failed-windows':
       return `${n.windows} of ${n.of} windows failed (see the raw windows for each failure)`;
     case 'relative-figures':
       return `relative figures are ratios to ${n.reference} measured side by side in this run: every round measures each target once for a short window, in a seeded random order, so drift of the host hits all of them alike and cancels in the ratio; they hold for this machine and run (use \`benchsuite compare\` across runs)`;
     case 'noise-labels':
-      return `noise: quiet = window-to-window req/s varied by at most ${pct(n.noisyWindowCov ?? DEFAULTS.noisyWindowCov)} (CoV within blocks) with little steal; noisy = it varied more; disturbed = windows were left out for CPU steal over ${pct(n.stealThreshold ?? DEFAULTS.stealThreshold)}, or steal averaged over ${pct(n.disturbedSteal ?? DEFAULTS.disturbedSteal)}`;
+      return `noise: quiet = window-to-window req/s varied by at most ${pct(n.noisyWindowCov)} (CoV within blocks) with little steal; noisy = it varied more; disturbed = windows were left out for CPU steal over ${pct(n.stealThreshold)}, or steal averaged over ${pct(n.disturbedSteal)}`;
     case 'stop-reason':
       return n.reason === 'precision'
         ? 'every headline figure reached the precision target'
@@ -212,7 +226,7 @@ export function noteText(n: Note): string {
         const key = `${t.blocks} of ${t.of} block${t.of === 1 ? '' : 's'}`;
         groups.set(key, [...(groups.get(key) ?? []), t.target]);
       }
-      return `warm-up not steady within ±${pct(n.tolerance ?? DEFAULTS.warmup.tolerance)} for: ${[...groups].map(([k, ts]) => `${ts.join(', ')} (${k})`).join('; ')}`;
+      return `warm-up not steady within ±${pct(n.tolerance)} for: ${[...groups].map(([k, ts]) => `${ts.join(', ')} (${k})`).join('; ')}`;
     }
     case 'precision-not-met-targets':
       return `precision target ±${pct(n.target, 1)} not reached by: ${n.targets.map((t) => `${t.target} ±${pct(t.reached, 1)}`).join(', ')} (${n.reason})`;

@@ -38,7 +38,7 @@ export interface Table<Row> {
 
 const point = (e: Estimate | null | undefined) => (e ? e.point : null);
 /** `0`, or the non-zero counts by bottleneck: `2 client, 1 waiting, 2 loader`. */
-const boundText = (client: number, backend: number, waiting: number, loader = 0) =>
+const boundText = (client: number, backend: number, waiting: number, loader: number) =>
   [
     [client, 'client'],
     [backend, 'backend'],
@@ -176,8 +176,8 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
       align: 'right',
       help: "windows whose req/s was set by something other than the server's CPU: client (the load generator saturated), backend (a helper service saturated), waiting (the server's cores were far from busy), loader (judged by the server: its cores not all busy while the loader's core was)",
       text: (r) => boundText(r.summary.windows.clientBound, r.summary.windows.backendBound, r.summary.windows.serverNotSaturated, r.summary.windows.loaderBound),
-      sort: (r) => r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated + (r.summary.windows.loaderBound ?? 0),
-      tone: (r) => (r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated + (r.summary.windows.loaderBound ?? 0) ? 'warn' : null),
+      sort: (r) => r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated + r.summary.windows.loaderBound,
+      tone: (r) => (r.summary.windows.clientBound + r.summary.windows.backendBound + r.summary.windows.serverNotSaturated + r.summary.windows.loaderBound ? 'warn' : null),
     },
     {
       id: 'errors',
@@ -236,8 +236,8 @@ export function stepColumns(m: ReportModel): Column<StepRow>[] {
       align: 'right',
       brief: true,
       text: (r) => boundText(r.step.clientBoundWindows, r.step.backendBoundWindows, r.step.serverNotSaturatedWindows, r.step.loaderBoundWindows),
-      sort: (r) => r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows + (r.step.loaderBoundWindows ?? 0),
-      tone: (r) => (r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows + (r.step.loaderBoundWindows ?? 0) ? 'warn' : null),
+      sort: (r) => r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows + r.step.loaderBoundWindows,
+      tone: (r) => (r.step.clientBoundWindows + r.step.backendBoundWindows + r.step.serverNotSaturatedWindows + r.step.loaderBoundWindows ? 'warn' : null),
     },
   ];
 }

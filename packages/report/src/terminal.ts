@@ -1,10 +1,21 @@
-import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
-import { runtimeTables } from './runtime-table.js';
-import { extraTables } from './extra-tables.js';
 import type { BenchResult } from '@benchsuite/sdk';
 import { fmtPct, shortFrame } from './format.js';
-import { MISSING_LABEL, buildModel, failureText, foldedNotes, loadText, namesItsSubject, noteSentence, stopNote, type ProfileView, type ReportModel, type ReportOptions } from './model.js';
-import { ceilingColumns, costColumns, headlineColumns, perProcessColumns, stepColumns, sweepColumns, type Table, type Tone } from './tables.js';
+import {
+  MISSING_LABEL,
+  buildModel,
+  failureText,
+  foldedNotes,
+  loadText,
+  namesItsSubject,
+  noteSentence,
+  stopNote,
+  type ProfileView,
+  type ReportModel,
+  type ReportOptions,
+  type ScenarioView,
+} from './model.js';
+import { outline, type Section } from './outline.js';
+import { costColumns, headlineColumns, perProcessColumns, stepColumns, sweepColumns, type Table, type Tone } from './tables.js';
 
 export interface TerminalOptions extends ReportOptions {
   /** ANSI colours (warnings yellow, failures red, headings bold); default false. The caller decides (TTY, NO_COLOR). */
@@ -52,8 +63,7 @@ function terminalTable<Row>(t: Table<Row>, paint: Paint = plain, indent = '  '):
   ];
 }
 
-function scenarioBlock(m: ReportModel, i: number, paint: Paint): string[] {
-  const s = m.scenarios[i]!;
+function scenarioBlock(m: ReportModel, s: ScenarioView, paint: Paint): string[] {
   const out = ['', `${paint(clean(s.info.name), 'bold')} — ${clean(loadText(s.info))}`];
   if (s.stop) {
     out.push(`  ${clean(noteSentence(stopNote(s.stop, m.result.design.precision)))}`);
@@ -90,6 +100,26 @@ function profileLine(v: ProfileView, paint: Paint): string {
   return clean(`${v.target}${cost}: ${fns || 'no samples'} · ${pkgs || '—'}`);
 }
 
+/** A brief section of the outline: a blank line, a bold heading (lower-case first), its table; a scenario its own block. */
+function section(m: ReportModel, s: Section, paint: Paint): string[] {
+  const heading = (title: string) => ['', paint(clean(title[0]!.toLowerCase() + title.slice(1)), 'bold')];
+  switch (s.kind) {
+    case 'table':
+    case 'capacity':
+      return [...heading(s.title), ...terminalTable(s.table, paint)];
+    case 'runtimes':
+      return s.tables.flatMap((x) => [...heading(`${s.title} — ${x.scenario}`), ...terminalTable(x.table, paint)]);
+    case 'scenario':
+      return scenarioBlock(m, s.scenario, paint);
+    case 'costs':
+      return [...heading(s.title), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint)];
+    case 'rankings':
+    case 'reading':
+    case 'environment':
+      return [];
+  }
+}
+
 /**
  * The end-of-run summary for a terminal: the run at a glance (design, driver, pinning, steal,
  * precision, stops, overhead), then per scenario the brief columns of the headline table, its notes,
@@ -112,17 +142,6 @@ export function renderTerminal(result: BenchResult, options: TerminalOptions = {
   }
   for (const n of m.notes) out.push(`${paint('!', 'warn')} ${clean(noteSentence(n))}`);
   out.push(clean(noteSentence(m.remarks[0]!)));
-  for (let i = 0; i < m.scenarios.length; i++) out.push(...scenarioBlock(m, i, paint));
-  for (const [title, t] of [
-    ['open loop', openLoopTable(m.result)],
-    ['capacity under the SLO', capacityTable(m.result)],
-    ['thresholds', thresholdTable(m.result)],
-  ] as const) {
-    if (t.rows.length) out.push('', paint(title, 'bold'), ...terminalTable(t as Table<unknown>, paint));
-  }
-  for (const x of runtimeTables(m.result)) out.push('', paint(`runtimes — ${x.scenario}`, 'bold'), ...terminalTable(x.table, paint));
-  for (const x of extraTables(m.result)) out.push('', paint(x.title.toLowerCase(), 'bold'), ...terminalTable(x.table, paint));
-  if (m.result.ceilings.length) out.push('', paint('backend ceilings', 'bold'), ...terminalTable({ columns: ceilingColumns(), rows: m.result.ceilings }, paint));
-  if (m.targetsWithCosts.length) out.push('', paint('costs', 'bold'), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint));
+  for (const s of outline(m)) if (s.brief) out.push(...section(m, s, paint));
   return `${out.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_METHOD, DEFAULTS, type Change } from '@benchsuite/sdk';
+import { CHANGE_METHOD, DEFAULTS, resultSchema, upgradeResult, type Change } from '@benchsuite/sdk';
 import { classifyChange, classifyInstructions, compareExitCode, compareResults, environmentDifferences, renderCompareJson, renderCompareMarkdown, type Comparison } from '../src/index.js';
 import { loadFixture, scalePair } from './helpers.js';
 
@@ -122,8 +122,10 @@ describe('environmentDifferences and refusal', () => {
   });
 
   it('says, without refusing, when the fresh processes were warmed differently (a result from before the field warmed them one by one)', () => {
-    const base = loadFixture();
-    delete base.design.freshWarmup;
+    const old = loadFixture() as unknown as { schemaVersion: number; design: Record<string, unknown> };
+    old.schemaVersion = 2;
+    delete old.design.freshWarmup;
+    const base = resultSchema.parse(upgradeResult(old));
     const head = loadFixture();
     head.design.freshWarmup = 'rotation';
     expect(environmentDifferences(base, head)).toEqual([{ field: 'fresh warm-up', base: 'one-by-one', head: 'rotation', blocking: false }]);

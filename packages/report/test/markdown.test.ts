@@ -80,8 +80,9 @@ describe('renderMarkdown', () => {
     expect(cpuFact(exactly)).toBe(
       `| CPU time | the scheduler's nanoseconds per thread (/proc/&lt;pid&gt;/task/&lt;tid&gt;/schedstat); clock ticks (1/100 s) in ${ticks} of ${n} windows, where a server thread exited inside the window |`,
     );
-    // An older result: the flag on the steps only.
+    // A version-2 result written before windows recorded the flag: on the steps only (upgradeResult asks them).
     const older = loadFixture();
+    (older as { schemaVersion: number }).schemaVersion = 2;
     older.environment.cpuClock = 'schedstat';
     for (const [i, w] of ok(older).entries()) {
       delete w.resources.serverCpuExact;

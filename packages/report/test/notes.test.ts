@@ -17,10 +17,19 @@ describe('verdict sentences', () => {
     expect(pairVerdictText(null)).toBe('—');
   });
 
-  it("the run's verdict is said in words with its counts", () => {
-    const bands: VerdictBand[] = [...Array<VerdictBand>(9).fill('excellent'), 'noisy'];
-    const v = runVerdict(bands, 0.9)!;
-    expect(noteText({ kind: 'run-verdict', verdict: v })).toBe('Excellent — at least 90% of 10 pairs are Excellent or better (9 Excellent, 1 Noisy; worst Noisy)');
+  it("the run's verdict says the share of pairs in each band, and what to do from the worst band present", () => {
+    const run = (bands: VerdictBand[]) => noteText({ kind: 'run-verdict', verdict: runVerdict(bands, 0.9)!, bands: DEFAULTS.covBands });
+    const n = (k: number, b: VerdictBand) => Array<VerdictBand>(k).fill(b);
+    expect(run([...n(9, 'excellent'), 'noisy'])).toBe(
+      'Excellent — of 10 pairs, 9 Excellent (90%), 1 Noisy (10%); that pair varied by 5%–10% between blocks: read its figures with their intervals; a larger --budget narrows them',
+    );
+    expect(run([...n(3, 'excellent'), 'acceptable'])).toBe(
+      'Acceptable — of 4 pairs, 3 Excellent (75%), 1 Acceptable (25%); every pair varied by under 5% between blocks: the figures compare as they are',
+    );
+    expect(run([...n(40, 'excellent'), ...n(10, 'noisy'), ...n(4, 'unreliable')])).toBe(
+      'Noisy — of 54 pairs, 40 Excellent (74%), 10 Noisy (19%), 4 Unreliable (7%); those 4 varied by more than 10% between blocks: trust their places only where the ranking shows no tie, and rerun their scenarios with a larger --budget (more blocks), on a quieter host, before publishing them',
+    );
+    expect(noteText({ kind: 'run-verdict', verdict: null, bands: DEFAULTS.covBands })).toBe('no pair had a figure to judge');
   });
 });
 

@@ -147,6 +147,7 @@ describe('notes folded per scenario for the terminal', () => {
           { target: 'b', blocks: 1, of: 2 },
           { target: 'c', blocks: 1, of: 1 },
         ],
+        tolerance: 0.05,
       }),
     ).toBe('warm-up not steady within ±5% for: a, c (1 of 1 block); b (1 of 2 blocks)');
   });

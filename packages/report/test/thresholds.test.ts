@@ -1,8 +1,8 @@
 // Every sentence about a result uses the thresholds the result recorded in its design (issue 17):
-// an old result measured with other values renders with its own, and one that lacks a field falls
-// back to DEFAULTS for that field only.
+// an old result measured with other values renders with its own, and a version-2 result that lacks
+// a field is judged, for that field only, by the value benchsuite had when version 3 came
+// (`upgradeResult`), whatever today's defaults are.
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '@benchsuite/sdk';
 import { renderMarkdown, renderTerminal } from '../src/index.js';
 import { loadFixture } from './helpers.js';
 
@@ -29,16 +29,17 @@ describe('thresholds read from the result', () => {
     expect(renderTerminal(r)).toContain('over 95%): that req/s is the load generator');
   });
 
-  it('a result that lacks a threshold falls back to DEFAULTS for that one, and has no verdict to show', () => {
+  it('a version-2 result that lacks a threshold is judged by the value of its day for that one, and has no verdict to show', () => {
     const r = loadFixture();
+    (r as { schemaVersion: number }).schemaVersion = 2;
     const d = r.design as Record<string, unknown>;
     for (const k of ['serverSaturatedShare', 'loaderBound', 'covBands', 'verdictShare', 'noisyWindowCov']) delete d[k];
     d.clientBoundBusy = 0.93;
     for (const s of r.summaries) delete s.verdict;
     delete r.overall.verdict;
     const md = renderMarkdown(r);
-    expect(md).toContain(`under ${DEFAULTS.serverSaturatedShare * 100}%`);
-    expect(md).toContain(`(under ${DEFAULTS.loaderBound.serverShare * 100}%)`);
+    expect(md).toContain('under 70%');
+    expect(md).toContain('(under 97%)');
     expect(md).toContain('over 93%): that req/s');
     expect(md).not.toContain('**Verdict:');
     expect(md).toMatch(/\| ±\d+\.\d% ✓ \| — \|/);

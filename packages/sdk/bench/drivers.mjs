@@ -13,7 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { drivers, runSuite, startProcess, cpuTimes, median, changeEstimate, isClientBound, decidePinning } from '../dist/index.js';
+import { drivers, runSuite, startProcess, cpuTimes, median, changeEstimate, isClientBound, decidePinning, upgradeResult } from '../dist/index.js';
 import { TreeSampler } from '../dist/window-resources.js';
 
 const { values: args } = parseArgs({
@@ -187,7 +187,7 @@ await srv.stop();
 console.log('\n## Suite overhead\n');
 let result;
 if (args.result) {
-  result = JSON.parse(readFileSync(args.result, 'utf8'));
+  result = upgradeResult(JSON.parse(readFileSync(args.result, 'utf8')));
   log(`overhead from ${args.result}`);
 } else {
   log('no --result given: measuring a small suite here (3 scenarios × 2 targets, 2 blocks × 5 rounds)');

@@ -61,9 +61,9 @@ export const DEFAULTS = {
    * round, in a seeded order) instead of warming until steady: after 4 s of another scenario a
    * process's first second ran at 0.84–1.00 of its steady figure, and within 5% from its second.
    * One round, not two: with one, round 1's ratios to the reference were no lower than round 2's
-   * (the README has the figures), and 9 more points of the wall time were measured. Not none, even
+   * (docs/method.md has the figures), and 9 more points of the wall time were measured. Not none, even
    * after a fresh warm-up on every scenario's requests at once (tried in 8489025 and removed; the
-   * README has those figures too, and `npm run bench:mixed-warmup` measures it on its own).
+   * docs/method.md has those figures too, and `npm run bench:mixed-warmup` measures it on its own).
    */
   carriedWarmupRounds: 1,
   /**

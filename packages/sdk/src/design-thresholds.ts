@@ -2,9 +2,9 @@ import { DEFAULTS } from './defaults.js';
 import type { DesignRecord } from './result-schema.js';
 
 /**
- * Every threshold behind a sentence about a result. A run records them in `result.design`; notes
- * and reports read them back with `thresholdsOf(result.design)`, so an old result is judged by the
- * values it was measured with, and only a field an old result lacks falls back to `DEFAULTS`.
+ * Every threshold behind a sentence about a result. A run records them in `result.design`, and the
+ * reports read them from there, so a result is judged by the values it was measured with (a
+ * version-2 result that lacks one gets it from `upgradeResult`).
  */
 export interface DesignThresholds {
   stealThreshold: number;
@@ -33,7 +33,7 @@ export function recordedThresholds(): Omit<DesignThresholds, 'stealThreshold' | 
   };
 }
 
-/** The thresholds a result was measured with: its recorded values, `DEFAULTS` for the fields an old result lacks. */
+/** The thresholds of a design as the run is given it: its values, `DEFAULTS` for the fields it does not set. */
 export function thresholdsOf(design?: Partial<DesignRecord>): DesignThresholds {
   const d = design ?? {};
   return {

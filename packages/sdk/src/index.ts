@@ -33,6 +33,7 @@ export { defineDriver, type Driver, type DriverCapabilities, type DriverRunOptio
 export { defineConfig, type BenchsuiteConfig, type RunSuiteOptions, type SuiteEvent, type LoadOverrides } from './options.js';
 export { BenchsuiteConfigError } from './errors.js';
 export * from './result-schema.js';
+export { upgradeResult, ResultVersionError, READABLE_RESULT_VERSIONS } from './result/upgrade.js';
 export { createHistogram, encodeHistogram, decodeHistogram, mergeHistograms, latencyOf, type Histogram } from './histogram.js';
 export { runSuite, resolveReference } from './run/suite.js';
 export { validateSuite } from './validate.js';

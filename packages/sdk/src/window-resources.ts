@@ -25,8 +25,8 @@ export interface WindowResources {
 
 /**
  * Whether a window's server CPU time is exact (schedstat): when every step that sampled the server
- * was; undefined when none did. Windows record it; results written before they did have it on
- * their steps only, so the report asks this of the steps then.
+ * was; undefined when none did. Windows record it; a version-2 result written before they did has it
+ * on its steps only, and `upgradeResult` asks this of them.
  */
 export function serverCpuExactOf(steps: ReadonlyArray<{ resources: { serverCpuExact?: boolean } }>): boolean | undefined {
   const said = steps.flatMap((s) => (s.resources.serverCpuExact === undefined ? [] : [s.resources.serverCpuExact]));

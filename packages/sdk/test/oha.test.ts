@@ -31,7 +31,9 @@ describe('open-loop engines', () => {
   it.skipIf(noOha)(named('auto picks the open-loop engine with the highest measured ceiling for open loop and --slo, and says its ceiling; closed loop keeps its own choice', noOha), async () => {
     const open = await resolveDriver('auto', { openLoop: true });
     expect(open.driver.name).toBe('oha');
-    expect(open.reason).toMatch(/oha has the highest open-loop ceiling of the drivers available, which sends on schedule up to about \d+k req\/s from one loader core here: a server faster than that is measured as loader-bound/);
+    expect(open.reason).toMatch(
+      /oha has the highest open-loop ceiling of the drivers available, which sends on schedule up to about \d+k req\/s from one loader core here: a server faster than that is measured as loader-bound/,
+    );
     expect((await resolveDriver('auto', {})).driver.name).not.toBe('oha');
     // oha sends one request shape: a scenario with several requests passes it over, saying why.
     const several = await resolveDriver('auto', { openLoop: true, severalRequests: true });

@@ -48,7 +48,7 @@ describe.each([
     `measures two real servers in rounds of paired windows and summarizes them against the reference${runnable ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`,
     async () => {
       const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref' }, driver, seed: 7 });
-      expect(r.schemaVersion).toBe(2);
+      expect(r.schemaVersion).toBe(3);
       expect(r.environment.driver.name).toBe(driver);
       expect(r.environment.driver.reason).toMatch(/--driver/);
       expect(r.seed).toBe(7);

@@ -44,7 +44,7 @@ console.log(JSON.stringify({ named, ok: resultSchema.safeParse(result).success, 
     expect(out.named).toMatch(/scenarios\[0\]\.load\.connections/);
     expect(out.ok).toBe(true);
     expect(out.windows).toEqual(['ok', 'ok']);
-    expect(out.schemaVersion).toBe(2);
+    expect(out.schemaVersion).toBe(3);
     expect(out.requests).toBeGreaterThan(10);
     expect(out.schemaTitle).toBe('benchsuite result');
     // The packed JSON Schema is the one generated from this version's zod schema.

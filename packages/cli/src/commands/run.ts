@@ -26,7 +26,7 @@ import {
   type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
-import { budgetTexts, designText, noteText, stoppingText } from '@benchsuite/report';
+import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RunOutlook } from '@benchsuite/report';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
 import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -68,7 +68,7 @@ const { stepSettleSec: QUICK_SETTLE, ...QUICK_DESIGN } = QUICK;
 const quickSummary = `${formatSeconds(QUICK.windowSec)} windows, ${QUICK.rounds.max} rounds, ${QUICK.blocks.max} block, ${formatSeconds(QUICK.warmup.maxSec)} warm-up`;
 
 /**
- * The flags of `benchsuite run`: the one table the parser, `--help` and the README's flag table
+ * The flags of `benchsuite run`: the one table the parser, `--help` and docs/cli.md's flag table
  * are generated from. Defaults come from the SDK's DEFAULTS, never restated.
  */
 export const runFlags = {
@@ -136,7 +136,13 @@ export const runFlags = {
     help: 'a window with more CPU steal stays in the raw data but is left out of the estimates and replaced',
     default: formatPercent(DEFAULTS.stealThreshold),
   },
-  driver: { type: 'value', value: 'NAME', parse: driverName, help: `load generator: ${driverNames.join(', ')}; auto picks the available one with the highest ceiling (for --open-loop and --slo, the highest measured open-loop ceiling)`, default: 'auto' },
+  driver: {
+    type: 'value',
+    value: 'NAME',
+    parse: driverName,
+    help: `load generator: ${driverNames.join(', ')}; auto picks the available one with the highest ceiling (for --open-loop and --slo, the highest measured open-loop ceiling)`,
+    default: 'auto',
+  },
   seed: { type: 'value', value: 'N', parse: (r: string) => parseInteger(r), help: 'seed of the round order and the bootstrap (recorded in the result)', default: 'random' },
   out: { type: 'value', short: 'o', value: 'DIR', parse: text, help: 'output folder', default: 'benchsuite-results/<timestamp>_<suite>' },
   resume: { type: 'value', value: 'DIR', parse: text, help: 'continue the interrupted run in DIR with its seed, plan and design; nothing finished runs again' },
@@ -157,7 +163,12 @@ export const runFlags = {
     repeatable: true,
     help: `pass/fail checks on every pair's merged figures, e.g. p99<50ms,errors<0.1%,rps>20000; a failed one exits ${DEFAULTS.thresholdExitCode}`,
   },
-  slo: { type: 'value', value: 'EXPR', parse: parseThresholdFlag, help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1%, in at least 3 blocks; a capacity the loader could not reach is marked loader-bound (≥) (an open-loop driver: oha, vegeta or k6)' },
+  slo: {
+    type: 'value',
+    value: 'EXPR',
+    parse: parseThresholdFlag,
+    help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1%, in at least 3 blocks; a capacity the loader could not reach is marked loader-bound (≥) (an open-loop driver: oha, vegeta or k6)',
+  },
   profile: { type: 'switch', help: 'after each scenario, profile every target for one extra window (never in the estimates): top functions, time by package, collapsed stacks' },
   instructions: {
     type: 'switch',
@@ -286,10 +297,25 @@ function nameFlag(issue: string, flags: RunFlags): string {
   return issue;
 }
 
-/** The design and stopping rule in words, for the header and `--dry-run` (sentences from the report package). */
-export function describeDesign(design: Design, windowSec: number, requests?: number): string {
-  return `${designText(design, { windowSec, requests })}; ${stoppingText(design)}`;
+/** What the header and `--dry-run` say of the run before it starts (the sentences come from the report package). */
+function outlook(p: Prepared, driver: { name: string; reason: string }): RunOutlook {
+  return {
+    suite: p.suite,
+    scenarios: p.options.scenarios.map((s) => s.name),
+    targets: p.targetNames,
+    reference: p.reference,
+    design: p.design,
+    windowSec: windowSec(p),
+    requests: p.options.overrides?.requests,
+    minimumSec: p.budget.minimumSec,
+    expectedHalfWidth: p.budget.expectedHalfWidth,
+    driver,
+  };
 }
+
+/** Facts as aligned lines: `  label   text`. */
+const factLines = (facts: ReadonlyArray<{ label: string; text: string | string[] }>, indent: string, width: number) =>
+  facts.map((f) => `${indent}${f.label.padEnd(width)} ${Array.isArray(f.text) ? f.text.join('; ') : f.text}`);
 
 interface Prepared {
   options: RunSuiteOptions & { outDir: string };
@@ -434,24 +460,22 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
     io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
     return EXIT.ok;
   }
-  io.stdout(
-    [
-      `suite      ${p.suite}${p.configFile ? ` (${p.configFile})` : ''}${plan.resume ? ', resuming the run in the output folder' : ''}`,
-      `scenarios  ${plan.scenarios.join(', ')}`,
-      `targets    ${plan.targets.join(', ')}`,
-      `reference  ${plan.reference}`,
-      `design     ${describeDesign(p.design, windowSec(p), p.options.overrides?.requests)}`,
-      `budget     ${formatSeconds(p.design.budgetSec)}; the minimum design takes about ${formatSeconds(Math.round(p.budget.minimumSec))}`,
-      ...budgetTexts(p.budget, p.design.budgetSec).map((l) => `           ${l}`),
-      `driver     ${driver.name}: ${driver.reason}`,
-      `seed       ${plan.seed ?? 'random (recorded in the result)'}`,
-      `output     ${plan.outDir}`,
-      `options    pinning ${plan.pinning === false ? 'off' : typeof plan.pinning === 'object' ? 'custom' : 'auto'}, verify ${plan.verify ? 'on' : 'off'}, costs ${plan.costs ? 'on' : 'off'}`,
-      '',
-      'nothing was started (--dry-run)',
-      '',
-    ].join('\n'),
+  // The header's lines, then what the plan holds beside them.
+  const facts = runHeaderFacts(outlook(p, driver));
+  const at = (label: string) => facts.findIndex((f) => f.label === label) + 1;
+  facts.splice(at('suite'), 0, { label: 'scenarios', text: plan.scenarios.join(', ') });
+  facts.splice(at('budget'), 0, ...budgetTexts(p.budget, p.design.budgetSec).map((text) => ({ label: '', text })));
+  facts.splice(at('design'), 0, { label: 'warm-up', text: warmupText(p.design) }, { label: 'stopping', text: stoppingText(p.design) });
+  if (p.configFile || plan.resume) facts[0]!.text += `${p.configFile ? ` (${p.configFile})` : ''}${plan.resume ? ', resuming the run in the output folder' : ''}`;
+  facts.push(
+    { label: 'seed', text: String(plan.seed ?? 'random (recorded in the result)') },
+    { label: 'output', text: plan.outDir },
+    {
+      label: 'options',
+      text: `pinning ${plan.pinning === false ? 'off' : typeof plan.pinning === 'object' ? 'custom' : 'auto'}, verify ${plan.verify ? 'on' : 'off'}, costs ${plan.costs ? 'on' : 'off'}`,
+    },
   );
+  io.stdout([...factLines(facts, '', 10), '', 'nothing was started (--dry-run)', ''].join('\n'));
   return EXIT.ok;
 }
 
@@ -497,18 +521,18 @@ export function runExitCode(result: BenchResult): number {
 async function run(flags: RunFlags, io: CommandIO): Promise<number> {
   const p = await prepareRun(flags);
   if (flags.dryRun) return dryRun(p, Boolean(flags.json), io);
-  await chooseDriver(p);
+  const driver = await chooseDriver(p);
   const o = p.options;
   const resumeHint = `\`benchsuite run --resume ${o.outDir}\` continues it`;
+  const output = { label: 'output', text: `${o.outDir} (Ctrl-C stops after the current window; ${resumeHint})` };
   io.stderr(
     p.plan
       ? `benchsuite run: resuming suite ${p.suite} in ${o.outDir} (same seed, plan and design)\n`
-      : `benchsuite run: suite ${p.suite}, ${o.scenarios.length} scenario${o.scenarios.length === 1 ? '' : 's'} × ${p.targetNames.length} target${p.targetNames.length === 1 ? '' : 's'}, reference ${p.reference}\n` +
-          `  design: ${describeDesign(p.design, windowSec(p), p.options.overrides?.requests)}\n` +
-          `  windows go to ${join(o.outDir, 'windows.jsonl')} (Ctrl-C stops after the current window; ${resumeHint})\n`,
+      : `${['benchsuite run', ...factLines([...runHeaderFacts(outlook(p, driver)), output], '  ', 7)].join('\n')}\n`,
   );
 
-  const progress = createProgress({ write: io.stderr, tty: io.stderrTTY && !io.env.CI, columns: process.stderr.columns });
+  // The header named the driver and why; the run's own choice is said again only if it differs.
+  const progress = createProgress({ write: io.stderr, tty: io.stderrTTY && !io.env.CI, columns: process.stderr.columns, announcedDriver: p.plan ? undefined : driver.name });
   const ac = new AbortController();
   let interrupts = 0;
   const onSignal = (sig: NodeJS.Signals) => {

@@ -44,6 +44,12 @@ export interface BudgetPlan {
   changes: BudgetChange[];
   /** Seconds by which even the smallest design exceeds the budget (0 when it fits). */
   overBySec: number;
+  /**
+   * The half-width of the headline figures this budget is expected to reach (relative: 0.012 is
+   * ±1.2%), from a calibration of the host's noise; absent until one is made. The run's header and
+   * `--dry-run` say it when present.
+   */
+  expectedHalfWidth?: number;
 }
 
 /**

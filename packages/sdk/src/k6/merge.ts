@@ -70,7 +70,7 @@ function mergePairs(summaries: readonly K6Summary[]): MergedPair[] {
     const resources = emptyResources();
     const counters = { statusCounts, errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), non2xx, unexpected: sum((r) => r.unexpected) };
     const rps = durationSec > 0 ? requests / durationSec : 0;
-    const flags = { clientBound: false, backendBound: false, serverNotSaturated: false };
+    const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, loaderBound: false };
     const step = {
       connections: 1,
       durationSec,

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { int, nonneg, num } from './common.js';
+
+// What was asked: the measuring design as run, and each scenario's requests and load.
+
+export const scenarioInfoSchema = z.strictObject({
+  name: z.string(),
+  description: z.string().optional(),
+  group: z.string().optional(),
+  /** How it was measured, when not in rounds of request/response windows (`stream`). */
+  kind: z.enum(['stream']).optional(),
+  requests: z.array(
+    z.strictObject({
+      method: z.string(),
+      path: z.string(),
+      headers: z.record(z.string(), z.string()),
+      body: z.string().optional(),
+    }),
+  ),
+  expect: z.strictObject({ status: z.array(z.number().int()) }),
+  load: z.strictObject({
+    connections: z.array(z.number().int().positive()),
+    /** Settle before each window (its first step). */
+    warmupSec: nonneg,
+    /** A stepped load's settle before each later step; absent with a single step. */
+    stepWarmupSec: nonneg.optional(),
+    durationSec: nonneg,
+    rate: num.optional(),
+    /** Requests per measured window (per step) instead of a duration. */
+    requests: z.number().int().positive().optional(),
+    timeoutSec: nonneg,
+  }),
+});
+
+/** The measuring design as run (defaults filled in), recorded so a reader can check every figure. */
+export const designSchema = z.strictObject({
+  reference: z.string(),
+  windowSec: nonneg,
+  warmup: z.strictObject({ minSec: nonneg, maxSec: nonneg, tolerance: nonneg }),
+  rounds: z.strictObject({ min: int, max: int }),
+  blocks: z.strictObject({ min: int, max: int }),
+  /** Who a block's processes served: each scenario's own block, or every scenario of the suite in turn. */
+  processes: z.enum(['per-scenario', 'shared']),
+  /** How a block's fresh processes were warmed: in rotation rounds, or one by one then a wake-up round. */
+  freshWarmup: z.enum(['rotation', 'one-by-one']),
+  /** Shared processes: unrecorded rotation rounds that warm a process for its next scenario. */
+  carriedWarmupRounds: int,
+  /**
+   * Seconds of each rotation window, and of the wake-up round's windows if any. A version-2 result
+   * without it used the warm-up's window for rotation (what `upgradeResult` records) and wake-up
+   * windows of the measured length.
+   */
+  carriedWarmupWindowSec: nonneg,
+  precision: nonneg,
+  budgetSec: nonneg,
+  stealThreshold: nonneg,
+  practicalBand: nonneg,
+  bootstrapResamples: int,
+  confidence: nonneg,
+  clientBoundBusy: nonneg,
+  // The thresholds behind the sentences, as this run used them (`recordedThresholds`).
+  backendBoundBusy: nonneg,
+  serverSaturatedShare: nonneg,
+  loaderBound: z.strictObject({ serverShare: nonneg, loaderBusy: nonneg }),
+  noisyWindowCov: nonneg,
+  disturbedSteal: nonneg,
+  covBands: z.strictObject({ excellent: nonneg, acceptable: nonneg, noisy: nonneg }),
+  verdictShare: nonneg,
+  /** How every interval was obtained (`INTERVAL_METHOD`); absent when the benchsuite that wrote the result did not say. */
+  intervalMethod: z.string().optional(),
+  /** `--instructions`: fresh processes per pair, uninstrumented warm-up requests, counted requests at one connection and at the scenario's. */
+  instructions: z.strictObject({ processes: int, warmupRequests: int, requests: int, loadedRequests: int }).optional(),
+  /** `--slo`: seconds per probe (absent in older results: 2). */
+  capacityProbeSec: nonneg.optional(),
+  /** `--slo`: the capacity search as this run did it: blocks per target, coarse growth, bisection resolution, probes per block, kept-up and late shares (absent in older results). */
+  capacity: z.strictObject({ blocks: int, startShare: nonneg, growth: nonneg, resolution: nonneg, maxProbes: int, keptUpShare: nonneg, lateShare: nonneg, confirmFailures: z.boolean() }).optional(),
+  /** The budget planner's estimate of the minimum design, and what it changed to fit the budget. */
+  budgetPlan: z
+    .strictObject({
+      minimumSec: nonneg,
+      givenMinimumSec: nonneg,
+      /** Each change from the given value to the fitted one; older results hold a sentence instead. */
+      changes: z.array(z.union([z.strictObject({ what: z.enum(['rounds', 'warmup', 'blocks']), from: nonneg, to: nonneg, atSec: nonneg.optional(), scenario: z.string().optional() }), z.string()])),
+      overBySec: nonneg,
+    })
+    .optional(),
+});
+export type DesignRecord = z.infer<typeof designSchema>;

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { estimateSchema, int, latencySchema, nonneg, num, openLoopSchema, statusCountsSchema } from './common.js';
+
+// What the analysis made of the windows: per pair, per step, rankings, backend ceilings, the run overall.
+
+export const noiseLabelSchema = z.enum(['quiet', 'noisy', 'disturbed']);
+export type NoiseLabel = z.infer<typeof noiseLabelSchema>;
+
+/** Variance components of the log of the per-round ratio (Kalibera & Jones): between blocks and within. */
+export const varianceComponentsSchema = z.strictObject({
+  /** SD of the log-ratio between blocks (fresh processes), beyond what rounds explain; null with < 2 blocks. */
+  betweenBlocks: num.nullable(),
+  /** SD of the log-ratio between rounds within a block (window to window). */
+  withinBlocks: num.nullable(),
+});
+
+export const stepSummarySchema = z.strictObject({
+  connections: z.number().int().positive(),
+  rps: estimateSchema,
+  relativeRps: estimateSchema.nullable(),
+  /** Percentiles of the histogram merged over windows (never averages of percentiles). */
+  latency: latencySchema,
+  clientBoundWindows: int,
+  backendBoundWindows: int,
+  serverNotSaturatedWindows: int,
+  /** The status mix at this step over the usable windows: answers by status code, then the counters. */
+  requests: int.optional(),
+  statusCounts: statusCountsSchema.optional(),
+  errors: int.optional(),
+  timeouts: int.optional(),
+  unexpected: int.optional(),
+  /** Every answer had an expected status and there was no error or timeout at this step. */
+  clean: z.boolean().optional(),
+  loaderBoundWindows: int,
+});
+
+/** A point of a concurrency sweep: a level (connection count) with its median req/s and latency. */
+const sweepPointSchema = z.strictObject({
+  connections: z.number().int().positive(),
+  /** Median req/s at this level, with its interval (the level's `steps[].rps`). */
+  rps: estimateSchema,
+  /** Median per-round ratio to the reference at this level; null for the reference. */
+  relativeRps: estimateSchema.nullable(),
+  /** µs, from the level's merged histogram. */
+  p50: nonneg,
+  p99: nonneg,
+});
+
+/**
+ * A concurrency sweep (a stepped load): the curve is `steps` (one per level, with its status mix);
+ * these are the two points read off it.
+ */
+export const sweepSchema = z.strictObject({
+  /** The highest median req/s at a level where every answer had an expected status and there was no error or timeout; null when no level was clean. */
+  bestClean: sweepPointSchema.nullable(),
+  /** The first level past which req/s gains less than `kneeGain` while p99 still grows; null when the curve has no such bend within the levels swept. */
+  knee: sweepPointSchema.extend({ nextConnections: z.number().int().positive(), nextGain: num }).nullable(),
+  /** The gain threshold of the knee (`DEFAULTS.sweep.kneeGain`). */
+  kneeGain: nonneg,
+  /** Levels left out of the best clean point: errors, timeouts or unexpected statuses. */
+  uncleanLevels: z.array(z.number().int().positive()),
+});
+export type Sweep = z.infer<typeof sweepSchema>;
+
+/**
+ * Throughput per server process and per server core used. "Processes" are the tree's workers
+ * (those that used at least `DEFAULTS.workerCpuShare` of its CPU); "cores used" is the tree's CPU
+ * seconds ÷ window seconds; req/s per core is therefore responses per server CPU-second.
+ */
+export const perProcessSchema = z.strictObject({
+  /** Median worker processes per window. */
+  processes: nonneg,
+  /** Most processes seen in the tree (supervisors and helpers included). */
+  treeProcesses: int,
+  coresUsed: estimateSchema,
+  rpsPerProcess: estimateSchema,
+  rpsPerCore: estimateSchema,
+});
+export type PerProcess = z.infer<typeof perProcessSchema>;
+
+/** A CoV verdict band (`DEFAULTS.covBands`): < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable. */
+export const verdictBandSchema = z.enum(['excellent', 'acceptable', 'noisy', 'unreliable']);
+export type VerdictBand = z.infer<typeof verdictBandSchema>;
+
+export const covVerdictSchema = z.strictObject({ cov: nonneg, band: verdictBandSchema });
+export type CovVerdict = z.infer<typeof covVerdictSchema>;
+
+/** A pair's CoV verdict: between blocks (its headline figure's per-block medians) and within blocks (its windows' req/s). */
+export const pairVerdictSchema = z.strictObject({
+  /** The headline word: the blocks' band, or the windows' with a single block. */
+  band: verdictBandSchema,
+  basis: z.enum(['blocks', 'windows']),
+  /** CoV of the per-block medians of the headline figure (run-to-run consistency); null with one block. */
+  blocks: covVerdictSchema.nullable(),
+  /** CoV of the windows' req/s within blocks (window-to-window). */
+  windows: covVerdictSchema.nullable(),
+});
+export type PairVerdict = z.infer<typeof pairVerdictSchema>;
+
+/** The run's verdict: the band that at least `share` of its pairs reach or beat, with the count per band. */
+export const runVerdictSchema = z.strictObject({
+  band: verdictBandSchema,
+  share: nonneg,
+  pairs: z.strictObject({ excellent: int, acceptable: int, noisy: int, unreliable: int }),
+  worst: verdictBandSchema,
+});
+export type RunVerdict = z.infer<typeof runVerdictSchema>;
+
+export const pairSummarySchema = z.strictObject({
+  scenario: z.string(),
+  target: z.string(),
+  /** The reference target of the relative figures. */
+  reference: z.string(),
+  blocks: int,
+  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int, backendBound: int, serverNotSaturated: int, loaderBound: int }),
+  /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
+  rps: estimateSchema,
+  /** Median of the per-round ratio rps / reference rps; null for the reference itself. */
+  relativeRps: estimateSchema.nullable(),
+  /** Server CPU time per response, µs. */
+  cpuPerRequestUs: estimateSchema.nullable(),
+  /** Median req/s ÷ the backend's own ceiling (scenarios that declare a backend). */
+  backendShare: num.nullable(),
+  /** Median of the per-round ratio of CPU per request to the reference's. */
+  relativeCpu: estimateSchema.nullable(),
+  variance: varianceComponentsSchema,
+  precision: z.strictObject({
+    /** The precision target (relative half-width). */
+    target: num,
+    /** Half-width reached by the headline figure (relativeRps, or rps for the reference). */
+    reached: num.nullable(),
+    met: z.boolean(),
+  }),
+  noise: z.strictObject({
+    label: noiseLabelSchema,
+    /** CoV of window req/s within blocks (window-to-window variation of this target alone). */
+    windowCov: num.nullable(),
+    meanSteal: nonneg,
+    maxSteal: nonneg,
+  }),
+  /** The CoV verdict (null without a figure to judge); absent when the benchsuite that wrote the result judged none, as before verdicts were kept. */
+  verdict: pairVerdictSchema.nullable().optional(),
+  latency: latencySchema,
+  histogram: z.string(),
+  errors: int,
+  timeouts: int,
+  non2xx: int,
+  unexpected: int,
+  requests: int,
+  peakRssBytes: int,
+  /** Cores the server was pinned to (its process tree shares them). */
+  serverCpus: z.array(z.number().int().nonnegative()),
+  steps: z.array(stepSummarySchema),
+  /** A stepped load (more than one connection level): best clean point and knee of the curve in `steps`. */
+  sweep: sweepSchema.optional(),
+  /** Throughput per server process and per core used; absent without a sampled server process tree. */
+  perProcess: perProcessSchema.optional(),
+  /** Open-loop figures merged over windows (`load.openLoop`). */
+  openLoop: openLoopSchema.optional(),
+});
+export type PairSummary = z.infer<typeof pairSummarySchema>;
+
+export const rankingSchema = z.strictObject({
+  scenario: z.string(),
+  /** Places in descending relative throughput; targets in one place have overlapping intervals or differ by less than the practical band. */
+  places: z.array(z.strictObject({ place: z.number().int().positive(), targets: z.array(z.string()), relativeRps: z.array(num) })),
+  method: z.string(),
+});
+export type Ranking = z.infer<typeof rankingSchema>;
+
+/** A backend's own ceiling: the helper service loaded directly with the work one scenario request causes. */
+export const ceilingSchema = z.strictObject({
+  scenario: z.string(),
+  service: z.string(),
+  /** The target whose service definition was started. */
+  from: z.string(),
+  connections: z.number().int().positive(),
+  rps: estimateSchema,
+  /** The loader was saturated while measuring it: the ceiling is at least this. */
+  clientBound: z.boolean(),
+});
+export type Ceiling = z.infer<typeof ceilingSchema>;
+
+/** The run at a glance: precision reached, windows, steal, overhead, and the run's verdict. */
+export const overallSchema = z.strictObject({
+  pairs: int,
+  /** Pairs whose headline figure reached the precision target. */
+  precisionMet: int,
+  medianHalfWidth: num.nullable(),
+  worstHalfWidth: num.nullable(),
+  windows: int,
+  excludedSteal: int,
+  meanSteal: nonneg,
+  maxSteal: nonneg,
+  /** Wall time of the run ÷ the time under load. */
+  overhead: num.nullable(),
+  /** The run's CoV verdict over its pairs; absent when the benchsuite that wrote the result judged none, as before verdicts were kept. */
+  verdict: runVerdictSchema.nullable().optional(),
+});

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { countersShape, failureSchema, int, latencySchema, nonneg, num, openLoopSchema } from './common.js';
+
+// One measured window and its connection steps: the raw data every estimate is computed from.
+
+export const resourceSchema = z.strictObject({
+  /** CPU seconds (user+system) of the server's whole process tree during the measured window. */
+  serverCpuSeconds: nonneg,
+  /** Peak RSS summed over the server's process tree, bytes, from ~100 ms samples. */
+  serverPeakRssBytes: int,
+  serverProcesses: int,
+  /**
+   * Processes of the server's tree that did the work: each used at least `DEFAULTS.workerCpuShare`
+   * of the tree's CPU time in the window (a supervisor or resource tracker idles). 0 when the tree
+   * used no measurable CPU.
+   */
+  serverWorkers: int.optional(),
+  /** CPU seconds of the load generator process during the measured window. */
+  loaderCpuSeconds: nonneg,
+  /** Busy fraction (0..1) of the loader's cores during the window, from /proc/stat (mean over them). */
+  loaderCoreBusy: nonneg,
+  /** Busy fraction (0..1) of the busiest loader core: a single-threaded loader saturates one core of several. */
+  loaderBusiestCore: nonneg,
+  /** The loader process's CPU seconds ÷ window seconds, per thread it can use (0..1). */
+  loaderThreadBusy: nonneg,
+  /** Share (0..1) of the server's and loader's cores' time taken by the hypervisor (steal) in the window. */
+  cpuSteal: nonneg.optional(),
+  /** Server tree CPU seconds ÷ (window seconds × server cores): 1 = every server core busy. */
+  serverCoreShare: nonneg,
+  /** CPU seconds of the target's helper services (e.g. a stub backend) in the window. */
+  serviceCpuSeconds: nonneg,
+  /** The busiest helper service's CPU seconds ÷ window seconds (one thread: 1 = saturated). */
+  serviceBusy: nonneg,
+  samples: int,
+  /**
+   * The server's CPU seconds are the scheduler's nanoseconds (`/proc/<pid>/task/<tid>/schedstat`)
+   * for every process of its tree; false: clock ticks (10 ms) for some, where schedstat is missing
+   * or a thread exited in the window. Absent when no server process was sampled, and in results
+   * written before it was recorded (ticks then).
+   */
+  serverCpuExact: z.boolean().optional(),
+});
+
+export const stepResultSchema = z.strictObject({
+  connections: z.number().int().positive(),
+  /** Seconds actually measured. */
+  durationSec: nonneg,
+  rps: nonneg,
+  ...countersShape,
+  latency: latencySchema,
+  /** HDR histogram of latencies in µs, compressed base64 (mergeable across windows). */
+  histogram: z.string(),
+  resources: resourceSchema,
+  /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. */
+  clientBound: z.boolean(),
+  /** A helper service (the backend) was saturated: RPS here is the backend's limit. */
+  backendBound: z.boolean(),
+  /** The server's cores were far from busy while the loader was not saturated: the figure is bounded by waiting. */
+  serverNotSaturated: z.boolean(),
+  /** The server's cores were not all busy while the loader core was: the loader's figure, judged by the server (false in a version-2 result that did not judge it). */
+  loaderBound: z.boolean(),
+  /** RPS per server CPU-second (null when the server used no measurable CPU). */
+  rpsPerCpuSecond: num.nullable(),
+  openLoop: openLoopSchema.optional(),
+});
+export type StepResult = z.infer<typeof stepResultSchema>;
+
+const windowBase = {
+  scenario: z.string(),
+  target: z.string(),
+  /** 1-based block (a set of fresh server processes, one per target). */
+  block: z.number().int().positive(),
+  /** 1-based round within the block; every target is measured once per round. */
+  round: z.number().int().positive(),
+  /** 0-based position of this target in the round's seeded random order. */
+  position: int,
+  /** 0-based sequence number over the whole run (the order windows were measured in). */
+  index: int,
+  startedAt: z.iso.datetime(),
+  /** Seconds of the run (resumed runs included) when this window ended: the budget clock. */
+  elapsedSec: nonneg,
+};
+
+/** One measured window: one target, one round, every connection step in sequence. */
+export const okWindowSchema = z.strictObject({
+  ...windowBase,
+  status: z.literal('ok'),
+  durationSec: nonneg,
+  rps: nonneg,
+  ...countersShape,
+  latency: latencySchema,
+  histogram: z.string(),
+  resources: resourceSchema,
+  clientBound: z.boolean(),
+  backendBound: z.boolean(),
+  serverNotSaturated: z.boolean(),
+  loaderBound: z.boolean(),
+  /** Server CPU time (user+sys of the process tree) per response, µs; null without a server pid or responses. */
+  cpuPerRequestUs: num.nullable(),
+  /** One entry per connection step (a single entry for a fixed load). */
+  steps: z.array(stepResultSchema).min(1),
+  /** `load.requests` / `--requests`: every step of this window sent exactly this many requests instead of running for a duration. */
+  fixedRequests: z.number().int().positive().optional(),
+  /** Why this window is left out of the estimates (it stays in the raw data): CPU steal over the threshold. */
+  excluded: z.enum(['steal']).nullable(),
+  openLoop: openLoopSchema.optional(),
+});
+export const failedWindowSchema = z.strictObject({
+  ...windowBase,
+  status: z.literal('failed'),
+  failure: failureSchema,
+});
+export const windowSchema = z.discriminatedUnion('status', [okWindowSchema, failedWindowSchema]);
+export type WindowRecord = z.infer<typeof windowSchema>;
+export type OkWindow = z.infer<typeof okWindowSchema>;
+export type FailedWindow = z.infer<typeof failedWindowSchema>;
