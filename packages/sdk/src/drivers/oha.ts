@@ -42,7 +42,15 @@ function ohaArgs(o: DriverRunOptions, seconds: number, out: string, bodyFile: st
   ];
 }
 
-function run(bin: string, args: string[], o: DriverRunOptions, hooks: { start?: (pid: number) => void; end?: (pid: number) => void } = {}): Promise<void> {
+/** How long after its schedule's end oha's measured part is taken to end: its start-up and the last answers. */
+const MEASURE_TAIL_MS = 50;
+
+/**
+ * Run oha. The measured part is sampled from its spawn to `measureSec` (+ `MEASURE_TAIL_MS`) later,
+ * or its exit if sooner: after its last answer oha writes its CSV one line per write, which took
+ * 2.5 s of system time for 140,000 rows here, and must not count as load.
+ */
+function run(bin: string, args: string[], o: DriverRunOptions, hooks: { start?: (pid: number) => void; end?: (pid: number) => void; measureSec?: number } = {}): Promise<void> {
   const argv = [...o.pin, bin, ...args];
   // One tokio worker thread: the loader is one core's worth, measured as such (`threads: 'one'`).
   const env = { ...process.env, TOKIO_WORKER_THREADS: '1', NO_COLOR: '1' };
@@ -53,10 +61,21 @@ function run(bin: string, args: string[], o: DriverRunOptions, hooks: { start?: 
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-2000)));
     const abort = () => child.kill('SIGKILL');
     o.signal?.addEventListener('abort', abort, { once: true });
-    child.once('spawn', () => hooks.start?.(child.pid!));
+    let ended = false;
+    let timer: NodeJS.Timeout | undefined;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      hooks.end?.(child.pid!);
+    };
+    child.once('spawn', () => {
+      hooks.start?.(child.pid!);
+      if (hooks.measureSec !== undefined) timer = setTimeout(end, hooks.measureSec * 1000 + MEASURE_TAIL_MS);
+    });
     child.once('error', reject);
     child.once('exit', (code, signal) => {
-      hooks.end?.(child.pid!);
+      end();
       o.signal?.removeEventListener('abort', abort);
       if (o.signal?.aborted) return reject(new Error('interrupted'));
       if (code !== 0) return reject(new Error(`oha failed (${signal ?? `exit ${code}`}): ${err.trim().slice(-500)}`));
@@ -168,7 +187,7 @@ export const ohaDriver: Driver = {
       if (bodyFile) writeFileSync(bodyFile, body!);
       if (o.warmupSec > 0) await run(bin, ohaArgs(o, o.warmupSec, join(dir, 'warmup.csv'), bodyFile), o);
       const out = join(dir, 'results.csv');
-      await run(bin, ohaArgs(o, o.durationSec, out, bodyFile), o, { start: o.onMeasureStart, end: o.onMeasureEnd });
+      await run(bin, ohaArgs(o, o.durationSec, out, bodyFile), o, { start: o.onMeasureStart, end: o.onMeasureEnd, measureSec: o.durationSec });
       return parseOhaCsv(readFileSync(out, 'utf8'), o);
     } finally {
       rmSync(dir, { recursive: true, force: true });
