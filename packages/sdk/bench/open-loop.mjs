@@ -11,8 +11,8 @@
 // rate, under 1% late, its core under 90% busy. The server's own closed-loop ceiling (wrk -t1 -c50,
 // when wrk is installed) is measured before and after, so the table says whether an engine outruns it.
 //   oha           the oha driver: -q RATE, one tokio worker thread; latency from the schedule (k ÷ rate)
-//   oha (own)     oha -q RATE --latency-correction as it reports itself (JSON): its correction starts
-//                 at its ticker's wake-up, not at the scheduled time
+//   oha-own       oha -q RATE --latency-correction, CSV: its own latency starts at its ticker's
+//                 wake-up; from the same rows, the latency from the schedule (send + first byte − k ÷ rate)
 //   autocannon    overallRate, its default correction on (-C turns it off); latency from the intended
 //                 send computed here from each response's send time (bench/_autocannon-rate.mjs)
 //   vegeta        the vegeta driver (latency from the intended send from its sequence numbers)
@@ -22,7 +22,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cpuTimes, decidePinning, drivers, latencyOf, median, startProcess } from '../dist/index.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cpuTimes, createHistogram, decidePinning, drivers, latencyOf, median, startProcess } from '../dist/index.js';
 import { findOha } from '../dist/drivers/oha.js';
 import { TreeSampler } from '../dist/window-resources.js';
 
@@ -67,6 +70,8 @@ function wrkCeiling(seconds) {
 async function viaDriver(name, rate) {
   const sampler = new TreeSampler(srv.pid, LOADER, SERVER, 1);
   let res;
+  let t0 = 0;
+  let wall = 0;
   const out = await drivers[name].run({
     baseUrl: srv.url,
     requests: request,
@@ -78,15 +83,22 @@ async function viaDriver(name, rate) {
     timeoutSec: 10,
     expectStatus: [200],
     pin: pin(LOADER),
-    onMeasureStart: (pid) => sampler.windowStart(pid),
-    onMeasureEnd: () => (res = sampler.windowEnd()),
+    onMeasureStart: (pid) => {
+      t0 = performance.now();
+      sampler.windowStart(pid);
+    },
+    onMeasureEnd: () => {
+      wall = (performance.now() - t0) / 1000;
+      res = sampler.windowEnd();
+    },
   });
   sampler.stop();
   const corrected = latencyOf(out.openLoop.corrected);
   const sends = out.requests + out.errors + out.timeouts + out.openLoop.dropped;
   return {
     achieved: out.requests / out.durationSec,
-    cpu: res.loaderCpuSeconds / out.durationSec,
+    // Over the sampled span (a k6 process is sampled from its spawn, its VUs' start-up included).
+    cpu: res.loaderCpuSeconds / wall,
     busy: res.loaderBusiestCore,
     server: res.serverCoreShare,
     p50: corrected.p50,
@@ -97,7 +109,11 @@ async function viaDriver(name, rate) {
   };
 }
 
-/** A command whose stdout says `measure-start` / `measure-end` (or whose whole life is the window), sampled around it. */
+/**
+ * A command sampled around its measured part: between its `measure-start` and `measure-end` stdout
+ * lines (`marked`), or from its spawn to `measureSec` (+ 50 ms) later or its exit, whichever is first
+ * (oha writes its CSV after its last answer, one line per write: not load).
+ */
 function sampled(argv, o = {}) {
   return new Promise((resolve, reject) => {
     const sampler = new TreeSampler(srv.pid, LOADER, SERVER, 1);
@@ -105,47 +121,83 @@ function sampled(argv, o = {}) {
     let out = '';
     let err = '';
     let res;
-    const t0 = performance.now();
-    if (!o.marked) child.once('spawn', () => sampler.windowStart(child.pid));
+    let started = false;
+    let t0 = performance.now();
+    let wallSec = 0;
+    const start = () => {
+      started = true;
+      t0 = performance.now();
+      sampler.windowStart(child.pid);
+    };
+    const end = () => {
+      if (res || !started) return;
+      wallSec = (performance.now() - t0) / 1000;
+      res = sampler.windowEnd();
+    };
+    if (!o.marked)
+      child.once('spawn', () => {
+        start();
+        if (o.measureSec) setTimeout(end, o.measureSec * 1000 + 50);
+      });
     child.stdout.setEncoding('utf8').on('data', (c) => {
       out += c;
-      if (o.marked && out.includes('measure-start\n') && !sampler.started) {
-        sampler.started = true;
-        sampler.windowStart(child.pid);
-      }
-      if (o.marked && out.includes('measure-end\n') && !res) res = sampler.windowEnd();
+      if (o.marked && out.includes('measure-start\n') && !started) start();
+      if (o.marked && out.includes('measure-end\n')) end();
     });
     child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
     child.once('error', reject);
     child.once('exit', (code) => {
-      if (!o.marked) res = sampler.windowEnd();
+      end();
       sampler.stop();
       if (code !== 0) return reject(new Error(`${argv.join(' ')} exited ${code}: ${err.slice(-400)}`));
-      resolve({ out, res, wallSec: (performance.now() - t0) / 1000 });
+      resolve({ out, res, wallSec });
     });
   });
 }
 
-/** oha as it reports itself: -q RATE --latency-correction, JSON. */
+/**
+ * oha with its own --latency-correction, CSV: each row's duration runs from the ticker's wake-up
+ * (what oha reports), and from the same rows the latency from the schedule (its send plus the time
+ * to its first byte, minus k ÷ rate): the two clocks on the same requests.
+ */
 async function ohaOwn(rate) {
   const bin = findOha();
-  const base = ['--no-tui', '--output-format=json', '-w', '-c', String(inFlight(rate)), '-q', String(rate), '--latency-correction', `${srv.url}/ping`];
+  const dir = mkdtempSync(join(tmpdir(), 'bench-oha-'));
+  const csv = join(dir, 'out.csv');
+  const base = ['--no-tui', '--output-format=csv', `--output=${csv}`, '-w', '-t', '10s', '-c', String(inFlight(rate)), '-q', String(rate), '--latency-correction', `${srv.url}/ping`];
   const ohaEnv = { TOKIO_WORKER_THREADS: '1', NO_COLOR: '1' };
-  if (warmup > 0) await sampled([...pin(LOADER), bin, '-z', `${warmup * 1000}ms`, ...base], { env: ohaEnv });
-  const { out, res } = await sampled([...pin(LOADER), bin, '-z', `${duration * 1000}ms`, ...base], { env: ohaEnv });
-  const j = JSON.parse(out);
-  const answered = Object.values(j.statusCodeDistribution).reduce((a, b) => a + b, 0);
-  return {
-    achieved: answered / duration,
-    cpu: res.loaderCpuSeconds / duration,
-    busy: res.loaderBusiestCore,
-    server: res.serverCoreShare,
-    p50: j.latencyPercentiles.p50 * 1e6,
-    p99: j.latencyPercentiles.p99 * 1e6,
-    late: null,
-    unsent: Math.max(0, Math.floor(rate * duration) - answered),
-    own: j.latencyPercentiles.p99 * 1e6,
-  };
+  try {
+    if (warmup > 0) await sampled([...pin(LOADER), bin, '-z', `${warmup * 1000}ms`, ...base], { env: ohaEnv });
+    const { res, wallSec } = await sampled([...pin(LOADER), bin, '-z', `${duration * 1000}ms`, ...base], { env: ohaEnv, measureSec: duration });
+    const own = createHistogram();
+    const fromSchedule = createHistogram();
+    let k = 0;
+    let late = 0;
+    for (const line of readFileSync(csv, 'utf8').split('\n')) {
+      const f = line.split(',');
+      if (f.length < 7 || f[0] === 'request-start') continue;
+      const [start, firstByte, took] = [Number(f[0]), Number(f[3]), Number(f[4])];
+      own.recordValue(Math.max(1, Math.round(took * 1e6)));
+      const due = k / rate;
+      fromSchedule.recordValue(Math.max(1, Math.round((start + firstByte - due) * 1e6)));
+      if (start - due > 0.002) late++;
+      k++;
+    }
+    const l = latencyOf(fromSchedule);
+    return {
+      achieved: k / duration,
+      cpu: res.loaderCpuSeconds / wallSec,
+      busy: res.loaderBusiestCore,
+      server: res.serverCoreShare,
+      p50: l.p50,
+      p99: l.p99,
+      late: k ? late / k : 0,
+      unsent: Math.max(0, Math.floor(rate * duration) - k),
+      own: latencyOf(own).p99,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function autocannonRate(rate) {
@@ -170,7 +222,7 @@ async function autocannonRate(rate) {
 
 const engines = {
   oha: { label: 'oha (driver; latency from the schedule)', run: (r) => viaDriver('oha', r), ok: Boolean(findOha()) },
-  'oha-own': { label: 'oha --latency-correction (its own figures)', run: ohaOwn, ok: Boolean(findOha()) },
+  'oha-own': { label: 'oha --latency-correction (own p99 from the ticker’s wake-up)', run: ohaOwn, ok: Boolean(findOha()) },
   autocannon: { label: 'autocannon overallRate (its correction on)', run: autocannonRate, ok: true },
   vegeta: { label: 'vegeta (driver)', run: (r) => viaDriver('vegeta', r), ok: (await drivers.vegeta.available()) === true },
   k6: { label: 'k6 constant-arrival-rate (driver)', run: (r) => viaDriver('k6', r), ok: (await drivers.k6.available()) === true },
@@ -247,18 +299,31 @@ for (const e of chosen) {
     const busy = m((r) => r.busy);
     const late = m((r) => r.late);
     const early = m((r) => r.early ?? null);
-    console.log(
-      `| ${engines[e].label} | ${int(rate)} | ${int(achieved)} | ${fmt(
+    // What else used the engine's core in its window (the runner, other processes): busy − the engine's CPU.
+    const others = m((r) => Math.max(0, r.busy - r.cpu));
+    const cells = [
+      engines[e].label,
+      int(rate),
+      int(achieved),
+      fmt(
         m((r) => r.cpu),
         (x) => x.toFixed(2),
-      )} | ${fmt(busy, pct)} | ${fmt(
+      ),
+      `${fmt(busy, pct)} (${fmt(others, pct)})`,
+      fmt(
         m((r) => r.server),
         pct,
-      )} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${fmt(late, pct)}${early != null ? ` (early ${pct(early)})` : ''} | ${int(m((r) => r.unsent))} | ${fmt(
+      ),
+      ms(m((r) => r.p50)),
+      ms(m((r) => r.p99)),
+      `${fmt(late, pct)}${early != null ? ` (early ${pct(early)})` : ''}`,
+      int(m((r) => r.unsent)),
+      fmt(
         m((r) => r.own),
         ms,
-      )} |`,
-    );
+      ),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
     const onSchedule = achieved >= rate * 0.95 && (late == null || late < 0.01) && busy < 0.9;
     if (onSchedule && !limit) ceiling = rate;
     else if (!limit) limit = m((r) => r.server) >= 0.97 ? 'the server' : busy >= 0.9 ? 'the engine' : 'neither core full';
