@@ -97,7 +97,25 @@ describe('capacity search', () => {
     expect(first[1], summary).toMatchObject({ rate: stalledRate, meets: true, confirmation: true });
     expect(first[2]!.rate, summary).toBeGreaterThan(stalledRate!);
     expect(c.blocks[0]!.capacity!, summary).toBeGreaterThan(stalledRate!);
-    expect(c.bound).toBe('server');
-    expect(c.ci95, JSON.stringify(c.blocks.map((b) => b.capacity))).not.toBeNull();
+    const all = JSON.stringify(
+      c.blocks.map((b) =>
+        b.probes.map((p) => [
+          p.rate,
+          Math.round(p.achievedRps),
+          Math.round(p.p99 / 1000),
+          p.meets,
+          p.loaderBound,
+          p.window?.status === 'ok' && [
+            +p.window.resources.loaderBusiestCore.toFixed(2),
+            +p.window.resources.loaderThreadBusy.toFixed(2),
+            +p.window.resources.serverCoreShare.toFixed(2),
+            p.window.openLoop?.late,
+            p.window.openLoop?.dropped,
+          ],
+        ]),
+      ),
+    );
+    expect(c.bound, all).toBe('server');
+    expect(c.ci95, all).not.toBeNull();
   });
 });
