@@ -281,7 +281,7 @@ console.log(
   `server ceiling, closed loop (wrk -t1 -c50, before/after): ${fmt(ceilingBefore, int)} / ${fmt(ceilingAfter, int)} req/s; CPU steal over the run ${pct((steal1.steal - steal0.steal) / Math.max(1, steal1.total - steal0.total))}\n`,
 );
 console.log(
-  '| engine | offered req/s | achieved req/s | engine CPU (cores) | engine core busy | server core busy | p50 from intended send | p99 from intended send | late sends | unsent | engine’s own p99 |',
+  '| engine | offered req/s | achieved req/s | engine CPU (cores) | engine core busy (others on it) | server core busy | p50 from intended send | p99 from intended send | late sends | unsent | engine’s own p99 |',
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 const ceilings = [];
@@ -301,7 +301,7 @@ for (const e of chosen) {
     const early = m((r) => r.early ?? null);
     // What else used the engine's core in its window (the runner, other processes): busy − the engine's CPU.
     const others = m((r) => Math.max(0, r.busy - r.cpu));
-    const cells = [
+    const row = [
       engines[e].label,
       int(rate),
       int(achieved),
@@ -323,7 +323,7 @@ for (const e of chosen) {
         ms,
       ),
     ];
-    console.log(`| ${cells.join(' | ')} |`);
+    console.log(`| ${row.join(' | ')} |`);
     const onSchedule = achieved >= rate * 0.95 && (late == null || late < 0.01) && busy < 0.9;
     if (onSchedule && !limit) ceiling = rate;
     else if (!limit) limit = m((r) => r.server) >= 0.97 ? 'the server' : busy >= 0.9 ? 'the engine' : 'neither core full';

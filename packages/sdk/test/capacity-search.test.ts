@@ -94,6 +94,14 @@ describe('searchCapacity with confirmed failures', () => {
     expect(serverFirst.capacity).toBeLessThanOrEqual(8000);
     expect(serverFirst.loaderBoundAt).toBeNull();
   });
+
+  it('a rate whose two failures were one at the server and one at the loader failed at the server', async () => {
+    let n = 0;
+    // Every failing rate fails first at a full server core, then loader-bound.
+    const found = await searchCapacity(3000, async (r) => (r <= 5000 ? { meets: true, loaderBound: false } : { meets: false, loaderBound: n++ % 2 === 1 }), o);
+    expect(found.bound).toBe('server');
+    expect(found.loaderBoundAt).toBeNull();
+  });
 });
 
 describe('judgeProbe and loaderLimited', () => {

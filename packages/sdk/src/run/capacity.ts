@@ -111,7 +111,8 @@ export interface SearchOutcome {
  * SLO fails, then bisection of the last bracket until it is narrower than `resolution`. A probe that
  * fails is probed again at the same rate (`confirmation`) before it bounds the search: one noisy
  * probe (a steal burst, a collection) must not cut the capacity short; the rate fails only when both
- * failed, and then counts as loader-bound when either was. Calls `probe` at most `maxProbes` times.
+ * failed, and then counts as loader-bound only when both were (one failure at a full server core is
+ * the server's). Calls `probe` at most `maxProbes` times.
  */
 export async function searchCapacity(
   start: number,
@@ -130,7 +131,7 @@ export async function searchCapacity(
     }
     probes++;
     const second = await probe(rate, true);
-    if (!second.meets) failedLoaderBound.set(rate, first.loaderBound || second.loaderBound);
+    if (!second.meets) failedLoaderBound.set(rate, first.loaderBound && second.loaderBound);
     return second.meets;
   };
   let lo: number | null = null;
