@@ -7,8 +7,10 @@
 //   p50 and p99 of the latency from each request's intended send, late sends (left > 2 ms after
 //   their due time), unsent (scheduled sends that never got an answer: dropped, failed, or never
 //   made), and the engine's own p99 where it has one.
-// An engine's ceiling is the highest offered rate it sent on schedule: achieved ≥ 95% of the offered
-// rate, under 1% late, its core under 90% busy. The server's own closed-loop ceiling (wrk -t1 -c50,
+// An engine keeps up with a rate when it delivers ≥ 95% of it using under 90% of its core (its own
+// CPU: late sends mix its timer's bursts with the server's queue, and are shown apart); at the first
+// rate it does not, the table says whether the engine or the server (its core ≥ 95% busy) was the
+// limit. The server's own closed-loop ceiling (wrk -t1 -c50,
 // when wrk is installed) is measured before and after, so the table says whether an engine outruns it.
 //   oha           the oha driver: -q RATE, one tokio worker thread; latency from the schedule (k ÷ rate)
 //   oha-own       oha -q RATE --latency-correction, CSV: its own latency starts at its ticker's
@@ -324,11 +326,12 @@ for (const e of chosen) {
       ),
     ];
     console.log(`| ${row.join(' | ')} |`);
-    const onSchedule = achieved >= rate * 0.95 && (late == null || late < 0.01) && busy < 0.9;
-    if (onSchedule && !limit) ceiling = rate;
-    else if (!limit) limit = m((r) => r.server) >= 0.97 ? 'the server' : busy >= 0.9 ? 'the engine' : 'neither core full';
+    const cpu = m((r) => r.cpu);
+    const keptUp = achieved >= rate * 0.95 && cpu < 0.9;
+    if (keptUp && !limit) ceiling = rate;
+    else if (!limit) limit = m((r) => r.server) >= 0.95 ? 'the server (its core full)' : cpu >= 0.9 ? 'the engine (its core full)' : 'neither core full';
   }
   ceilings.push(`${e}: ${ceiling ? `${int(ceiling)} req/s` : `under ${int(rates[0])}`}${limit ? ` (next rate limited by ${limit})` : ''}`);
 }
-console.log(`\nsent on schedule up to (achieved ≥ 95%, under 1% late, engine core under 90%): ${ceilings.join('; ')}`);
+console.log(`\nkept up (achieved ≥ 95% of the offered rate, engine under 90% of its core) up to: ${ceilings.join('; ')}`);
 await srv.stop();

@@ -129,6 +129,12 @@ describe('judgeProbe and loaderLimited', () => {
     expect(judgeProbe(10_000, figures({ rps: 10_000, busy: 0.95, server: 0.4 }), terms)).toMatchObject({ meets: true, loaderBound: false });
   });
 
+  it("judges by the loader process's own CPU: a core kept busy by other work is not a busy loader", () => {
+    const f = figures({ rps: 6_000, busy: 0.3, server: 0.7, late: 3000, p99: 900_000 });
+    expect(loaderLimited(10_000, { ...f, resources: { ...f.resources, loaderBusiestCore: 0.99 } })).toBe(false);
+    expect(loaderLimited(10_000, { ...f, resources: { ...f.resources, loaderThreadBusy: 0.95 } })).toBe(true);
+  });
+
   it('needs the schedule missed, not only a busy loader core', () => {
     const busyOnTime = figures({ rps: 10_000, busy: 0.95, server: 0.5, p99: 80_000 });
     expect(loaderLimited(10_000, busyOnTime)).toBe(false);

@@ -32,12 +32,15 @@ export function capacitySettings(design: { blocks: { min: number } }) {
 type ProbeFigures = Pick<WindowFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs' | 'resources'>;
 
 /**
- * Was the loader the limit of this window? Its core was busy (over `loaderBound.loaderBusy`) while
- * the server's was not full (under `loaderBound.serverShare`; not judged for a server this runner
- * does not sample), and the schedule was not kept: sends dropped, more than `lateShare` of them late,
- * or fewer delivered than `keptUpShare` of the offered rate. A server that only answers slowly
- * leaves the loader idle; a loader that cannot send the rate is busy and late with a server that
- * waits for requests.
+ * Was the loader the limit of this window? The loader process kept its core busy (its own CPU per
+ * thread it can use over `loaderBound.loaderBusy`) while the server's tree did not (under
+ * `loaderBound.serverShare`; not judged for a server this runner does not sample), and the schedule
+ * was not kept: sends dropped, more than `lateShare` of them late, or fewer delivered than
+ * `keptUpShare` of the offered rate. A server that only answers slowly leaves the loader idle; a
+ * loader that cannot send the rate is busy and late with a server that waits for requests. The
+ * processes' own CPU, not the cores' busy share: on a shared host other work fills an idle core
+ * (here other sessions' `nice -n 19` jobs kept the loader's core 90–99% busy while a Node loader
+ * used 25–38% of it, and every such probe read as loader-bound).
  */
 export function loaderLimited(
   rate: number,
@@ -46,7 +49,7 @@ export function loaderLimited(
   c: Pick<CapacitySettings, 'keptUpShare' | 'lateShare'> = DEFAULTS.capacity,
 ): boolean {
   const r = f.resources;
-  const loaderBusy = Math.max(r.loaderBusiestCore, r.loaderThreadBusy) > t.loaderBound.loaderBusy;
+  const loaderBusy = r.loaderThreadBusy > t.loaderBound.loaderBusy;
   const sampledServer = r.serverProcesses > 0;
   const serverRoom = !sampledServer || r.serverCoreShare < t.loaderBound.serverShare;
   const dropped = f.openLoop?.dropped ?? 0;
