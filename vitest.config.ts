@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 // loading servers at the same time would make those figures — and the tests — lie.
 export default defineConfig({
   test: {
-    projects: ['packages/sdk', 'packages/servers', 'packages/report', 'packages/cli'],
+    projects: ['packages/sdk', 'packages/servers', 'packages/history', 'packages/report', 'packages/cli'],
     fileParallelism: false,
     // Every test's scratch folder sits in one folder per run, removed when the run ends.
     globalSetup: ['./scripts/vitest-scratch-root.ts'],

@@ -9,6 +9,9 @@
 #   oha           the open-loop driver with the highest ceiling (sdk oha tests)  built with `cargo install
 #                 oha --version 1.16.0 --locked --root <tool cache>` (benchsuite setup oha does the same),
 #                 about 6.5 min on 2 cores the first time
+#   apache-otava  the history's change-point oracle (packages/history tests only, never a runtime
+#                 dependency): a virtualenv in the tool's cache with `pip install apache-otava==0.8.0`
+#                 from PyPI, about 35 s the first time
 #
 # `npm test` runs this first. What is missing is installed with apt-get when running as root on a
 # system that has apt-get; otherwise (or when apt-get fails) it is named here and the tests that
@@ -132,5 +135,24 @@ if ((${#need[@]})); then
   fi
 fi
 
-say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")$(go_tool vegeta >/dev/null && echo ", vegeta ($(go_tool vegeta))")$(cargo_tool oha >/dev/null && echo ", oha ($(cargo_tool oha))")"
+# Apache Otava, the oracle the history's E-Divisive is checked against: its own virtualenv in the
+# tool's cache (packages/history/test/otava.ts looks there).
+otava_venv="$cache/otava-venv-0.8.0"
+otava_ok() { "$otava_venv/bin/python" -c 'import otava.analysis' >/dev/null 2>&1; }
+if ! otava_ok; then
+  why=""
+  if [[ "${BENCHSUITE_NO_INSTALL:-}" == 1 ]]; then why='BENCHSUITE_NO_INSTALL=1'
+  else
+    say "installing apache-otava 0.8.0 from PyPI into $otava_venv (about 35 s)"
+    rm -rf "$otava_venv"
+    { python3 -m venv "$otava_venv" && "$otava_venv/bin/pip" install -q --disable-pip-version-check apache-otava==0.8.0; } >/dev/null 2>&1
+    otava_ok || why='pip install apache-otava==0.8.0 failed'
+  fi
+  if ! otava_ok; then
+    say "missing: apache-otava ($why). The history's agreement test is skipped"
+    go_fail=$strict
+  fi
+fi
+
+say "ok: wrk, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")$(go_tool vegeta >/dev/null && echo ", vegeta ($(go_tool vegeta))")$(cargo_tool oha >/dev/null && echo ", oha ($(cargo_tool oha))")$(otava_ok && echo ", apache-otava ($otava_venv)")"
 exit "$go_fail"

@@ -24,6 +24,18 @@ export const docBlocks: Record<string, { file: string; render: () => Promise<str
   },
   /** The flag table of `benchsuite run`. */
   'run-flags': { file: 'docs/cli.md', render: async () => [note('the options table in packages/cli/src/commands/run.ts'), renderFlagsMarkdown(runCommand)].join('\n') },
+  /** The flag tables of the `benchsuite history` commands. */
+  'history-flags': {
+    file: 'docs/history.md',
+    render: async () => {
+      const subs = await Promise.all(
+        Object.keys(commands)
+          .filter((k) => k.startsWith('history '))
+          .map((k) => commands[k]!()),
+      );
+      return [note('the options tables in packages/cli/src/commands/history.ts'), ...subs.map((c) => `\`${c.name}\` options:\n\n${renderFlagsMarkdown(c)}`)].join('\n\n');
+    },
+  },
 };
 
 /** The files that hold generated blocks. */

@@ -1,5 +1,5 @@
 import { DEFAULTS, type SuiteEvent } from '@benchsuite/sdk';
-import { budgetTexts, fmtHalfWidth, fmtPct, noteText, streamEventText } from '@benchsuite/report';
+import { budgetTexts, fmtHalfWidth, fmtPct, forecastText, noteText, streamEventText } from '@benchsuite/report';
 import { formatSeconds } from './_values.js';
 
 export interface ProgressOptions {
@@ -92,6 +92,10 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
         break;
       case 'replan':
         line(`warning: budget: ${noteText({ kind: 'budget-replanned', change: e.change })}`);
+        break;
+      case 'forecast':
+        // The header said the prior forecast; the measured ones, after the first blocks, get a line.
+        if (e.afterBlock !== undefined) line(`expects after block ${e.afterBlock}: ${forecastText(e.forecast)}`);
         break;
       case 'step-failed': {
         const { type: _, ...data } = e;

@@ -3,7 +3,8 @@ import { type Command, parseArgs, renderHelp, wantsHelp } from './_cli.js';
 import { errorExit, EXIT } from './_errors.js';
 import { type CommandIO, processIO, useColor } from './_io.js';
 
-const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** This CLI's version (package.json). */
+export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Commands by name, loaded on use: `report` and `compare` pull in the report renderers. */
 export const commands: Record<string, () => Promise<Command>> = {
@@ -14,7 +15,20 @@ export const commands: Record<string, () => Promise<Command>> = {
   list: async () => (await import('./commands/list.js')).listCommand as unknown as Command,
   export: async () => (await import('./commands/export.js')).exportCommand as unknown as Command,
   merge: async () => (await import('./commands/merge.js')).mergeCommand as unknown as Command,
+  'history add': async () => (await import('./commands/history.js')).historyCommands['history add']!,
+  'history changes': async () => (await import('./commands/history.js')).historyCommands['history changes']!,
+  'history check': async () => (await import('./commands/history.js')).historyCommands['history check']!,
+  'history report': async () => (await import('./commands/history.js')).historyCommands['history report']!,
 };
+
+/** Commands named by two words (`history add`): the first word alone lists them. */
+const groups = [
+  ...new Set(
+    Object.keys(commands)
+      .filter((k) => k.includes(' '))
+      .map((k) => k.split(' ')[0]!),
+  ),
+];
 
 /** `benchsuite --help`: the commands and their one-line summaries, from the command definitions. */
 async function usage(color: boolean): Promise<string> {
@@ -27,7 +41,7 @@ async function usage(color: boolean): Promise<string> {
     } catch (err) {
       summary = `(cannot load: ${(err as Error).message.split('\n')[0]})`;
     }
-    rows.push(`  ${bold(name.padEnd(9))} ${summary}`);
+    rows.push(`  ${bold(name.padEnd(16))} ${summary}`);
   }
   return [
     `${bold('benchsuite')} ${version} — measure HTTP frameworks and LLM gateways side by side`,
@@ -42,7 +56,7 @@ async function usage(color: boolean): Promise<string> {
     '',
     bold('Exit codes:'),
     '  0    done',
-    '  1    failures (run, setup) or a regression (compare)',
+    '  1    failures (run, setup) or a regression (compare, history check)',
     '  2    bad usage or config',
     `  ${EXIT.threshold}   a --threshold failed (run, merge)`,
     '  130  interrupted',
@@ -76,9 +90,34 @@ export async function main(argv: readonly string[], io: CommandIO = processIO): 
       io.stdout(`${version}\n`);
       return EXIT.ok;
     }
+    if (groups.includes(name)) {
+      const subs = Object.keys(commands).filter((k) => k.startsWith(`${name} `));
+      const sub = rest[0];
+      if (sub === undefined || sub === '--help' || sub === '-h' || !commands[`${name} ${sub}`]) {
+        const asked = sub === '--help' || sub === '-h';
+        const lines = [
+          `benchsuite ${name}: one of`,
+          ...(await Promise.all(subs.map(async (k) => `  ${k.padEnd(17)} ${(await commands[k]!()).summary}`))),
+          `Run \`benchsuite ${name} <command> --help\` for its options.`,
+          '',
+        ];
+        if (sub !== undefined && !asked) lines.unshift(`benchsuite ${name}: unknown command "${sub}"`);
+        (asked ? io.stdout : io.stderr)(lines.join('\n'));
+        return asked ? EXIT.ok : EXIT.usage;
+      }
+      const command = await commands[`${name} ${sub}`]!();
+      const args = rest.slice(1);
+      if (wantsHelp(args)) {
+        io.stdout(renderHelp(command, { color: useColor(io.stdoutTTY, io.env), ...(io.stdoutTTY && process.stdout.columns ? { width: process.stdout.columns } : {}) }));
+        return EXIT.ok;
+      }
+      return await command.run(parseArgs(command, args), io);
+    }
     const load = commands[name];
-    if (!load) {
-      const hint = name.startsWith('-') ? '; options go after the command, e.g. `benchsuite run --quick`' : `; expected one of: ${Object.keys(commands).join(', ')}`;
+    if (!load || name.includes(' ')) {
+      const hint = name.startsWith('-')
+        ? '; options go after the command, e.g. `benchsuite run --quick`'
+        : `; expected one of: ${[...Object.keys(commands).filter((k) => !k.includes(' ')), ...groups].join(', ')}`;
       io.stderr(`benchsuite: unknown command "${name}"${hint}\n`);
       return EXIT.usage;
     }

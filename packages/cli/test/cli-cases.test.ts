@@ -201,7 +201,7 @@ describe('flags', () => {
     const c = markedConfig();
     const r = await inProcess(['run', '--config', c.file, '-s', 'marked', '-n', '-o', c.out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^suite {6}marked \(/);
+    expect(r.stdout).toMatch(/^suite {6}marked: 1 scenario × 1 target \(/);
     expect(r.stdout).toMatch(/\ntargets {4}(.*, )?marked \(reference\)/);
     expect(r.stdout).toMatch(/\ndriver {5}(wrk|autocannon): \S/);
     expect(r.stdout).toContain('nothing was started (--dry-run)');
@@ -247,6 +247,28 @@ describe('flags', () => {
     refused(missing);
     expect(missing.stderr).toContain(`--resume: ${join(empty, 'nope')} does not exist`);
     mkdirSync(empty, { recursive: true });
+  });
+
+  it('--resume: a run that warmed fresh processes one by one (a removed design) is refused, saying why', async () => {
+    const out = scratch();
+    const design = { reference: 'a', windowSec: 0.8, warmup: { minSec: 2, maxSec: 3, tolerance: 0.05 }, rounds: { min: 3, max: 20 }, blocks: { min: 2, max: 12 } };
+    const plan = {
+      suite: 'tiny',
+      seed: 1,
+      driver: 'wrk',
+      scenarios: ['ping'],
+      targets: ['a'],
+      startedAt: '2026-11-25T10:00:00.000Z',
+      options: { overrides: {}, verify: true, costs: false, profile: false, pinning: 'auto' },
+    };
+    const common = { precision: 0.02, budgetSec: 1080, stealThreshold: 0.1, practicalBand: 0.01, bootstrapResamples: 2000, confidence: 0.95, clientBoundBusy: 0.9 };
+    writeFileSync(
+      join(out, 'run.json'),
+      JSON.stringify({ ...plan, design: { ...design, ...common, processes: 'shared', freshWarmup: 'one-by-one', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5 } }),
+    );
+    const r = await inProcess(['run', '--config', config, '--resume', out]);
+    refused(r);
+    expect(r.stderr).toContain(`--resume: the run in ${out} recorded design.freshWarmup 'one-by-one', which this version cannot continue (removed: `);
   });
 });
 

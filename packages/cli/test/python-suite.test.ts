@@ -31,7 +31,7 @@ describe('suite python', () => {
     const plan = r.stdout + r.stderr;
     expect(plan).toMatch(/costs on/);
     expect(plan).toMatch(/node-http-c/);
-    expect(plan).toMatch(/reference\s+node-http-c/);
+    expect(plan).toMatch(/\ntargets\s+node-http-c \(reference\)/);
   });
 
   it('`setup` with an unknown name is a usage error naming the suites, without a stack trace', () => {

@@ -58,6 +58,21 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['never-aborted wait', `\`waitMs\`, ${s.cancel.waitMs / 1000} s`],
     ['slow reader', `(${s.backpressure.readBytesPerSec / 1024} KiB/s) for \`durationSec\` (${s.backpressure.durationSec} s)`],
     ['throttle slack', `\`stallSlackBytes\` (${s.backpressure.stallSlackBytes / 2 ** 20} MiB`],
+    ['drain cap', `\`drainSec\` (${s.drainSec} s)`],
+    ['cold start cap', `\`coldMaxSec\`, ${s.coldMaxSec} s`],
   ];
   for (const [what, text] of streamClaims) it(`docs/streaming.md: ${what}`, () => expect(streaming).toContain(text));
+
+  const history = read('docs/history.md');
+  const h = d.history;
+  const historyClaims: Array<[string, string]> = [
+    ['shuffles', `within each current segment ${h.permutations} times`],
+    ['p-value', `(p = (1 + count) ÷ ${h.permutations + 1})`],
+    ['alpha', `the first candidate with p > ${h.alpha}`],
+    ['minimum magnitude', `under the minimum magnitude (${pct(h.minMagnitude)}, \`--min-change\`)`],
+    ['minimum segment', `fewer than ${h.minSegment} runs`],
+    ['gate window', `the **${h.gate.window} runs before it**`],
+    ['gate minimum', `With fewer than ${h.gate.minRuns} earlier runs`],
+  ];
+  for (const [what, text] of historyClaims) it(`docs/history.md: ${what}`, () => expect(history).toContain(text));
 });

@@ -104,6 +104,20 @@ describe('benchsuite run --json', () => {
   });
 });
 
+describe('run --history', () => {
+  it('adds the finished run to the history file, once', () => {
+    const dir = scratch();
+    const db = join(dir, 'history.sqlite');
+    const out = join(dir, 'run');
+    const r = binary(['run', '--config', config, '-s', 'tiny', '-o', out, '--driver', 'autocannon', '--seed', '5', '--history', '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\nhistory: added as run #1 \(machine [0-9a-f]{12}\) in .*history\.sqlite\n/);
+    expect(readFileSync(db).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+    const again = binary(['history', 'add', join(out, 'results.json'), '--db', db]);
+    expect(again.stderr).toContain('already in the history as run #1');
+  });
+});
+
 describe('exit codes of a run', () => {
   it('1 when a server fails, with the failure explained', () => {
     const r = binary(['run', '--config', config, '-s', 'broken', '--no-verify', '-o', scratch(), '--driver', 'autocannon']);

@@ -4,6 +4,7 @@ import { toGithubActionBenchmark, type GithubActionBenchmarkMetric } from './git
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { renderTerminal } from './terminal.js';
+import type { ReportOptions } from './model.js';
 
 /**
  * An output format: one method from its input to text. Renderers only return text; the CLI
@@ -32,6 +33,8 @@ export interface RenderOptions {
    * them; see `ReportOptions.stacks` and `stacksFilesOf`). Renderers read no files: the caller does.
    */
   stacks?: Readonly<Record<string, string>>;
+  /** Each pair's series from the history, with its changes (html draws them; see `ReportOptions.history`). */
+  history?: ReportOptions['history'];
 }
 
 /**

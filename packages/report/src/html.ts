@@ -1,8 +1,9 @@
 import { capacityCharts } from './load-tables.js';
 import { runtimeCharts } from './runtime-table.js';
 import { outline, scenarioId, type Section } from './outline.js';
+import { historySectionHtml, renderHistoryPage, type HistoryRuleView, type HistorySeriesView } from './history.js';
 import { createHash } from 'node:crypto';
-import { decodeHistogram, type BenchResult, type PairSummary } from '@benchsuite/sdk';
+import { decodeHistogram, disturbedWindows, median, thresholdsOf, type BenchResult, type OkWindow, type PairSummary } from '@benchsuite/sdk';
 import type { Note } from './notes.js';
 import { DASH, escapeHtml as esc, fmtRatio, fmtRps, fmtUs } from './format.js';
 import { flameGraphSvg, packageBarsSvg } from './flame.js';
@@ -198,6 +199,48 @@ function scenarioCharts(m: ReportModel, s: ScenarioView): string {
   return `<div class="charts three">${charts.join('')}</div>`;
 }
 
+/**
+ * Every measured window of the scenario, in the order measured: each target's req/s ÷ its median
+ * in the same block, so the host's slow windows show as dips shared by every target of a round
+ * (time-sliced) or scattered (one window after another); a ring marks a window the host disturbed
+ * beyond steal (another process on the measured cores, the loader running slow). Drawn for results
+ * that judged disturbances (`overall.disturbed`).
+ */
+function windowChart(m: ReportModel, s: ScenarioView): string {
+  const r = m.result;
+  const color = colorOf(r);
+  const disturbed = disturbedWindows(r.windows, thresholdsOf(r.design));
+  const ok = r.windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === s.info.name);
+  const rounds = [...new Set(ok.map((w) => `${w.block}/${w.round}`))];
+  const x = (w: OkWindow) => rounds.indexOf(`${w.block}/${w.round}`) + 1;
+  const series: LineSeries[] = s.rows.map((row) => {
+    const mine = ok.filter((w) => w.target === row.target);
+    const medians = new Map([...new Set(mine.map((w) => w.block))].map((b) => [b, median(mine.filter((w) => w.block === b).map((w) => w.rps))]));
+    return {
+      name: row.target,
+      color: color(row.target),
+      points: mine.map((w) => {
+        const d = disturbed.get(w.index);
+        const mark = d
+          ? [d.other ? `another process used ${Math.round((w.resources.otherCpuShare ?? 0) * 100)}% of the measured cores` : '', d.slowLoader ? 'the loader ran slow' : ''].filter(Boolean).join('; ')
+          : undefined;
+        return { x: x(w), y: w.rps / (medians.get(w.block) || 1), ...(mark ? { mark: `disturbed: ${mark}` } : {}) };
+      }),
+    };
+  });
+  const blocks = [...new Set(ok.map((w) => w.block))];
+  return `<div class="charts">${lineChart({
+    title: `Every window: req/s ÷ the target's median in its block (rings: disturbed by the host beyond steal)`,
+    series,
+    xTicks: blocks.map((b) => ({ x: rounds.indexOf(rounds.find((k) => k.startsWith(`${b}/`))!) + 1, label: `block ${b}` })),
+    xLabel: 'round',
+    yLabel: "÷ the block's median",
+    yFormat: fmtRatio,
+    yTickFormat: plainTick,
+    width: 960,
+  })}</div>`;
+}
+
 function stepCharts(m: ReportModel, s: ScenarioView): string {
   const color = colorOf(m.result);
   const conns = [...new Set(s.steps.map((st) => st.step.connections))].sort((a, b) => a - b);
@@ -275,6 +318,7 @@ function scenarioHtml(m: ReportModel, s: ScenarioView): string {
     : '';
   if (s.rows.length) {
     parts.push(scenarioCharts(m, s));
+    if (m.result.overall.disturbed) parts.push(windowChart(m, s));
     parts.push(htmlTable({ columns, rows: s.rows }, color, missingBody));
     parts.push('<p class="muted small">Hover a column header for its meaning; click it to sort.</p>');
   } else {
@@ -371,6 +415,8 @@ function sectionHtml(m: ReportModel, s: Section): string {
         return scenarioHtml(m, s.scenario);
       case 'costs':
         return costsHtml(m);
+      case 'history':
+        return historySectionHtml(s.history.series, s.history.rule);
       case 'environment':
         return environmentHtml(m);
     }
@@ -492,4 +538,12 @@ ${sections.map((s) => sectionHtml(m, s)).join('\n')}
 </body>
 </html>
 `;
+}
+
+/**
+ * The whole history as one self-contained page (`benchsuite history report`): every series of every
+ * machine with its change points marked, in the report's style, no script.
+ */
+export function renderHistoryHtml(series: readonly HistorySeriesView[], o: { rule: HistoryRuleView; generator: string; file: string }): string {
+  return renderHistoryPage(series, { ...o, css: CSS });
 }

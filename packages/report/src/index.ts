@@ -21,9 +21,20 @@ export {
   type CompareInput,
 } from './formats.js';
 export { renderMarkdown } from './markdown.js';
-export { renderHtml } from './html.js';
+export { renderHtml, renderHistoryHtml } from './html.js';
+export {
+  renderHistoryChanges,
+  renderHistoryCheck,
+  type HistoryChangeView,
+  type HistoryCheckView,
+  type HistoryFigure,
+  type HistoryMachineView,
+  type HistoryPointView,
+  type HistoryRuleView,
+  type HistorySeriesView,
+} from './history.js';
 export { renderTerminal, type TerminalOptions } from './terminal.js';
-export { buildModel, stacksFilesOf, foldedNotes, runHeaderFacts, warmupText, stoppingText, type RunOutlook, type ReportOptions, type ReportModel } from './model.js';
+export { buildModel, stacksFilesOf, foldedNotes, runHeaderFacts, forecastText, warmupText, stoppingText, type RunOutlook, type ReportOptions, type ReportModel } from './model.js';
 export { headlineColumns, packageTable, type Table } from './tables.js';
 export { flameGraphSvg, flameLayout, packageBarsSvg, escapeSvgText, type FlameRect } from './flame.js';
 export { UnknownReferenceError } from './reference.js';

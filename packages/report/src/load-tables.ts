@@ -3,9 +3,9 @@
  * the markdown, HTML and terminal renderers like every other table.
  */
 import type { BenchResult, Capacity, PairSummary, ThresholdOutcome } from '@benchsuite/sdk';
-import { DASH, fmtInt, fmtMs, fmtPct, fmtRps } from './format.js';
+import { DASH, fmtInt, fmtMs, fmtPct, fmtRps, fmtSignedPct } from './format.js';
 import { lineChart, PALETTE } from './svg.js';
-import type { Table } from './tables.js';
+import type { Column, Table } from './tables.js';
 
 /** A threshold's limit or measured value in its metric's unit. */
 function thresholdValue(metric: string, v: number | null): string {
@@ -15,6 +15,29 @@ function thresholdValue(metric: string, v: number | null): string {
   if (metric === 'cpu') return `${v.toFixed(1)} µs`;
   return fmtMs(v);
 }
+
+/**
+ * What stands behind a threshold's measured value: on a stepped load, each step's value (a
+ * latency term holds only when it holds at every step; a failing step is marked ✗); for errors,
+ * the failed windows whose sends were counted as failed.
+ */
+function thresholdDetail(t: ThresholdOutcome): string {
+  const parts: string[] = [];
+  if (t.steps) parts.push(t.steps.map((s) => `${s.connections} conn ${thresholdValue(t.metric, s.measured)}${s.pass ? '' : ' ✗'}`).join(' · '));
+  if (t.missed) parts.push(`${fmtInt(t.missed.windows)} failed window${t.missed.windows === 1 ? '' : 's'}: ${fmtInt(t.missed.requests)} expected sends counted as failed`);
+  return parts.join('; ') || DASH;
+}
+
+const detailColumn: Column<ThresholdOutcome> = {
+  id: 'detail',
+  label: 'Per step / counted',
+  help: "a stepped load: each step's value (a latency threshold must hold at every step; ✗ marks a step where it fails); errors: the windows that failed or were missed, whose expected sends count as failed",
+  align: 'left',
+  brief: true,
+  numeric: true,
+  text: thresholdDetail,
+  tone: (t) => (t.steps?.some((s) => !s.pass) || t.missed ? 'warn' : null),
+};
 
 /** Every threshold with its measured value, failed ones first. */
 export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
@@ -36,6 +59,8 @@ export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
         sort: (t) => t.measured,
       },
       { id: 'limit', label: 'Limit', align: 'right', brief: true, numeric: true, text: (t) => `${t.op} ${thresholdValue(t.metric, t.limit)}` },
+      // Only when some term has something behind its value (older results have none).
+      ...(rows.some((t) => t.steps || t.missed) ? [detailColumn] : []),
     ],
     rows,
   };
@@ -112,6 +137,15 @@ export function capacityTable(result: BenchResult): Table<Capacity> {
   };
 }
 
+/** `−12.0%`, and with a known schedule `−12.0% (1 200 of 10 000 sends not made)`. */
+function shortfallText(s: PairSummary): string {
+  const o = s.openLoop!;
+  const rel = o.offeredRate > 0 ? fmtSignedPct((s.rps.point / o.offeredRate - 1) * 100) : DASH;
+  if (o.scheduled === undefined) return rel;
+  const sent = s.requests + s.errors + s.timeouts;
+  return `${rel} (${fmtInt(Math.max(0, o.scheduled - sent))} of ${fmtInt(o.scheduled)} sends not made)`;
+}
+
 /** Open-loop pairs: offered rate, achieved, latency from the intended send next to the uncorrected one, late and dropped sends. */
 export function openLoopTable(result: BenchResult): Table<PairSummary> {
   return {
@@ -120,6 +154,17 @@ export function openLoopTable(result: BenchResult): Table<PairSummary> {
       { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (s) => s.target },
       { id: 'offered', label: 'Offered req/s', align: 'right', brief: true, numeric: true, text: (s) => fmtRps(s.openLoop!.offeredRate) },
       { id: 'achieved', label: 'req/s (median)', align: 'right', brief: true, numeric: true, text: (s) => fmtRps(s.rps.point) },
+      {
+        id: 'shortfall',
+        label: 'Shortfall',
+        help: 'achieved ÷ offered req/s − 1; with the schedule known (a merged k6 run), also the sends it asked for that were never made (scheduled − sent)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: shortfallText,
+        sort: (s) => (s.openLoop!.offeredRate > 0 ? s.rps.point / s.openLoop!.offeredRate - 1 : null),
+        tone: (s) => (s.openLoop!.offeredRate > 0 && s.rps.point < s.openLoop!.offeredRate * 0.95 ? 'bad' : null),
+      },
       {
         id: 'p99c',
         label: 'p99 from intended send',

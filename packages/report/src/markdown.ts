@@ -17,6 +17,7 @@ import {
   type ScenarioView,
 } from './model.js';
 import { outline, type Section } from './outline.js';
+import { historySectionMarkdown } from './history.js';
 import {
   costColumns,
   headlineColumns,
@@ -187,6 +188,8 @@ function section(m: ReportModel, s: Section): string[] {
       return scenarioSection(m, s.scenario);
     case 'costs':
       return costs(m);
+    case 'history':
+      return historySectionMarkdown(s.history.series, s.history.rule);
     case 'environment':
       return environment(m);
   }

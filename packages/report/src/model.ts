@@ -7,12 +7,14 @@ import {
   type OkWindow,
   type PairSummary,
   type ProfileRecord,
+  type RunForecast,
   type StopRecord,
   type TargetInfo,
 } from '@benchsuite/sdk';
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
 import { withReference } from './reference.js';
+import type { HistoryRuleView, HistorySeriesView } from './history.js';
 
 /** Options of the result renderers (Markdown, HTML, terminal). */
 export interface ReportOptions {
@@ -30,6 +32,11 @@ export interface ReportOptions {
    * draws no flame graph and says which file it needs; every other profile figure is in the result.
    */
   stacks?: Readonly<Record<string, string>>;
+  /**
+   * Each pair's series from the history (this run among the earlier runs of its machine and
+   * design), with the changes found; the HTML report draws them. The caller reads the history.
+   */
+  history?: { series: readonly HistorySeriesView[]; rule: HistoryRuleView };
 }
 
 export type ScenarioInfo = BenchResult['scenarios'][number];
@@ -134,6 +141,8 @@ export interface ReportModel {
   targetsWithCosts: TargetInfo[];
   metadataKeys: string[];
   wallSec: number;
+  /** The pairs' series from the history, when the caller passed them (`ReportOptions.history`). */
+  history: ReportOptions['history'] | null;
 }
 
 export const MISSING_LABEL: Record<MissingKind, string> = {
@@ -224,13 +233,27 @@ export interface RunOutlook {
   minimumSec: number;
   /** The half-width the budget is expected to reach (`BudgetPlan.expectedHalfWidth`); nothing is said without it. */
   expectedHalfWidth?: number | undefined;
+  /** What the budget buys and what the goals would take (`BudgetPlan.forecast`): said on its own line when present. */
+  forecast?: RunForecast | undefined;
   driver: { name: string; reason: string };
+}
+
+/**
+ * What a budget buys, in one line (the header's `expects` line and the measured forecast after the
+ * first block): `about ±6.1% for a typical pair (5 blocks of 3 rounds, time-sliced, noise typical of
+ * this method on a shared 2-vCPU VM); ±5% needs about 24 min, ±2% more than the maximum of blocks allows`.
+ */
+export function forecastText(f: RunForecast): string {
+  const how = f.method === 'sliced' ? 'time-sliced rounds' : 'one window after another';
+  const source = f.source === 'measured' ? 'noise measured so far in this run' : 'noise typical of this method on a shared 2-vCPU VM, until the first block measures it';
+  const goals = f.budgetFor.map((g) => `${fmtHalfWidth(g.precision)} ${g.budgetSec === null ? 'needs more blocks than the maximum allows' : `needs about ${fmtDuration(Math.round(g.budgetSec))}`}`);
+  return `about ${fmtHalfWidth(f.halfWidth)} for a typical pair (${plural(f.blocks, 'block')} of ${plural(f.rounds, 'round')}, ${how}; ${source}); ${goals.join(', ')}`;
 }
 
 /** The run's header in a few short lines (label, text): suite, targets, budget, design, driver. */
 export function runHeaderFacts(o: RunOutlook): Fact[] {
   const d = o.design;
-  const expected = o.expectedHalfWidth === undefined ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
+  const expected = o.expectedHalfWidth === undefined || o.forecast ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
   return [
     { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
     { label: 'targets', text: o.targets.map((t) => (t === o.reference ? `${t} (reference)` : t)).join(', ') },
@@ -238,6 +261,7 @@ export function runHeaderFacts(o: RunOutlook): Fact[] {
       label: 'budget',
       text: `${fmtDuration(d.budgetSec)} to bring every interval within ${fmtHalfWidth(d.precision)}${expected}; the minimum design takes about ${fmtDuration(Math.round(o.minimumSec))}`,
     },
+    ...(o.forecast ? [{ label: 'expects', text: forecastText(o.forecast) }] : []),
     { label: 'design', text: designBrief(d, o) },
     { label: 'driver', text: `${o.driver.name}: ${o.driver.reason}` },
   ];
@@ -309,9 +333,10 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
   const th = result.design;
   const mine = (f: (w: OkWindow) => boolean) => result.windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === s.scenario && w.target === s.target && f(w));
   if (s.windows.clientBound > 0) {
-    const busiest = Math.max(0, ...mine((w) => w.clientBound).map((w) => w.resources.loaderBusiestCore));
+    const busiest = Math.max(0, ...mine((w) => w.clientBound === true).map((w) => w.resources.loaderBusiestCore));
     notes.push({ kind: 'client-bound', windows: s.windows.clientBound, of: s.windows.ok, busiest, threshold: th.clientBoundBusy });
   }
+  if (s.windows.clientBoundUnknown) notes.push({ kind: 'client-bound-unknown', windows: s.windows.clientBoundUnknown, of: s.windows.ok });
   if (s.windows.backendBound > 0) {
     const busiest = Math.max(0, ...mine((w) => w.backendBound).map((w) => w.resources.serviceBusy));
     notes.push({ kind: 'backend-bound', windows: s.windows.backendBound, of: s.windows.ok, busiest, threshold: th.backendBoundBusy });
@@ -370,6 +395,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
     ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
+    ...(r.design.method ? [{ label: 'Rounds', text: methodText(r) }] : []),
     ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     { label: 'Driver', text: driverText(env.driver) },
@@ -390,11 +416,16 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       text: `${o.precisionMet} of ${plural(o.pairs, 'pair')} met ${fmtHalfWidth(d.precision)}; half-width median ${fmtHalfWidth(o.medianHalfWidth)}, worst ${fmtHalfWidth(o.worstHalfWidth)}`,
     },
     ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict, bands: d.covBands }) }] : []),
+    ...(o.limits ? [{ label: 'Interval width', text: noteText({ kind: 'interval-limits', limits: o.limits }) }] : []),
+    ...forecastFacts(r),
     {
       label: 'Stopped',
       text: r.stops.length ? r.stops.map((s) => noteText(stopNote(s, d.precision))) : DASH,
     },
-    { label: 'Windows', text: `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed` },
+    {
+      label: 'Windows',
+      text: `${o.windows} measured, ${o.excludedSteal} left out for CPU steal, ${failed} failed${o.disturbed ? `; ${noteText({ kind: 'host-disturbed', ...o.disturbed, of: o.windows })}` : ''}`,
+    },
     {
       label: 'Time',
       text:
@@ -406,6 +437,27 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
   ];
 }
+
+/** What the budget was expected to buy before the run and after its first blocks, beside what it reached. */
+function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
+  const p = r.design.budgetPlan;
+  if (!p?.forecast) return [];
+  const said = [`about ${fmtHalfWidth(p.forecast.halfWidth)} before the run (the method's typical noise)`];
+  if (p.measuredForecast) said.push(`${fmtHalfWidth(p.measuredForecast.halfWidth)} from this run's own noise after its first blocks`);
+  return [{ label: 'Forecast', text: `${said.join(', ')}; reached ${fmtHalfWidth(r.overall.medianHalfWidth)} (median over pairs)` }];
+}
+
+/** How the rounds loaded their targets. */
+function methodText(r: BenchResult): string {
+  if (r.design.method === 'sequential') return 'one window per target after another, in a seeded order per round';
+  const slices = r.windows.flatMap((w) => (w.status === 'ok' ? w.steps.flatMap((s) => (s.slice ? [s.slice.sliceSec] : [])) : []));
+  const range = slices.length ? (Math.min(...slices) === Math.max(...slices) ? `${fmtSec(slices[0]!)}` : `${fmtSec(Math.min(...slices))}–${fmtSec(Math.max(...slices))}`) : '?';
+  return (
+    `time-sliced: every target of a round loaded in the same seconds, in alternating slots of ${range} (a seeded order per cycle), ` +
+    "so a ratio compares the same moments of the host; each figure is still the server's own, with the core to itself in its slots"
+  );
+}
+const fmtSec = (s: number) => (s < 1 ? `${Math.round(s * 1000)} ms` : `${+s.toFixed(2)} s`);
 
 /** Shared processes: how often each scenario met the block's processes fresh from their start. */
 function processesFacts(r: BenchResult): Array<{ label: string; text: string }> {
@@ -601,6 +653,7 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
     targetsWithCosts: result.targets.filter((t) => t.costs),
     metadataKeys,
     wallSec,
+    history: options.history ?? null,
   };
 }
 

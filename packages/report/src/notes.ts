@@ -1,5 +1,5 @@
-import { DEFAULTS, type BudgetChange, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
-import { fmtDuration, fmtPct } from './format.js';
+import { DEFAULTS, type BudgetChange, type IntervalLimitsRecord, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
+import { fmtDuration, fmtHalfWidth, fmtPct } from './format.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
 
@@ -11,11 +11,14 @@ const pct = (x: number, digits = 0) => fmtPct(x, digits);
  */
 export type Note =
   | { kind: 'client-bound'; windows: number; of: number; busiest: number; threshold: number }
+  | { kind: 'client-bound-unknown'; windows: number; of: number }
   | { kind: 'backend-bound'; windows: number; of: number; busiest: number; threshold: number }
   | { kind: 'server-not-saturated'; windows: number; of: number; share: number; cores: number; threshold: number }
   | { kind: 'loader-bound'; windows: number; of: number; share: number; busiest: number; cores: number; serverShare: number; loaderBusy: number }
   | { kind: 'verdict-bands'; bands: { excellent: number; acceptable: number; noisy: number }; share: number }
   | { kind: 'run-verdict'; verdict: RunVerdict | null; bands: { excellent: number; acceptable: number; noisy: number } }
+  | { kind: 'interval-limits'; limits: IntervalLimitsRecord }
+  | { kind: 'host-disturbed'; windows: number; other: number; slowLoader: number; of: number }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold: number }
   | { kind: 'not-pinned'; reason?: string | undefined }
   | { kind: 'budget-changed'; givenMinimumSec: number; budgetSec: number; changes: ReadonlyArray<BudgetChange | string> }
@@ -112,6 +115,30 @@ function verdictAdvice(v: RunVerdict, b: { acceptable: number; noisy: number }):
   return `every pair varied by under ${pct(b.acceptable)} between blocks: the figures compare as they are`;
 }
 
+/**
+ * What set a run's intervals and what would narrow them most, from `overall.limits`: `the host,
+ * window by window (a round's log-ratio SD 12.0% within a block: 85% of a block median's variance),
+ * with 4 blocks (Student's t 1.6× a normal quantile); most help: twice the budget, or half the
+ * pairs (about ±8.1%)`.
+ */
+function limitsText(l: IntervalLimitsRecord): string {
+  const by = {
+    host: `the host, window by window (a round's log-ratio SD ${pct(l.components.within, 1)} within a block: ${pct(l.withinShare)} of a block median's variance)`,
+    processes: `the processes, block by block (their levels' SD ${pct(l.components.between, 1)}: ${pct(l.betweenShare)} of a block median's variance)`,
+    blocks: `too few blocks to know the processes' spread`,
+  }[l.setBy];
+  const blocks =
+    l.blocksFactor === null
+      ? 'one block (no spread between processes measured)'
+      : `${l.blocks} block${l.blocks === 1 ? '' : 's'} of ${l.rounds} round${l.rounds === 1 ? '' : 's'} (Student's t ${l.blocksFactor.toFixed(1)}× a normal quantile)`;
+  const option = (o: IntervalLimitsRecord['options'][number]) =>
+    o.change === 'budget'
+      ? `twice the --budget, or half as many pairs (about ${fmtHalfWidth(o.halfWidth)})`
+      : `time-sliced rounds: install wrk (apt-get install wrk; about ${fmtHalfWidth(o.halfWidth)})`;
+  const best = l.options.find((o) => o.change === l.best);
+  return `set by ${by}, with ${blocks}${best ? `; most help: ${option(best)}` : ''}`;
+}
+
 /** The sentence for a note, with the figures that raised it. */
 export function noteText(n: Note): string {
   switch (n.kind) {
@@ -121,6 +148,8 @@ export function noteText(n: Note): string {
       return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(n.threshold)}): that req/s is the backend's limit, not the server's`;
     case 'server-not-saturated':
       return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(n.threshold)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
+    case 'client-bound-unknown':
+      return `whether the load generator was the limit is unknown in ${n.windows} of ${n.of} windows: its CPU was not measured (a merged k6 run: the runners' logs do not carry their CPU)`;
     case 'loader-bound':
       return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${pct(n.serverShare)}) while the busiest loader core was at ${pct(n.busiest)} (over ${pct(n.loaderBusy)}): that req/s is the loader's figure, not the server's`;
     case 'verdict-bands': {
@@ -138,6 +167,12 @@ export function noteText(n: Note): string {
       const shares = (Object.keys(v.pairs) as VerdictBand[]).filter((b) => v.pairs[b] > 0).map((b) => `${v.pairs[b]} ${VERDICT_WORDS[b]} (${pct(v.pairs[b] / total)})`);
       return `${VERDICT_WORDS[v.band]} — of ${total} pair${total === 1 ? '' : 's'}, ${shares.join(', ')}; ${verdictAdvice(v, n.bands)}`;
     }
+    case 'interval-limits':
+      return limitsText(n.limits);
+    case 'host-disturbed':
+      return n.windows
+        ? `${n.windows} of ${n.of} disturbed by the host beyond steal (${n.other} with another process on the measured cores, ${n.slowLoader} with the loader running slow), kept in the estimates`
+        : 'none disturbed by the host beyond steal (no other process on the measured cores, the loader never slow)';
     case 'steal':
       return `CPU steal by the hypervisor averaged ${pct(n.mean, 1)} (worst window ${pct(n.max, 1)}); ${n.excluded} of ${n.of} windows were over ${pct(n.threshold)} and were left out of the estimates (kept in the raw data)`;
     case 'not-pinned':

@@ -18,6 +18,7 @@ export type Section = { id: string; title: string; brief: boolean } & (
   | { kind: 'reading' }
   | { kind: 'scenario'; scenario: ScenarioView }
   | { kind: 'costs' }
+  | { kind: 'history'; history: NonNullable<ReportModel['history']> }
   | { kind: 'environment' }
 );
 
@@ -33,7 +34,7 @@ export const scenarioId = (name: string, i: number) =>
  * The report's outline: its sections in the one order Markdown, HTML and the terminal draw them —
  * what the run was checked against (thresholds), the load-specific figures (open loop, capacity,
  * runtimes, streaming, instructions), the rankings, how to read the tables, a section per
- * scenario, then backend ceilings, costs and the environment. A section with nothing to show is
+ * scenario, then backend ceilings, costs, the pairs' history (when given) and the environment. A section with nothing to show is
  * left out. Add a section here and every renderer draws it (a `table` needs nothing more).
  */
 export function outline(m: ReportModel): Section[] {
@@ -52,6 +53,7 @@ export function outline(m: ReportModel): Section[] {
     ...m.scenarios.map((s, i): Section => ({ kind: 'scenario', id: scenarioId(s.info.name, i), title: `Scenario: ${s.info.name}`, brief: true, scenario: s })),
     ...table('ceilings', 'Backend ceilings', { columns: ceilingColumns(), rows: r.ceilings } as Table<unknown>),
     ...(m.targetsWithCosts.length ? [{ kind: 'costs' as const, id: 'costs', title: 'Costs', brief: true }] : []),
+    ...(m.history?.series.length ? [{ kind: 'history' as const, id: 'history', title: 'History', brief: false, history: m.history }] : []),
     { kind: 'environment', id: 'environment', title: 'Environment', brief: false },
   ];
 }

@@ -34,7 +34,17 @@ export function withReference(result: BenchResult, reference: string): BenchResu
   const index = new WindowIndex(result.windows);
   const ceiling = (scenario: string) => result.ceilings.find((c) => c.scenario === scenario)?.rps.point;
   const summaries = result.summaries.map((s) =>
-    summarizePair({ scenario: s.scenario, target: s.target, windows: result.windows, estimator: o, serverCpus: s.serverCpus, thresholds: design, index, ceilingRps: ceiling(s.scenario) }),
+    summarizePair({
+      scenario: s.scenario,
+      target: s.target,
+      windows: result.windows,
+      estimator: o,
+      serverCpus: s.serverCpus,
+      thresholds: design,
+      index,
+      ceilingRps: ceiling(s.scenario),
+      blocks: result.blocks,
+    }),
   );
   const rankings = result.rankings.map((r) => rankScenario(r.scenario, summaries, design.practicalBand));
   const reached = summaries.map((s) => s.precision.reached).filter((h): h is number => h !== null);

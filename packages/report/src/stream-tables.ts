@@ -21,6 +21,46 @@ function acrossBlocks(xs: number[], f: (x: number) => string): string {
   return xs.length > 1 ? `${m} (${f(Math.min(...xs))}–${f(Math.max(...xs))})` : m;
 }
 
+/** Marks a rate of an older result: streams or events counted inside the whole level ÷ its seconds. */
+const WINDOW_COUNT = 'window count';
+/** Marks a gap of an older result: one per token event, events of one read 1 µs apart. */
+const PER_ARRIVAL = 'per arrival';
+
+/** The defined values of `pick` over levels. */
+function values(levels: Level[], pick: (l: Level) => number | null | undefined): number[] {
+  return levels.flatMap((l) => {
+    const v = pick(l);
+    return v == null ? [] : [v];
+  });
+}
+
+/** Marks a rate whose window opened at the cold start's cap, first streams of the burst still in it. */
+const COLD_CAPPED = 'cold start capped';
+
+/** A steady rate over blocks, or an older result's count over the level, marked. */
+function rateText(levels: Level[], steady: (l: Level) => number | undefined, old: (l: Level) => number | undefined): string {
+  const text = acrossBlocks(
+    values(levels, (l) => (l.steady === undefined ? old(l) : steady(l))),
+    fmtRps,
+  );
+  if (text === DASH) return text;
+  const marks = [levels.some((l) => l.steady === undefined) ? WINDOW_COUNT : null, levels.some((l) => l.coldCapped) ? COLD_CAPPED : null].filter(Boolean);
+  return marks.length ? `${text} (${marks.join(', ')})` : text;
+}
+
+/** The per-event gap over blocks, or an older result's gap per arrival, marked. */
+function gapText(levels: Level[], pick: (g: Level['ttfb']) => number): string {
+  const older = levels.some((l) => !l.eventGap);
+  const text = acrossBlocks(
+    values(levels, (l) => {
+      const g = l.eventGap ?? l.gap;
+      return g ? pick(g) : undefined;
+    }),
+    ms,
+  );
+  return older && text !== DASH ? `${text} (${PER_ARRIVAL})` : text;
+}
+
 interface LevelRow {
   scenario: string;
   target: string;
@@ -37,7 +77,7 @@ function streamLevelTable(result: BenchResult): Table<LevelRow> {
       rows.push({ scenario: r.scenario, target: r.target, streams, levels: levels.filter((l) => l.streams === streams) });
     }
   }
-  const lat = (pick: (l: Level) => number) => (r: LevelRow) => acrossBlocks(r.levels.map(pick), ms);
+  const lat = (pick: (l: Level) => number | undefined) => (r: LevelRow) => acrossBlocks(values(r.levels, pick), ms);
   return {
     columns: [
       { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (r) => r.scenario },
@@ -46,34 +86,88 @@ function streamLevelTable(result: BenchResult): Table<LevelRow> {
       {
         id: 'streams-per-sec',
         label: 'Completed/s',
-        help: 'streams completed per second inside the window: median over blocks (fresh processes), lowest–highest block in brackets',
+        help: `completed streams per second in the level's window, which opens once every lane (each of the concurrent streams, run one after another) has ended its first stream; each stream by the share of its length inside it: median over blocks (fresh processes), lowest–highest block in brackets; "${COLD_CAPPED}" marks a window that opened at the cap on the cold start with first streams still running; "${WINDOW_COUNT}" marks older results, which counted the streams that ended inside the level (low by up to one stream length ÷ level)`,
         align: 'right',
         brief: true,
         numeric: true,
         text: (r) =>
-          acrossBlocks(
-            r.levels.map((l) => l.streamsPerSec),
-            fmtRps,
+          rateText(
+            r.levels,
+            (l) => l.steady?.completedPerSec,
+            (l) => l.streamsPerSec,
           ),
-        sort: (r) => med(r.levels.map((l) => l.streamsPerSec)),
+        sort: (r) => med(values(r.levels, (l) => (l.steady === undefined ? l.streamsPerSec : l.steady?.completedPerSec))),
       },
       {
         id: 'events-per-sec',
         label: 'Events/s',
-        help: 'SSE events received per second inside the window',
+        help: `SSE events per second in the level's window (each stream's events by the share of its length inside it); "${WINDOW_COUNT}" marks older results, which counted the whole level`,
         align: 'right',
         numeric: true,
         text: (r) =>
-          acrossBlocks(
-            r.levels.map((l) => l.eventsPerSec),
-            fmtRps,
+          rateText(
+            r.levels,
+            (l) => l.steady?.eventsPerSec,
+            (l) => l.eventsPerSec,
           ),
       },
       { id: 'ttfb', label: 'TTFB p50', help: 'request sent → response headers', align: 'right', numeric: true, text: lat((l) => l.ttfb.p50) },
       { id: 'first', label: 'First token p50', help: 'request sent → the first token event', align: 'right', brief: true, numeric: true, text: lat((l) => l.firstDelta.p50) },
       { id: 'first99', label: 'First token p99', align: 'right', numeric: true, text: lat((l) => l.firstDelta.p99) },
-      { id: 'gap50', label: 'Gap p50', help: 'time between consecutive token events of a stream', align: 'right', brief: true, numeric: true, text: lat((l) => l.gap.p50) },
-      { id: 'gap99', label: 'Gap p99', align: 'right', brief: true, numeric: true, text: lat((l) => l.gap.p99) },
+      {
+        id: 'read-gap50',
+        label: 'Gap/read p50',
+        help: "time between consecutive reads of a stream that brought token events (what a reader waits between updates); inside the level's window only (the cold start is not recorded, the drain has its own)",
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: lat((l) => l.readGap?.p50),
+      },
+      { id: 'read-gap99', label: 'Gap/read p99', align: 'right', numeric: true, text: lat((l) => l.readGap?.p99) },
+      {
+        id: 'event-gap50',
+        label: 'Gap/event p50',
+        help: `a read's gap shared by the token events it brought (3 events after 30 ms give three gaps of 10 ms); "${PER_ARRIVAL}" marks older results, which gave the events of one read 1 µs gaps`,
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (r) => gapText(r.levels, (g) => g.p50),
+      },
+      { id: 'event-gap99', label: 'Gap/event p99', align: 'right', numeric: true, text: (r) => gapText(r.levels, (g) => g.p99) },
+      {
+        id: 'per-read',
+        label: 'Tokens/read',
+        help: 'token events per read of the loader: mean, and the most in one read (above 1: the target wrote them together, or the loader read late, see loader lag)',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (r) => {
+          const b = r.levels.flatMap((l) => (l.batching ? [l.batching] : []));
+          const reads = b.reduce((a, x) => a + x.reads, 0);
+          if (!reads) return DASH;
+          return `${(b.reduce((a, x) => a + x.tokens, 0) / reads).toFixed(2)} (max ${fmtInt(Math.max(...b.map((x) => x.maxPerRead)))})`;
+        },
+      },
+      {
+        id: 'loader-lag',
+        label: 'Loader lag p99',
+        help: "the loader's event-loop delay inside the level: reads later than the target's spacing bring several writes at once",
+        align: 'right',
+        numeric: true,
+        text: lat((l) => l.loaderLag?.p99),
+      },
+      {
+        id: 'drain',
+        label: 'Drain',
+        help: "streams still open at the window's end, and of them cut at the drain cap (counted as errors), over all blocks; their figures are apart from the window's (JSON: levels[].drain)",
+        align: 'right',
+        numeric: true,
+        text: (r) => {
+          const d = r.levels.flatMap((l) => (l.drain ? [l.drain] : []));
+          return d.length ? `${fmtInt(d.reduce((a, x) => a + x.open, 0))} open, ${fmtInt(d.reduce((a, x) => a + x.cut, 0))} cut` : DASH;
+        },
+        tone: (r) => (r.levels.some((l) => (l.drain?.cut ?? 0) > 0) ? 'bad' : null),
+      },
       {
         id: 'errors',
         label: 'Errors',
@@ -252,7 +346,11 @@ export function streamEventText(e: Extract<SuiteEvent, { type: 'stream' }>): str
       return `${where}: starting (streaming levels, then cancellation and backpressure)`;
     case 'level': {
       const l = e.level!;
-      return `  ${l.streams} streams: ${fmtRps(l.streamsPerSec)} completed/s, ${fmtRps(l.eventsPerSec)} events/s, first token p50 ${ms(l.firstDelta.p50)}, gap p50/p99 ${ms(l.gap.p50)}/${ms(l.gap.p99)}${l.errors ? `, ${l.errors} errors (${(l.errorSamples ?? []).join('; ')})` : ''}, steal ${fmtPct(l.cpuSteal)}`;
+      const rate = l.steady ? `${fmtRps(l.steady.completedPerSec)} completed/s, ${fmtRps(l.steady.eventsPerSec)} events/s` : 'an empty window';
+      const perRead = l.batching?.reads ? (l.batching.tokens / l.batching.reads).toFixed(2) : DASH;
+      const gap = `gap p50 per read ${ms(l.readGap?.p50)}, per event ${ms(l.eventGap?.p50)} (${perRead} tokens/read)`;
+      const drain = l.drain?.cut ? `, ${l.drain.cut} cut at the drain cap` : '';
+      return `  ${l.streams} streams: ${rate}, first token p50 ${ms(l.firstDelta.p50)}, ${gap}${l.errors ? `, ${l.errors} errors (${(l.errorSamples ?? []).join('; ')})` : ''}${drain}, steal ${fmtPct(l.cpuSteal)}`;
     }
     case 'cancel': {
       const c = e.cancel!;

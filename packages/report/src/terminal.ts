@@ -115,6 +115,7 @@ function section(m: ReportModel, s: Section, paint: Paint): string[] {
       return [...heading(s.title), ...terminalTable({ columns: costColumns(), rows: m.targetsWithCosts }, paint)];
     case 'rankings':
     case 'reading':
+    case 'history':
     case 'environment':
       return [];
   }

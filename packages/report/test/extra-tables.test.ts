@@ -1,6 +1,7 @@
 // The sections beside the pairs' tables: streaming (kind 'stream') and instruction counts
 // (--instructions), drawn by every renderer from one spec.
-import type { BenchResult } from '@benchsuite/sdk';
+import { readFileSync } from 'node:fs';
+import { resultSchema, upgradeResult, type BenchResult } from '@benchsuite/sdk';
 import { describe, expect, it } from 'vitest';
 import { renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
 import { loadFixture } from './helpers.js';
@@ -101,5 +102,68 @@ describe('streaming and instruction sections', () => {
     const md = renderMarkdown(loadFixture());
     expect(md).not.toContain('Instructions per request');
     expect(md).not.toContain('## Streaming');
+  });
+});
+
+describe('the streaming table of a result with steady rates, per-read and per-event gaps and a drain', () => {
+  const batching = { reads: 400, tokens: 1200, batchedReads: 400, maxPerRead: 4 };
+  const r = withExtras();
+  const block = r.streaming![0]!.blocks[0]!;
+  const old = block.levels[0]!;
+  block.levels.push({
+    streams: 200,
+    durationSec: 5,
+    started: 4000,
+    completed: 3800,
+    errors: 2,
+    events: 90_000,
+    steady: { sec: 5, completed: 4000, events: 82_800, completedPerSec: 800, eventsPerSec: 18_000 },
+    coldSec: 0.4,
+    ttfb: lat(9000),
+    firstDelta: lat(24_000),
+    readGap: lat(30_000),
+    eventGap: lat(10_000),
+    batching,
+    drain: { open: 200, completed: 198, cut: 2, sec: 5, events: 4000, ttfb: lat(1), firstDelta: lat(1), readGap: lat(900_000), eventGap: lat(300_000), batching },
+    loaderLag: lat(2000),
+    peakRssBytes: 90e6,
+    cpuSteal: 0,
+  });
+  const md = renderMarkdown(r);
+  const row = (streams: number) => md.split('\n').find((l) => l.startsWith(`| sse | gw | ${streams} |`)) ?? '';
+  it('shows the steady rate, the gap per read and per event, tokens per read, and the drain apart', () => {
+    expect(row(200)).toContain('| 800 |');
+    expect(row(200)).toMatch(/\| 18.000 \|/);
+    expect(row(200)).toContain('30.00 ms');
+    expect(row(200)).toContain('10.00 ms');
+    expect(row(200)).toContain('3.00 (max 4)');
+    expect(row(200)).toContain('200 open, 2 cut');
+    // The drain's 900 ms gaps stay out of the level's columns.
+    expect(row(200)).not.toContain('900.00 ms');
+  });
+  it('marks a rate whose window opened at the cold start cap', () => {
+    const capped = structuredClone(r);
+    capped.streaming![0]!.blocks[0]!.levels[1]!.coldCapped = true;
+    expect(renderMarkdown(capped)).toContain('| 800 (cold start capped) |');
+  });
+  it('still draws an older result, its window count and per-arrival gap marked', () => {
+    expect(old.steady).toBeUndefined();
+    expect(row(50)).toContain('176 (window count)');
+    expect(row(50)).toContain('10.30 ms (per arrival)');
+    expect(renderTerminal(r, { color: false })).toContain('window count');
+  });
+});
+
+describe('a version-2 result with streaming levels of its time', () => {
+  it('reads through upgradeResult and draws its window counts and per-arrival gaps, marked', () => {
+    const v2 = JSON.parse(readFileSync(new URL('./fixtures/v2/2026-11-24-synthetic.json', import.meta.url), 'utf8'));
+    v2.streaming = structuredClone(withExtras().streaming);
+    const r = resultSchema.parse(upgradeResult(v2));
+    const level = r.streaming![0]!.blocks[0]!.levels[0]!;
+    expect(level.steady).toBeUndefined();
+    expect(level.streamsPerSec).toBe(176);
+    const md = renderMarkdown(r);
+    expect(md).toMatch(/\| sse \| gw \| 50 \| 176 \(window count\) \|/);
+    expect(md).toContain('10.30 ms (per arrival)');
   });
 });

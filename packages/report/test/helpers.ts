@@ -27,7 +27,7 @@ export function estimatorOptions(r: BenchResult): EstimatorOptions {
 export function resummarize(r: BenchResult): BenchResult {
   const index = new WindowIndex(r.windows);
   r.summaries = r.summaries.map((s) =>
-    summarizePair({ scenario: s.scenario, target: s.target, windows: r.windows, estimator: estimatorOptions(r), serverCpus: s.serverCpus, thresholds: r.design, index }),
+    summarizePair({ scenario: s.scenario, target: s.target, windows: r.windows, estimator: estimatorOptions(r), serverCpus: s.serverCpus, thresholds: r.design, index, blocks: r.blocks }),
   );
   r.rankings = r.rankings.map((k) => rankScenario(k.scenario, r.summaries, r.design.practicalBand));
   return r;

@@ -28,24 +28,28 @@ export const DEFAULTS = {
    * [minSec, maxSec]. At most 3 s, not 4: a fresh process's third second already ran at its block's
    * measured level (0.99, 1.01 and 1.03 of it, medians over 18–24 fresh processes in three default
    * runs, `npm run bench:warmup`), and on this host most warm-ups ran to their maximum anyway.
+   * A block's fresh processes warm up together in rotation rounds (every target still warming gets
+   * one window per round, in a seeded order), so none sits idle through the others' whole warm-ups.
+   * Warming them one after another, then a wake-up round of one window each, was the design until
+   * 1f23444 (results without `design.freshWarmup`) and was removed: a server idle for about 15 s
+   * runs its next second slow, and the wake-up round that undid it cost 3.2 s of the default suite's
+   * 23 s of fresh start per block.
    */
   warmup: { minSec: 2, maxSec: 3, tolerance: 0.05 },
-  /**
-   * How a block's fresh processes are warmed: `rotation` gives every target still warming one
-   * warm-up window per round, in a seeded order per round, until each is steady (the rule above), so
-   * none sits idle through the others' whole warm-ups and no wake-up round is needed;
-   * `one-by-one` warms each target until steady, one after another, then runs the wake-up round (one
-   * rotation window per target) before round 1. Rotation, because a server idle for about 15 s runs
-   * its next second slow, and one-by-one spent a wake-up round per block (3.2 s of the default
-   * suite's 23 s of fresh start per block) to undo the idle it had made.
-   */
-  freshWarmup: 'rotation' as 'rotation' | 'one-by-one',
   /**
    * Rounds per block: the dimensioning phase chooses within [min, max]. The minimum is 3, not 5:
    * server processes differ more than windows do, so the budget buys blocks before rounds (the
    * default suite's third block fits only with 3).
    */
   rounds: { min: 3, max: 20 },
+  /**
+   * How a round loads its targets. `sliced`: all in the same seconds, in alternating slots of tens
+   * of milliseconds (`slice` below), with a driver that can (wrk); `sequential`: one window per
+   * target after another, in a seeded order. Sliced, because the host's speed moves within a second:
+   * on the project's VM a window's throughput log-ratio to the reference had an SD of 0.37–0.43
+   * one window after another and 0.16–0.19 in slots (`npm run bench:slices`; figures in docs).
+   */
+  method: 'sliced' as 'sliced' | 'sequential',
   /** Blocks (fresh server processes) per scenario. */
   blocks: { min: 2, max: 12 },
   /**
@@ -67,8 +71,7 @@ export const DEFAULTS = {
    */
   carriedWarmupRounds: 1,
   /**
-   * Seconds of each rotation window (a carried process's warm-up, above), and of each window of a
-   * block's wake-up round (`freshWarmup: 'one-by-one'`). 0.5 s, not the warm-up's 1 s: on the default suite a 0.5-s rotation
+   * Seconds of each rotation window of a carried process's warm-up (above). 0.5 s, not the warm-up's 1 s: on the default suite a 0.5-s rotation
    * window ran at 0.74 of the block's figure (1-s ones at 0.83), yet round 1's ratios to the
    * reference were no lower than round 2's (1.011 ÷ the later rounds, control 1.039; with 1-s
    * windows 0.971 and 0.956; `npm run bench:warmup`, 120 carried pairs of blocks), and the rotation
@@ -89,6 +92,13 @@ export const DEFAULTS = {
   noisyWindowCov: 0.1,
   /** A pair is labelled `disturbed` when windows were left out for steal or mean steal exceeds this. */
   disturbedSteal: 0.05,
+  /**
+   * A window the host disturbed beyond steal: something else used more than `otherShare` of the
+   * measured cores' time, or the loader spent more than `loaderSlowdown` times its (scenario,
+   * target) median CPU per request (its work per request does not change: the host ran slow).
+   * Counted in the report and marked in the HTML's window chart; the windows stay in the estimates.
+   */
+  hostDisturbance: { otherShare: 0.05, loaderSlowdown: 1.3 },
   /** Differences smaller than this fraction are ties in rankings and no change in `compare`. */
   practicalBand: 0.01,
   /** Bootstrap resamples per interval. */
@@ -136,8 +146,14 @@ export const DEFAULTS = {
     cancel: { count: 40, afterEvents: 2, waitMs: 2000 },
     /** stallSlackBytes: what the backend may write beyond the reader in the phase's second half and still count as throttled (socket buffers settling). */
     backpressure: { readBytesPerSec: 1024, durationSec: 10, stallSlackBytes: 2 ** 20 },
-    /** Seconds a stream may take after its level ended before it is cut (its figures still count). */
+    /** Seconds the streams still open at a level's end may take before they are cut (from the level's end; their figures go to the level's `drain`). */
     drainSec: 5,
+    /**
+     * A level's cold start: its streams all open at once, and its measured window starts when every
+     * one has ended its first stream, or after this many seconds at most (the level is then marked
+     * `coldCapped`: some first streams, slowed by the burst, are still running in its window).
+     */
+    coldMaxSec: 10,
   },
   /**
    * `--instructions`: user-space instructions per request under valgrind's callgrind, per (scenario,
@@ -253,7 +269,7 @@ export const DEFAULTS = {
    * measured step ~80 ms (wrk's stop tick, autocannon's start); verify ~1 s per target; a cold
    * start for the cost figures ~0.5 s.
    */
-  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0 },
+  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0, slicedStepSec: 0.3, slicedGapShare: 0.08 },
   /** Costs before the first block, per target: verify, and each cold start of the cost figures. */
   planPerTarget: { verifySec: 1, coldStartSec: 0.5 },
   /** The least the planner fits a design down to: rounds per block (the noise within a block needs a few), blocks. */
@@ -275,6 +291,43 @@ export const DEFAULTS = {
   thresholdExitCode: 99,
   /** `compare`: a regression is a change whose whole 95% interval lies beyond this percentage (see the report's `classifyChange`). */
   compareThresholdPct: 5,
+  /**
+   * Time-sliced rounds (`design.method: 'sliced'`, a driver with `capabilities.slots`): every target
+   * of a round is loaded in the same seconds, in alternating slots, so a ratio compares the same
+   * moments of the host. A slot is at least `minSec` and at least `latencies` mean latencies of the
+   * round's slowest target (each connection completes that many requests in it); after a target's
+   * slot the core is left idle for `gapLatencies` of its own mean latencies (at least `minGapSec`),
+   * so its requests still in flight end before the next target starts: no target works in another's
+   * time. The loaders start `leadSec` (plus `leadPerConnectionSec` per connection of the round)
+   * before the first slot to open their connections.
+   */
+  /**
+   * What a typical pair's per-round log-ratio is expected to carry before a run has measured it
+   * (the forecast in the run's header), per method: the SD between blocks (processes) and the robust
+   * SD of a round within its block (the host). Measured on the project's 2-vCPU VM (see
+   * docs/measurements.md); a run replaces them with its own after its first block.
+   */
+  forecast: {
+    prior: { sliced: { between: 0.03, within: 0.12 }, sequential: { between: 0.04, within: 0.24 } },
+    /** The precision goals whose budget the header states. */
+    goals: [0.05, 0.02],
+  },
+  slice: { minSec: 0.05, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
+  /**
+   * The history's change-point rule (`benchsuite history changes`, `check`, the reports' charts):
+   * E-Divisive means with a permutation test at `alpha` over `permutations` shuffles (seeded with
+   * `seed`, so a series always gets the same answer), then changes under `minMagnitude` merged
+   * away. α = 0.01 rather than MongoDB's 0.05: a check judges every figure of every pair at once
+   * (8 series for 2 scenarios × 2 targets × 2 figures): on 1,000 simulated 30-run histories without
+   * a change on this VM's noise, α = 0.05 found one in 5.7% (quiet) and 5.1% (noisy) of them, about a
+   * third of such jobs over 8 series; α = 0.01 in 0.9% and 1.3% (`npm run bench:history -- --alpha
+   * 0.05 --models quiet,noisy`, its first table). Only the
+   * most recent `maxPoints` runs of a series are analyzed (the statistic costs O(n²) per shuffle).
+   * The gate judges a new run against the `gate.window` runs before it, and needs `gate.minRuns`
+   * of them: with fewer, no split of the series can reach p ≤ 0.01 (3 runs after a step among 10
+   * give C(10, 3) = 120 orders).
+   */
+  history: { alpha: 0.01, permutations: 199, minMagnitude: 0.01, minSegment: 3, seed: 1, maxPoints: 500, gate: { window: 30, minRuns: 10 } },
 } as const;
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */

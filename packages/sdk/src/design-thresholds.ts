@@ -15,6 +15,7 @@ export interface DesignThresholds {
   loaderBound: { serverShare: number; loaderBusy: number };
   noisyWindowCov: number;
   disturbedSteal: number;
+  hostDisturbance: { otherShare: number; loaderSlowdown: number };
   covBands: { excellent: number; acceptable: number; noisy: number };
   verdictShare: number;
 }
@@ -28,6 +29,7 @@ export function recordedThresholds(): Omit<DesignThresholds, 'stealThreshold' | 
     loaderBound: { ...DEFAULTS.loaderBound },
     noisyWindowCov: DEFAULTS.noisyWindowCov,
     disturbedSteal: DEFAULTS.disturbedSteal,
+    hostDisturbance: { ...DEFAULTS.hostDisturbance },
     covBands: { ...DEFAULTS.covBands },
     verdictShare: DEFAULTS.verdictShare,
   };
@@ -46,6 +48,7 @@ export function thresholdsOf(design?: Partial<DesignRecord>): DesignThresholds {
     ...(d.loaderBound !== undefined && { loaderBound: d.loaderBound }),
     ...(d.noisyWindowCov !== undefined && { noisyWindowCov: d.noisyWindowCov }),
     ...(d.disturbedSteal !== undefined && { disturbedSteal: d.disturbedSteal }),
+    ...(d.hostDisturbance !== undefined && { hostDisturbance: d.hostDisturbance }),
     ...(d.covBands !== undefined && { covBands: d.covBands }),
     ...(d.verdictShare !== undefined && { verdictShare: d.verdictShare }),
   };

@@ -28,6 +28,15 @@ export interface DriverRunOptions {
   expectStatus: readonly number[];
   /** Prefix for the loader's command line, e.g. `['taskset', '-c', '1']`. */
   pin: readonly string[];
+  /**
+   * A time-sliced window (drivers with `capabilities.slots`): requests leave only inside these
+   * slots, `[start, end)` in CLOCK_MONOTONIC milliseconds (`monotonicMs()`); the other targets of the
+   * round are loaded in the time between. `warmupSec` and `durationSec` are then ignored: the
+   * loader starts at once, opens its connections before the first slot and stops after the last.
+   */
+  slots?: ReadonlyArray<readonly [number, number]> | undefined;
+  /** With `slots`: seconds after the last slot's end for its last responses to arrive before the loader stops. */
+  drainSec?: number | undefined;
   /** Called with the loader's pid when the measured window starts and when it ends (CPU sampling). */
   onMeasureStart?: (pid: number) => void;
   onMeasureEnd?: (pid: number) => void;
@@ -46,7 +55,29 @@ export interface DriverRunResult {
   unexpected: number;
   /** Open-loop figures: latency from each request's intended send time (µs), late and dropped sends. */
   openLoop?: OpenLoopFigures;
+  /** A time-sliced window's figures (`slots` given). */
+  sliced?: SlicedFigures;
 }
+
+/**
+ * What a time-sliced window measured. `durationSec` of the result is `activeSec` and `requests`
+ * every response (those that ended after their slot included: they cost the server CPU too).
+ */
+export interface SlicedFigures {
+  /** Seconds from each slot's first send to its last response inside it, summed over slots (the time measured). */
+  activeSec: number;
+  /** Responses that arrived inside their slot. */
+  inSlot: number;
+  /** The throughput: responses inside the slots ÷ their measured seconds (`inSlot / activeSec` with one loader thread). */
+  rps: number;
+  /** Responses to requests sent in a slot that arrived after its end (the drain). */
+  drained: number;
+  /** Slots the loader sent in. */
+  slots: number;
+}
+
+/** CLOCK_MONOTONIC in milliseconds: the clock of `DriverRunOptions.slots` (what `process.hrtime` reads). */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** What an open-loop window adds to its figures. */
 export interface OpenLoopFigures {
@@ -67,6 +98,8 @@ export interface DriverCapabilities {
   openLoop?: boolean;
   /** Records latency at µs resolution. */
   microsecondLatency: boolean;
+  /** Can confine its sends to given time slots (`DriverRunOptions.slots`): time-sliced rounds. */
+  slots?: boolean;
   /** How many loader cores one loader process can keep busy: `one` (an event loop) or one thread per loader core. */
   threads: 'one' | 'per-loader-core';
   /** Sends one request shape per run: a scenario with several requests (round-robin) needs another driver. */

@@ -2,7 +2,7 @@ import type { Design } from './options.js';
 import type { StreamResult } from './result-schema.js';
 import type { Scenario } from './scenario.js';
 import type { Target } from './target.js';
-import type { BlockContext } from './run/block.js';
+import type { RunContext } from './run/context.js';
 import { runStreamScenario, streamBlockSec, streamPlan } from './stream/kind.js';
 
 /**
@@ -14,7 +14,7 @@ export interface ScenarioKind {
   /** Planned seconds of the scenario over the design's minimum of blocks (the budget planner reserves them). */
   plannedSec(scenario: Scenario, targets: number, design: Pick<Design, 'windowSec' | 'blocks'>): number;
   /** Measure the scenario (`logged`: what a resumed run already has). */
-  run(ctx: BlockContext, scenario: Scenario, members: readonly Target[], logged: readonly StreamResult[]): Promise<StreamResult[]>;
+  run(ctx: RunContext, scenario: Scenario, members: readonly Target[], logged: readonly StreamResult[]): Promise<StreamResult[]>;
 }
 
 /** Scenario kinds other than `http`, by the name a scenario's `kind` gives. */

@@ -20,5 +20,6 @@ export function mergeOpenLoop(records: ReadonlyArray<OpenLoop | undefined>): Ope
     correctedHistogram: encodeHistogram(merged),
     late: all.reduce((a, r) => a + r.late, 0),
     dropped: all.reduce((a, r) => a + r.dropped, 0),
+    ...(all.every((r) => r.scheduled !== undefined) ? { scheduled: all.reduce((a, r) => a + r.scheduled!, 0) } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { DEFAULTS } from './defaults.js';
 import type { Driver } from './driver.js';
 import type { ScenarioInput } from './scenario.js';
 import type { TargetInput } from './target.js';
-import type { BudgetChange, BudgetPlan } from './analysis/budget.js';
+import type { BudgetChange, BudgetPlan, RunForecast } from './analysis/budget.js';
 import type { BlockRecord, CapacityProbe, StreamBackpressure, StreamCancel, StreamLevel, VerifyOutcome, WindowRecord } from './result-schema.js';
 
 /** Progress events emitted by `runSuite`; the SDK never prints, the CLI renders these. */
@@ -16,6 +16,8 @@ export type SuiteEvent =
   | { type: 'ceiling'; scenario: string; service: string }
   /** Measured blocks cost more than planned: a change to the design for the rest of the run (recorded in `design.budgetPlan`). */
   | { type: 'replan'; change: BudgetChange }
+  /** What the budget is expected to buy: before the first block from the method's typical noise, after it from this run's. */
+  | { type: 'forecast'; forecast: RunForecast; afterBlock?: number }
   /** A capacity search starts (no `probe`) or has judged one open-loop probe. */
   | { type: 'capacity'; scenario: string; target: string; slo: string; block?: number; probe?: CapacityProbe }
   /** Windows lengthened so every connection sees enough responses at the latency the warm-up saw. */
@@ -100,12 +102,12 @@ export const designOptionsSchema = z.strictObject({
   blocks: range(DEFAULTS.blocks),
   /** `per-scenario`: fresh processes for each scenario's block; `shared`: one set per block serves every scenario (`DEFAULTS.processes`). */
   processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
-  /** How a block's fresh processes are warmed: in rotation, or one by one then a wake-up round (`DEFAULTS.freshWarmup`). */
-  freshWarmup: z.enum(['rotation', 'one-by-one']).default(DEFAULTS.freshWarmup),
   /** Shared processes: unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
-  /** Seconds of each rotation window and of each window of a block's wake-up round, if any (`DEFAULTS.carriedWarmupWindowSec`). */
+  /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
+  /** How a round loads its targets: `sliced` (the same seconds, in alternating slots) or `sequential` (one window after another) (`DEFAULTS.method`). */
+  method: z.enum(['sliced', 'sequential']).default(DEFAULTS.method),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
   stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),
@@ -114,6 +116,16 @@ export const designOptionsSchema = z.strictObject({
   /** `--slo`: seconds of each open-loop probe of the capacity search (`DEFAULTS.capacity.probeSec`). */
   capacityProbeSec: z.number().positive().default(DEFAULTS.capacity.probeSec),
 });
+/**
+ * Design options that measurements rejected, with why: a configuration that sets one is refused,
+ * and so is resuming a run that recorded one (`readPlan`).
+ */
+export const removedDesignOptions = {
+  freshWarmup:
+    "removed: a block's fresh processes are warmed together in rotation rounds; warmed one by one, then a wake-up round, they sat idle through each other's warm-ups and the wake-up round cost 3.2 s per block",
+  warmupRequests: "removed: fresh processes are warmed on their first scenario's requests; warmed on every scenario's at once (commit 8489025), round 1 without a rotation round came out low",
+} as const;
+
 export type DesignOptions = z.input<typeof designOptionsSchema>;
 export type Design = z.output<typeof designOptionsSchema>;
 

@@ -1,5 +1,5 @@
 import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
-import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
+import { removedDesignOptions, suiteOptionsSchema, type RunSuiteOptions } from './options.js';
 import { connectionSteps, driverLoaded, parseScenario, type Scenario } from './scenario.js';
 import { parseThresholds } from './analysis/thresholds.js';
 import { unusableDir } from './output-dir.js';
@@ -7,9 +7,13 @@ import { hostRuntime, isHostNode, parseRuntime, runtimeVariants, type RuntimeSpe
 import { parseTarget, type Target } from './target.js';
 
 /** Validate every definition up front, listing every problem at once: nothing starts when one is invalid. */
-export function validateSuite(input: RunSuiteOptions) {
+export function validateSuite(given: RunSuiteOptions) {
   const errors: string[] = [];
   const collect = (err: unknown) => errors.push(...((err as BenchsuiteConfigError).issues ?? [(err as Error).message]));
+  // A design option measurements rejected is said with why, once (not also as an unknown key).
+  const removed = Object.keys(given.design ?? {}).filter((k): k is keyof typeof removedDesignOptions => k in removedDesignOptions);
+  for (const k of removed) errors.push(`design.${k}: ${removedDesignOptions[k]}`);
+  const input: RunSuiteOptions = removed.length ? { ...given, design: Object.fromEntries(Object.entries(given.design!).filter(([k]) => !(k in removedDesignOptions))) } : given;
   let opts: ReturnType<typeof suiteOptionsSchema.parse> | undefined;
   try {
     opts = parseOrThrow(suiteOptionsSchema, input, '');

@@ -21,6 +21,12 @@ export interface WindowResources {
   samples: number;
   /** The server's CPU seconds came from schedstat's nanoseconds for every process (else clock ticks for some). */
   serverCpuExact?: boolean;
+  /**
+   * Share (0..1) of the server's and loader's cores' time that went to something else: their busy
+   * time less the server's tree, the loader, helper services and this runner (clock ticks of 10 ms,
+   * so a coarse figure). A process sharing the cores disturbs the window even without steal.
+   */
+  otherCpuShare?: number;
 }
 
 /**
@@ -70,6 +76,15 @@ export function bottlenecks(
   };
 }
 
+/** This process's CPU seconds (user + system). */
+const runnerCpuSec = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+/** What else used the measured cores: busy time less what is known to have run there, as a share of their time (never below 0). */
+export const otherShare = (c: { busySec: number; capacitySec: number; knownSec: number }): number => (c.capacitySec > 0 ? Math.max(0, c.busySec - c.knownSec) / c.capacitySec : 0);
+
 interface Snapshot {
   at: number;
   server: Map<number, CpuReading>;
@@ -79,6 +94,8 @@ interface Snapshot {
   /** The runner's reaped-children CPU (cutime + cstime): where a loader's CPU goes once it exited. */
   reapedTicks: number;
   cores: Map<number, CpuJiffies>;
+  /** This runner's own CPU seconds so far. */
+  runnerSec: number;
 }
 
 const diff = (a: CpuJiffies | undefined, b: CpuJiffies | undefined): CpuJiffies => ({
@@ -134,6 +151,7 @@ export class TreeSampler {
       loader: loader ? cpuReading(loader) : undefined,
       reapedTicks: reapedChildTicks(),
       cores: cpuTimesByCpu([...this.serverCpus, ...this.loaderCpus]),
+      runnerSec: runnerCpuSec(),
     };
   }
 
@@ -176,6 +194,8 @@ export class TreeSampler {
     const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
     const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
     const serverCpuSeconds = sumSec(serverDeltas);
+    const known = serverCpuSeconds + loaderCpuSeconds + serviceSec.reduce((a, t) => a + t, 0) + (end.runnerSec - start.runnerSec);
+    this.last = { busySec: sumAll.busy / hz, capacitySec: sumAll.total / hz, knownSec: known };
     return {
       serverCpuSeconds,
       serverPeakRssBytes: this.peak,
@@ -192,8 +212,12 @@ export class TreeSampler {
       serviceBusy: wallSec > 0 && serviceSec.length ? Math.max(...serviceSec) / wallSec : 0,
       samples: this.samples,
       ...(serverDeltas.length ? { serverCpuExact: serverDeltas.every((d) => d.exact) } : {}),
+      ...(sumAll.total > 0 ? { otherCpuShare: otherShare(this.last) } : {}),
     };
   }
+
+  /** The measured cores' busy and total seconds of the last window, and the CPU seconds of what this sampler knows ran there. */
+  last: { busySec: number; capacitySec: number; knownSec: number } | undefined;
 
   stop(): void {
     clearInterval(this.timer);

@@ -5,13 +5,10 @@ import { fittedWindowSec } from '../src/run/window.js';
 
 const costs = { blockStartSec: 1.5, loaderStartSec: 0.1, beforeSec: 10 };
 const suite = (n: number, targets = 6): PlannedScenario[] => Array.from({ length: n }, (_, i) => ({ name: `s${i}`, targets, steps: 1, windowSec: 0.8, settleSec: 0 }));
-// Fresh processes warmed one by one, then a wake-up round of windows (the rotation's length) as
-// long as the measured ones, 0.8 s.
 const design = (budgetSec: number) => ({
   rounds: { min: 5, max: 20 },
   blocks: { min: 2, max: 12 },
   warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 },
-  freshWarmup: 'one-by-one' as const,
   carriedWarmupWindowSec: 0.8,
   budgetSec,
 });
@@ -20,13 +17,9 @@ describe('planBudget', () => {
   it('leaves a design that fits alone, and estimates it from the fixed costs', () => {
     const p = planBudget(suite(2), design(600), costs);
     expect(p.changes).toEqual([]);
-    // 10 + 2 scenarios × 2 blocks × (1.5 + 6 × 4 + 6 × 0.9 (wake-up round) + 5 × 6 × 0.9) = 10 + 4 × 57.9
-    expect(p.minimumSec).toBeCloseTo(241.6, 6);
+    // 10 + 2 scenarios × 2 blocks × (1.5 + 6 × 4 + 5 × 6 × 0.9) = 10 + 4 × 52.5
+    expect(p.minimumSec).toBeCloseTo(220, 6);
     expect(p.design).toEqual({ rounds: { min: 5, max: 20 }, blocks: { min: 2, max: 12 }, warmup: { minSec: 2, maxSec: 4, tolerance: 0.05 } });
-    // Warm-ups in rotation need no wake-up round: 4 blocks × 6 × 0.9 s less.
-    expect(minimumSec(suite(2), { ...design(600), freshWarmup: 'rotation' }, costs)).toBeCloseTo(241.6 - 21.6, 6);
-    // A design that does not say is warmed the default way (rotation).
-    expect(minimumSec(suite(2), { ...design(600), freshWarmup: undefined }, costs)).toBeCloseTo(241.6 - 21.6, 6);
   });
   it('fits the minimum to any budget it can hold, never more than 5% over, rounds first, then warm-up, then blocks', () => {
     for (const budget of [60, 120, 300, 600, 900, 1080, 1500]) {
@@ -43,25 +36,21 @@ describe('planBudget', () => {
   it('plans shared processes as one cold start and warm-up per block, and rotation rounds for every later scenario', () => {
     const shared = { ...design(600), processes: 'shared' as const, carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 };
     // A later scenario of a shared block: 6 targets × 2 rotation rounds × (1-s window + 0.1 s) + 5 × 6 × 0.9 = 40.2 s;
-    // the first carries the start, the full warm-up and the wake-up round of 1-s windows instead
-    // (1.5 + 6 × 4 + 6 × 1.1 + 27 = 59.1 s: 18.9 s more).
+    // the first carries the start and the full warm-up instead (1.5 + 6 × 4 + 27 = 52.5 s: 12.3 s more).
     expect(carriedBlockSec(suite(1)[0]!, 5, { windowSec: 1, rounds: 2 }, costs)).toBeCloseTo(40.2, 6);
     // One rotation round instead of two: 6 × 1.1 s less.
     expect(carriedBlockSec(suite(1)[0]!, 5, { windowSec: 1, rounds: 1 }, costs)).toBeCloseTo(33.6, 6);
-    expect(minimumSec(suite(2), { ...shared, carriedWarmupRounds: 1 }, costs)).toBeCloseTo(10 + 2 * (2 * 33.6 + 25.5), 6);
-    expect(minimumSec(suite(2), shared, costs)).toBeCloseTo(10 + 2 * (2 * 40.2 + 18.9), 6);
-    expect(planBudget(suite(2), shared, costs).minimumSec).toBeCloseTo(208.6, 6);
-    // Fresh processes warmed in rotation: no wake-up round in either block (2 × 6 × 1.1 s less).
-    expect(minimumSec(suite(2), { ...shared, freshWarmup: 'rotation' }, costs)).toBeCloseTo(208.6 - 13.2, 6);
+    expect(minimumSec(suite(2), { ...shared, carriedWarmupRounds: 1 }, costs)).toBeCloseTo(10 + 2 * (2 * 33.6 + 18.9), 6);
+    expect(minimumSec(suite(2), shared, costs)).toBeCloseTo(10 + 2 * (2 * 40.2 + 12.3), 6);
+    expect(planBudget(suite(2), shared, costs).minimumSec).toBeCloseTo(195.4, 6);
     // Rotation windows of the design's length: 0.5 s instead of 1 s is 6 × 2 × 0.5 s less for each
-    // later scenario of a block, and 6 × 0.5 s less in each block's wake-up round (56.1 − 34.2 = 21.9 s).
-    expect(minimumSec(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(10 + 2 * (2 * 34.2 + 21.9), 6);
-    expect(planBudget(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs).minimumSec).toBeCloseTo(190.6, 6);
-    // Per-scenario processes wake up with windows of the same length: 6 × 0.5 s less per block than at 1 s.
-    expect(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 1 }, costs) - minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(2 * 6 * 0.5, 6);
-    // Nine scenarios: 10 + 18 × 57.9 = 1,052.2 s with fresh processes per scenario (wake-up windows of
-    // 0.8 s), 10 + 2 × (9 × 40.2 + 18.9) = 771.4 s shared (of 1 s).
-    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(280.8, 6);
+    // later scenario of a block (52.5 − 34.2 = 18.3 s for the first).
+    expect(minimumSec(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs)).toBeCloseTo(10 + 2 * (2 * 34.2 + 18.3), 6);
+    expect(planBudget(suite(2), { ...shared, carriedWarmupWindowSec: 0.5 }, costs).minimumSec).toBeCloseTo(183.4, 6);
+    // Per-scenario processes have no rotation rounds: their windows' length changes nothing.
+    expect(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 0.5 }, costs), 9);
+    // Nine scenarios: 10 + 18 × 52.5 = 955 s with fresh processes per scenario, 10 + 2 × (9 × 40.2 + 12.3) = 758.2 s shared (of 1 s).
+    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(196.8, 6);
     expect(planBudget(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2 }, costs).changes).toEqual([]);
   });
   it('records each change from the given value to the fitted one when even the smallest design cannot fit, and by how much', () => {

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSuite, type Driver, type DriverRunOptions, type SuiteEvent } from '../src/index.js';
-import { readLog } from '../src/run/log.js';
+import { replayJournal } from '../src/run/journal.js';
 import { scratch } from '@benchsuite/testkit';
 import { nodeOpenLoopDriver } from './_open-loop-driver.js';
 import { tiny, tinyDesign } from './_helpers.js';
@@ -54,9 +54,9 @@ describe('capacity search', () => {
       expect(p.window.resources.serverCoreShare).toBeLessThan(0.97);
     }
     // The journal holds every finished block with its probes' windows…
-    const log = readLog(outDir);
-    expect(log.capacity.map((x) => x.block.block)).toEqual([1, 2, 3]);
-    expect(log.capacity.flatMap((x) => x.block.probes).length).toBe(probes.length);
+    const journalled = replayJournal(outDir).capacityBlocks;
+    expect(journalled.map((x) => x.block.block)).toEqual([1, 2, 3]);
+    expect(journalled.flatMap((x) => x.block.probes).length).toBe(probes.length);
     // …and a resumed run replays them: no probe runs again, and the figure is the same.
     const events: SuiteEvent[] = [];
     const again = await runSuite({ ...options, resume: true, onEvent: (e) => events.push(e) });

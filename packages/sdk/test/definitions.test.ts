@@ -80,24 +80,25 @@ describe('the measuring design', () => {
       rounds: DEFAULTS.rounds,
       blocks: DEFAULTS.blocks,
       processes: DEFAULTS.processes,
-      freshWarmup: DEFAULTS.freshWarmup,
       carriedWarmupRounds: DEFAULTS.carriedWarmupRounds,
       carriedWarmupWindowSec: DEFAULTS.carriedWarmupWindowSec,
+      method: DEFAULTS.method,
       precision: DEFAULTS.precision,
       budgetSec: DEFAULTS.budgetSec,
       stealThreshold: DEFAULTS.stealThreshold,
       practicalBand: DEFAULTS.practicalBand,
       bootstrapResamples: DEFAULTS.bootstrapResamples,
+      capacityProbeSec: DEFAULTS.capacity.probeSec,
     });
     const given = validateSuite({
       scenarios: [ok],
       targets: [tiny('t'), tiny('u')],
-      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', freshWarmup: 'one-by-one', carriedWarmupRounds: 3, carriedWarmupWindowSec: 0.7 },
+      design: { reference: 'u', rounds: { min: 4 }, warmup: { maxSec: 8 }, precision: 0.05, processes: 'per-scenario', carriedWarmupRounds: 3, carriedWarmupWindowSec: 0.7, method: 'sequential' },
     }).opts.design;
+    expect(given.method).toBe('sequential');
     expect(given.reference).toBe('u');
     expect(given.rounds).toEqual({ min: 4, max: DEFAULTS.rounds.max });
     expect(given.processes).toBe('per-scenario');
-    expect(given.freshWarmup).toBe('one-by-one');
     expect(given.carriedWarmupRounds).toBe(3);
     expect(given.carriedWarmupWindowSec).toBe(0.7);
     expect(given.warmup).toEqual({ ...DEFAULTS.warmup, maxSec: 8 });
@@ -124,6 +125,11 @@ describe('the measuring design', () => {
       ]),
     );
     expect(issues).toHaveLength(6);
+  });
+
+  it('refuses a design option measurements rejected, saying why, once', () => {
+    const issues = issuesOf(() => validateSuite({ scenarios: [ok], targets: [tiny('t')], design: { freshWarmup: 'one-by-one', warmupRequests: 'all-scenarios', precision: 0.05 } as never }));
+    expect(issues).toEqual([expect.stringMatching(/^design\.freshWarmup: removed: .*rotation rounds/), expect.stringMatching(/^design\.warmupRequests: removed: /)]);
   });
 
   it('the reference: the one given, else node-http when it is a target, else the first target', () => {

@@ -86,6 +86,14 @@ describe.skipIf(!k6)('k6 driver', () => {
     const outputs = await Promise.all([runner('0:1/2'), runner('1/2:1')]);
     const runs = outputs.flatMap(summariesIn);
     expect(runs).toHaveLength(2);
+    // Each runner says who it was and what the script asked for.
+    expect(runs.map((r) => r.runner.segment)).toEqual(['0:1/2', '1/2:1']);
+    expect(runs[0]!.schedule).toEqual({ executor: 'constant-vus', vus: 4, durationSec: 2 });
+    // One runner's output given twice, or one missing, is not this run: refused, naming the sources.
+    expect(() => mergeK6({ summaries: [runs[0]!, runs[1]!, runs[1]!].map((r, i) => ({ ...r, source: `r${i}.log` })) })).toThrow(
+      /hello × tiny: execution segment 1\/2:1 appears twice, in r1\.log, r2\.log/,
+    );
+    expect(() => mergeK6({ summaries: [{ ...runs[1]!, source: 'r1.log' }] })).toThrow(/hello × tiny: no runner covers the execution segment 0:1\/2 .*given: r1\.log/);
     const counts = runs.map((r) => r.latency!.count);
     for (const c of counts) expect(c).toBeGreaterThan(0);
     const result = mergeK6({ summaries: runs, thresholds: ['errors<1%'] });
@@ -98,6 +106,71 @@ describe.skipIf(!k6)('k6 driver', () => {
     expect({ ...s.latency, max: 0, mean: 0, stdev: 0 }).toEqual({ ...combined, max: 0, mean: 0, stdev: 0 });
     expect(Math.abs(s.latency.max - combined.max) / combined.max).toBeLessThan(0.002);
     expect(result.thresholds).toEqual([expect.objectContaining({ expression: 'errors<1%', pass: true, measured: 0 })]);
+  });
+
+  it(named('merged open-loop runners keep the schedule as the offered rate, so a server that cannot keep up shows its shortfall'), { timeout: 60_000 }, async () => {
+    // About 100 req/s at most (four times the capacity test's CPU cost per request); the schedule asks for 200.
+    const url = await server({ BUSY_ITERS: '10000000' });
+    const scenario = parseScenario({ name: 'slow', request: { path: '/' }, expect: { status: 200 }, load: { connections: 4 } });
+    const files = exportK6({ scenarios: [scenario], targets: [{ name: 'tiny', baseUrl: url }], parallelism: 2, durationSec: 2, rate: 200, image: 'grafana/k6:1.8.1' });
+    const dir = scratch('bs-k6-shortfall');
+    dirs.push(dir);
+    const script = join(dir, 'test.js');
+    writeFileSync(script, files.find((f) => f.path.endsWith('test.js'))!.content);
+    const runner = (segment: string) =>
+      new Promise<string>((resolve, reject) => {
+        const c = spawn(k6!, ['run', '--quiet', '--execution-segment', segment, '--execution-segment-sequence', '0,1/2,1', script], {
+          env: { ...process.env, BASE_URL: url, K6_NO_USAGE_REPORT: 'true' },
+        });
+        let o = '';
+        c.stdout.on('data', (d) => (o += d));
+        c.on('exit', (code) => (code === 0 ? resolve(o) : reject(new Error(`k6 exit ${code}`))));
+      });
+    const runs = (await Promise.all([runner('0:1/2'), runner('1/2:1')])).flatMap(summariesIn);
+    const s = mergeK6({ summaries: runs }).summaries[0]!;
+    // The offered rate is what the scripts asked for, not what was achieved: the shortfall is there to read.
+    expect(s.openLoop).toMatchObject({ offeredRate: 200, scheduled: 400 });
+    expect(s.rps.point, `achieved ${s.rps.point} req/s, dropped ${s.openLoop!.dropped}`).toBeLessThan(0.8 * 200);
+  });
+
+  it(named('a 2xx the scenario did not list is counted as its own status, never as non-2xx'), { timeout: 30_000 }, async () => {
+    const url = await server({ STATUS: '206' });
+    const base = { baseUrl: url, requests: get, warmupSec: 0, durationSec: 1, timeoutSec: 5, pin: loaderPin, connections: 2 };
+    const listed = await k6Driver.run({ ...base, expectStatus: [200, 206] });
+    expect(listed.requests).toBeGreaterThan(0);
+    expect(listed).toMatchObject({ statusCounts: { 206: listed.requests }, non2xx: 0, unexpected: 0 });
+    // A scenario that expects 200 says otherwise: still a 206 (a 2xx), but not the status it asked for.
+    const unlisted = await k6Driver.run({ ...base, expectStatus: [200] });
+    expect(unlisted).toMatchObject({ statusCounts: { 206: unlisted.requests }, non2xx: 0, unexpected: unlisted.requests });
+  });
+
+  it(named("the driver's resource window is the measured phase: not the virtual users' start-up, nor the summary"), { timeout: 30_000 }, async () => {
+    const url = await server({});
+    const marks: number[] = [];
+    const t0 = performance.now();
+    // Open loop at 1000/s allocates 1000 virtual users before the scenario starts: a visible start-up.
+    const r = await k6Driver.run({
+      baseUrl: url,
+      requests: get,
+      connections: 4,
+      rate: 1000,
+      openLoop: true,
+      warmupSec: 0,
+      durationSec: 1,
+      timeoutSec: 5,
+      expectStatus: [200],
+      pin: loaderPin,
+      onMeasureStart: () => marks.push(performance.now()),
+      onMeasureEnd: () => marks.push(performance.now()),
+    });
+    const processSec = (performance.now() - t0) / 1000;
+    expect(marks).toHaveLength(2);
+    const windowSec = (marks[1]! - marks[0]!) / 1000;
+    const facts = `window ${windowSec.toFixed(3)} s, test ${r.durationSec} s, process ${processSec.toFixed(3)} s`;
+    // The window the sampler saw matches the duration the rate is computed on, within 100 ms,
+    // while the process (start-up and summary included) ran longer.
+    expect(Math.abs(windowSec - r.durationSec), facts).toBeLessThan(0.1);
+    expect(processSec - windowSec, facts).toBeGreaterThan(0.1);
   });
 
   it(named('finds the capacity of a server with a fixed CPU cost per request within 20% of its closed-loop maximum'), { timeout: 180_000 }, async () => {
@@ -138,7 +211,8 @@ describe.skipIf(!k6)('k6 driver', () => {
         terms,
       );
       probes.push([rate, Math.round(p.achievedRps), p.meets]);
-      return p.meets;
+      // No resources sampled here: a failure is never judged loader-bound.
+      return { meets: p.meets, loaderBound: p.loaderBound ?? false };
     });
     const known = (before + (await closedLoop())) / 2;
     // 20%, not 10%: on a shared VM the host's speed moves by more than 10% within the search's

@@ -1,6 +1,8 @@
-// Shared processes: the scenarios' order per block and which scenarios the next block can hold (no servers).
+// Shared processes: the scenarios' order per block (run/scheduler.ts) and which scenarios the next block can hold (analysis/budget.ts, analysis/stopping.ts). No servers.
 import { describe, expect, it } from 'vitest';
-import { fitNextBlock, scenarioOrder, sharedBlocksAhead } from '../src/run/shared.js';
+import { sharedBlocksAhead } from '../src/analysis/budget.js';
+import { fitNextBlock } from '../src/analysis/stopping.js';
+import { scenarioOrder } from '../src/run/scheduler.js';
 
 const entries = ['baseline', 'param', 'auth', 'json-post', 'full-pipeline', 'conditional-get'].map((name) => ({ scenario: { name } }));
 const names = (xs: ReadonlyArray<{ scenario: { name: string } }>) => xs.map((x) => x.scenario.name).join(',');

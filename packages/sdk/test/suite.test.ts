@@ -160,41 +160,32 @@ describe('warm-up', () => {
 });
 
 describe('shared processes', () => {
-  it("warms a block's fresh processes in rotation rounds (no wake-up round), or one by one and then a wake-up round, as its design says", async () => {
+  it("warms a block's fresh processes in rotation rounds: every target once per round, no wake-up round", async () => {
     // Warm-up windows of 0.2 s (the tiny design's warm-up, 2 windows per target), rotation windows of 0.15 s.
     const carriedWarmupWindowSec = 0.15;
-    const seen = async (freshWarmup: 'rotation' | 'one-by-one') => {
-      const calls: Array<{ url: string; sec: number }> = [];
-      const recording: Driver = {
-        ...autocannonDriver,
-        run: (o) => {
-          calls.push({ url: o.baseUrl, sec: o.durationSec });
-          return autocannonDriver.run(o);
-        },
-      };
-      const r = await runSuite({
-        scenarios: [ping],
-        targets: [tiny('ref'), tiny('b')],
-        design: { ...tinyDesign, reference: 'ref', processes: 'shared', freshWarmup, carriedWarmupWindowSec },
-        driver: recording,
-        seed: 5,
-        verify: false,
-      });
-      expect(r.design.freshWarmup).toBe(freshWarmup);
-      for (const t of r.blocks[0]!.targets) expect(t.warmupRps).toHaveLength(2);
-      const warm = calls.filter((c) => c.sec === 0.2).map((c) => c.url);
-      return { warm, wake: calls.filter((c) => c.sec === carriedWarmupWindowSec).length };
+    const calls: Array<{ url: string; sec: number }> = [];
+    const recording: Driver = {
+      ...autocannonDriver,
+      run: (o) => {
+        calls.push({ url: o.baseUrl, sec: o.durationSec });
+        return autocannonDriver.run(o);
+      },
     };
-    const rotation = await seen('rotation');
-    expect(rotation.warm).toHaveLength(4);
-    // Every target once per round.
-    expect(new Set(rotation.warm.slice(0, 2)).size).toBe(2);
-    expect(new Set(rotation.warm.slice(2)).size).toBe(2);
-    expect(rotation.wake).toBe(0);
-    const oneByOne = await seen('one-by-one');
-    expect(oneByOne.warm).toHaveLength(4);
-    expect(new Set(oneByOne.warm.slice(0, 2)).size).toBe(1);
-    expect(oneByOne.wake).toBe(2);
+    const r = await runSuite({
+      scenarios: [ping],
+      targets: [tiny('ref'), tiny('b')],
+      design: { ...tinyDesign, reference: 'ref', processes: 'shared', carriedWarmupWindowSec },
+      driver: recording,
+      seed: 5,
+      verify: false,
+    });
+    expect(r.design.freshWarmup).toBe('rotation');
+    for (const t of r.blocks[0]!.targets) expect(t.warmupRps).toHaveLength(2);
+    const warm = calls.filter((c) => c.sec === 0.2).map((c) => c.url);
+    expect(warm).toHaveLength(4);
+    expect(new Set(warm.slice(0, 2)).size).toBe(2);
+    expect(new Set(warm.slice(2)).size).toBe(2);
+    expect(calls.filter((c) => c.sec === carriedWarmupWindowSec)).toHaveLength(0);
   });
   it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by the rotation rounds its design asks (with fresh processes warmed in rotation, no wake-up round)', async () => {
     const other = { ...ping, name: 'other', request: { path: '/other' } };
@@ -219,7 +210,7 @@ describe('shared processes', () => {
       verify: false,
     });
     expectConsistentShape(r);
-    expect(r.design).toMatchObject({ processes: 'shared', freshWarmup: DEFAULTS.freshWarmup, carriedWarmupRounds, carriedWarmupWindowSec });
+    expect(r.design).toMatchObject({ processes: 'shared', freshWarmup: 'rotation', carriedWarmupRounds, carriedWarmupWindowSec });
     // 2 blocks × 2 targets × the rotation rounds before the later scenario, each window of the
     // design's rotation length (and no wake-up round before the first: the default warms in rotation).
     expect(durations.filter((d) => d === carriedWarmupWindowSec)).toHaveLength(2 * 2 * carriedWarmupRounds);

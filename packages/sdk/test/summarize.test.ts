@@ -17,7 +17,7 @@ import {
   type OkWindow,
   type WindowRecord,
 } from '../src/index.js';
-import { planRounds } from '../src/run/http-scenario.js';
+import { planRounds } from '../src/analysis/budget.js';
 import type { BlockRecord, Design } from '../src/index.js';
 import { zeroResources } from './_helpers.js';
 
@@ -54,7 +54,7 @@ function win(target: string, block: number, round: number, rps: number, o: { cpu
     cpuSteal: o.steal ?? 0,
   });
   const counters = { requests, statusCounts: { '200': requests }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0 };
-  const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, ...(o.loaderBound !== undefined && { loaderBound: o.loaderBound }) };
+  const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, loaderBound: o.loaderBound ?? false };
   const step = { connections: 10, durationSec: 0.5, rps, ...counters, latency, histogram, resources, ...flags, rpsPerCpuSecond: null };
   return okWindowSchema.parse({
     scenario: 's',

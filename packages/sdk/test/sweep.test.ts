@@ -109,6 +109,7 @@ function sweepWindow(target: string, block: number, round: number, failing: bool
       clientBound: false,
       backendBound: false,
       serverNotSaturated: false,
+      loaderBound: false,
       rpsPerCpuSecond: null,
     };
   });
@@ -137,6 +138,7 @@ function sweepWindow(target: string, block: number, round: number, failing: bool
     clientBound: false,
     backendBound: false,
     serverNotSaturated: false,
+    loaderBound: false,
     cpuPerRequestUs: (0.3 / requests) * 1e6,
     steps,
     excluded: null,

@@ -48,7 +48,7 @@ console.log(JSON.stringify({ named, ok: resultSchema.safeParse(result).success, 
     expect(out.requests).toBeGreaterThan(10);
     expect(out.schemaTitle).toBe('benchsuite result');
     // The packed JSON Schema is the one generated from this version's zod schema.
-    expect(out.schemaId).toMatch(/result-v2\.json$/);
+    expect(out.schemaId).toMatch(/result-v3\.json$/);
     expect(out.schemaHasWindows).toBe(true);
   }, 240_000);
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { mergeK6, summariesIn, type K6Summary } from '@benchsuite/sdk';
+import { mergeK6, summariesIn, type SourcedSummary } from '@benchsuite/sdk';
 import { defineCommand } from '../_cli.js';
 import { EXIT, UsageError } from '../_errors.js';
 import { parseThresholdFlag, ValueError } from '../_values.js';
@@ -28,11 +28,11 @@ export const mergeCommand = defineCommand({
   ],
   exitCodes: [
     [EXIT.ok, 'merged (and every threshold held)'],
-    [EXIT.usage, 'bad usage, or a file that cannot be read or holds no runner summary'],
+    [EXIT.usage, "bad usage, a file that cannot be read or holds no runner summary, or runners that are not one whole run (a log given twice, a runner's segment missing)"],
     [EXIT.threshold, 'a threshold failed'],
   ],
   async run({ flags, positionals }, io) {
-    const summaries: K6Summary[] = [];
+    const summaries: SourcedSummary[] = [];
     const problems: string[] = [];
     for (const file of positionals) {
       let textIn: string;
@@ -45,7 +45,7 @@ export const mergeCommand = defineCommand({
       try {
         const found = summariesIn(textIn);
         if (!found.length) problems.push(`${file}: no runner summary (expected a line starting with "@@BS {" from a script of benchsuite export k6)`);
-        summaries.push(...found);
+        summaries.push(...found.map((s) => ({ ...s, source: file })));
       } catch (err) {
         problems.push(`${file}: ${(err as Error).message}`);
       }
@@ -55,7 +55,7 @@ export const mergeCommand = defineCommand({
     try {
       result = mergeK6({ summaries, sources: positionals, ...(flags.reference ? { reference: flags.reference } : {}), ...(flags.threshold ? { thresholds: flags.threshold } : {}) });
     } catch (err) {
-      throw new UsageError((err as Error).message);
+      throw new UsageError((err as Error).message.split('\n'));
     }
     const pairs = result.summaries.map((s) => `${s.scenario} × ${s.target}: ${s.requests} requests`).join('; ');
     io.stderr(`merged ${summaries.length} runner summaries: ${pairs}\n`);

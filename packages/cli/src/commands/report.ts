@@ -1,4 +1,4 @@
-import type { GithubActionBenchmarkMetric } from '@benchsuite/report';
+import type { GithubActionBenchmarkMetric, RenderOptions } from '@benchsuite/report';
 import { defineCommand } from '../_cli.js';
 import { EXIT, UsageError } from '../_errors.js';
 import { formatNames, formats, isFormatName, METRICS, stacksFilesOf, UnknownReferenceError } from '../_formats.js';
@@ -31,6 +31,8 @@ export const reportCommand = defineCommand({
     },
     out: { type: 'value', short: 'o', value: 'FILE', parse: text, help: 'write to FILE (atomically) instead of stdout' },
     reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are shown against', default: "the run's reference" },
+    history: { type: 'switch', help: "html: draw each pair's series from the history (this run's machine and design) with its change points" },
+    db: { type: 'value', value: 'PATH', parse: text, help: "with --history: the history's SQLite file", default: '<tool cache>/history.sqlite' },
     metric: { type: 'value', value: 'NAME', parse: metric, help: `github-action-benchmark figure: ${Object.keys(METRICS).join(', ')}`, default: 'rps' },
   },
   examples: [
@@ -38,6 +40,7 @@ export const reportCommand = defineCommand({
     ['benchsuite report results.json -o report.html', 'self-contained HTML, written atomically'],
     ['benchsuite report results.json --format terminal', 'the summary `benchsuite run` printed'],
     ['benchsuite report results.json --format github-action-benchmark > bench.json', 'entries for github-action-benchmark'],
+    ['benchsuite report results.json -o report.html --history', "with each pair's series from the history, change points marked"],
   ],
   exitCodes: [
     [EXIT.ok, 'written'],
@@ -47,6 +50,12 @@ export const reportCommand = defineCommand({
     const result = await readResultFile(positionals[0]!);
     const name = flags.format ?? (flags.out?.toLowerCase().endsWith('.html') ? 'html' : 'md');
     const stacks = await readProfileStacks(positionals[0]!, stacksFilesOf(result));
+    if (flags.db !== undefined && !flags.history) throw new UsageError('--db names the history file of --history; add --history, or drop --db');
+    let history: RenderOptions['history'];
+    if (flags.history) {
+      const { historyFile, historyRule, recordFor, seriesOfRun } = await import('./history.js');
+      history = { series: await seriesOfRun(historyFile(flags.db, io), recordFor(result, {})), rule: historyRule() };
+    }
     let text: string;
     try {
       text = formats[name].render(result, {
@@ -54,6 +63,7 @@ export const reportCommand = defineCommand({
         ...(flags.metric ? { metric: flags.metric } : {}),
         color: !flags.out && useColor(io.stdoutTTY, io.env),
         stacks,
+        ...(history ? { history } : {}),
       });
     } catch (err) {
       if (err instanceof UnknownReferenceError) throw new UsageError(`--reference: ${err.message}`);

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import {
   BenchsuiteConfigError,
   DEFAULTS,
+  FRESH_WARMUP,
   QUICK,
   driverNames,
   driverNeeds,
@@ -11,6 +12,7 @@ import {
   type BudgetPlan,
   unusableDir,
   planOptions,
+  diffPlans,
   readPlan,
   resolveDriver,
   resolveReference,
@@ -23,10 +25,11 @@ import {
   type DesignOptions,
   type DriverNeeds,
   type LoadOverrides,
+  type PlanAsk,
   type RunPlan,
   type RunSuiteOptions,
 } from '@benchsuite/sdk';
-import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RunOutlook } from '@benchsuite/report';
+import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RenderOptions, type RunOutlook } from '@benchsuite/report';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
 import { availableSuites, builtinSuites, DEFAULT_SUITE, loadConfig, pick, validateConfig } from '../_config.js';
 import { EXIT, UsageError } from '../_errors.js';
@@ -47,6 +50,11 @@ const PROCESS_MODES = ['per-scenario', 'shared'] as const;
 const processesMode = (raw: string): (typeof PROCESS_MODES)[number] => {
   if (!(PROCESS_MODES as readonly string[]).includes(raw)) throw new ValueError(`expected per-scenario or shared, got "${raw}"`);
   return raw as (typeof PROCESS_MODES)[number];
+};
+const METHODS = ['sliced', 'sequential'] as const;
+const methodName = (raw: string): (typeof METHODS)[number] => {
+  if (!(METHODS as readonly string[]).includes(raw)) throw new ValueError(`expected sliced or sequential, got "${raw}"`);
+  return raw as (typeof METHODS)[number];
 };
 const runtimeList = (raw: string) => {
   const specs = raw
@@ -128,6 +136,13 @@ export const runFlags = {
     help: "per-scenario: each scenario's block starts its own fresh processes; shared: a block's fresh processes serve every scenario in turn, in a seeded order per block (warmed from cold once per block)",
     default: DEFAULTS.processes,
   },
+  method: {
+    type: 'value',
+    value: 'NAME',
+    parse: methodName,
+    help: 'sliced: every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk); sequential: one window per target after another',
+    default: `${DEFAULTS.method} (sequential with a driver that cannot slice)`,
+  },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
   stealThreshold: {
     type: 'value',
@@ -170,6 +185,8 @@ export const runFlags = {
     help: 'capacity run: the highest open-loop rate per target that meets this SLO, e.g. p99<50ms,errors<0.1%, in at least 3 blocks; a capacity the loader could not reach is marked loader-bound (≥) (an open-loop driver: oha, vegeta or k6)',
   },
   profile: { type: 'switch', help: 'after each scenario, profile every target for one extra window (never in the estimates): top functions, time by package, collapsed stacks' },
+  history: { type: 'switch', help: "add the finished run to the history (`benchsuite history`); report.html then draws each pair's series with its change points" },
+  db: { type: 'value', value: 'PATH', parse: text, help: "with --history: the history's SQLite file", default: '<tool cache>/history.sqlite' },
   instructions: {
     type: 'switch',
     help: `after each scenario, count user-space instructions per request under valgrind's callgrind on ${DEFAULTS.instructions.processes} fresh processes per target (deterministic, kernel work excluded; Node and Python targets)`,
@@ -209,53 +226,51 @@ function readRunPlan(dir: string): RunPlan {
   return plan;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const sameSet = (a: readonly string[] | undefined, b: readonly string[]) => !!a && same([...a].sort(), [...b].sort());
-
 /**
  * Flags given with `--resume` that contradict the run's plan, each with the plan's value. A flag
  * that asks what the plan already holds is fine; `fresh` is what the flags would ask of a new run.
+ * Each flag says which facts of a plan it asks (`diffPlans` compares them) and how the plan's reads.
  */
 function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignOptions; overrides: LoadOverrides }, cwd: string): string[] {
-  const o = plan.options;
-  const d = plan.design as unknown as Record<string, unknown>;
-  const ov = o.overrides as Record<string, unknown>;
-  const fd = fresh.design as Record<string, unknown>;
-  const fo = fresh.overrides as Record<string, unknown>;
-  const checks: Array<[keyof RunFlags, boolean, unknown]> = [
-    ['suite', flags.suite === plan.suite, plan.suite],
-    ['scenario', sameSet(flags.scenario, plan.scenarios), plan.scenarios.join(',')],
-    ['target', sameSet(flags.target, plan.targets), plan.targets.join(',')],
-    ['connections', same(fo.connections, ov.connections), ov.connections ?? "each scenario's own"],
-    ['duration', same(fo.duration, ov.duration), ov.duration ?? 'the design window'],
-    ['warmup', same(fo.warmup, ov.warmup), ov.warmup ?? 'the default settle'],
-    ['requests', same(fo.requests, ov.requests), ov.requests ?? 'timed windows'],
-    ['rate', same(fo.rate, ov.rate), ov.rate ?? 'unlimited'],
-    ['openLoop', same(fo.openLoop, ov.openLoop), ov.openLoop ? 'open loop' : 'closed loop'],
-    ['precision', same(fd.precision, d.precision), d.precision],
-    ['budget', same(fd.budgetSec, d.budgetSec), `${d.budgetSec} s`],
-    ['rounds', same(fd.rounds, d.rounds), JSON.stringify(d.rounds)],
-    ['blocks', same(fd.blocks, d.blocks), JSON.stringify(d.blocks)],
-    ['processes', same(fd.processes ?? DEFAULTS.processes, d.processes ?? 'per-scenario'), d.processes ?? 'per-scenario'],
-    ['reference', same(fd.reference, d.reference), d.reference],
-    ['stealThreshold', same(fd.stealThreshold, d.stealThreshold), d.stealThreshold],
-    ['driver', flags.driver === plan.driver, plan.driver],
-    ['seed', flags.seed === plan.seed, plan.seed],
-    ['out', flags.out !== undefined && resolve(cwd, flags.out) === resolve(cwd, flags.resume ?? ''), 'the folder being resumed'],
-    ['quick', same(QUICK.windowSec, d.windowSec) && same(QUICK_DESIGN.rounds, d.rounds) && same(QUICK_DESIGN.blocks, d.blocks), 'a full run'],
-    ['costs', Boolean(o.costs) === Boolean(flags.costs), o.costs ? 'on' : 'off'],
-    ['verify', o.verify === flags.verify, o.verify ? 'on' : 'off'],
-    ['pin', (o.pinning === false) === (flags.pin === false), o.pinning === false ? 'off' : 'on'],
-    ['profile', o.profile === flags.profile, o.profile ? 'on' : 'off'],
-    ['instructions', Boolean(o.instructions) === Boolean(flags.instructions), o.instructions ? 'on' : 'off'],
-    ['threshold', same(flags.threshold, o.thresholds ?? []), (o.thresholds ?? []).join(',') || 'none'],
-    ['slo', same(flags.slo?.[0], o.slo), o.slo ?? 'none'],
-    ['runtime', same(flags.runtime, o.runtimes ?? []), (o.runtimes ?? []).join(',') || "the host's Node only"],
+  const { design: d, options: o } = plan;
+  const ov = o.overrides;
+  const fd = fresh.design;
+  const fo = fresh.overrides;
+  const asks: Array<[keyof RunFlags, PlanAsk, unknown]> = [
+    ['suite', { suite: flags.suite }, plan.suite],
+    ['scenario', { scenarios: flags.scenario }, plan.scenarios.join(',')],
+    ['target', { targets: flags.target }, plan.targets.join(',')],
+    ['connections', { overrides: { connections: fo.connections } }, ov.connections ?? "each scenario's own"],
+    ['duration', { overrides: { duration: fo.duration } }, ov.duration ?? 'the design window'],
+    ['warmup', { overrides: { warmup: fo.warmup } }, ov.warmup ?? 'the default settle'],
+    ['requests', { overrides: { requests: fo.requests } }, ov.requests ?? 'timed windows'],
+    ['rate', { overrides: { rate: fo.rate } }, ov.rate ?? 'unlimited'],
+    ['openLoop', { overrides: { openLoop: fo.openLoop } }, ov.openLoop ? 'open loop' : 'closed loop'],
+    ['precision', { design: { precision: fd.precision } }, d.precision],
+    ['budget', { design: { budgetSec: fd.budgetSec } }, `${d.budgetSec} s`],
+    ['rounds', { design: { rounds: fd.rounds } }, JSON.stringify(d.rounds)],
+    ['blocks', { design: { blocks: fd.blocks } }, JSON.stringify(d.blocks)],
+    ['processes', { design: { processes: fd.processes ?? DEFAULTS.processes } }, d.processes],
+    ['method', { design: { method: fd.method ?? DEFAULTS.method } }, d.method],
+    ['reference', { design: { reference: fd.reference } }, d.reference],
+    ['stealThreshold', { design: { stealThreshold: fd.stealThreshold } }, d.stealThreshold],
+    ['driver', { driver: flags.driver }, plan.driver],
+    ['seed', { seed: flags.seed }, plan.seed],
+    ['quick', { design: { windowSec: QUICK.windowSec, rounds: QUICK_DESIGN.rounds, blocks: QUICK_DESIGN.blocks } }, 'a full run'],
+    ['costs', { options: { costs: flags.costs } }, o.costs ? 'on' : 'off'],
+    ['verify', { options: { verify: flags.verify } }, o.verify ? 'on' : 'off'],
+    ['pin', { options: { pinning: flags.pin !== false } }, o.pinning === false ? 'off' : 'on'],
+    ['profile', { options: { profile: flags.profile } }, o.profile ? 'on' : 'off'],
+    ['instructions', { options: { instructions: flags.instructions } }, o.instructions ? 'on' : 'off'],
+    ['threshold', { options: { thresholds: flags.threshold } }, (o.thresholds ?? []).join(',') || 'none'],
+    ['slo', { options: { slo: flags.slo?.[0] } }, o.slo ?? 'none'],
+    ['runtime', { options: { runtimes: flags.runtime } }, (o.runtimes ?? []).join(',') || "the host's Node only"],
   ];
   const flagName = (k: keyof RunFlags) => (k === 'verify' ? (flags.verify ? '--verify' : '--no-verify') : k === 'pin' ? (flags.pin ? '--pin' : '--no-pin') : `--${kebab(k)}`);
-  return checks
-    .filter(([k, ok]) => flags[k] !== undefined && !ok)
-    .map(([k, , planned]) => `--resume: ${flagName(k)} contradicts the run's plan (${String(planned)}); drop it to continue the run as planned`);
+  const contradicting: Array<[keyof RunFlags, unknown]> = asks.filter(([k, ask]) => flags[k] !== undefined && diffPlans(plan, ask).length > 0).map(([k, , planned]) => [k, planned]);
+  // Not a fact of the plan: --out names another folder than the one resumed.
+  if (flags.out !== undefined && resolve(cwd, flags.out) !== resolve(cwd, flags.resume ?? '')) contradicting.push(['out', 'the folder being resumed']);
+  return contradicting.map(([k, planned]) => `--resume: ${flagName(k)} contradicts the run's plan (${String(planned)}); drop it to continue the run as planned`);
 }
 
 function timestamp(d = new Date()): string {
@@ -269,6 +284,7 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   if (flags.rounds) d.rounds = widen(flags.rounds, d.rounds, DEFAULTS.rounds);
   if (flags.blocks) d.blocks = widen(flags.blocks, d.blocks, DEFAULTS.blocks);
   if (flags.processes !== undefined) d.processes = flags.processes;
+  if (flags.method !== undefined) d.method = flags.method;
   if (flags.precision !== undefined) d.precision = flags.precision;
   if (flags.budget !== undefined) d.budgetSec = flags.budget;
   if (flags.stealThreshold !== undefined) d.stealThreshold = flags.stealThreshold;
@@ -284,6 +300,7 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.rounds': 'rounds',
   'design.blocks': 'blocks',
   'design.processes': 'processes',
+  'design.method': 'method',
   'design.stealThreshold': 'stealThreshold',
   'overrides.duration': 'duration',
   'overrides.warmup': 'warmup',
@@ -309,6 +326,7 @@ function outlook(p: Prepared, driver: { name: string; reason: string }): RunOutl
     requests: p.options.overrides?.requests,
     minimumSec: p.budget.minimumSec,
     expectedHalfWidth: p.budget.expectedHalfWidth,
+    forecast: p.budget.forecast,
     driver,
   };
 }
@@ -321,15 +339,18 @@ interface Prepared {
   options: RunSuiteOptions & { outDir: string };
   suite: string;
   configFile: string | undefined;
-  design: Design;
+  /** The design as the run will record it: options, how fresh processes are warmed, and the budget planner's fit. */
+  design: Design & { freshWarmup: typeof FRESH_WARMUP };
   reference: string;
   /** What the scenarios ask of the driver (a capped rate, a fixed number of requests). */
   needs: DriverNeeds;
   plan: RunPlan | undefined;
   /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
   targetNames: string[];
-  /** The budget planner's estimate and what it fitted. */
+  /** The budget planner's estimate and what it fitted (the forecast for a driver that slices rounds when the design asks). */
   budget: BudgetPlan;
+  /** The same for the driver chosen: whether it slices rounds changes what the budget buys. */
+  replan: (slices: boolean) => BudgetPlan;
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -391,7 +412,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     pinning: flags.pin === false ? false : (config?.pinning ?? 'auto'),
     verify: flags.verify ?? config?.verify ?? true,
     profile: flags.profile ?? config?.profile ?? false,
-    instructions: flags.instructions ?? config?.instructions ?? false,
+    // --instructions turns counting on; a config's own counts (an object) still apply.
+    instructions: flags.instructions ? (typeof config?.instructions === 'object' ? config.instructions : true) : (config?.instructions ?? false),
     costs: flags.costs ?? config?.costs ?? suite.costs,
     ...((flags.threshold ?? config?.thresholds) ? { thresholds: flags.threshold ?? config?.thresholds } : {}),
     ...((flags.runtime ?? config?.runtimes) ? { runtimes: flags.runtime ?? config?.runtimes } : {}),
@@ -408,8 +430,9 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
-  const budget = planRun(checked.scenarios, checked.targets, checked.opts.design, checked.opts);
-  const resolved = { ...checked.opts.design, ...budget.design };
+  const replan = (slices?: boolean) => planRun(checked.scenarios, checked.targets, checked.opts.design, { ...checked.opts, slices });
+  const budget = replan();
+  const resolved = { ...checked.opts.design, freshWarmup: FRESH_WARMUP, ...budget.design };
   return {
     options,
     suite: suiteName,
@@ -420,6 +443,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     plan,
     targetNames: checked.targets.map((t) => t.name),
     budget,
+    replan,
   };
 }
 
@@ -427,6 +451,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
 async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
   try {
     const choice = await resolveDriver(p.options.driver ?? 'auto', p.needs);
+    // What the budget buys depends on whether this driver slices rounds.
+    p.budget = p.replan(choice.driver.capabilities.slots === true);
     return { name: choice.driver.name, reason: choice.reason };
   } catch (err) {
     throw new UsageError(`driver: ${(err as Error).message}`);
@@ -479,16 +505,26 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
   return EXIT.ok;
 }
 
-export async function writeOutputs(result: BenchResult, dir: string, io: CommandIO): Promise<string[]> {
+/**
+ * `results.json` first (so nothing later can lose it), then `history` if given (`--history`: add
+ * the run, read its series back), then the reports.
+ */
+export async function writeOutputs(result: BenchResult, dir: string, io: CommandIO, history?: () => Promise<RenderOptions['history']>): Promise<string[]> {
   const file = join(dir, 'results.json');
   await writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
   const files = [file];
+  let series: RenderOptions['history'];
+  try {
+    series = await history?.();
+  } catch (err) {
+    io.stderr(`warning: the run was not added to the history (${(err as Error).message}); \`benchsuite history add ${file}\` adds it later\n`);
+  }
   try {
     const { formats, RUN_REPORTS, stacksFilesOf } = await import('../_formats.js');
     const stacks = await readProfileStacks(file, stacksFilesOf(result));
     for (const name of RUN_REPORTS) {
       const out = join(dir, `report.${formats[name].extension}`);
-      await writeFileAtomic(out, formats[name].render(result, { stacks }));
+      await writeFileAtomic(out, formats[name].render(result, { stacks, ...(series ? { history: series } : {}) }));
       files.push(out);
     }
   } catch (err) {
@@ -506,6 +542,15 @@ async function summary(result: BenchResult, io: CommandIO): Promise<void> {
   }
 }
 
+/** `--history`: add the run, then its pairs' series with their changes for the HTML report. */
+async function addRunToHistory(result: BenchResult, db: string | undefined, io: CommandIO): Promise<RenderOptions['history']> {
+  const { addToHistory, historyFile, historyRule, seriesOfRun } = await import('./history.js');
+  const file = historyFile(db, io);
+  const { record, runId, added } = await addToHistory(file, result);
+  io.stderr(`history: ${added ? `added as run #${runId}` : `already there as run #${runId}`} (machine ${record.fingerprint}) in ${file}\n`);
+  return { series: await seriesOfRun(file, record), rule: historyRule() };
+}
+
 /** Exit 1 when any window, server start in a block, verification or target set-up failed; the threshold code when a threshold failed. */
 export function runExitCode(result: BenchResult): number {
   if (result.interrupted) return EXIT.interrupted;
@@ -519,6 +564,7 @@ export function runExitCode(result: BenchResult): number {
 }
 
 async function run(flags: RunFlags, io: CommandIO): Promise<number> {
+  if (flags.db !== undefined && !flags.history) throw new UsageError('--db names the history file of --history; add --history, or drop --db');
   const p = await prepareRun(flags);
   if (flags.dryRun) return dryRun(p, Boolean(flags.json), io);
   const driver = await chooseDriver(p);
@@ -552,7 +598,7 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const files = await writeOutputs(result, o.outDir, io);
+  const files = await writeOutputs(result, o.outDir, io, flags.history ? () => addRunToHistory(result, flags.db, io) : undefined);
   await summary(result, io);
   io.stderr(`results: ${files.join('\n         ')}\n`);
   if (result.interrupted) io.stderr(`interrupted: ${resumeHint}\n`);

@@ -1,11 +1,17 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../options.js';
+import type { BlockRecord, WindowRecord } from '../result-schema.js';
+import { median } from './bootstrap.js';
+import { blocksAhead, optimalRounds, varianceComponents } from './components.js';
+import type { NoiseComponents } from './forecast.js';
+import { ratioGroups } from './summarize.js';
 
 /**
  * The budget planner: before anything starts, the cost of each scenario's minimum design is
  * estimated from fixed per-step costs, and the minimum is fitted to the run's budget — fewer
  * rounds first, then shorter warm-ups, then fewer blocks — each change recorded (the report words it, with its consequence).
- * Pure, so it is tested on fixed costs; the run then measures real costs as it goes.
+ * Pure, so it is tested on fixed costs; the run then measures real costs as it goes, and plans
+ * each block's rounds from them (`planRounds`, `sharedBlocksAhead`, below).
  */
 export interface PlannedScenario {
   name: string;
@@ -16,6 +22,8 @@ export interface PlannedScenario {
   windowSec: number;
   /** Unrecorded settle seconds of one window (before its first step, and before each later one if any). */
   settleSec: number;
+  /** Rounds are time-sliced (every target in the same seconds, `DEFAULTS.slice`): no settle, one loader start per step for all. */
+  sliced?: boolean | undefined;
 }
 
 export interface PlanCosts {
@@ -25,6 +33,10 @@ export interface PlanCosts {
   loaderStartSec: number;
   /** Verify, costs and setup before the first block, s. */
   beforeSec: number;
+  /** A sliced round's cost per connection step beyond its measured seconds: the loaders' lead, their stop and the last drain, s. */
+  slicedStepSec: number;
+  /** A sliced round's idle gaps after the slots, as a share of its measured seconds. */
+  slicedGapShare: number;
 }
 
 /**
@@ -46,21 +58,38 @@ export interface BudgetPlan {
   overBySec: number;
   /**
    * The half-width of the headline figures this budget is expected to reach (relative: 0.012 is
-   * ±1.2%), from a calibration of the host's noise; absent until one is made. The run's header and
-   * `--dry-run` say it when present.
+   * ±1.2%): `forecast.halfWidth`. The run's header and `--dry-run` say it when present.
    */
   expectedHalfWidth?: number;
+  /** What the budget is expected to buy, and what ±5% and ±2% would take (`analysis/forecast.ts`). */
+  forecast?: RunForecast;
 }
 
 /**
- * Seconds of one block of `rounds` rounds of a scenario: start, warm-ups of `warmup.sec`, the
- * wake-up round after warm-ups one by one (one window of `warmup.wakeWindowSec` per target, with 2
- * or more; none without it: warm-ups in rotation), rounds.
+ * What a run's budget is expected to buy, from the noise of a typical pair (`source`: `prior`, the
+ * typical noise of the method on a shared 2-vCPU VM, before anything is measured; `measured`, this
+ * run's first blocks): the blocks and rounds the run's rule picks, the typical half-width then, and
+ * the least budget that would reach ±5% and ±2% (null: not within the maximum of blocks and rounds).
  */
-export function blockSec(s: PlannedScenario, rounds: number, warmup: { sec: number; wakeWindowSec?: number | undefined }, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
-  const wake = s.targets > 1 && warmup.wakeWindowSec !== undefined ? s.targets * (warmup.wakeWindowSec + c.loaderStartSec) : 0;
-  return c.blockStartSec + s.targets * warmup.sec + wake + rounds * s.targets * perWindow;
+export interface RunForecast {
+  method: 'sliced' | 'sequential';
+  source: 'prior' | 'measured';
+  components: NoiseComponents;
+  blocks: number;
+  rounds: number;
+  halfWidth: number;
+  budgetFor: Array<{ precision: number; budgetSec: number | null }>;
+}
+
+/** Seconds of one block of `rounds` rounds of a scenario: start, warm-ups of `warmupSec` per target, rounds. */
+export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
+  return c.blockStartSec + s.targets * warmupSec + rounds * roundSec(s, c);
+}
+
+/** Seconds of one round of a scenario: every target's window one after another, or (sliced) all in the same seconds with their gaps. */
+function roundSec(s: PlannedScenario, c: PlanCosts): number {
+  if (s.sliced && s.targets > 1) return s.steps * (s.targets * s.windowSec * (1 + c.slicedGapShare) + c.slicedStepSec);
+  return s.targets * (s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec);
 }
 
 /**
@@ -68,16 +97,11 @@ export function blockSec(s: PlannedScenario, rounds: number, warmup: { sec: numb
  * it: the rotation rounds (`warmup.rounds` of every target, windows of `warmup.windowSec`), then the rounds.
  */
 export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { windowSec: number; rounds: number }, c: PlanCosts): number {
-  const perWindow = s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec;
-  return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * s.targets * perWindow;
+  return s.targets * warmup.rounds * (warmup.windowSec + c.loaderStartSec) + rounds * roundSec(s, c);
 }
 
-/** What the planner reads of a design; a design without processes, fresh warm-up or rotation rounds has their defaults' meaning. */
-type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
-
-/** The wake-up round's window, s, when the design has one (fresh processes warmed one by one). */
-export const wakeWindowSec = (d: Partial<Pick<Design, 'freshWarmup' | 'carriedWarmupWindowSec'>>): number | undefined =>
-  (d.freshWarmup ?? DEFAULTS.freshWarmup) === 'one-by-one' ? (d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec) : undefined;
+/** What the planner reads of a design; a design without processes or rotation rounds has their defaults' meaning. */
+type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
 
 /**
  * Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. With
@@ -87,7 +111,7 @@ export const wakeWindowSec = (d: Partial<Pick<Design, 'freshWarmup' | 'carriedWa
 export function minimumSec(scenarios: readonly PlannedScenario[], d: PlanShape, c: PlanCosts): number {
   const rotationSec = d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec;
   // Warm-up often runs to its maximum on a noisy host: plan for it.
-  const own = scenarios.map((s) => blockSec(s, d.rounds.min, { sec: d.warmup.maxSec, wakeWindowSec: wakeWindowSec(d) }, c));
+  const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
   const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: rotationSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c));
   const first = Math.max(...own.map((x, i) => x - carried[i]!));
@@ -110,7 +134,6 @@ export function planBudget(
     blocks: { ...design.blocks },
     warmup: { ...design.warmup },
     processes: design.processes,
-    freshWarmup: design.freshWarmup,
     carriedWarmupRounds: design.carriedWarmupRounds,
     carriedWarmupWindowSec: design.carriedWarmupWindowSec,
   };
@@ -135,4 +158,86 @@ export function planBudget(
   }
   const fitted = minimumSec(scenarios, d, costs);
   return { design: { rounds: d.rounds, blocks: d.blocks, warmup: d.warmup }, minimumSec: fitted, givenMinimumSec: given, changes, overBySec: Math.max(0, fitted - design.budgetSec) };
+}
+
+/**
+ * A scenario's measured costs per block, none before its first: its blocks with rounds, seconds per round, and the
+ * seconds outside its rounds (start, warm-up, rotation rounds) as a median over its blocks and as
+ * the least of them (with shared processes, a part that did not carry the processes' start).
+ */
+export function blockCosts(blocks: readonly BlockRecord[], scenario: string): { blocks: number; roundSec: number; fixedSec: number; leastFixedSec: number } | undefined {
+  const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
+  if (!mine.length) return undefined;
+  const fixed = mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec));
+  return { blocks: mine.length, roundSec: median(mine.map((b) => b.roundsWallSec / b.rounds)), fixedSec: median(fixed), leastFixedSec: Math.min(...fixed) };
+}
+
+/**
+ * The blocks a run plans for from here and the part of the time left that this scenario's blocks
+ * divide among them (its share, with shared processes, of what the planned blocks' starts leave).
+ */
+export interface BlocksAhead {
+  blocks: number;
+  shareSec: number;
+}
+
+/**
+ * Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum,
+ * fitted to this block's part of the budget: its share of the time left divided by the blocks that
+ * still fit at the minimum of rounds (`blocksAhead`; with shared processes the caller counts them
+ * for the whole block), or all the scenario may still use in the last block that fits.
+ */
+export function planRounds(
+  design: Pick<Design, 'rounds' | 'blocks'>,
+  scenario: string,
+  names: readonly string[],
+  reference: string,
+  windows: readonly WindowRecord[],
+  blocks: readonly BlockRecord[],
+  budgetLeftSec: number,
+  ahead?: BlocksAhead,
+): { rounds: number; blockSec: number } {
+  const costs = blockCosts(blocks, scenario);
+  if (!costs) return { rounds: design.rounds.min, blockSec: 0 };
+  const { roundSec, fixedSec } = costs;
+  let rounds = design.rounds.min;
+  if (costs.blocks >= design.blocks.min) {
+    // Components of the noisiest target's log-ratio decide the split between blocks and rounds.
+    let worst = { between: null as number | null, within: null as number | null };
+    let worstTotal = -1;
+    for (const name of names) {
+      if (name === reference) continue;
+      const vc = varianceComponents(ratioGroups(windows, scenario, name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
+      const total = (vc.between ?? 0) ** 2 + (vc.within ?? 0) ** 2;
+      if (total > worstTotal) {
+        worst = vc;
+        worstTotal = total;
+      }
+    }
+    rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
+  }
+  const plan = ahead ?? {
+    blocks: blocksAhead({ blockSec: fixedSec, roundSec }, { leftSec: budgetLeftSec, minRounds: design.rounds.min, blocksLeft: design.blocks.max - costs.blocks }),
+    shareSec: budgetLeftSec,
+  };
+  const partSec = plan.blocks > 1 ? Math.min(budgetLeftSec, plan.shareSec / plan.blocks) : budgetLeftSec;
+  const fit = Math.floor((partSec - fixedSec) / Math.max(roundSec, 1e-3));
+  rounds = Math.max(design.rounds.min, Math.min(rounds, fit));
+  return { rounds, blockSec: fixedSec + rounds * roundSec };
+}
+
+/**
+ * Blocks before rounds, with shared processes: how many blocks still fit the time left with every
+ * scenario at its minimum of rounds (each at its least cost outside rounds, a part that did not
+ * carry the start, plus one start per block), and the time their starts leave for the scenarios to
+ * share. None before every scenario has run a block. Pure, so the rule is tested on its own.
+ */
+export function sharedBlocksAhead(
+  costs: ReadonlyArray<{ leastFixedSec: number; roundSec: number } | undefined>,
+  o: { startSec: number; leftSec: number; minRounds: number; blocksLeft: number },
+): { blocks: number; leftSec: number } | undefined {
+  if (!costs.length || costs.some((c) => c === undefined)) return undefined;
+  const perBlock = { blockSec: o.startSec + costs.reduce((a, c) => a + c!.leastFixedSec, 0), roundSec: costs.reduce((a, c) => a + c!.roundSec, 0) };
+  const blocks = blocksAhead(perBlock, o);
+  return { blocks, leftSec: o.leftSec - blocks * o.startSec };
 }

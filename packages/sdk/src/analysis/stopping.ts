@@ -1,3 +1,5 @@
+import type { BlockRecord, WindowRecord } from '../result-schema.js';
+import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from './summarize.js';
 /** Why a scenario stops adding blocks, decided after each block from the figures so far. */
 export type StopDecision = 'continue' | 'precision' | 'budget' | 'max-blocks';
 
@@ -72,4 +74,53 @@ export function fitsWithShorterWarmups(s: {
   if (s.warmup.maxSec <= s.warmup.minSec) return false;
   const saved = s.targets * (s.warmup.maxSec - s.warmup.minSec);
   return s.nextBlockSec - saved <= s.leftSec - s.shortReserveSec;
+}
+
+/** A scenario's complete blocks: one cut short by an interruption counts towards neither the minimum nor the maximum. */
+export const completeBlocks = (blocks: readonly BlockRecord[], scenario: string): number => blocks.filter((x) => x.scenario === scenario && x.complete).length;
+
+/** Each measured target's headline half-width now: relative to the reference, or its own req/s's when there is no reference to be relative to. */
+export function headlineByTarget(scenario: string, names: readonly string[], windows: readonly WindowRecord[], o: EstimatorOptions): Map<string, number | null> {
+  const index = new WindowIndex(windows);
+  const measured = names.filter((n) => windows.some((w) => w.scenario === scenario && w.target === n && w.status === 'ok'));
+  const hasRef = measured.includes(o.reference);
+  const out = new Map<string, number | null>();
+  for (const name of measured) {
+    if (hasRef && name === o.reference) continue;
+    if (hasRef) {
+      out.set(name, estimate(ratioGroups(windows, scenario, name, o.reference, index), o, [scenario, name, 'ratio'], RATIO_METHOD).halfWidth);
+    } else {
+      const mine = windows.filter((w) => w.scenario === scenario && w.target === name && w.status === 'ok' && w.excluded === null);
+      const blocks = [...new Set(mine.map((w) => w.block))];
+      out.set(
+        name,
+        estimate(
+          blocks.map((b) => mine.filter((w) => w.block === b).map((w) => (w.status === 'ok' ? w.rps : 0))),
+          o,
+          [scenario, name, 'rps'],
+          RATIO_METHOD,
+        ).halfWidth,
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * Which scenarios go on to the next shared block, among those whose stopping rule said `continue`:
+ * as many as fit the budget left with the block's start, those below the minimum of blocks first,
+ * then the least precise (widest worst half-width; none yet counts as widest). Pure, so the rule is
+ * tested on its own.
+ */
+export function fitNextBlock(c: ReadonlyArray<{ name: string; blocks: number; nextSec: number; worst: number | null }>, o: { leftSec: number; startSec: number; minBlocks: number }): Set<string> {
+  const rank = (x: (typeof c)[number]) => [x.blocks < o.minBlocks ? 0 : 1, -(x.worst ?? Number.POSITIVE_INFINITY)] as const;
+  const sorted = [...c].sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1]);
+  const out = new Set<string>();
+  let total = o.startSec;
+  for (const x of sorted) {
+    if (total + x.nextSec > o.leftSec) continue;
+    out.add(x.name);
+    total += x.nextSec;
+  }
+  return out;
 }

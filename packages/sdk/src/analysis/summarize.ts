@@ -1,6 +1,6 @@
 import { mergeOpenLoop } from '../open-loop.js';
 import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
-import type { BenchResult, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
+import type { BenchResult, BlockRecord, Estimate, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
 import { thresholdsOf, type DesignThresholds } from '../design-thresholds.js';
 import { blockInterval, hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
 import { varianceComponents } from './components.js';
@@ -111,6 +111,50 @@ export interface SummarizePairOptions {
   ceilingRps?: number | undefined;
   /** The scenario's connection steps, for a pair none of whose windows succeeded. */
   connectionSteps?: readonly number[] | undefined;
+  /** The run's blocks: a target that failed in one missed its remaining rounds there (`missed`). Without them, each failed window counts once. */
+  blocks?: readonly BlockRecord[] | undefined;
+}
+
+/**
+ * The load a pair missed (`PairSummary.missed`): per block where its target failed (not by an
+ * interrupt), the rounds it did not complete, at least one; elsewhere (no block records, or a record
+ * that does not say so), each failed window. Each missed window stands for the pair's median req/s × that block's window length (the
+ * median over the scenario's measured windows there, else over the pair's), or its fixed count;
+ * at least one request per connection of each step, the requests a failed window left unanswered
+ * (all a pair with no measured window can be said to have sent).
+ *
+ * Why expected requests rather than the whole window as one failure: the error share stays a
+ * share of sends, so one failed window among many counts as the traffic it stood for, not as a
+ * single request (which would let a server that stops answering pass `errors<1%` on the windows
+ * before) nor as everything.
+ */
+function missedOf(scenario: string, target: string, windows: readonly WindowRecord[], blocks: readonly BlockRecord[] | undefined, steps: readonly number[]): PairSummary['missed'] {
+  const mine = windows.filter((w) => w.scenario === scenario && w.target === target);
+  const okMine = mine.filter((w): w is OkWindow => w.status === 'ok');
+  const perBlock: Array<{ block: number; windows: number }> = [];
+  const failedIn = new Set<number>();
+  for (const b of blocks ?? []) {
+    if (b.scenario !== scenario) continue;
+    const t = b.targets.find((x) => x.target === target);
+    if (t?.status !== 'failed' || t.failure?.phase === 'interrupted') continue;
+    failedIn.add(b.block);
+    const measured = okMine.filter((w) => w.block === b.block).length;
+    perBlock.push({ block: b.block, windows: Math.max(1, b.rounds - measured) });
+  }
+  // Failed windows of a block whose record does not say the target failed (older results, no records).
+  for (const w of mine) if (w.status === 'failed' && w.failure.phase !== 'interrupted' && !failedIn.has(w.block)) perBlock.push({ block: w.block, windows: 1 });
+  if (!perBlock.length) return undefined;
+  const rate = okMine.length ? median(okMine.map((w) => w.rps)) : 0;
+  const floor = (okMine[0]?.steps.map((s) => s.connections) ?? steps).reduce((a, c) => a + c, 0);
+  let requests = 0;
+  for (const { block, windows: n } of perBlock) {
+    const fixed = okMine.find((w) => w.fixedRequests !== undefined);
+    const inBlock = windows.filter((w): w is OkWindow => w.status === 'ok' && w.scenario === scenario && w.block === block).map((w) => w.durationSec);
+    const durationSec = inBlock.length ? median(inBlock) : okMine.length ? median(okMine.map((w) => w.durationSec)) : 0;
+    const expected = fixed ? fixed.fixedRequests! * fixed.steps.length : Math.round(rate * durationSec);
+    requests += n * Math.max(floor, expected);
+  }
+  return { windows: perBlock.reduce((a, b) => a + b.windows, 0), requests };
 }
 
 /** The summary of one (scenario, target) pair from its windows. */
@@ -169,17 +213,22 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
       timeouts: st.reduce((a, x) => a + x.timeouts, 0),
       unexpected: st.reduce((a, x) => a + x.unexpected, 0),
     };
+    const stepHistogram = stepCount === 1 ? merged : mergeHistograms(st.map((s) => decodeHistogram(s.histogram)));
+    const stepOpenLoop = stepCount === 1 ? undefined : mergeOpenLoop(st.map((s) => s.openLoop));
     return {
       connections: st[0]?.connections ?? connectionSteps?.[i] ?? 1,
       rps: estimate(stepGroups, o, [...key, 'step', i, 'rps'], ABSOLUTE_METHOD),
       relativeRps: stepRatio?.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
-      latency: stepCount === 1 ? latencyOf(merged) : latencyOf(mergeHistograms(st.map((s) => decodeHistogram(s.histogram)))),
+      latency: latencyOf(stepHistogram),
       clientBoundWindows: st.filter((s) => s.clientBound).length,
       backendBoundWindows: st.filter((s) => s.backendBound).length,
       serverNotSaturatedWindows: st.filter((s) => s.serverNotSaturated).length,
       ...counters,
       clean: isCleanLevel(counters),
       loaderBoundWindows: st.filter((s) => s.loaderBound).length,
+      // A stepped load keeps each step's histogram: thresholds check any percentile step by step.
+      ...(stepCount > 1 ? { histogram: encodeHistogram(stepHistogram) } : {}),
+      ...(stepOpenLoop ? { openLoop: stepOpenLoop } : {}),
     };
   });
   const sweep = sweepOf(steps);
@@ -188,6 +237,7 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
     (g, name) => estimate(g, o, [...key, name], ABSOLUTE_METHOD),
   );
   const reached = headline?.halfWidth ?? null;
+  const missed = missedOf(scenario, target, windows, p.blocks, connectionSteps ?? steps.map((s) => s.connections));
   return {
     scenario,
     target,
@@ -201,6 +251,7 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
       backendBound: ok.filter((w) => w.backendBound).length,
       serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length,
       loaderBound: ok.filter((w) => w.loaderBound).length,
+      ...(ok.some((w) => w.clientBound === null) ? { clientBoundUnknown: ok.filter((w) => w.clientBound === null).length } : {}),
     },
     rps,
     relativeRps,
@@ -224,6 +275,7 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
     ...(sweep ? { sweep } : {}),
     ...(perProcess ? { perProcess } : {}),
     ...(use.some((w) => w.openLoop) ? { openLoop: mergeOpenLoop(use.map((w) => w.openLoop)) } : {}),
+    ...(missed ? { missed } : {}),
   };
 }
 
@@ -260,6 +312,29 @@ export function rankScenario(scenario: string, summaries: readonly PairSummary[]
   return { scenario, places, method: RANKING_METHOD };
 }
 
+/**
+ * The windows the host disturbed beyond steal (thresholds `hostDisturbance`): something else used
+ * the measured cores (`resources.otherCpuShare`), or the loader ran slow, its CPU per request over
+ * `loaderSlowdown` times its (scenario, target) median — its work per request is the same whatever
+ * the server, so only the host makes it dearer. By window index. Pure.
+ */
+export function disturbedWindows(windows: readonly WindowRecord[], t: Pick<DesignThresholds, 'hostDisturbance'>): Map<number, { other: boolean; slowLoader: boolean }> {
+  const ok = windows.filter((w): w is OkWindow => w.status === 'ok' && w.requests > 0);
+  const perRequest = (w: OkWindow) => w.resources.loaderCpuSeconds / w.requests;
+  const medians = new Map<string, number>();
+  for (const key of new Set(ok.map((w) => `${w.scenario}\0${w.target}`))) {
+    medians.set(key, median(ok.filter((w) => `${w.scenario}\0${w.target}` === key && w.resources.loaderCpuSeconds > 0).map(perRequest)));
+  }
+  const out = new Map<number, { other: boolean; slowLoader: boolean }>();
+  for (const w of ok) {
+    const m = medians.get(`${w.scenario}\0${w.target}`)!;
+    const other = (w.resources.otherCpuShare ?? 0) > t.hostDisturbance.otherShare;
+    const slowLoader = Number.isFinite(m) && m > 0 && w.resources.loaderCpuSeconds > 0 && perRequest(w) > t.hostDisturbance.loaderSlowdown * m;
+    if (other || slowLoader) out.set(w.index, { other, slowLoader });
+  }
+  return out;
+}
+
 /** The run-level figures of a result: precision reached over all pairs, windows and steal. */
 export function overallOf(summaries: readonly PairSummary[], windows: readonly WindowRecord[], overhead: number | null, thresholds?: Partial<DesignThresholds>): BenchResult['overall'] {
   const ok = windows.filter((w): w is OkWindow => w.status === 'ok');
@@ -275,6 +350,10 @@ export function overallOf(summaries: readonly PairSummary[], windows: readonly W
     meanSteal: steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0,
     maxSteal: steal.length ? Math.max(...steal) : 0,
     overhead,
+    disturbed: (() => {
+      const d = [...disturbedWindows(windows, thresholdsOf(thresholds)).values()];
+      return { windows: d.length, other: d.filter((x) => x.other).length, slowLoader: d.filter((x) => x.slowLoader).length };
+    })(),
     verdict: runVerdict(
       summaries.flatMap((s) => (s.verdict ? [s.verdict.band] : [])),
       thresholdsOf(thresholds).verdictShare,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findGoTool } from '../cache.js';
 import { DEFAULTS } from '../defaults.js';
-import { histogramFromTrend, k6Script, K6_MIN_SECONDS, parseK6Summary, type ClosedLoad, type OpenLoad } from '../k6/script.js';
+import { histogramFromTrend, k6Script, K6_MIN_SECONDS, MEASURE_MARKERS, parseK6Summary, type ClosedLoad, type OpenLoad } from '../k6/script.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 
@@ -23,28 +23,51 @@ function k6Load(o: Pick<DriverRunOptions, 'connections' | 'rate' | 'openLoop' | 
   return { kind: 'open', rate: o.rate, preAllocated: maxInFlight, maxInFlight };
 }
 
+/**
+ * Run one script. A measured run's resource window is its measured phase only: the script logs
+ * a marker from `setup()` (every virtual user made) and from `teardown()` (the scenario over), and
+ * the sampler starts and stops on them, so neither the users' start-up nor the summary dilutes
+ * the server's core share over a rate taken from the test's own duration.
+ */
 function runK6(bin: string, o: DriverRunOptions, script: string, mode: 'warmup' | 'measure'): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: o.baseUrl, K6_NO_USAGE_REPORT: 'true' };
+  const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: o.baseUrl, K6_NO_USAGE_REPORT: 'true', ...(mode === 'measure' ? { BS_MARKERS: '1' } : {}) };
   const argv = [...o.pin, bin, 'run', '--quiet', '--no-color', '--log-output=stderr', script];
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
     guardProcessGroup(child);
     let out = '';
     let err = '';
+    let line = '';
+    let phase: 'before' | 'measuring' | 'after' = 'before';
+    const onLine = (l: string) => {
+      if (mode !== 'measure') return;
+      if (phase === 'before' && l.includes(MEASURE_MARKERS.start)) {
+        phase = 'measuring';
+        o.onMeasureStart?.(child.pid!);
+      } else if (phase === 'measuring' && l.includes(MEASURE_MARKERS.end)) {
+        phase = 'after';
+        o.onMeasureEnd?.(child.pid!);
+      }
+    };
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-3000)));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      err = (err + c).slice(-3000);
+      const lines = (line + c).split('\n');
+      line = lines.pop()!;
+      for (const l of lines) onLine(l);
+    });
     const abort = () => child.kill('SIGKILL');
     o.signal?.addEventListener('abort', abort, { once: true });
-    child.once('spawn', () => {
-      if (mode === 'measure') o.onMeasureStart?.(child.pid!);
-    });
     child.once('error', reject);
     child.once('exit', (code, signal) => {
-      if (mode === 'measure') o.onMeasureEnd?.(child.pid!);
+      if (line) onLine(line);
+      // An end marker lost (k6 killed in its teardown): the window ends here.
+      if (phase === 'measuring') o.onMeasureEnd?.(child.pid!);
       o.signal?.removeEventListener('abort', abort);
       if (o.signal?.aborted) return reject(new Error('interrupted'));
       // k6 exits 99 when a threshold fails; the script's only threshold always holds.
       if (code !== 0 || !out.includes('@@BS ')) return reject(new Error(`k6 failed (${signal ?? `exit ${code}`}): ${(err || out).trim().slice(-600)}`));
+      if (mode === 'measure' && phase === 'before') return reject(new Error(`k6 logged no "${MEASURE_MARKERS.start}" from the script's setup(): the measured phase is unknown`));
       resolve(out);
     });
   });

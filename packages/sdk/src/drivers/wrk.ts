@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHistogram } from '../histogram.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
-import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
+import { monotonicMs, type Driver, type DriverRunOptions, type DriverRunResult, type SlicedFigures } from '../driver.js';
 import type { RequestSpec } from '../scenario.js';
 
 const luaString = (s: string) =>
@@ -22,24 +22,28 @@ const luaTable = (headers: Record<string, string>) =>
  * counter; wrk must then parse each response, which costs a few % of its ceiling), and a done()
  * that prints ~300 exact µs quantiles from which the HDR histogram is rebuilt.
  */
-function wrkScript(requests: readonly RequestSpec[]): string {
+function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<readonly [number, number]>): string {
   const lines: string[] = [];
-  if (requests.length === 1) {
+  if (slots) lines.push(sliceScript(slots));
+  if (requests.length === 1 && !slots) {
     const r = requests[0]!;
     lines.push(`wrk.method = ${luaString(r.method)}`, `wrk.path = ${luaString(r.path)}`);
     for (const [k, v] of Object.entries(r.headers)) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
     if (r.body !== undefined) lines.push(`wrk.body = ${luaString(r.body)}`);
   } else {
+    // Round-robin over the requests; sliced, every send also notes its time (the first of a slot starts its measured time).
     lines.push(
       `local specs = {${requests.map((r) => `{${luaString(r.method)},${luaString(r.path)},${luaTable(r.headers)},${r.body === undefined ? 'nil' : luaString(r.body)}}`).join(',')}}`,
       'local formatted, idx = {}, 0',
       'init = function(args) for i, s in ipairs(specs) do formatted[i] = wrk.format(s[1], s[2], s[3], s[4]) end end',
-      'request = function() idx = idx % #formatted + 1; return formatted[idx] end',
+      `request = function() ${slots ? 'bs_sent(); ' : ''}idx = idx % #formatted + 1; return formatted[idx] end`,
     );
   }
   lines.push(
     'counts = {}',
-    'response = function(status, headers, body) counts[status] = (counts[status] or 0) + 1 end',
+    slots
+      ? 'response = function(status, headers, body) counts[status] = (counts[status] or 0) + 1; bs_classify() end'
+      : 'response = function(status, headers, body) counts[status] = (counts[status] or 0) + 1 end',
     'local threads = {}',
     'setup = function(thread) table.insert(threads, thread) end',
     'done = function(summary, latency, requests)',
@@ -48,6 +52,7 @@ function wrkScript(requests: readonly RequestSpec[]): string {
     '  local totals = {}',
     '  for _, t in ipairs(threads) do for k, v in pairs(t:get("counts")) do totals[k] = (totals[k] or 0) + v end end',
     '  for k, v in pairs(totals) do io.write("@@BS status ", k, " ", v, "\\n") end',
+    ...(slots ? ['  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), "\\n") end'] : []),
     // Debian's wrk 4.1 cannot index the latency object, but percentile() walks wrk's exact µs
     // array: print a dense grid of quantiles (0.1% steps, finer in the tail) and rebuild from it.
     '  if latency.max >= latency.min and summary.requests > 0 then',
@@ -71,17 +76,69 @@ function wrkScript(requests: readonly RequestSpec[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Time slices for a round of several targets at once (`DriverRunOptions.slots`): wrk's `delay()`,
+ * asked before every request (the first of each connection too), holds a connection until its
+ * target's next slot and lets it send only inside one; `request()` notes each send. Responses are
+ * split into those inside their slot and those after its end (the drain: requests still in flight
+ * when it closed), per thread. A slot's measured time runs from its first send to its last
+ * response inside it, so a closed loop's rate comes out right whether the server answers
+ * continuously (CPU-bound: one response per service time from the first on) or in bursts (a server
+ * that waits: every connection's response a latency after its send): counting to the slot's end
+ * would read the second high by up to a latency ÷ slot, counting from the first response the first.
+ * The clock is CLOCK_MONOTONIC through LuaJIT's FFI, the runner's `process.hrtime`. wrk's timers
+ * have millisecond resolution: a slot's first sends leave up to 1 ms late, and are timed as they leave.
+ */
+function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
+  return [
+    'local ffi = require("ffi")',
+    'pcall(ffi.cdef, "typedef struct { long tv_sec; long tv_nsec; } bs_timespec; int clock_gettime(int, bs_timespec *);")',
+    'local bs_ts = ffi.new("bs_timespec")',
+    'local function bs_now() ffi.C.clock_gettime(1, bs_ts); return tonumber(bs_ts.tv_sec) * 1000 + tonumber(bs_ts.tv_nsec) / 1e6 end',
+    `local bs_plan = {${slots.map(([a, b]) => `{${a.toFixed(3)},${b.toFixed(3)}}`).join(',')}}`,
+    // bs_i: the slot now or next; bs_opened: the slot this thread has sent in, from bs_open_at;
+    // bs_mark: where the measured time of that slot has been counted to (its last response so far).
+    'local bs_i, bs_opened, bs_open_at, bs_spanned, bs_mark = 1, 0, 0, 0, 0',
+    'bs_active, bs_inslot, bs_drained, bs_slots = 0, 0, 0, 0',
+    'local function bs_advance(t) while bs_i <= #bs_plan and t >= bs_plan[bs_i][2] do bs_i = bs_i + 1 end end',
+    'delay = function()',
+    '  local t = bs_now()',
+    '  bs_advance(t)',
+    '  if bs_i > #bs_plan then return 3600000 end',
+    '  local s = bs_plan[bs_i]',
+    '  if t < s[1] then return math.ceil(s[1] - t) end',
+    '  return 0',
+    'end',
+    'function bs_sent()',
+    '  local t = bs_now()',
+    '  bs_advance(t)',
+    '  if bs_i <= #bs_plan and t >= bs_plan[bs_i][1] and bs_opened ~= bs_i then bs_opened = bs_i; bs_open_at = t; bs_slots = bs_slots + 1 end',
+    'end',
+    'function bs_classify()',
+    '  local t = bs_now()',
+    '  bs_advance(t)',
+    '  if bs_opened == bs_i and bs_i <= #bs_plan then',
+    '    if bs_spanned ~= bs_i then bs_spanned = bs_i; bs_mark = bs_open_at end',
+    '    bs_active = bs_active + (t - bs_mark); bs_mark = t',
+    '    bs_inslot = bs_inslot + 1',
+    '  else bs_drained = bs_drained + 1 end',
+    'end',
+  ].join('\n');
+}
+
 /** Parse the @@BS lines printed by `wrkScript`'s done(). */
 function parseWrkOutput(stdout: string, expectStatus: readonly number[]): DriverRunResult {
   const histogram = createHistogram();
   const statusCounts: Record<string, number> = {};
   let summary: number[] | undefined;
   const quantiles: Array<[number, number]> = [];
+  const slices: number[][] = [];
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('@@BS ')) continue;
     const [, kind, ...rest] = line.split(' ');
     if (kind === 'summary') summary = rest.map(Number);
     else if (kind === 'status') statusCounts[rest[0]!] = Number(rest[1]);
+    else if (kind === 'slice') slices.push(rest.map(Number));
     else if (kind === 'pct') {
       for (const pair of rest.join(' ').split(',')) {
         const [p, v] = pair.split(':').map(Number) as [number, number];
@@ -106,15 +163,36 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
     if (!code.startsWith('2')) non2xx += n;
     if (!expected.has(Number(code))) unexpected += n;
   }
+  const sliced = slices.length ? slicedFigures(slices) : undefined;
   return {
     requests,
-    durationSec: durationUs / 1e6,
+    durationSec: sliced ? sliced.activeSec : durationUs / 1e6,
+    ...(sliced ? { sliced } : {}),
     histogram,
     statusCounts,
     errors: connect + read + write,
     timeouts: timeout,
     non2xx,
     unexpected,
+  };
+}
+
+/**
+ * A sliced window's figures from each thread's `@@BS slice <active ms> <in slot> <drained> <slots>`:
+ * responses summed, the active time the mean over the threads that sent (each thread's connections
+ * start each slot on their own timer).
+ */
+function slicedFigures(threads: readonly number[][]): SlicedFigures {
+  const answered = threads.filter((t) => (t[0] ?? 0) > 0 && (t[3] ?? 0) > 0);
+  const activeMs = answered.length ? answered.reduce((a, t) => a + t[0]!, 0) / answered.length : 0;
+  // Each thread's rate over its own measured time, summed: the loader's in-slot throughput.
+  const rate = answered.reduce((a, t) => a + (t[1] ?? 0) / (t[0]! / 1000), 0);
+  return {
+    activeSec: activeMs / 1000,
+    inSlot: threads.reduce((a, t) => a + (t[1] ?? 0), 0),
+    rps: rate,
+    drained: threads.reduce((a, t) => a + (t[2] ?? 0), 0),
+    slots: Math.max(0, ...threads.map((t) => t[3] ?? 0)),
   };
 }
 
@@ -163,7 +241,7 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'mea
 export const wrkDriver: Driver = {
   name: 'wrk',
   ceilingRps: 170_000,
-  capabilities: { capRate: false, fixedRequests: false, microsecondLatency: true, threads: 'per-loader-core' },
+  capabilities: { capRate: false, fixedRequests: false, microsecondLatency: true, threads: 'per-loader-core', slots: true },
   note: 'wrk cannot cap the request rate; status codes are counted in a Lua response() hook.',
   async available() {
     return new Promise((resolve) => {
@@ -199,7 +277,13 @@ export const wrkDriver: Driver = {
     const dir = guardTempDir(mkdtempSync(join(tmpdir(), 'benchsuite-wrk-')));
     try {
       const script = join(dir, 'benchsuite.lua');
-      writeFileSync(script, wrkScript(o.requests));
+      writeFileSync(script, wrkScript(o.requests, o.slots));
+      if (o.slots?.length) {
+        // The loader connects at once and holds each request for its slot; it stops once the last
+        // slot's responses have had time to arrive.
+        const stopSec = Math.max(0, (Math.max(...o.slots.map((x) => x[1])) - monotonicMs()) / 1000) + (o.drainSec ?? 0);
+        return parseWrkOutput(await runWrk(o, script, stopSec, 'measure', { start: o.onMeasureStart, end: o.onMeasureEnd }), o.expectStatus);
+      }
       if (o.warmupSec > 0) await runWrk(o, script, o.warmupSec, 'warmup');
       const out = await runWrk(o, script, o.durationSec, 'measure', { start: o.onMeasureStart, end: o.onMeasureEnd });
       return parseWrkOutput(out, o.expectStatus);

@@ -146,7 +146,8 @@ ${rows.join('\n')}
 2. For each folder: \`kubectl apply -f <folder>/testrun.yaml\`, then wait until the TestRun's
    \`status.stage\` is \`finished\` (\`kubectl get testrun <name> -o jsonpath='{.status.stage}'\`).
 3. Bring the runners' outputs back: each runner prints one line starting with \`@@BS \` (its
-   histogram quantiles and counters) when it ends.
+   histogram quantiles and counters, its execution segment and host, the script's schedule) when
+   it ends. Bring every runner's, each once: merge refuses a segment given twice or one missing.
    \`\`\`sh
    for p in $(kubectl get pods -l k6_cr=<name>,runner=true -o name); do kubectl logs "$p"; done > <name>.log
    \`\`\`
@@ -156,7 +157,8 @@ ${rows.join('\n')}
    benchsuite merge *.log --threshold "p99<50ms,errors<0.1%"   # exits ${DEFAULTS.thresholdExitCode} when one fails
    \`\`\`
    The merged request count is the sum of the runners' counts and the merged percentiles are those
-   of the runners' histograms combined (never an average of percentiles). \`benchsuite report\`,
+   of the runners' histograms combined (never an average of percentiles). An open loop's offered
+   rate is the script's, so a shortfall (sends scheduled but not made) shows in the merged result. \`benchsuite report\`,
    \`benchsuite compare\` and \`--threshold\` accept the merged result like any other.
 
 The same script runs on one machine: \`BASE_URL=http://127.0.0.1:8080 k6 run test.js\`; with

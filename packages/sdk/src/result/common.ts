@@ -48,6 +48,11 @@ export const openLoopSchema = z.strictObject({
   late: int,
   /** Scheduled sends that never left (no free connection). */
   dropped: int,
+  /**
+   * Sends the schedule asked for (offered rate × its duration), when known from the schedule itself
+   * (a merged k6 run: the exported scripts' rate); the shortfall is this minus the sends made.
+   */
+  scheduled: int.optional(),
 });
 export type OpenLoop = z.infer<typeof openLoopSchema>;
 

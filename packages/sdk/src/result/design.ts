@@ -32,6 +32,21 @@ export const scenarioInfoSchema = z.strictObject({
   }),
 });
 
+/**
+ * What a budget was expected to buy (`analysis/forecast.ts`): a typical pair's noise (SDs of its
+ * per-round log-ratio between blocks and within one), the blocks and rounds the run's rule picks,
+ * the typical half-width then, and the budget that ±5% and ±2% would take (null: beyond the maximum).
+ */
+export const forecastSchema = z.strictObject({
+  method: z.enum(['sliced', 'sequential']),
+  source: z.enum(['prior', 'measured']),
+  components: z.strictObject({ between: nonneg, within: nonneg }),
+  blocks: int,
+  rounds: int,
+  halfWidth: nonneg,
+  budgetFor: z.array(z.strictObject({ precision: nonneg, budgetSec: nonneg.nullable() })),
+});
+
 /** The measuring design as run (defaults filled in), recorded so a reader can check every figure. */
 export const designSchema = z.strictObject({
   reference: z.string(),
@@ -51,6 +66,13 @@ export const designSchema = z.strictObject({
    * windows of the measured length.
    */
   carriedWarmupWindowSec: nonneg,
+  /**
+   * How a round loaded its targets: `sliced`, all in the same seconds in alternating slots (the
+   * design's default, with a driver that can), or `sequential`, one window after another. A run
+   * whose driver cannot slice records `sequential`; absent in results from before sliced rounds
+   * (every round was one window after another).
+   */
+  method: z.enum(['sliced', 'sequential']).optional(),
   precision: nonneg,
   budgetSec: nonneg,
   stealThreshold: nonneg,
@@ -64,6 +86,8 @@ export const designSchema = z.strictObject({
   loaderBound: z.strictObject({ serverShare: nonneg, loaderBusy: nonneg }),
   noisyWindowCov: nonneg,
   disturbedSteal: nonneg,
+  /** A window the host disturbed beyond steal (`DEFAULTS.hostDisturbance`); absent in results before it was judged. */
+  hostDisturbance: z.strictObject({ otherShare: nonneg, loaderSlowdown: nonneg }).optional(),
   covBands: z.strictObject({ excellent: nonneg, acceptable: nonneg, noisy: nonneg }),
   verdictShare: nonneg,
   /** How every interval was obtained (`INTERVAL_METHOD`); absent when the benchsuite that wrote the result did not say. */
@@ -82,6 +106,10 @@ export const designSchema = z.strictObject({
       /** Each change from the given value to the fitted one; older results hold a sentence instead. */
       changes: z.array(z.union([z.strictObject({ what: z.enum(['rounds', 'warmup', 'blocks']), from: nonneg, to: nonneg, atSec: nonneg.optional(), scenario: z.string().optional() }), z.string()])),
       overBySec: nonneg,
+      /** What the budget was expected to buy before the first block (the method's typical noise), said in the run's header. */
+      forecast: forecastSchema.optional(),
+      /** The same from this run's own noise, after its first blocks (the latest said). */
+      measuredForecast: forecastSchema.optional(),
     })
     .optional(),
 });

@@ -32,6 +32,10 @@ export const stepSummarySchema = z.strictObject({
   /** Every answer had an expected status and there was no error or timeout at this step. */
   clean: z.boolean().optional(),
   loaderBoundWindows: int,
+  /** A stepped load: this step's histogram merged over windows (µs, compressed base64), for any percentile a threshold asks. */
+  histogram: z.string().optional(),
+  /** A stepped open-loop load: this step's open-loop figures merged over windows. */
+  openLoop: openLoopSchema.optional(),
 });
 
 /** A point of a concurrency sweep: a level (connection count) with its median req/s and latency. */
@@ -112,7 +116,17 @@ export const pairSummarySchema = z.strictObject({
   /** The reference target of the relative figures. */
   reference: z.string(),
   blocks: int,
-  windows: z.strictObject({ ok: int, failed: int, excludedSteal: int, clientBound: int, backendBound: int, serverNotSaturated: int, loaderBound: int }),
+  windows: z.strictObject({
+    ok: int,
+    failed: int,
+    excludedSteal: int,
+    clientBound: int,
+    backendBound: int,
+    serverNotSaturated: int,
+    loaderBound: int,
+    /** Windows whose loader CPU was not measured, so whether they were client-bound is unknown (a merged k6 run). */
+    clientBoundUnknown: int.optional(),
+  }),
   /** Median req/s over windows with a bootstrap interval (blocks, then rounds, resampled). */
   rps: estimateSchema,
   /** Median of the per-round ratio rps / reference rps; null for the reference itself. */
@@ -157,6 +171,15 @@ export const pairSummarySchema = z.strictObject({
   perProcess: perProcessSchema.optional(),
   /** Open-loop figures merged over windows (`load.openLoop`). */
   openLoop: openLoopSchema.optional(),
+  /**
+   * Load this pair should have carried but did not: windows that failed (no response, a crash, a
+   * loader error) and the rounds its target then missed in the block, or all of a block's rounds
+   * when it failed before them. `requests` is what they would have sent: the pair's median req/s
+   * over its measured windows × the block's window length (a fixed-count window: its count), and
+   * at least one request per connection per step (the requests left unanswered) when no window
+   * of the pair was measured. Thresholds count them as failed sends. Absent when nothing was missed.
+   */
+  missed: z.strictObject({ windows: int, requests: int }).optional(),
 });
 export type PairSummary = z.infer<typeof pairSummarySchema>;
 
@@ -182,6 +205,28 @@ export const ceilingSchema = z.strictObject({
 export type Ceiling = z.infer<typeof ceilingSchema>;
 
 /** The run at a glance: precision reached, windows, steal, overhead, and the run's verdict. */
+/**
+ * What set a run's intervals, from its typical pair (medians over pairs): the SDs of a round's
+ * log-ratio between blocks and within one, the blocks and rounds, each part's share of a block
+ * median's variance, the t-quantile's premium for few blocks, which of them set the width, and the
+ * changes considered with the typical half-width each is expected to give (twice the budget;
+ * time-sliced rounds for a run measured one window after another), the narrowest named `best`.
+ */
+export const limitsSchema = z.strictObject({
+  components: z.strictObject({ between: nonneg, within: nonneg }),
+  blocks: int,
+  rounds: int,
+  withinShare: nonneg,
+  betweenShare: nonneg,
+  /** null with one block (its interval is the bootstrap's alone). */
+  blocksFactor: nonneg.nullable(),
+  setBy: z.enum(['host', 'processes', 'blocks']),
+  options: z.array(z.strictObject({ change: z.enum(['budget', 'sliced']), halfWidth: nonneg })),
+  best: z.enum(['budget', 'sliced']).nullable(),
+});
+
+export type IntervalLimitsRecord = z.infer<typeof limitsSchema>;
+
 export const overallSchema = z.strictObject({
   pairs: int,
   /** Pairs whose headline figure reached the precision target. */
@@ -194,6 +239,14 @@ export const overallSchema = z.strictObject({
   maxSteal: nonneg,
   /** Wall time of the run ÷ the time under load. */
   overhead: num.nullable(),
+  /**
+   * Windows the host disturbed beyond steal (`design.hostDisturbance`, `disturbedWindows`): another
+   * process on the measured cores, or the loader running slow. They stay in the estimates. Absent
+   * in results before it was counted.
+   */
+  disturbed: z.strictObject({ windows: int, other: int, slowLoader: int }).optional(),
   /** The run's CoV verdict over its pairs; absent when the benchsuite that wrote the result judged none, as before verdicts were kept. */
   verdict: runVerdictSchema.nullable().optional(),
+  /** What set the intervals and what would narrow them most (`analysis/limits.ts`); absent without relative figures, and in older results. */
+  limits: limitsSchema.optional(),
 });

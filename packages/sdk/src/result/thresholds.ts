@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { num } from './common.js';
+import { int, num } from './common.js';
 
 /** One `--threshold` (or a scenario's `thresholds`) checked against one pair's merged figures. */
 export const thresholdOutcomeSchema = z.strictObject({
@@ -11,8 +11,12 @@ export const thresholdOutcomeSchema = z.strictObject({
   op: z.enum(['<', '<=', '>', '>=']),
   /** The limit in the metric's unit (µs for latency, a share for errors, req/s for rps). */
   limit: num,
-  /** The measured value in the same unit; null when the pair has no such figure. */
+  /** The measured value in the same unit (a stepped load's latency: the step that decides, the worst); null when the pair has no such figure. */
   measured: num.nullable(),
   pass: z.boolean(),
+  /** A latency term on a stepped load: checked at every step; it passes only when every step does. */
+  steps: z.array(z.strictObject({ connections: z.number().int().positive(), measured: num.nullable(), pass: z.boolean() })).optional(),
+  /** An errors term: the windows the pair missed and the sends they would have carried, counted as failed (`summaries[].missed`). */
+  missed: z.strictObject({ windows: int, requests: int }).optional(),
 });
 export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;

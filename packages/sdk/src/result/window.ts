@@ -39,7 +39,32 @@ export const resourceSchema = z.strictObject({
    * written before it was recorded (ticks then).
    */
   serverCpuExact: z.boolean().optional(),
+  /**
+   * Share (0..1) of the server's and loader's cores' time used by something other than the server's
+   * tree, the loader(s), helper services and the runner (clock ticks, coarse): another process on
+   * the measured cores. Absent in results before it was recorded.
+   */
+  otherCpuShare: nonneg.optional(),
 });
+
+/**
+ * A time-sliced step (`design.method: 'sliced'`): every target of the round was loaded in the same
+ * seconds, in alternating slots. Its `durationSec` is `activeSec` and its `rps` counts the responses
+ * that arrived inside the slots; `requests` (and CPU per request) count every response.
+ */
+export const sliceSchema = z.strictObject({
+  /** Seconds of each slot. */
+  sliceSec: nonneg,
+  /** Idle seconds after each of this target's slots before the next target's (its in-flight requests end there). */
+  gapSec: nonneg,
+  /** Slots the loader sent in. */
+  slots: int,
+  /** Seconds from each slot's first send to its last response inside it, summed: the step's `durationSec`. */
+  activeSec: nonneg,
+  /** Responses that arrived after their slot ended (requests in flight when it closed). */
+  drained: int,
+});
+export type SliceRecord = z.infer<typeof sliceSchema>;
 
 export const stepResultSchema = z.strictObject({
   connections: z.number().int().positive(),
@@ -51,8 +76,8 @@ export const stepResultSchema = z.strictObject({
   /** HDR histogram of latencies in µs, compressed base64 (mergeable across windows). */
   histogram: z.string(),
   resources: resourceSchema,
-  /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. */
-  clientBound: z.boolean(),
+  /** The loader's core was saturated: RPS here is the loader's ceiling, not the server's. Null: unknown (the loader's CPU was not measured, as in a merged k6 run). */
+  clientBound: z.boolean().nullable(),
   /** A helper service (the backend) was saturated: RPS here is the backend's limit. */
   backendBound: z.boolean(),
   /** The server's cores were far from busy while the loader was not saturated: the figure is bounded by waiting. */
@@ -62,6 +87,7 @@ export const stepResultSchema = z.strictObject({
   /** RPS per server CPU-second (null when the server used no measurable CPU). */
   rpsPerCpuSecond: num.nullable(),
   openLoop: openLoopSchema.optional(),
+  slice: sliceSchema.optional(),
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 
@@ -91,7 +117,8 @@ export const okWindowSchema = z.strictObject({
   latency: latencySchema,
   histogram: z.string(),
   resources: resourceSchema,
-  clientBound: z.boolean(),
+  /** Any step client-bound; null: unknown (the loader's CPU was not measured, as in a merged k6 run). */
+  clientBound: z.boolean().nullable(),
   backendBound: z.boolean(),
   serverNotSaturated: z.boolean(),
   loaderBound: z.boolean(),

@@ -1,65 +1,34 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Driver } from '../driver.js';
 import { captureEnvironment, type Pinning } from '../environment.js';
-import type { Design, RunSuiteOptions } from '../options.js';
-import {
-  RESULT_SCHEMA_VERSION,
-  resultSchema,
-  type BenchResult,
-  type BlockRecord,
-  type Capacity,
-  type Ceiling,
-  type DesignRecord,
-  type InstructionsRecord,
-  type PairSummary,
-  type ProfileRecord,
-  type StopRecord,
-  type StreamResult,
-  type TargetInfo,
-  type VerifyOutcome,
-  type WindowRecord,
-} from '../result-schema.js';
-import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
+import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult, type PairSummary, type StreamResult, type TargetInfo, type VerifyOutcome } from '../result-schema.js';
+import { connectionSteps, scenarioRequests } from '../scenario.js';
 import type { Target } from '../target.js';
-import { evaluateThresholds, type ThresholdTerm } from '../analysis/thresholds.js';
-import { overallOf, rankScenario, summarizePair, WindowIndex, type EstimatorOptions } from '../analysis/summarize.js';
+import { evaluateThresholds } from '../analysis/thresholds.js';
+import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis/summarize.js';
+import type { RunForecast } from '../analysis/budget.js';
+import type { IntervalLimits } from '../analysis/limits.js';
 import { windowSpec } from './block.js';
-import type { InstructionsPlan } from './instructions.js';
+import type { RunState } from './state.js';
+import type { SuitePlan } from './suite.js';
 
-/** Everything a finished (or interrupted) run measured and decided, for `assembleResult`. */
+/** Everything a finished (or interrupted) run planned, measured and decided, for `assembleResult`. */
 export interface RunOutcome {
-  opts: Pick<Required<RunSuiteOptions>, 'suite' | 'resume'>;
-  scenarios: readonly Scenario[];
-  targets: readonly Target[];
-  loadScenarios: readonly Scenario[];
-  kindScenarios: readonly Scenario[];
-  usable: readonly Target[];
-  infos: Map<string, TargetInfo>;
-  verify: VerifyOutcome[];
-  windows: WindowRecord[];
-  blocks: BlockRecord[];
-  stops: StopRecord[];
-  ceilings: Ceiling[];
-  profiles: ProfileRecord[];
-  instructions: InstructionsRecord[];
-  instructionsPlan: InstructionsPlan | undefined;
-  capacity: Capacity[];
-  slo: { text: string; terms: ThresholdTerm[] } | undefined;
+  /** The run as planned: options, definitions, design, seed, estimator. */
+  suite: SuitePlan;
+  /** What the run recorded, an interrupted run's part replayed: windows, blocks, stops, replans… */
+  state: RunState;
+  /** The targets as set up (with their costs) and verified. */
+  targets: { infos: Map<string, TargetInfo>; usable: readonly Target[]; verify: VerifyOutcome[] };
+  /** Scenarios of other kinds, as their modules returned them. */
   streaming: StreamResult[];
-  est: EstimatorOptions;
-  design: DesignRecord & Design;
+  driver: { driver: Driver; reason: string };
   pinning: Pinning;
-  driver: Driver;
-  choice: { reason: string };
-  seed: number;
-  startedAt: Date;
-  /** performance.now() when this process began the run. */
-  wall0: number;
-  /** Wall seconds of the interrupted run this one resumes. */
-  resumedSec: number;
-  loadSec: number;
-  thresholdTerms: { run: ThresholdTerm[]; scenarios: Map<string, ThresholdTerm[]> };
-  signal: AbortSignal;
+  /** Wall clock: `wallSec` counts an interrupted run's part too. */
+  time: { startedAt: Date; finishedAt: Date; wallSec: number };
+  interrupted: boolean;
+  /** What the run's own noise said: the forecast after its first blocks, and what set its intervals. */
+  noise?: { measuredForecast?: RunForecast | undefined; limits?: IntervalLimits | undefined };
 }
 
 /**
@@ -68,44 +37,29 @@ export interface RunOutcome {
  * against the schema (a mismatch is an internal error, never a user's).
  */
 export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
-  const {
-    opts,
-    scenarios,
-    targets,
-    loadScenarios,
-    kindScenarios,
-    usable,
-    infos,
-    verify,
-    windows,
-    blocks,
-    stops,
-    ceilings,
-    profiles,
-    instructions,
-    instructionsPlan,
-    capacity,
-    slo,
-    streaming,
-    est,
-    design,
-    pinning,
-    driver,
-    choice,
-    seed,
-    startedAt,
-    wall0,
-    resumedSec,
-    loadSec,
-    thresholdTerms,
-    signal,
-  } = run;
-  // Figures: every (scenario, target) pair that has windows.
+  const { suite, state, pinning, time } = run;
+  const { opts, scenarios, targets, loadScenarios, kindScenarios, est, thresholdTerms, slo, instructionsPlan } = suite;
+  const { infos, usable, verify } = run.targets;
+  const { streaming } = run;
+  const { driver, reason } = run.driver;
+  const { windows, blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
+  // The recorded design is the planned one; a change made during the run is in its budget plan.
+  const measuredForecast = run.noise?.measuredForecast;
+  const design = {
+    ...suite.design,
+    ...(suite.design.budgetPlan
+      ? { budgetPlan: { ...suite.design.budgetPlan, changes: [...suite.design.budgetPlan.changes, ...state.replans], ...(measuredForecast ? { measuredForecast } : {}) } }
+      : {}),
+    ...(instructionsPlan ? { instructions: instructionsPlan } : {}),
+  };
+  // Figures: every (scenario, target) pair that has windows, or that a block started and lost
+  // before its first window (its summary then says what it missed, and thresholds count it).
   const windowIndex = new WindowIndex(windows);
   const summaries: PairSummary[] = [];
   for (const s of loadScenarios) {
     for (const t of usable) {
-      if (!windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
+      const inBlock = blocks.some((b) => b.scenario === s.name && b.targets.some((x) => x.target === t.name && x.status === 'failed' && x.failure?.phase !== 'interrupted'));
+      if (!inBlock && !windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
       summaries.push(
         summarizePair({
           scenario: s.name,
@@ -117,6 +71,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
           index: windowIndex,
           ceilingRps: ceilings.find((c) => c.scenario === s.name)?.rps.point,
           connectionSteps: connectionSteps(s.load),
+          blocks,
         }),
       );
     }
@@ -126,7 +81,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   for (const info of infos.values()) {
     if (!info.costs) continue;
     const peaks = windows.filter((w) => w.status === 'ok' && w.target === info.name).map((w) => (w.status === 'ok' ? w.resources.serverPeakRssBytes : 0));
-    info.costs.peakRssBytes = peaks.length ? Math.max(...peaks) : null;
+    info.costs = { ...info.costs, peakRssBytes: peaks.length ? Math.max(...peaks) : null };
   }
   const okWindows = windows.filter((w) => w.status === 'ok');
   // Streaming levels and backpressure phases are measured time too.
@@ -134,16 +89,16 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   // A capacity search's probes are measured windows too (kept with their probes, not in `windows`).
   const probeSec = capacity.reduce((a, c) => a + c.blocks.reduce((b, x) => b + x.probes.reduce((d, p) => d + (p.window?.status === 'ok' ? p.window.durationSec : 0), 0), 0), 0);
   const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0) + streamSec + probeSec;
-  const wallSec = (performance.now() - wall0) / 1000 + resumedSec;
+  const { wallSec } = time;
   const firstScenario = loadScenarios[0] ?? scenarios[0]!;
   const result: BenchResult = {
     schemaVersion: RESULT_SCHEMA_VERSION,
     suite: opts.suite,
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    interrupted: signal.aborted,
+    startedAt: time.startedAt.toISOString(),
+    finishedAt: time.finishedAt.toISOString(),
+    interrupted: run.interrupted,
     resumed: opts.resume,
-    seed,
+    seed: suite.seed,
     design,
     environment: captureEnvironment({
       driver: {
@@ -158,7 +113,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
           requestCount: firstScenario.load.requests,
         }),
         ...(driver.note ? { ceilingNote: driver.note } : {}),
-        reason: choice.reason,
+        reason,
       },
       pinning: { enabled: pinning.enabled, tool: pinning.tool, serverCpus: pinning.serverCpus, loaderCpus: pinning.loaderCpus, ...(pinning.reason ? { reason: pinning.reason } : {}) },
       serverEnv: {
@@ -188,19 +143,19 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     }),
     targets: [...infos.values()],
     verify,
-    blocks,
-    windows,
+    blocks: [...blocks],
+    windows: [...windows],
     summaries,
     rankings,
-    stops,
-    profiles,
-    ceilings,
-    ...(instructionsPlan ? { instructions } : {}),
+    stops: [...stops],
+    profiles: [...profiles],
+    ceilings: [...ceilings],
+    ...(instructionsPlan ? { instructions: [...instructions] } : {}),
     ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
-    ...(slo ? { capacity } : {}),
+    ...(slo ? { capacity: [...capacity] } : {}),
     ...(kindScenarios.length ? { streaming } : {}),
     runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
-    overall: overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design),
+    overall: { ...overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design), ...(run.noise?.limits ? { limits: run.noise.limits } : {}) },
   };
   const checked = resultSchema.safeParse(result);
   if (!checked.success)

@@ -1,33 +1,17 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../options.js';
 import { seededShuffle } from '../random.js';
-import type { BlockRecord, DesignRecord, FailedWindow, OkWindow, WindowRecord } from '../result-schema.js';
-import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
+import type { BlockRecord, FailedWindow, WindowRecord } from '../result-schema.js';
+import { connectionSteps, type RequestSpec, type Scenario } from '../scenario.js';
+import type { Target } from '../target.js';
 import { lastLines } from '../process.js';
 import { subSeed } from '../analysis/bootstrap.js';
-import type { SuiteEvent } from '../options.js';
-import type { RunJournal } from './log.js';
-import { PhaseError, type StartedTarget, type TargetRuntime } from './runtime.js';
-import { fittedWindowSec, measureWindow, settleSecOf, type WindowContext, type WindowSpec } from './window.js';
-import { isSteady, unrecordedWindows, warmUp, warmupWindows } from './warmup.js';
-
-export interface BlockContext extends WindowContext {
-  /** The run's design; the stopping rule may shorten warm-ups during the run and records it in `budgetPlan`. */
-  design: Design & { reference: string; budgetPlan?: DesignRecord['budgetPlan'] };
-  seed: number;
-  journal: RunJournal;
-  emit: (e: SuiteEvent) => void;
-  /** Seconds since the run began (a resumed run counts its earlier part too). */
-  elapsed: () => number;
-  /** Commands produced by targets' setup hooks. */
-  commands: Map<string, readonly string[]>;
-  /** Next 0-based window sequence number. */
-  nextIndex: () => number;
-  /** Seconds under load, for the overhead figure. */
-  addLoad: (sec: number) => void;
-  /** Seconds under load so far (a resumed run's included). */
-  loadSec: () => number;
-}
+import type { RunContext } from './context.js';
+import type { BlockProcess, RoundItem, WindowOutcome } from './executor.js';
+import { PhaseError, type StartedTarget } from './runtime.js';
+import { blockState, cutShortRecord } from './state.js';
+import { fittedWindowSec, settleSecOf, type WindowSpec } from './window.js';
+import { warmupSchemes, type WarmTarget } from './warmup.js';
 
 /** The seeded order of targets in one round: a fresh permutation per (scenario, block, round). */
 export function roundOrder<T extends { name: string }>(targets: readonly T[], seed: number, scenario: string, block: number, round: number): T[] {
@@ -67,276 +51,258 @@ export function failureOf(err: unknown, signal: AbortSignal): FailedWindow['fail
   };
 }
 
-/** A server process of a block: started once, then serving one scenario, or with shared processes each of the block's scenarios in turn. */
-export interface BlockProcess {
-  runtime: TargetRuntime;
-  name: string;
-  started?: StartedTarget;
-  /** Why it could not start or prepare (it takes no part in the block). */
-  failure?: unknown;
-  /** Scenarios it has served in this block so far: a carried process is warmed by rotation rounds. */
-  served: number;
+/** One scenario of a block: the scenario and its targets (those that passed verify). */
+export interface BlockEntry {
+  readonly scenario: Scenario;
+  readonly members: readonly Target[];
+}
+
+/** A block as the scheduler planned it: its number, its scenarios in their order, and each part's rounds, decided at its turn. */
+export interface BlockPlan<E extends BlockEntry> {
+  block: number;
+  /** Shared processes: the block's processes serve each scenario in turn, each part its own record with its position; otherwise the block is its one scenario's. */
+  shared: boolean;
+  entries: readonly E[];
+  /** A part's rounds and the end of its share of the budget; undefined: left out of the block for the budget. `todo`: the block's parts still to measure. */
+  part(e: E, todo: readonly E[]): { rounds: number; budgetEndSec: number } | undefined;
+}
+
+/** A block's part: journalled, then announced. */
+function finish(ctx: RunContext, record: BlockRecord): void {
+  ctx.journal.record({ record: 'block', block: record });
+  ctx.emit({ type: 'block-end', block: record });
 }
 
 /**
- * Start one fresh server process per target, all at once (their start-up is not what is measured
- * here; the cost figures time cold starts one by one); they then sit idle on the server cores.
+ * A block: one fresh process per target of its scenarios (all idle on the server cores), started
+ * at once, then each scenario's part in turn (`runScenarioInBlock`), then the processes stop. A
+ * part the journal holds is not measured again (one a kill cut short is closed with a record made
+ * from its windows). Returns the parts left out for the budget.
  */
-export async function startBlockProcesses(ctx: BlockContext, runtimes: readonly TargetRuntime[]): Promise<BlockProcess[]> {
-  const procs: BlockProcess[] = runtimes.map((runtime) => ({ runtime, name: runtime.target.name, served: 0 }));
-  await Promise.all(
-    procs.map(async (p) => {
-      if (ctx.signal.aborted) return;
-      try {
-        p.started = await p.runtime.start({ pinning: ctx.pinning, signal: ctx.signal, command: ctx.commands.get(p.name) });
-      } catch (err) {
-        p.failure = err;
-      }
-    }),
-  );
-  return procs;
-}
-
-export async function stopBlockProcesses(procs: readonly BlockProcess[]): Promise<void> {
-  await Promise.all(procs.map((p) => p.started?.stop()));
-}
-
-interface Live {
-  proc: BlockProcess;
-  name: string;
-  spec?: WindowSpec;
-  info: BlockRecord['targets'][number];
-}
-
-/**
- * One block: a fresh server process per target (all idle on the server cores), warmed up until
- * steady in rotation rounds (or one after another, then an unrecorded wake-up round: no target
- * idle long before round 1), then
- * `plannedRounds` rounds in which every target is measured once, in a seeded random order. Windows
- * over the steal threshold stay in the data, marked, and are replaced by extra rounds while the
- * budget lasts. A target that fails leaves the block; the others go on.
- */
-export async function runBlock(
-  ctx: BlockContext,
-  scenario: Scenario,
-  runtimes: readonly TargetRuntime[],
-  block: number,
-  plannedRounds: number,
-  budgetEndSec: number,
-  stepSettleSec: number,
-): Promise<{ record: BlockRecord; windows: WindowRecord[] }> {
-  const t0 = performance.now();
-  const startedAt = new Date().toISOString();
-  ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: runtimes.map((r) => r.target.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
-  const procs = await startBlockProcesses(ctx, runtimes);
-  let out: { record: BlockRecord; windows: WindowRecord[] } | undefined;
+export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: BlockPlan<E>): Promise<Set<E>> {
+  const { executor, journal } = ctx;
+  const b = plan.block;
+  const held = (e: E) => blockState(journal.state, e.scenario.name, b);
+  const todo = plan.entries.filter((e) => !held(e));
+  const t0 = executor.clock.now();
+  const startedAt = executor.clock.date().toISOString();
+  // A block of one scenario is announced before its processes start; a shared block's parts each at its turn.
+  const first = todo[0];
+  if (!plan.shared && first)
+    ctx.emit({ type: 'block-start', scenario: first.scenario.name, block: b, targets: first.members.map((t) => t.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
+  const targets = [...new Map(todo.flatMap((e) => e.members.map((t) => [t.name, t] as const))).values()];
+  const procs = targets.length ? await executor.start(targets) : [];
+  const leftOut = new Set<E>();
+  // Processes that served an earlier part of the block: a carried process is warmed by rotation rounds.
+  const carried = new Set<string>();
+  let own: BlockRecord | undefined;
   try {
-    out = await runScenarioInBlock(ctx, scenario, procs, block, plannedRounds, budgetEndSec, stepSettleSec, { announce: false });
+    let position = 0;
+    for (const e of plan.entries) {
+      const names = e.members.map((t) => t.name);
+      const state = held(e);
+      if (state === 'cut-short') journal.record({ record: 'block', block: cutShortRecord(journal.state, e.scenario.name, b, names) });
+      if (state) continue;
+      if (ctx.signal.aborted) break;
+      const part = plan.part(e, todo);
+      if (!part) {
+        leftOut.add(e);
+        continue;
+      }
+      position++;
+      const mine = procs.filter((p) => names.includes(p.name));
+      const record = await runScenarioInBlock(ctx, { scenario: e.scenario, block: b, procs: mine, carried, ...part, ...(plan.shared ? { position } : {}) });
+      for (const t of record.targets) if (t.status === 'ok' && mine.some((p) => p.name === t.target && p.started)) carried.add(t.target);
+      if (!plan.shared) own = record;
+      // The first part of a shared block carries its processes' start.
+      else finish(ctx, position === 1 ? { ...record, wallSec: executor.clock.now() - t0 } : record);
+    }
   } finally {
-    await stopBlockProcesses(procs);
+    await executor.stop(procs);
   }
-  out.record.startedAt = startedAt;
-  out.record.wallSec = (performance.now() - t0) / 1000;
-  if (!ctx.signal.aborted) ctx.journal.block(out.record);
-  ctx.emit({ type: 'block-end', block: out.record });
-  return out;
+  // A block of one scenario: its record spans the block, from its processes' start to their stop.
+  if (own) finish(ctx, { ...own, startedAt, wallSec: executor.clock.now() - t0 });
+  return leftOut;
+}
+
+/** A scenario's part of a block, as the scheduler planned it. */
+interface Part {
+  scenario: Scenario;
+  block: number;
+  /** The block's processes that serve this scenario. */
+  procs: readonly BlockProcess[];
+  /** Processes that served an earlier scenario of the block. */
+  carried: ReadonlySet<string>;
+  rounds: number;
+  /** When the part's share of the budget ends (elapsed seconds): no extra round for steal after it. */
+  budgetEndSec: number;
+  /** Shared processes: the part's place in the block's order (from 1). */
+  position?: number;
+}
+
+/** A target of a part as it goes: its process, its requests, its warm-up so far, or why it left the block. */
+interface Live extends WarmTarget {
+  readonly name: string;
+  readonly started: StartedTarget | undefined;
+  readonly carried: boolean;
+  spec?: WindowSpec;
+  warmupRps: number[];
+  steady: boolean;
+  failure?: FailedWindow['failure'];
+}
+
+const ok = (l: Live): l is Live & { started: StartedTarget; spec: WindowSpec } => l.failure === undefined && l.started !== undefined && l.spec !== undefined;
+const item = (l: Live): RoundItem => ({ target: l.started!, spec: l.spec! });
+
+/**
+ * One scenario on a block's started processes: start (its targets with their requests), warm
+ * (`warmupSchemes`: fresh processes until steady, carried ones by rotation rounds), fit the window,
+ * then the rounds. Windows are journalled as they end; returns the part's block record (journalled
+ * and announced by the block).
+ */
+async function runScenarioInBlock(ctx: RunContext, part: Part): Promise<BlockRecord> {
+  const t0 = ctx.executor.clock.now();
+  const startedAt = ctx.executor.clock.date().toISOString();
+  const live = await startPart(ctx, part);
+  await warm(ctx, part, live);
+  fitWindow(ctx, part, live);
+  const rounds = await measureRounds(ctx, part, live);
+  return {
+    scenario: part.scenario.name,
+    block: part.block,
+    startedAt,
+    wallSec: ctx.executor.clock.now() - t0,
+    roundsWallSec: rounds.wallSec,
+    plannedRounds: part.rounds,
+    rounds: rounds.done,
+    extraRounds: rounds.extra,
+    complete: !ctx.signal.aborted,
+    ...(part.position !== undefined ? { position: part.position } : {}),
+    targets: live.map((l) => targetRecord(l, part.position !== undefined)).sort((a, b) => a.target.localeCompare(b.target)),
+  };
+}
+
+function targetRecord(l: Live, shared: boolean): BlockRecord['targets'][number] {
+  return {
+    target: l.name,
+    status: l.failure ? 'failed' : 'ok',
+    ...(l.started?.startupMs !== undefined ? { startupMs: l.started.startupMs } : {}),
+    warmupRps: l.warmupRps,
+    steady: l.steady,
+    ...(shared ? { carried: l.carried } : {}),
+    ...(l.failure ? { failure: l.failure } : {}),
+  };
 }
 
 /**
- * One scenario on a block's started processes: prepare, warm up (fresh processes until steady, in
- * rotation rounds or one after another then the wake-up round; a process that served an earlier scenario of the block
- * with `carriedWarmupRounds` rotation rounds), fit the window, then the rounds. Returns the
- * scenario's block record (journalled and announced by the caller) and its windows.
+ * A part's targets in a seeded order, each with its requests: one whose process did not start, or
+ * exited while serving an earlier scenario of the block, or whose prepare hook failed, leaves it.
  */
-export async function runScenarioInBlock(
-  ctx: BlockContext,
-  scenario: Scenario,
-  procs: readonly BlockProcess[],
-  block: number,
-  plannedRounds: number,
-  budgetEndSec: number,
-  stepSettleSec: number,
-  o: { announce: boolean; position?: number },
-): Promise<{ record: BlockRecord; windows: WindowRecord[] }> {
-  const t0 = performance.now();
-  const startedAt = new Date().toISOString();
-  const windows: WindowRecord[] = [];
+async function startPart(ctx: RunContext, part: Part): Promise<Live[]> {
+  const { scenario, block } = part;
   const live: Live[] = seededShuffle(
-    procs.map((proc) => ({
-      proc,
-      name: proc.name,
-      info: {
-        target: proc.name,
-        status: 'ok' as const,
-        ...(proc.started?.startupMs !== undefined ? { startupMs: proc.started.startupMs } : {}),
-        warmupRps: [],
-        steady: false,
-        ...(o.position !== undefined ? { carried: proc.served > 0 } : {}),
-      },
-    })),
+    part.procs.map((p) => ({ name: p.name, started: p.started, carried: part.carried.has(p.name), warmupRps: [], steady: false })),
     subSeed(ctx.seed, scenario.name, block, 'start'),
   );
-  if (o.announce) ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: live.map((l) => l.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
-  const fail = (l: Live, err: unknown) => {
-    l.info = { ...l.info, status: 'failed', failure: failureOf(err, ctx.signal) };
-  };
-  const ok = (l: Live) => l.info.status === 'ok' && l.proc.started !== undefined && l.spec !== undefined;
-  let rounds = 0;
-  let extra = 0;
+  if (part.position !== undefined) ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: live.map((l) => l.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
   for (const l of live) {
-    if (l.proc.failure !== undefined) fail(l, l.proc.failure);
-    else if (l.proc.started?.exitInfo()) fail(l, new PhaseError('crash', 'the server exited while serving an earlier scenario of the block', l.proc.started.tail(), l.proc.started.exitInfo()));
+    const failure = part.procs.find((p) => p.name === l.name)?.failure;
+    if (failure !== undefined) l.failure = failureOf(failure, ctx.signal);
+    else if (l.started?.exitInfo())
+      l.failure = failureOf(new PhaseError('crash', 'the server exited while serving an earlier scenario of the block', l.started.tail(), l.started.exitInfo()), ctx.signal);
   }
   await Promise.all(
     live.map(async (l) => {
-      if (ctx.signal.aborted || l.info.status !== 'ok' || !l.proc.started) return;
+      if (ctx.signal.aborted || l.failure || !l.started) return;
       try {
-        let requests: RequestSpec[];
-        try {
-          requests = await prepareRequests(scenario, l.proc.started.baseUrl);
-        } catch (err) {
-          throw new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`);
-        }
-        l.spec = windowSpec(scenario, requests, ctx.design, stepSettleSec);
+        l.spec = windowSpec(scenario, await ctx.executor.prepare(scenario, l.started), ctx.design, DEFAULTS.stepSettleSec);
       } catch (err) {
-        fail(l, err);
+        l.failure = failureOf(new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`), ctx.signal);
       }
     }),
   );
-  // One round of unrecorded windows in the given order (a warm-up's rotation, or the wake-up
-  // round): each target's req/s goes to `got`; a target whose window failed leaves the block.
-  const unrecordedRound = async (order: Live[], windowSec: number, got: (l: Live, rps: number) => void) => {
-    const out = await unrecordedWindows(
-      ctx,
-      order.map((l) => ({ target: l.proc.started!, spec: l.spec! })),
-      windowSec,
-    ).catch((err: unknown) => order.map(() => ({ error: err })));
-    for (const [i, x] of out.entries()) {
-      const l = order[i]!;
-      if (typeof x !== 'number') {
-        fail(l, x.error);
-        continue;
+  return live;
+}
+
+/** Warm a part's targets by each of its schemes in turn, one rotation round after another; a target whose window fails leaves the block. */
+async function warm(ctx: RunContext, part: Part, live: Live[]): Promise<void> {
+  const { scenario, block } = part;
+  for (const scheme of warmupSchemes(ctx.design, { seed: ctx.seed, scenario: scenario.name, block }, live.filter(ok))) {
+    for (let round = 1; !ctx.signal.aborted; round++) {
+      const order = scheme.order(round, live.filter(ok));
+      if (!order.length) break;
+      const out = await ctx.executor.warmRound(order.map(item), scheme.windowSec).catch((err: unknown) => order.map(() => ({ error: err })));
+      for (const [i, x] of out.entries()) {
+        const l = order[i]!;
+        if (typeof x !== 'number') {
+          l.failure = failureOf(x.error, ctx.signal);
+          continue;
+        }
+        ctx.addLoad(scheme.windowSec);
+        if (!scheme.records(l)) continue;
+        l.warmupRps.push(x);
+        l.steady = scheme.steady(l.warmupRps);
+        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: round, rps: x, steady: l.steady });
       }
-      ctx.addLoad(windowSec);
-      got(l, x);
-    }
-  };
-  const carried = live.filter((l) => ok(l) && l.proc.served > 0);
-  const inRotation = ctx.design.freshWarmup === 'rotation';
-  // Fresh processes are warmed up until steady: in rotation rounds (each still warming gets one
-  // window per round, in a seeded order), or one after another.
-  const { windowSec: warmupSec, min: minWindows, max: maxWindows } = warmupWindows(ctx.design.warmup);
-  for (let i = 1; inRotation && i <= maxWindows && !ctx.signal.aborted; i++) {
-    const order = seededShuffle(
-      live.filter((l) => ok(l) && l.proc.served === 0 && !l.info.steady),
-      subSeed(ctx.seed, scenario.name, block, 'warmup', i),
-    );
-    if (!order.length) break;
-    await unrecordedRound(order, warmupSec, (l, rps) => {
-      l.info.warmupRps.push(rps);
-      l.info.steady = isSteady(l.info.warmupRps, minWindows, ctx.design.warmup.tolerance);
-      ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: i, rps, steady: l.info.steady });
-    });
-  }
-  for (const l of inRotation ? [] : live) {
-    if (ctx.signal.aborted || !ok(l) || l.proc.served > 0) continue;
-    try {
-      let second = 0;
-      const w = await warmUp(ctx, l.proc.started!, l.spec!, ctx.design.warmup, (rps, steady) =>
-        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: ++second, rps, steady }),
-      );
-      l.info.warmupRps = w.rps;
-      l.info.steady = w.steady;
-      ctx.addLoad(w.rps.length * warmupSec);
-    } catch (err) {
-      fail(l, err);
     }
   }
-  // A carried one by rotation rounds (every target once per round; they keep the fresh ones awake too).
-  if (carried.length && !ctx.signal.aborted && ctx.design.warmup.maxSec > 0) {
-    const windowSec = ctx.design.carriedWarmupWindowSec;
-    for (let r = 1; r <= ctx.design.carriedWarmupRounds && !ctx.signal.aborted; r++) {
-      await unrecordedRound(roundOrder(live.filter(ok), ctx.seed, scenario.name, block, -r), windowSec, (l, rps) => {
-        if (l.proc.served === 0) return;
-        l.info.warmupRps.push(rps);
-        l.info.steady = isSteady(l.info.warmupRps, 2, ctx.design.warmup.tolerance);
-        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: r, rps, steady: l.info.steady });
-      });
-    }
-  }
-  // Windows long enough for many responses per connection, from the latency the warm-up saw.
+}
+
+/** Windows long enough for many responses per connection, from the latency the warm-up saw (a fixed count of requests keeps its own). */
+function fitWindow(ctx: RunContext, part: Part, live: Live[]): void {
   const warmed = live.filter(ok);
-  if (warmed.length && scenario.load.requests === undefined) {
-    const base = warmed[0]!.spec!.windowSec;
-    const fit = fittedWindowSec(
-      base,
-      warmed[0]!.spec!.steps,
-      warmed.map((l) => l.info.warmupRps),
-    );
-    if (fit > base) {
-      for (const l of warmed) l.spec = { ...l.spec!, windowSec: fit };
-      ctx.emit({
-        type: 'window-fit',
-        scenario: scenario.name,
-        block,
-        fromSec: base,
-        toSec: fit,
-        connections: Math.max(...warmed[0]!.spec!.steps),
-        minResponses: DEFAULTS.minResponsesPerConnection,
-      });
-    }
-  }
-  // The wake-up round, after warm-ups one by one: the targets warmed first have sat idle through
-  // the others'. Its windows are the rotation's: a wake-up, like a rotation, only has to put load on
-  // the process.
-  const awake = live.filter(ok);
-  if (!inRotation && !carried.length && !ctx.signal.aborted && awake.length > 1 && ctx.design.warmup.maxSec > 0) {
-    await unrecordedRound(roundOrder(awake, ctx.seed, scenario.name, block, 0), ctx.design.carriedWarmupWindowSec, () => undefined);
-  }
-  const roundsT0 = performance.now();
-  for (let round = 1; round <= plannedRounds + extra; round++) {
+  if (!warmed.length || part.scenario.load.requests !== undefined) return;
+  const { windowSec: base, steps } = warmed[0]!.spec;
+  const fit = fittedWindowSec(
+    base,
+    steps,
+    warmed.map((l) => l.warmupRps),
+  );
+  if (fit <= base) return;
+  for (const l of warmed) l.spec = { ...l.spec, windowSec: fit };
+  ctx.emit({ type: 'window-fit', scenario: part.scenario.name, block: part.block, fromSec: base, toSec: fit, connections: Math.max(...steps), minResponses: DEFAULTS.minResponsesPerConnection });
+}
+
+/**
+ * The part's rounds: every target once per round, in a seeded order, each window journalled as it
+ * ends. A window over the steal threshold stays in the data, marked, and adds a round while the
+ * part's budget lasts (at most as many as planned); a target whose window fails leaves the block.
+ */
+async function measureRounds(ctx: RunContext, part: Part, live: Live[]): Promise<{ done: number; extra: number; wallSec: number }> {
+  const { scenario, block } = part;
+  const t0 = ctx.executor.clock.now();
+  let done = 0;
+  let extra = 0;
+  for (let round = 1; round <= part.rounds + extra; round++) {
     const ready = live.filter(ok);
     if (ctx.signal.aborted || !ready.length) break;
+    const order = roundOrder(ready, ctx.seed, scenario.name, block, round);
     let lost = false;
-    for (const [position, l] of roundOrder(ready, ctx.seed, scenario.name, block, round).entries()) {
-      if (ctx.signal.aborted) break;
-      const base = { scenario: scenario.name, target: l.name, block, round, position, startedAt: new Date().toISOString() };
-      let w: WindowRecord;
-      try {
-        const figures = await measureWindow(ctx, l.proc.started!, l.spec!);
-        const steal = figures.resources.cpuSteal ?? 0;
-        const excluded = steal > ctx.design.stealThreshold ? ('steal' as const) : null;
-        lost ||= excluded !== null;
-        w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...figures, excluded } satisfies OkWindow;
-        ctx.addLoad(settleSecOf(l.spec!) + figures.durationSec);
-      } catch (err) {
-        const failure = failureOf(err, ctx.signal);
-        if (failure.phase === 'interrupted') break;
-        w = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
-        fail(l, err);
-      }
-      windows.push(w);
-      ctx.journal.window(w, ctx.loadSec());
+    await ctx.executor.measureRound(order.map(item), (position, outcome) => {
+      const l = order[position]!;
+      const w = windowRecord(ctx, { scenario: scenario.name, target: l.name, block, round, position }, outcome);
+      if (!w) return; // interrupted: not a figure
+      if (w.status === 'ok') {
+        lost ||= w.excluded !== null;
+        ctx.addLoad(settleSecOf(l.spec!) + w.durationSec);
+      } else l.failure = w.failure;
+      ctx.journal.record({ record: 'window', window: w });
       ctx.emit({ type: 'window', window: w, elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
-    }
+    });
     if (ctx.signal.aborted) break;
-    rounds = round;
-    if (shouldAddRound(lost, extra, plannedRounds, ctx.elapsed() < budgetEndSec)) extra++;
+    done = round;
+    if (shouldAddRound(lost, extra, part.rounds, ctx.elapsed() < part.budgetEndSec)) extra++;
   }
-  const roundsWallSec = (performance.now() - roundsT0) / 1000;
-  for (const l of live) if (l.info.status === 'ok' && l.proc.started) l.proc.served++;
-  const record: BlockRecord = {
-    scenario: scenario.name,
-    block,
-    startedAt,
-    wallSec: (performance.now() - t0) / 1000,
-    roundsWallSec,
-    plannedRounds,
-    rounds,
-    extraRounds: extra,
-    complete: !ctx.signal.aborted,
-    ...(o.position !== undefined ? { position: o.position } : {}),
-    targets: live.map((l) => l.info).sort((a, b) => a.target.localeCompare(b.target)),
-  };
-  return { record, windows };
+  return { done, extra, wallSec: ctx.executor.clock.now() - t0 };
+}
+
+/** A window's record from its outcome, in its place in the run; none when the run was interrupted during it. */
+function windowRecord(ctx: RunContext, place: Pick<WindowRecord, 'scenario' | 'target' | 'block' | 'round' | 'position'>, outcome: WindowOutcome): WindowRecord | undefined {
+  const base = { ...place, startedAt: outcome.startedAt, index: ctx.journal.state.nextIndex, elapsedSec: ctx.elapsed() };
+  if ('figures' in outcome) {
+    const excluded = (outcome.figures.resources.cpuSteal ?? 0) > ctx.design.stealThreshold ? ('steal' as const) : null;
+    return { ...base, status: 'ok', ...outcome.figures, excluded };
+  }
+  const failure = failureOf(outcome.error, ctx.signal);
+  return failure.phase === 'interrupted' ? undefined : { ...base, status: 'failed', failure };
 }

@@ -5,14 +5,14 @@ import type { DesignThresholds } from '../design-thresholds.js';
 import type { Capacity, CapacityBlock, CapacityProbe, OkWindow, WindowRecord } from '../result-schema.js';
 import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
-import type { BlockContext } from './block.js';
 import { failureOf, windowSpec } from './block.js';
+import type { RunContext } from './context.js';
 import { runtimeOf, type StartedTarget } from './runtime.js';
 import { measureWindow, type WindowFigures } from './window.js';
 import { warmUp } from './warmup.js';
 
 /** The search's settings, as a run records them (`result.design.capacity`). */
-export type CapacitySettings = Pick<typeof DEFAULTS.capacity, 'growth' | 'resolution' | 'maxProbes' | 'keptUpShare' | 'lateShare'>;
+export type CapacitySettings = Record<'growth' | 'resolution' | 'maxProbes' | 'keptUpShare' | 'lateShare', number>;
 
 /** The capacity search a run does (recorded in `result.design.capacity`): at least `minBlocks` blocks, or `--blocks MIN` if more. */
 export function capacitySettings(design: { blocks: { min: number } }) {
@@ -65,7 +65,8 @@ export function loaderLimited(
  */
 export function judgeProbe(
   rate: number,
-  f: Pick<ProbeFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs'> & Partial<Pick<ProbeFigures, 'resources'>>,
+  f: Pick<ProbeFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs'> &
+    Partial<Pick<ProbeFigures, 'resources'>> & { histogram?: string | undefined },
   terms: readonly ThresholdTerm[],
   t: Pick<DesignThresholds, 'loaderBound'> = DEFAULTS,
   c: Pick<CapacitySettings, 'keptUpShare' | 'lateShare'> = DEFAULTS.capacity,
@@ -233,12 +234,13 @@ class Interrupted extends Error {}
  * open-loop figures); the finished block is journalled, so `--resume` replays it.
  */
 async function capacityBlock(
-  ctx: BlockContext,
+  ctx: RunContext,
   scenario: Scenario,
   target: Target,
   slo: { terms: readonly ThresholdTerm[] },
   b: number,
   settings: CapacitySettings & { probeSec: number },
+  nextIndex: () => number,
   onProbe?: (block: number, p: CapacityProbe) => void,
 ): Promise<CapacityBlock> {
   let started: StartedTarget | undefined;
@@ -265,14 +267,14 @@ async function capacityBlock(
           const f = await measureWindow(ctx, s, { ...spec, steps: [Math.max(...spec.steps)] });
           ctx.addLoad(f.durationSec);
           const excluded = (f.resources.cpuSteal ?? 0) > ctx.design.stealThreshold ? ('steal' as const) : null;
-          window = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...f, excluded } satisfies OkWindow;
+          window = { ...base, index: nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...f, excluded } satisfies OkWindow;
           p = judgeProbe(rate, f, slo.terms, ctx.bottleneckThresholds ?? DEFAULTS, settings);
         } catch (err) {
           const failure = failureOf(err, ctx.signal);
           if (failure.phase === 'interrupted') throw new Interrupted();
           // A dead server cannot be probed again: the block ends (reported as a failed step).
           if (failure.phase === 'crash') throw err;
-          window = { ...base, index: ctx.nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
+          window = { ...base, index: nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
           p = { rate, achievedRps: 0, p50: 0, p99: 0, errorShare: 1, meets: false, failed: `window failed: ${failure.message}`, loaderBound: false };
         }
         const probe: CapacityProbe = { ...p, ...(confirmation ? { confirmation } : {}), window };
@@ -290,13 +292,13 @@ async function capacityBlock(
       bound: found.bound,
       ...(found.loaderBoundAt !== null ? { loaderBoundAt: found.loaderBoundAt } : {}),
     };
-    ctx.journal.capacity(scenario.name, target.name, block);
+    ctx.journal.record({ record: 'capacity-block', scenario: scenario.name, target: target.name, block });
     return block;
   } catch (err) {
     if (err instanceof Interrupted || ctx.signal.aborted) return { block: b, capacity: null, bracket: null, probes, interrupted: true };
     ctx.emit({ type: 'step-failed', step: 'capacity', scenario: scenario.name, target: target.name, block: b, message: (err as Error).message });
     const block: CapacityBlock = { block: b, capacity: null, bracket: null, probes, failure: (err as Error).message };
-    ctx.journal.capacity(scenario.name, target.name, block);
+    ctx.journal.record({ record: 'capacity-block', scenario: scenario.name, target: target.name, block });
     return block;
   } finally {
     await started?.stop();
@@ -306,10 +308,12 @@ async function capacityBlock(
 /**
  * Capacity under an SLO for one (scenario, target): `blocks` blocks of the search (at least
  * `DEFAULTS.capacity.minBlocks`), each on a fresh process; blocks an interrupted run finished are
- * replayed from its journal. The figure and its interval come from `capacityOfBlocks`.
+ * replayed from its journal (`replayed`). The probes' windows are numbered on from the run's
+ * windows (a journalled block moves the run's next index past its probes). The figure and its
+ * interval come from `capacityOfBlocks`.
  */
 export async function capacityOf(
-  ctx: BlockContext,
+  ctx: RunContext,
   scenario: Scenario,
   target: Target,
   slo: { text: string; terms: readonly ThresholdTerm[] },
@@ -319,13 +323,15 @@ export async function capacityOf(
   onProbe?: (block: number, p: CapacityProbe) => void,
 ): Promise<Capacity> {
   const out: CapacityBlock[] = [];
+  let index = ctx.journal.state.nextIndex;
+  const nextIndex = () => index++;
   for (let b = 1; b <= blocks && !ctx.signal.aborted; b++) {
     const again = replayed.find((r) => r.block === b);
     if (again) {
       out.push(again);
       continue;
     }
-    const block = await capacityBlock(ctx, scenario, target, slo, b, settings, onProbe);
+    const block = await capacityBlock(ctx, scenario, target, slo, b, settings, nextIndex, onProbe);
     out.push(block);
     if (block.interrupted) break;
   }

@@ -10,7 +10,7 @@ import { processTree } from '../procfs.js';
 import type { InstructionsRecord } from '../result-schema.js';
 import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
-import type { BlockContext } from './block.js';
+import type { RunContext } from './context.js';
 import { runtimeOf, type StartedTarget } from './runtime.js';
 
 /** What `--instructions` asks: fresh processes per pair, warm-up and counted requests. */
@@ -81,7 +81,7 @@ async function sendRequests(
  * server answered exactly that many inside it. Targets that are not one Node or Python process
  * this runner starts are skipped with the reason.
  */
-export async function countInstructions(ctx: BlockContext, scenario: Scenario, target: Target, plan: InstructionsPlan): Promise<InstructionsRecord> {
+export async function countInstructions(ctx: RunContext, scenario: Scenario, target: Target, plan: InstructionsPlan): Promise<InstructionsRecord> {
   const base = { scenario: scenario.name, target: target.name, warmupRequests: plan.warmupRequests, levels: [] };
   const skip = (reason: string): InstructionsRecord => ({ ...base, status: 'skipped', reason });
   const available = callgrindAvailable();

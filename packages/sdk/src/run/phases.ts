@@ -7,7 +7,7 @@ import { driverLoaded, prepareRequests, type Scenario } from '../scenario.js';
 import { lastLines } from '../process.js';
 import { targetSupports, TargetUnavailableError, type Target } from '../target.js';
 import { send, verifyScenario } from '../verify.js';
-import type { RunJournal } from './log.js';
+import type { RunJournal } from './journal.js';
 import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
 
 export interface PhaseContext {
@@ -101,7 +101,7 @@ export async function verifyPhase(scenarios: readonly Scenario[], targets: reado
           }
         }
         out.push(outcome);
-        ctx.journal.verify(outcome);
+        ctx.journal.record({ record: 'verify', outcome });
         ctx.emit({ type: 'verify', outcome });
       }
     } finally {
@@ -183,7 +183,7 @@ export async function costsPhase(
       const costs = await measureCosts(t, scenario, ctx, startups);
       if (costs) {
         infos.get(t.name)!.costs = costs;
-        ctx.journal.costs(t.name, costs);
+        ctx.journal.record({ record: 'costs', target: t.name, costs });
       }
     } catch (err) {
       ctx.emit({ type: 'step-failed', step: 'costs', target: t.name, message: (err as Error).message });

@@ -10,8 +10,8 @@ import type { ProfileRecord } from '../result-schema.js';
 import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { median } from '../analysis/bootstrap.js';
-import type { BlockContext } from './block.js';
 import { windowSpec } from './block.js';
+import type { RunContext } from './context.js';
 import { runtimeOf, type StartedTarget } from './runtime.js';
 import { measureWindow } from './window.js';
 import { warmUp } from './warmup.js';
@@ -24,7 +24,7 @@ const fileSafe = (s: string) => s.replace(/[^a-z0-9._-]+/gi, '_');
  * cost is measured on the same process. The collapsed stacks go to `<outDir>/profiles/`; the
  * summary (top functions, time by package) goes into the result. None of it reaches an estimate.
  */
-export async function profileTarget(ctx: BlockContext, scenario: Scenario, target: Target, outDir: string | undefined, stepSettleSec: number): Promise<ProfileRecord> {
+export async function profileTarget(ctx: RunContext, scenario: Scenario, target: Target, outDir: string | undefined, stepSettleSec: number): Promise<ProfileRecord> {
   const base = { scenario: scenario.name, target: target.name };
   if (target.kind !== 'process') return { ...base, status: 'unavailable', profiler: 'none', reason: "a URL target: its process is not this runner's to profile" };
   const command = ctx.commands.get(target.name) ?? target.command;

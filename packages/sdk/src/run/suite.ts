@@ -1,28 +1,34 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DEFAULTS } from '../defaults.js';
 import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { decidePinning, pinSelf } from '../environment.js';
 import { BenchsuiteConfigError } from '../errors.js';
 import type { Design, SuiteEvent, RunSuiteOptions } from '../options.js';
-import type { BenchResult, BlockRecord, Capacity, Ceiling, InstructionsRecord, ProfileRecord, DesignRecord, StopRecord, StreamResult, WindowRecord } from '../result-schema.js';
-import { connectionSteps, driverLoaded, type Scenario } from '../scenario.js';
+import type { BenchResult, StreamResult, WindowRecord } from '../result-schema.js';
+import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
-import { planBudget, type BudgetPlan, type PlannedScenario } from '../analysis/budget.js';
+import { minimumSec, planBudget, type BudgetPlan, type PlannedScenario, type RunForecast } from '../analysis/budget.js';
+import { budgetFor, forecastBudget, pairNoise, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
+import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
+import type { Driver } from '../driver.js';
+import { effectiveMethod, slicesLoad } from './sliced.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
-import { windowSpec, type BlockContext } from './block.js';
-import { capacitySettings } from './capacity.js';
-import { settleSecOf } from './window.js';
-import { rotationWindowSec } from './warmup.js';
-import { planOptions, readLog, readPlan, RunJournal, WINDOWS_FILE, type RunLog } from './log.js';
-import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
-import { measureHttpScenario, type HttpRun } from './http-scenario.js';
-import { measureSharedScenarios } from './shared.js';
-import { assembleResult } from './assemble.js';
-import { parseThresholds } from '../analysis/thresholds.js';
+import { parseThresholds, type ThresholdTerm } from '../analysis/thresholds.js';
 import { kindOf } from '../kinds.js';
+import { assembleResult } from './assemble.js';
+import { windowSpec } from './block.js';
+import { capacitySettings } from './capacity.js';
+import type { RunContext, RunDesign } from './context.js';
+import { processExecutor, systemClock, type Clock, type Executor, type ExecutorContext } from './executor.js';
+import type { InstructionsPlan } from './instructions.js';
+import { replayJournal, RunJournal } from './journal.js';
+import { frozen, missingDefinitions, planOptions, readPlan, writePlan, type RunPlan } from './plan.js';
+import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
+import { scheduleHttp } from './scheduler.js';
+import { designNow, emptyState, type RunState } from './state.js';
+import { settleSecOf } from './window.js';
+import { FRESH_WARMUP } from './warmup.js';
 
 /** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */
 export function resolveReference(design: Pick<Design, 'reference'>, targets: readonly Pick<Target, 'name'>[]): string {
@@ -40,8 +46,16 @@ export function resolveReference(design: Pick<Design, 'reference'>, targets: rea
 export function planRun(
   scenarios: readonly Scenario[],
   targets: readonly Target[],
-  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined },
-  o: { verify?: boolean | undefined; costs?: boolean | { startups: number } | undefined; instructions?: boolean | { processes?: number | undefined } | undefined },
+  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined; method?: Design['method'] | undefined },
+  o: {
+    verify?: boolean | undefined;
+    costs?: boolean | { startups: number } | undefined;
+    instructions?: boolean | { processes?: number | undefined } | undefined;
+    /** Whether the driver can slice rounds (`capabilities.slots`); unknown: as the design says. */
+    slices?: boolean | undefined;
+    /** A typical pair's noise measured by this run so far, instead of the method's prior. */
+    noise?: NoiseComponents | undefined;
+  },
 ): BudgetPlan {
   const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
   const perTarget = (o.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (o.costs ? (typeof o.costs === 'object' ? o.costs.startups : DEFAULTS.startups) * DEFAULTS.planPerTarget.coldStartSec : 0);
@@ -49,25 +63,184 @@ export function planRun(
   const pairs = scenarios.filter(driverLoaded).reduce((a, s) => a + targets.filter((t) => targetSupports(t, s)).length, 0);
   const processes = typeof o.instructions === 'object' ? (o.instructions.processes ?? DEFAULTS.instructions.processes) : DEFAULTS.instructions.processes;
   const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
-  return planBudget(plannedScenarios(scenarios, targets, design), design, { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + targets.length * perTarget });
+  const method = (design.method ?? DEFAULTS.method) === 'sliced' && o.slices !== false ? 'sliced' : 'sequential';
+  const planned = plannedScenarios(scenarios, targets, design, method);
+  const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + targets.length * perTarget };
+  const plan = planBudget(planned, design, costs);
+  if (!planned.length) return plan;
+  // What the budget buys for a typical pair, by the run's own rule (blocks before rounds).
+  const fitted = { ...design, ...plan.design };
+  const forecastPlan = {
+    costSec: (blocks: number, rounds: number) => minimumSec(planned, { ...fitted, blocks: { min: blocks, max: blocks }, rounds: { min: rounds, max: rounds } }, costs),
+    blocks: { min: fitted.blocks.min, max: fitted.blocks.max },
+    rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
+  };
+  const components = o.noise ?? DEFAULTS.forecast.prior[method];
+  const f = forecastBudget(components, design.budgetSec, forecastPlan);
+  const forecast: RunForecast = {
+    method,
+    source: o.noise ? 'measured' : 'prior',
+    components: { ...components },
+    ...f,
+    budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
+  };
+  return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
 }
 
-/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle. */
-function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>): PlannedScenario[] {
+/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle, and whether its rounds are sliced. */
+function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>, method: Design['method'] = 'sequential'): PlannedScenario[] {
   return scenarios.filter(driverLoaded).map((s) => {
     const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: settleSecOf(w) };
+    const sliced = method === 'sliced' && slicesLoad(s);
+    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: sliced ? 0 : settleSecOf(w), sliced };
   });
 }
 
-/** Drop a line a kill cut short at the end of the windows file, so appending continues on a clean line. */
-function repairLog(dir: string): void {
-  const file = join(dir, WINDOWS_FILE);
-  if (!existsSync(file)) return;
-  const text = readFileSync(file, 'utf8');
-  if (!text || text.endsWith('\n')) return;
-  writeFileSync(file, text.slice(0, text.lastIndexOf('\n') + 1));
+/**
+ * The design a run measures with, once its driver is known: the method it can run (sliced rounds
+ * need a driver that slices) and what its budget is expected to buy with that method (said in the
+ * header, recorded in the budget plan). A resumed run keeps its plan's.
+ */
+function designFor(suite: SuitePlan, driver: Driver): RunDesign {
+  if (suite.recorded) return suite.design;
+  const method = effectiveMethod(suite.design, driver);
+  const forecast = planRun(suite.scenarios, suite.targets, { ...suite.design, method }, suite.opts).forecast;
+  return frozen({ ...suite.design, method, ...(suite.design.budgetPlan && forecast ? { budgetPlan: { ...suite.design.budgetPlan, forecast } } : {}) });
 }
+
+/** How far into a run its own noise replaces the prior in the forecast: blocks 1 (within) and 2 (between blocks too). */
+const FORECAST_BLOCKS = 2;
+
+/**
+ * What this run's own noise says, from the windows so far: the forecast of its budget with the
+ * typical pair's components (up to `maxBlock`; with one block the processes' part is still the
+ * prior's), and what set its intervals with the changes considered (`overall.limits`).
+ */
+function noiseOutlook(
+  suite: SuitePlan,
+  windows: readonly WindowRecord[],
+  pairs: ReadonlyArray<{ scenario: string; target: string }>,
+  maxBlock?: number,
+): { forecast?: RunForecast; limits?: IntervalLimits } {
+  const { design } = suite;
+  const prior = design.budgetPlan?.forecast;
+  if (!prior) return {};
+  const measured = pairNoise(windows, pairs, design.reference, maxBlock);
+  const typical = typicalComponents(measured.map((p) => p.components));
+  if (!typical) return {};
+  const blocks = Math.max(0, ...measured.map((p) => p.blocks));
+  const noise = { between: blocks > 1 ? typical.between : prior.components.between, within: typical.within };
+  const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
+    planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
+  const forecast = forecastWith(noise, 1, design.method);
+  const limits = intervalLimits(measured, {
+    method: design.method,
+    canSlice: suite.opts.design.method === 'sliced' && design.method === 'sequential',
+    forecast: (n, factor, method) => forecastWith(n, factor, method)?.halfWidth,
+    slicedWithinFactor: DEFAULTS.forecast.prior.sliced.within / DEFAULTS.forecast.prior.sequential.within,
+  });
+  return { ...(forecast ? { forecast } : {}), ...(limits ? { limits } : {}) };
+}
+
+/**
+ * A run as planned, before anything starts: its validated options and definitions, the design as
+ * fitted to the budget (a resumed run's as its plan recorded it), and what follows from them.
+ */
+export interface SuitePlan {
+  opts: ReturnType<typeof validateSuite>['opts'];
+  scenarios: readonly Scenario[];
+  targets: readonly Target[];
+  /** Target names as given (before runtime variants), as the plan records them. */
+  givenTargets: readonly string[];
+  /** The plan of the interrupted run this one resumes. */
+  recorded: RunPlan | undefined;
+  seed: number;
+  design: RunDesign;
+  /** The planner's fit of the minimum design to the budget (a new run says it when it changed something). */
+  budget: BudgetPlan | undefined;
+  loadScenarios: readonly Scenario[];
+  kindScenarios: readonly Scenario[];
+  planned: readonly PlannedScenario[];
+  est: EstimatorOptions;
+  thresholdTerms: { run: ThresholdTerm[]; scenarios: Map<string, ThresholdTerm[]> };
+  slo: { text: string; terms: ThresholdTerm[] } | undefined;
+  instructionsPlan: InstructionsPlan | undefined;
+}
+
+/**
+ * Plan a run: a resumed run asks what its plan asked (seed, design, driver, load overrides and
+ * options; the definitions come from the caller and must hold the plan's scenarios and targets);
+ * a new one has its minimum design fitted to the budget before anything starts (fewer rounds,
+ * shorter warm-ups, fewer blocks). Throws `BenchsuiteConfigError` on invalid definitions.
+ */
+function planSuite(given: RunSuiteOptions): SuitePlan {
+  if (given.resume && !given.outDir) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
+  const recorded = given.resume ? frozen(readPlan(given.outDir!)) : undefined;
+  const input: RunSuiteOptions = recorded ? { ...given, ...planOptions(recorded), ...(typeof given.driver === 'object' ? { driver: given.driver } : {}) } : given;
+  const { opts, scenarios, targets } = validateSuite(input);
+  const givenTargets = input.targets.map((t) => t.name);
+  if (recorded) {
+    const missing = missingDefinitions(
+      recorded,
+      scenarios.map((s) => s.name),
+      [...givenTargets, ...targets.map((t) => t.name)],
+    );
+    if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
+  }
+  const budget = recorded ? undefined : planRun(scenarios, targets, opts.design, opts);
+  const fitted = recorded ? undefined : { ...opts.design, ...budget!.design };
+  const design: RunDesign =
+    recorded?.design ??
+    frozen({
+      ...opts.design,
+      freshWarmup: FRESH_WARMUP,
+      reference: resolveReference(opts.design, targets),
+      confidence: DEFAULTS.confidence,
+      ...recordedThresholds(),
+      intervalMethod: INTERVAL_METHOD,
+      ...budget!.design,
+      budgetPlan: { minimumSec: budget!.minimumSec, givenMinimumSec: budget!.givenMinimumSec, changes: budget!.changes, overBySec: budget!.overBySec },
+      // --slo: the capacity search as this run does it (blocks, growth, resolution, probes, shares).
+      ...(opts.slo !== undefined ? { capacity: capacitySettings(fitted!) } : {}),
+    });
+  const seed = recorded?.seed ?? opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  return {
+    opts,
+    scenarios,
+    targets,
+    givenTargets,
+    recorded,
+    seed,
+    design,
+    budget,
+    loadScenarios: scenarios.filter(driverLoaded),
+    kindScenarios: scenarios.filter((s) => !s.verifyOnly && kindOf(s)),
+    planned: plannedScenarios(scenarios, targets, design),
+    est: { reference: design.reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed },
+    thresholdTerms: {
+      run: opts.thresholds.flatMap((t) => parseThresholds(t)),
+      scenarios: new Map(scenarios.filter((s) => s.thresholds?.length).map((s) => [s.name, s.thresholds!.flatMap((t) => parseThresholds(t))])),
+    },
+    slo: opts.slo !== undefined ? { text: opts.slo, terms: parseThresholds(opts.slo) } : undefined,
+    instructionsPlan: opts.instructions
+      ? {
+          processes: DEFAULTS.instructions.processes,
+          warmupRequests: DEFAULTS.instructions.warmupRequests,
+          requests: DEFAULTS.instructions.requests,
+          loadedRequests: DEFAULTS.instructions.loadedRequests,
+          ...(typeof opts.instructions === 'object' ? opts.instructions : {}),
+        }
+      : undefined,
+  };
+}
+
+/** Where a run meets time and servers: its clock, and the executor it makes once its driver and pinning are known. */
+export interface RunSeam {
+  clock: Clock;
+  executor(ctx: ExecutorContext, clock: Clock): Executor;
+}
+
+const realServers: RunSeam = { clock: systemClock, executor: (ctx, clock) => processExecutor(ctx, clock) };
 
 /**
  * Run scenarios × targets in rounds of short paired windows and return one validated result.
@@ -81,255 +254,167 @@ function repairLog(dir: string): void {
  * @example
  * const result = await runSuite({ scenarios: [baseline], targets: [mine, theirs], design: { precision: 0.02 } });
  */
-export async function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
-  // A resumed run asks what its plan asked: seed, design, driver, load overrides and options.
-  if (given.resume && !given.outDir) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
-  const plan = given.resume ? readPlan(given.outDir!) : undefined;
-  const input: RunSuiteOptions = plan ? { ...given, ...planOptions(plan), ...(typeof given.driver === 'object' ? { driver: given.driver } : {}) } : given;
-  const { opts, scenarios, targets } = validateSuite(input);
+export function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
+  return runSuiteWith(given, realServers);
+}
+
+/** `runSuite` on a given clock and executor (the tests' scripted ones): plan → replay → schedule → assemble. */
+export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promise<BenchResult> {
+  // Plan: the options, definitions and design (a resumed run's from the plan it wrote).
+  const suite = planSuite(given);
+  const { opts, recorded } = suite;
+  let design = suite.design;
   const emit = (e: SuiteEvent) => opts.onEvent?.(e);
   const signal = opts.signal ?? new AbortController().signal;
-  const startedAt = new Date();
-  const wall0 = performance.now();
+  const startedAt = seam.clock.date();
+  const t0 = seam.clock.now();
 
-  // A resumed run takes its seed and design from the plan it wrote, and its finished work from its log.
-  let log: RunLog = { windows: [], blocks: [], verify: [], costs: new Map(), ceilings: [], profiles: [], instructions: [], streams: [], capacity: [], loadSec: 0 };
-  let seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
-  let designIn: Design = opts.design;
-  if (opts.resume) {
-    if (!opts.outDir || !plan) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
-    const given = input.targets.map((t) => t.name);
-    const missing = [
-      ...plan.scenarios.filter((n) => !scenarios.some((s) => s.name === n)).map((n) => `scenario "${n}"`),
-      ...plan.targets.filter((n) => !given.includes(n) && !targets.some((t) => t.name === n)).map((n) => `target "${n}"`),
-    ];
-    if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
-    seed = plan.seed;
-    // Plans from before these fields: processes were per scenario, which uses no rotation rounds
-    // (a shared plan always recorded its rotation rounds); rotation windows were the warm-up's (its
-    // later blocks' wake-up rounds then take that length too, not the measured one: never recorded);
-    // fresh processes were warmed one by one.
-    designIn = {
-      ...plan.design,
-      processes: plan.design.processes ?? 'per-scenario',
-      freshWarmup: plan.design.freshWarmup ?? 'one-by-one',
-      carriedWarmupRounds: plan.design.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds,
-      carriedWarmupWindowSec: rotationWindowSec(plan.design),
-      capacityProbeSec: plan.design.capacityProbeSec ?? DEFAULTS.capacity.probeSec,
-    };
-    repairLog(opts.outDir);
-    log = readLog(opts.outDir);
-    const o = plan.options.overrides;
-    emit({
-      type: 'resume',
-      dir: opts.outDir,
-      replayed: { windows: log.windows.length, blocks: log.blocks.length, checks: log.verify.length, costs: log.costs.size },
-      seed: plan.seed,
-      driver: plan.driver,
-      overrides: o,
-      verify: plan.options.verify,
-      pinning: plan.options.pinning !== false,
-      costs: Boolean(plan.options.costs),
-    });
-  }
-  const thresholdTerms = {
-    run: opts.thresholds.flatMap((t) => parseThresholds(t)),
-    scenarios: new Map(scenarios.filter((s) => s.thresholds?.length).map((s) => [s.name, s.thresholds!.flatMap((t) => parseThresholds(t))])),
-  };
-  const slo = opts.slo !== undefined ? { text: opts.slo, terms: parseThresholds(opts.slo) } : undefined;
-  const reference = resolveReference(designIn, targets);
-  const design: DesignRecord & Design = {
-    ...designIn,
-    reference,
-    confidence: DEFAULTS.confidence,
-    ...recordedThresholds(),
-    intervalMethod: INTERVAL_METHOD,
-  };
-  // The minimum design fitted to the budget before anything starts (fewer rounds, shorter
-  // warm-ups, fewer blocks), and said; the stopping rule then keeps the budget as the run goes.
-  const planned = plannedScenarios(scenarios, targets, design);
-  const budgetPlan = planRun(scenarios, targets, design, opts);
-  Object.assign(design, budgetPlan.design, {
-    budgetPlan: { minimumSec: budgetPlan.minimumSec, givenMinimumSec: budgetPlan.givenMinimumSec, changes: budgetPlan.changes, overBySec: budgetPlan.overBySec },
-  });
-  if (budgetPlan.changes.length || budgetPlan.overBySec > 0) emit({ type: 'budget', plan: budgetPlan, budgetSec: design.budgetSec });
-  const resumedSec = log.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
-  const elapsed = () => resumedSec + (performance.now() - wall0) / 1000;
+  // Replay: what an interrupted run journaled is never measured again.
+  const replayed = replay(suite, emit);
+  const { budget } = suite;
+  if (budget && (budget.changes.length || budget.overBySec > 0)) emit({ type: 'budget', plan: budget, budgetSec: design.budgetSec });
+  const resumedSec = replayed.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
+  const elapsed = () => resumedSec + (seam.clock.now() - t0);
 
-  const choice = await resolveDriver(opts.driver, driverNeeds(scenarios, { slo: opts.slo })).catch((err: Error) => {
+  const choice = await resolveDriver(opts.driver, driverNeeds(suite.scenarios, { slo: opts.slo })).catch((err: Error) => {
     throw new BenchsuiteConfigError(`driver: ${err.message}`);
   });
   const driver = choice.driver;
   emit({ type: 'driver', name: driver.name, reason: choice.reason });
+  // The method this driver can run, and what the budget buys with it.
+  suite.design = designFor(suite, driver);
+  suite.planned = plannedScenarios(suite.scenarios, suite.targets, suite.design, suite.design.method);
+  design = suite.design;
+  const forecast = design.budgetPlan?.forecast;
+  if (forecast && !recorded) emit({ type: 'forecast', forecast });
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);
   if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason });
-  const journal = new RunJournal(opts.outDir);
-  if (!opts.resume) {
-    journal.writePlan({
-      suite: opts.suite,
-      seed,
-      design,
-      driver: driver.name,
-      scenarios: scenarios.map((s) => s.name),
-      targets: input.targets.map((t) => t.name),
-      startedAt: startedAt.toISOString(),
-      driverReason: choice.reason,
-      options: {
-        overrides: opts.overrides,
-        verify: opts.verify,
-        costs: opts.costs,
-        profile: opts.profile,
-        instructions: opts.instructions,
-        pinning: opts.pinning,
-        thresholds: opts.thresholds,
-        ...(opts.slo !== undefined ? { slo: opts.slo } : {}),
-        runtimes: opts.runtimes,
-      },
-    });
-  }
+  const journal = new RunJournal(opts.outDir, replayed);
+  if (!recorded && opts.outDir) writePlan(opts.outDir, newPlan(suite, driver.name, choice.reason, startedAt));
   const commands = new Map<string, readonly string[]>();
   const phase: PhaseContext = { pinning, signal, emit, commands, journal };
 
   try {
-    const infos = await setupPhase(targets, phase);
-    const usable = targets.filter((t) => infos.get(t.name)!.status === 'ok');
-    const verify = opts.verify ? await verifyPhase(scenarios, usable, phase, log.verify) : [];
-    const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === t.name && v.ok);
+    const { infos, usable, verify, members } = await prepareTargets(suite, phase);
 
-    if (opts.costs && !signal.aborted) await costsPhase(usable, scenarios, verified, infos, log.costs, phase, typeof opts.costs === 'object' ? opts.costs.startups : DEFAULTS.startups);
-
-    // Rounds of paired windows, scenario by scenario, in blocks of fresh processes.
-    const windows: WindowRecord[] = [...log.windows];
-    const blocks: BlockRecord[] = [];
-    const stops: StopRecord[] = [];
-    const ceilings: Ceiling[] = [...log.ceilings];
-    const profiles: ProfileRecord[] = [...log.profiles];
-    const instructions: InstructionsRecord[] = [...log.instructions];
-    const instructionsPlan = opts.instructions
-      ? {
-          processes: DEFAULTS.instructions.processes,
-          warmupRequests: DEFAULTS.instructions.warmupRequests,
-          requests: DEFAULTS.instructions.requests,
-          loadedRequests: DEFAULTS.instructions.loadedRequests,
-          ...(typeof opts.instructions === 'object' ? opts.instructions : {}),
-        }
-      : undefined;
-    if (instructionsPlan) Object.assign(design, { instructions: instructionsPlan });
-    if (slo) Object.assign(design, { capacity: capacitySettings(design) });
-    const capacity: Capacity[] = [];
-    let index = windows.reduce((a, w) => Math.max(a, w.index + 1), 0);
-    let loadSec = log.loadSec;
-    const est: EstimatorOptions = { reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed };
-    const ctx: BlockContext = {
-      driver,
-      pinning,
-      signal,
-      clientBoundBusy: design.clientBoundBusy,
-      bottleneckThresholds: thresholdsOf(design),
-      design,
-      seed,
+    // Schedule: blocks of the http scenarios, then the scenarios of other kinds, each by its module.
+    const windowCtx = { driver, pinning, signal, clientBoundBusy: design.clientBoundBusy, bottleneckThresholds: thresholdsOf(design) };
+    const ctx: RunContext = {
+      ...windowCtx,
+      get design() {
+        return designNow(design, journal.state.replans);
+      },
+      seed: suite.seed,
       journal,
+      executor: seam.executor({ ...windowCtx, commands, ...(design.method === 'sliced' ? { slices: { seed: suite.seed } } : {}) }, seam.clock),
       emit,
       elapsed,
       commands,
-      nextIndex: () => index++,
-      addLoad: (sec) => (loadSec += sec),
-      loadSec: () => loadSec,
+      addLoad: (sec) => journal.record({ record: 'load', sec }),
     };
-    const loadScenarios = scenarios.filter(driverLoaded);
-    const kindScenarios = scenarios.filter((s) => !s.verifyOnly && kindOf(s));
-    const stepSettle = DEFAULTS.stepSettleSec;
-    const perRound = (s: Scenario) => {
-      const steps = connectionSteps(s.load).length;
-      const n = usable.filter((t) => targetSupports(t, s) && verified(s, t)).length;
-      const w = windowSpec(s, [], design, stepSettle);
-      return n * (steps * w.windowSec + settleSecOf(w));
+    const pairs = suite.loadScenarios.flatMap((s) => members(s).map((t) => ({ scenario: s.name, target: t.name })));
+    // After each of the first blocks: what the budget buys with this run's own noise.
+    const afterBlock = (b: number) => {
+      if (b > FORECAST_BLOCKS) return;
+      const { forecast: f } = noiseOutlook(suite, journal.state.windows, pairs, b);
+      if (f) emit({ type: 'forecast', forecast: f, afterBlock: b });
     };
-    const weights = loadScenarios.map(perRound);
-    const http: HttpRun = {
+    await scheduleHttp(
       ctx,
-      est,
-      log,
-      windows,
-      blocks,
-      stops,
-      ceilings,
-      profiles,
-      instructions,
-      capacity,
-      planned,
-      weights,
-      slo,
-      profile: opts.profile,
-      outDir: opts.outDir,
-      instructionsPlan,
-    };
-    const membersOf = (s: Scenario) => usable.filter((t) => targetSupports(t, s) && verified(s, t));
-    if (design.processes === 'shared' && !slo) {
-      // One set of fresh processes per block serves every scenario, in a seeded order per block.
-      await measureSharedScenarios(
-        http,
-        loadScenarios.map((scenario, si) => ({ scenario, members: membersOf(scenario), weight: weights[si]! })),
-      );
-    } else
-      for (const [si, scenario] of loadScenarios.entries()) {
-        await measureHttpScenario(http, scenario, si, membersOf(scenario));
-      }
-
-    // Scenarios of another kind (streaming), each measured by its own module.
+      suite.loadScenarios.map((scenario) => ({ scenario, members: members(scenario) })),
+      { est: suite.est, planned: suite.planned, slo: suite.slo, profile: opts.profile, outDir: opts.outDir, instructionsPlan: suite.instructionsPlan, afterBlock },
+    );
     const streaming: StreamResult[] = [];
-    for (const scenario of kindScenarios) {
-      const members = usable.filter((t) => targetSupports(t, scenario) && verified(scenario, t));
-      if (!members.length || signal.aborted) continue;
+    for (const scenario of suite.kindScenarios) {
+      if (!members(scenario).length || signal.aborted) continue;
       streaming.push(
         ...(await kindOf(scenario)!.run(
           ctx,
           scenario,
-          members,
-          log.streams.filter((r) => r.scenario === scenario.name),
+          members(scenario),
+          journal.state.streams.filter((r) => r.scenario === scenario.name),
         )),
       );
     }
 
-    // The recorded design is the planned one; a change made during the run is in its budget plan.
-    const midRun = design.budgetPlan?.changes.find((c) => typeof c === 'object' && c.what === 'warmup' && c.atSec !== undefined);
-    if (typeof midRun === 'object') design.warmup.maxSec = midRun.from;
-
+    // Assemble: the result from the plan and everything the journal holds.
     return await assembleResult({
-      opts,
-      scenarios,
-      targets,
-      loadScenarios,
-      kindScenarios,
-      usable,
-      infos,
-      verify,
-      windows,
-      blocks,
-      stops,
-      ceilings,
-      profiles,
-      instructions,
-      instructionsPlan,
-      capacity,
-      slo,
+      suite,
+      state: journal.state,
+      targets: { infos, usable, verify },
       streaming,
-      est,
-      design,
+      driver: { driver, reason: choice.reason },
       pinning,
-      driver,
-      choice,
-      seed,
-      startedAt,
-      wall0,
-      resumedSec,
-      loadSec,
-      thresholdTerms,
-      signal,
+      time: { startedAt, finishedAt: seam.clock.date(), wallSec: elapsed() },
+      interrupted: signal.aborted,
+      noise: { measuredForecast: noiseOutlook(suite, journal.state.windows, pairs, FORECAST_BLOCKS).forecast, limits: noiseOutlook(suite, journal.state.windows, pairs).limits },
     });
   } finally {
     await driver.close?.();
     unpin();
   }
+}
+
+/** The state an interrupted run's journal leaves (none for a new run), said in a `resume` event. */
+function replay(suite: SuitePlan, emit: (e: SuiteEvent) => void): RunState {
+  const { recorded, opts } = suite;
+  if (!recorded || !opts.outDir) return emptyState();
+  const state = replayJournal(opts.outDir);
+  const o = recorded.options;
+  emit({
+    type: 'resume',
+    dir: opts.outDir,
+    replayed: { windows: state.windows.length, blocks: state.blocks.length, checks: state.verify.length, costs: state.costs.size },
+    seed: recorded.seed,
+    driver: recorded.driver,
+    overrides: o.overrides,
+    verify: o.verify,
+    pinning: o.pinning !== false,
+    costs: Boolean(o.costs),
+  });
+  return state;
+}
+
+/**
+ * The targets a run measures: each set up (an unavailable one is said and left out), each
+ * scenario verified on each once (a resumed run's outcomes replayed), their costs measured; a
+ * scenario's members are the usable targets that support it and passed its check.
+ */
+async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
+  const { opts } = suite;
+  const infos = await setupPhase(suite.targets, phase);
+  const usable = suite.targets.filter((t) => infos.get(t.name)!.status === 'ok');
+  const verify = opts.verify ? await verifyPhase(suite.scenarios, usable, phase, phase.journal.state.verify) : [];
+  const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === t.name && v.ok);
+  if (opts.costs && !phase.signal.aborted) {
+    await costsPhase(usable, suite.scenarios, verified, infos, phase.journal.state.costs, phase, typeof opts.costs === 'object' ? opts.costs.startups : DEFAULTS.startups);
+  }
+  return { infos, usable, verify, members: (s: Scenario) => usable.filter((t) => targetSupports(t, s) && verified(s, t)) };
+}
+
+/** The plan a new run writes when it starts: what `--resume` continues. */
+function newPlan(suite: SuitePlan, driver: string, driverReason: string, startedAt: Date): RunPlan {
+  const { opts } = suite;
+  return {
+    suite: opts.suite,
+    seed: suite.seed,
+    design: suite.design,
+    driver,
+    scenarios: suite.scenarios.map((s) => s.name),
+    targets: [...suite.givenTargets],
+    startedAt: startedAt.toISOString(),
+    driverReason,
+    options: {
+      overrides: opts.overrides,
+      verify: opts.verify,
+      costs: opts.costs,
+      profile: opts.profile,
+      instructions: opts.instructions,
+      pinning: opts.pinning,
+      thresholds: opts.thresholds,
+      ...(opts.slo !== undefined ? { slo: opts.slo } : {}),
+      runtimes: opts.runtimes,
+    },
+  };
 }

@@ -1,7 +1,82 @@
+import { subSeed } from '../analysis/bootstrap.js';
 import { pinPrefix } from '../environment.js';
 import type { Design } from '../options.js';
+import { seededShuffle } from '../random.js';
+import type { RoundItem } from './executor.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 import type { WindowContext, WindowSpec } from './window.js';
+
+/** A target of a scenario's part of a block, as a warm-up sees it. */
+export interface WarmTarget {
+  /** It served an earlier scenario of the block (shared processes). */
+  readonly carried: boolean;
+  /** Its warm-up has reached a steady state. */
+  readonly steady: boolean;
+}
+
+/**
+ * How a block warms a scenario's targets before its rounds: rotation rounds of unrecorded windows.
+ * A scheme says which targets take one window each in a round and in what order, whose req/s the
+ * round records, and when a target is steady; the block runs the rounds (`run/block.ts`). A new
+ * scheme is one more of these, chosen in `warmupSchemes`.
+ */
+export interface WarmupScheme {
+  /** Seconds of each of its windows. */
+  readonly windowSec: number;
+  /** Its `round`-th round (from 1): the targets that take a window, in their seeded order; none when it is done. */
+  order<T extends WarmTarget>(round: number, targets: readonly T[]): T[];
+  /** Whether a round's window on this target is its warm-up's (recorded in the block, its steadiness judged). */
+  records(t: WarmTarget): boolean;
+  /** Whether a warm-up series has reached its steady state. */
+  steady(rps: readonly number[]): boolean;
+}
+
+/** Where a scheme's seeded orders come from: the run's seed and the part of the block. */
+interface SchemeSeed {
+  seed: number;
+  scenario: string;
+  block: number;
+}
+
+/**
+ * Fresh processes, warmed together until steady: each still warming gets one window of the
+ * warm-up's length per round, in an order drawn afresh per round, until `isSteady` or the maximum.
+ */
+function freshRotation(design: Pick<Design, 'warmup'>, o: SchemeSeed): WarmupScheme {
+  const { windowSec, min, max } = warmupWindows(design.warmup);
+  return {
+    windowSec,
+    order: (round, targets) =>
+      round > max
+        ? []
+        : seededShuffle(
+            targets.filter((t) => !t.carried && !t.steady),
+            subSeed(o.seed, o.scenario, o.block, 'warmup', round),
+          ),
+    records: (t) => !t.carried,
+    steady: (rps) => isSteady(rps, min, design.warmup.tolerance),
+  };
+}
+
+/**
+ * A carried process (it served an earlier scenario of its shared block): `carriedWarmupRounds`
+ * rotation rounds of `carriedWarmupWindowSec` windows over every target of the part, the fresh ones
+ * too (it keeps them awake); only the carried ones' windows are their warm-up.
+ */
+function carriedRotation(design: Pick<Design, 'warmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>, o: SchemeSeed): WarmupScheme {
+  return {
+    windowSec: design.carriedWarmupWindowSec,
+    order: (round, targets) => (round > design.carriedWarmupRounds ? [] : seededShuffle(targets, subSeed(o.seed, o.scenario, o.block, -round))),
+    records: (t) => t.carried,
+    steady: (rps) => isSteady(rps, 2, design.warmup.tolerance),
+  };
+}
+
+/** The schemes a part of a block runs, in turn: fresh processes from cold, then carried ones (when it has any and warm-ups are on). */
+export function warmupSchemes(design: Pick<Design, 'warmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>, o: SchemeSeed, targets: readonly WarmTarget[]): WarmupScheme[] {
+  const carried = targets.some((t) => t.carried) && design.warmup.maxSec > 0;
+  return [freshRotation(design, o), ...(carried ? [carriedRotation(design, o)] : [])];
+}
 
 /** The warm-up's per-second req/s and whether it ended steady. */
 export interface WarmupOutcome {
@@ -28,17 +103,17 @@ export function warmupWindows(w: Design['warmup']): { windowSec: number; min: nu
   return { windowSec, min, max };
 }
 
+/**
+ * How a result records that its fresh processes were warmed together in rotation rounds, the only
+ * way since one-by-one warm-ups were removed (results without the field warmed them one by one).
+ */
+export const FRESH_WARMUP = 'rotation' as const;
+
 /** Seconds of a shared block's rotation windows; a design recorded before they had their own length used the warm-up's. */
 export const rotationWindowSec = (d: Pick<Design, 'warmup'> & { carriedWarmupWindowSec?: number | undefined }): number => d.carriedWarmupWindowSec ?? warmupWindows(d.warmup).windowSec;
 
-/** A target to warm: what it serves and how the scenario loads it. */
-export interface WarmupItem {
-  target: StartedTarget;
-  spec: WindowSpec;
-}
-
 /** One unrecorded window at the scenario's first connection step: its req/s. */
-async function warmupWindow(ctx: WindowContext, { target, spec }: WarmupItem, windowSec: number): Promise<number> {
+async function warmupWindow(ctx: WindowContext, { target, spec }: RoundItem, windowSec: number): Promise<number> {
   if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
   const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
   const res = await ctx.driver
@@ -81,15 +156,10 @@ export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: Wi
 
 /**
  * One round of unrecorded windows, one per target in the given order: a rotation round of fresh
- * warm-ups (`freshWarmup: 'rotation'`), of a carried process's warm-up, or the wake-up round. The
- * wake-up round: after the block's targets were warmed one after another, one unrecorded
- * window per target (a rotation window's length, `design.carriedWarmupWindowSec`), in the given
- * order, right before round 1.
- * Without it the first targets warmed sat idle through the others' warm-ups, and a server idle for
- * about 15 s runs its next second at up to twice its CPU per request: round-1 windows came out
- * 3.5–4.5% low. Returns each target's req/s, or its error (that target leaves; the others go on).
+ * warm-ups or of a carried process's warm-up. Returns each target's req/s, or its error (that
+ * target leaves; the others go on).
  */
-export async function unrecordedWindows(ctx: WindowContext, items: readonly WarmupItem[], windowSec: number): Promise<(number | { error: unknown })[]> {
+export async function unrecordedWindows(ctx: WindowContext, items: readonly RoundItem[], windowSec: number): Promise<(number | { error: unknown })[]> {
   const out: (number | { error: unknown })[] = [];
   for (const item of items) {
     try {

@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import type { Driver } from '../driver.js';
+import type { Driver, DriverRunResult } from '../driver.js';
 import type { DesignThresholds } from '../design-thresholds.js';
 import { pinPrefix, type Pinning } from '../environment.js';
 import { describeExit } from '../process.js';
@@ -76,7 +76,7 @@ export const emptyResources = (): WindowResources => ({
 });
 
 /** A loader that aborts when the server dies, so a crash ends the window at once instead of at its timeout. */
-function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; crashed: () => string | undefined; dispose: () => void } {
+export function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; crashed: () => string | undefined; dispose: () => void } {
   const ac = new AbortController();
   let crashed: string | undefined;
   let live = true;
@@ -150,27 +150,8 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
           `no response in the measured window at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`,
         );
       }
-      const r = resources ?? emptyResources();
-      const rps = res.durationSec > 0 ? res.requests / res.durationSec : 0;
       histograms.push(res.histogram);
-      steps.push({
-        connections,
-        durationSec: res.durationSec,
-        rps,
-        requests: res.requests,
-        statusCounts: res.statusCounts,
-        errors: res.errors,
-        timeouts: res.timeouts,
-        non2xx: res.non2xx,
-        unexpected: res.unexpected,
-        latency: latencyOf(res.histogram),
-        histogram: encodeHistogram(res.histogram),
-        resources: r,
-        clientBound: isClientBound(r, ctx.clientBoundBusy),
-        ...bottlenecks(r, { sampledServer: target.pid !== undefined, clientBound: isClientBound(r, ctx.clientBoundBusy) }, ctx.bottleneckThresholds),
-        rpsPerCpuSecond: r.serverCpuSeconds > 0 ? res.requests / r.serverCpuSeconds : null,
-        ...(load.openLoop ? { openLoop: openLoopRecord(res.openLoop, load.rate) } : {}),
-      });
+      steps.push(stepOf(ctx, connections, res, resources ?? emptyResources(), { sampledServer: target.pid !== undefined, openLoop: load.openLoop ? { rate: load.rate } : undefined }));
     }
   } finally {
     watch.dispose();
@@ -180,8 +161,43 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
   return load.requests !== undefined ? { ...figures, fixedRequests: load.requests } : figures;
 }
 
+/**
+ * One connection step's record from what the driver measured and the resources sampled around it
+ * (throughput: responses ÷ measured seconds; a sliced step's: responses inside its slots ÷ their
+ * seconds, with the slot plan it ran on).
+ */
+export function stepOf(
+  ctx: Pick<WindowContext, 'clientBoundBusy' | 'bottleneckThresholds'>,
+  connections: number,
+  res: DriverRunResult,
+  r: WindowResources,
+  o: { sampledServer: boolean; openLoop?: { rate: number | undefined } | undefined; slice?: { sliceSec: number; gapSec: number } | undefined },
+): StepResult {
+  const clientBound = isClientBound(r, ctx.clientBoundBusy);
+  const rps = res.sliced ? res.sliced.rps : res.durationSec > 0 ? res.requests / res.durationSec : 0;
+  return {
+    connections,
+    durationSec: res.durationSec,
+    rps,
+    requests: res.requests,
+    statusCounts: res.statusCounts,
+    errors: res.errors,
+    timeouts: res.timeouts,
+    non2xx: res.non2xx,
+    unexpected: res.unexpected,
+    latency: latencyOf(res.histogram),
+    histogram: encodeHistogram(res.histogram),
+    resources: r,
+    clientBound,
+    ...bottlenecks(r, { sampledServer: o.sampledServer, clientBound }, ctx.bottleneckThresholds),
+    rpsPerCpuSecond: r.serverCpuSeconds > 0 ? res.requests / r.serverCpuSeconds : null,
+    ...(o.openLoop ? { openLoop: openLoopRecord(res.openLoop, o.openLoop.rate) } : {}),
+    ...(res.sliced && o.slice ? { slice: { sliceSec: o.slice.sliceSec, gapSec: o.slice.gapSec, slots: res.sliced.slots, activeSec: res.sliced.activeSec, drained: res.sliced.drained } } : {}),
+  };
+}
+
 /** A window's figures from its steps: sums, duration-weighted shares, the merged histogram. */
-function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServer: boolean): WindowFigures {
+export function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServer: boolean): WindowFigures {
   const only = steps.length === 1 ? steps[0]! : undefined;
   const merged = only ? undefined : mergeHistograms(histograms);
   const sum = (f: (s: StepResult) => number) => steps.reduce((a, s) => a + f(s), 0);
@@ -219,6 +235,7 @@ function combineSteps(steps: StepResult[], histograms: Histogram[], sampledServe
       serviceBusy: max((s) => s.resources.serviceBusy),
       samples: sum((s) => s.resources.samples),
       ...(exact === undefined ? {} : { serverCpuExact: exact }),
+      ...(steps.some((s) => s.resources.otherCpuShare !== undefined) ? { otherCpuShare: weighted((s) => s.resources.otherCpuShare ?? 0) } : {}),
     },
     clientBound: steps.some((s) => s.clientBound),
     backendBound: steps.some((s) => s.backendBound),

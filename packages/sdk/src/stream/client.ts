@@ -2,24 +2,35 @@ import { type Agent, request as httpRequest, type ClientRequest } from 'node:htt
 import type { RequestSpec } from '../scenario.js';
 
 /**
- * One server-sent-events stream as the client saw it. Times are ms on `performance.now()`'s clock,
- * taken when the bytes arrived (a chunk holding several events gives them one time).
+ * One socket read of a stream that completed at least one event: every event it completed arrived
+ * at `at`. A read is what the loader's event loop handed over in one turn (the chunks of one socket
+ * read); events batched by the target, or written while the loader was late, arrive in one read.
  */
+export interface StreamRead {
+  /** Arrival, ms on `performance.now()`'s clock (the turn's first chunk). */
+  at: number;
+  /** Events of any name completed by this read. */
+  events: number;
+  /** Of them, token events (the scenario's `deltaEvent`). */
+  tokens: number;
+}
+
+/** One server-sent-events stream as the client saw it. Times are ms on `performance.now()`'s clock. */
 export interface StreamTrace {
   startedAt: number;
   /** Response headers arrived (time to first byte). */
   headersAt: number | null;
   status: number | null;
-  /** Arrival of each token event (the scenario's `deltaEvent`). */
-  deltaTimes: number[];
-  /** Events of any name received. */
-  events: number;
-  /** Arrival of each event (any name), for the per-window event count. */
-  eventTimes: number[];
+  /** The reads that completed events, in order. */
+  reads: StreamRead[];
+  /** Token events received. */
+  tokens: number;
   /** The end event arrived and the response ended. */
   complete: boolean;
   endedAt: number | null;
   error: string | null;
+  /** Cut by the loader (its `timeoutMs`, or `cut`: a level's drain cap), not ended by the target. */
+  timedOut: boolean;
 }
 
 export interface StreamEvents {
@@ -56,14 +67,14 @@ export interface OpenStreamOptions extends StreamEvents {
   agent?: Agent;
   /** Called on every token event with the count so far (the cancellation phase disconnects from here). */
   onDelta?: (count: number, req: ClientRequest) => void;
-  /** Give up after this many ms (the trace ends with an error). */
-  timeoutMs: number;
+  /** Give up after this many ms (the trace ends with an error, and `timedOut`); none when absent (the caller `cut`s it). */
+  timeoutMs?: number;
   body?: string;
 }
 
-/** Send one streaming request and trace its events until it ends, fails, is destroyed or times out. */
-export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Promise<StreamTrace>; req: ClientRequest } {
-  const trace: StreamTrace = { startedAt: performance.now(), headersAt: null, status: null, deltaTimes: [], events: 0, eventTimes: [], complete: false, endedAt: null, error: null };
+/** Send one streaming request and trace its events until it ends, fails, is destroyed, times out or is cut. */
+export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Promise<StreamTrace>; req: ClientRequest; cut: (error: string) => void } {
+  const trace: StreamTrace = { startedAt: performance.now(), headersAt: null, status: null, reads: [], tokens: 0, complete: false, endedAt: null, error: null, timedOut: false };
   const url = new URL(o.request.path, o.baseUrl);
   const body = o.body ?? o.request.body;
   const headers: Record<string, string | number> = { accept: 'text/event-stream', ...o.request.headers };
@@ -81,26 +92,45 @@ export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Pr
     settle(trace);
   };
   const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: o.request.method, headers, agent: o.agent ?? false });
-  const timer = setTimeout(() => {
-    finish(`no end within ${o.timeoutMs} ms`);
+  /** End the stream from the loader's side: an error, and `timedOut`. */
+  const cut = (error: string): void => {
+    if (trace.endedAt !== null) return;
+    trace.timedOut = true;
+    finish(error);
     req.destroy();
-  }, o.timeoutMs);
+  };
+  const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => cut(`no end within ${o.timeoutMs} ms`), o.timeoutMs);
   req.on('response', (res) => {
     trace.headersAt = performance.now();
     trace.status = res.statusCode ?? null;
     res.setEncoding('utf8');
     let buffer = '';
+    // The chunks of one socket read are handed over in one turn of the event loop, before its
+    // microtasks run: a turn opens a read, and a microtask closes it.
+    let turnAt: number | null = null;
+    let read: StreamRead | null = null;
     res.on('data', (chunk: string) => {
-      const now = performance.now();
+      if (turnAt === null) {
+        turnAt = performance.now();
+        queueMicrotask(() => {
+          turnAt = null;
+          read = null;
+        });
+      }
       buffer += chunk;
       const { names, rest } = parseSseEvents(buffer);
       buffer = rest;
+      if (!names.length) return;
+      if (!read) {
+        read = { at: turnAt, events: 0, tokens: 0 };
+        trace.reads.push(read);
+      }
       for (const name of names) {
-        trace.events++;
-        trace.eventTimes.push(now);
+        read.events++;
         if (name === o.deltaEvent) {
-          trace.deltaTimes.push(now);
-          o.onDelta?.(trace.deltaTimes.length, req);
+          read.tokens++;
+          trace.tokens++;
+          o.onDelta?.(trace.tokens, req);
         } else if (name === o.endEvent) sawEnd = true;
       }
     });
@@ -110,5 +140,5 @@ export function openStream(o: OpenStreamOptions): { trace: StreamTrace; done: Pr
   });
   req.on('error', (err) => finish(err.message));
   req.end(body);
-  return { trace, done, req };
+  return { trace, done, req, cut };
 }

@@ -3,7 +3,8 @@ import type { Design } from '../options.js';
 import type { StreamResult } from '../result-schema.js';
 import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
-import { roundOrder, type BlockContext } from '../run/block.js';
+import { roundOrder } from '../run/block.js';
+import type { RunContext } from '../run/context.js';
 import { runtimeOf } from '../run/runtime.js';
 import { streamSpecSchema, type StreamSpec } from './spec.js';
 import { backpressure, cancellations, configureObserver, streamLevel, type StreamPhaseContext } from './measure.js';
@@ -27,10 +28,14 @@ export function streamPlan(scenario: Scenario, design: Pick<Design, 'windowSec'>
   };
 }
 
-/** Seconds one target takes per block (start-up and stop included), for the budget planner. */
+/**
+ * Seconds one target takes per block (start-up and stop included), for the budget planner. A level
+ * takes its seconds, plus about one for its cold start (the first streams; up to
+ * `DEFAULTS.stream.coldMaxSec` on a slow target) and one for its drain.
+ */
 export function streamBlockSec(spec: StreamSpec): number {
   const start = 3;
-  const levels = spec.warmupSec + spec.streams.length * (spec.durationSec + 1);
+  const levels = spec.warmupSec + spec.streams.length * (spec.durationSec + 2);
   const cancel = spec.cancel ? spec.cancel.count * 0.5 : 0;
   const bp = spec.backpressure ? spec.backpressure.durationSec + 1 : 0;
   return start + levels + cancel + bp;
@@ -43,7 +48,7 @@ export function streamBlockSec(spec: StreamSpec): number {
  * target at a time keeps the loader's core for the one measured). Blocks are the design's minimum;
  * blocks found in `logged` (a resumed run) are not measured again.
  */
-export async function runStreamScenario(ctx: BlockContext, scenario: Scenario, members: readonly Target[], logged: readonly StreamResult[]): Promise<StreamResult[]> {
+export async function runStreamScenario(ctx: RunContext, scenario: Scenario, members: readonly Target[], logged: readonly StreamResult[]): Promise<StreamResult[]> {
   const spec = streamPlan(scenario, ctx.design);
   const results = new Map<string, StreamResult>(members.map((t) => [t.name, { scenario: scenario.name, target: t.name, blocks: [...(logged.find((r) => r.target === t.name)?.blocks ?? [])] }]));
   for (let block = 1; block <= ctx.design.blocks.min; block++) {
@@ -54,13 +59,13 @@ export async function runStreamScenario(ctx: BlockContext, scenario: Scenario, m
       const b = await streamBlock(ctx, scenario, spec, t, block);
       if (ctx.signal.aborted && b.status === 'failed') break;
       result.blocks.push(b);
-      ctx.journal.stream(scenario.name, t.name, b);
+      ctx.journal.record({ record: 'stream', scenario: scenario.name, target: t.name, block: b });
     }
   }
   return [...results.values()];
 }
 
-async function streamBlock(ctx: BlockContext, scenario: Scenario, spec: StreamSpec, target: Target, block: number): Promise<StreamBlock> {
+async function streamBlock(ctx: RunContext, scenario: Scenario, spec: StreamSpec, target: Target, block: number): Promise<StreamBlock> {
   const t0 = performance.now();
   const out: StreamBlock = { block, status: 'ok', levels: [], cancel: null, backpressure: null, wallSec: 0 };
   const emit = (phase: 'start' | 'level' | 'cancel' | 'backpressure' | 'failed', extra: Record<string, unknown> = {}) =>

@@ -1,13 +1,14 @@
 import { Agent } from 'node:http';
 import { connect } from 'node:net';
+import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DEFAULTS } from '../defaults.js';
 import { createHistogram, latencyOf } from '../histogram.js';
 import { cpuTimes, processTree } from '../procfs.js';
 import type { RequestSpec } from '../scenario.js';
-import type { StreamCancel, StreamBackpressure, StreamLevel } from '../result-schema.js';
+import type { Latency, StreamCancel, StreamBackpressure, StreamLevel } from '../result-schema.js';
 import type { ObservedRequest } from './spec.js';
-import { openStream, type StreamEvents, type StreamTrace } from './client.js';
+import { openStream, type StreamEvents, type StreamRead, type StreamTrace } from './client.js';
 
 /** Where the phases send load and what they watch. */
 export interface StreamPhaseContext extends StreamEvents {
@@ -35,72 +36,206 @@ function stealOf(cpus: readonly number[], a: ReturnType<typeof cpuTimes>): numbe
 }
 
 /**
- * Keep `streams` streams open for `durationSec` (closed loop: a finished stream is replaced at
- * once), then let the open ones finish (at most `drainSec`). Streams started in the window give the
- * time to first byte, to the first token and the gaps between tokens; events and completed streams
- * are counted inside the window only.
+ * One level: `streams` lanes, each a closed loop (its next stream starts as soon as its last one
+ * ended), all opened at once. The level's window starts when every lane has ended its first stream
+ * (the cold start; at most `coldMaxSec`) and lasts `durationSec`; then no stream starts, and those
+ * still open may finish until `drainSec` after the window's end, when the rest are cut.
+ * `levelFigures` says what is counted where.
  */
-export async function streamLevel(ctx: StreamPhaseContext, streams: number, durationSec: number, drainSec: number): Promise<StreamLevel> {
+export async function streamLevel(ctx: StreamPhaseContext, streams: number, durationSec: number, drainSec: number, coldMaxSec: number = DEFAULTS.stream.coldMaxSec): Promise<StreamLevel> {
   const agent = new Agent({ keepAlive: true, maxSockets: streams });
-  const traces: StreamTrace[] = [];
-  const cpu0 = cpuTimes(ctx.cpus);
+  const lanes: StreamTrace[][] = Array.from({ length: streams }, () => []);
+  const open = new Set<ReturnType<typeof openStream>>();
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   const t0 = performance.now();
-  const end = t0 + durationSec * 1000;
+  let cpu0 = cpuTimes(ctx.cpus);
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.POSITIVE_INFINITY;
+  let coldCapped = false;
+  const timers: NodeJS.Timeout[] = [];
+  // The window opens once, when the last lane ends its first stream or at the cold start's cap.
+  const openWindow = (capped: boolean): void => {
+    if (start !== Number.POSITIVE_INFINITY) return;
+    start = performance.now();
+    end = start + durationSec * 1000;
+    coldCapped = capped;
+    cpu0 = cpuTimes(ctx.cpus);
+    lag.enable();
+    timers.push(setTimeout(() => lag.disable(), durationSec * 1000));
+    // The drain cap counts from the window's end for every stream, whenever it started.
+    timers.push(
+      setTimeout(
+        () => {
+          for (const s of open) s.cut(`still open ${drainSec} s after the level ended (the drain cap)`);
+        },
+        (durationSec + drainSec) * 1000,
+      ),
+    );
+  };
+  timers.push(setTimeout(() => openWindow(true), coldMaxSec * 1000));
+  let cold = streams;
   let peakRss = 0;
   const rssTimer = ctx.pid
     ? setInterval(() => {
         peakRss = Math.max(peakRss, treeRss(ctx.pid!));
       }, 250)
     : undefined;
-  const lane = async (): Promise<void> => {
+  const lane = async (traces: StreamTrace[]): Promise<void> => {
     while (performance.now() < end && !ctx.signal.aborted) {
-      const s = openStream({ ...ctx, agent, timeoutMs: (durationSec + drainSec) * 1000 });
+      const s = openStream({ ...ctx, agent });
+      open.add(s);
       traces.push(s.trace);
       const cut = () => s.req.destroy();
       ctx.signal.addEventListener('abort', cut, { once: true });
       await s.done;
       ctx.signal.removeEventListener('abort', cut);
+      open.delete(s);
+      if (traces.length === 1 && --cold === 0) openWindow(false);
       // A failing target answers at once: do not spin on it.
       if (s.trace.error && performance.now() - s.trace.startedAt < 5) await sleep(5);
     }
   };
-  await Promise.all(Array.from({ length: streams }, lane));
+  await Promise.all(lanes.map(lane));
+  for (const t of timers) clearTimeout(t);
+  lag.disable();
   if (rssTimer) clearInterval(rssTimer);
   agent.destroy();
-  const steal = stealOf(ctx.cpus, cpu0);
-  const ttfb = createHistogram();
-  const first = createHistogram();
-  const gap = createHistogram();
-  let events = 0;
+  // Stopped (the run was aborted) before the window opened: an empty window.
+  if (start === Number.POSITIVE_INFINITY) start = end = performance.now();
+  return {
+    ...levelFigures(lanes, { streams, durationSec, start, end }),
+    coldSec: (start - t0) / 1000,
+    ...(coldCapped ? { coldCapped } : {}),
+    loaderLag: lagOf(lag),
+    peakRssBytes: peakRss || null,
+    cpuSteal: stealOf(ctx.cpus, cpu0),
+  };
+}
+
+/** The event-loop delay sampler's period, ms: it records each period plus the delay. */
+const LAG_RESOLUTION_MS = 5;
+
+/** The loader's event-loop delay (beyond the sampler's own period) as µs percentiles. */
+function lagOf(h: IntervalHistogram): Latency {
+  if (!h.count) return latencyOf(createHistogram());
+  const at = (ns: number) => Math.max(0, Math.round(ns / 1000 - LAG_RESOLUTION_MS * 1000));
+  return {
+    p50: at(h.percentile(50)),
+    p90: at(h.percentile(90)),
+    p99: at(h.percentile(99)),
+    p999: at(h.percentile(99.9)),
+    min: at(h.min),
+    max: at(h.max),
+    mean: at(h.mean),
+    stdev: Math.round(h.stddev / 1000),
+    count: h.count,
+  };
+}
+
+/**
+ * A level's figures from its lanes' traces (each lane's streams in the order it ran them), `start`
+ * and `end` being its window's on the traces' clock; before the window is the cold start, after it
+ * the drain:
+ * - `started` and `errors` count every stream, cold start and drain included;
+ * - counts (`completed`, `events`) take what ended or arrived inside the window;
+ * - `steady` rates take the window, each completed stream (and each stream's events) by the share
+ *   of its length inside it: exact for streams of one length whatever their phase, where a count of
+ *   streams that ended inside a window loses up to one per lane (`docs/streaming.md`,
+ *   `npm run bench:stream-rates`);
+ * - latencies, gaps and batching take what arrived inside the window; what arrived in the drain
+ *   goes to `drain`'s own histograms, what arrived in the cold start nowhere;
+ * - a read's gap is between consecutive reads of a stream that brought token events; its events
+ *   share it (m events after a gap g give m gaps of g ÷ m).
+ */
+export function levelFigures(
+  lanes: readonly (readonly StreamTrace[])[],
+  o: { streams: number; durationSec: number; start: number; end: number },
+): Omit<StreamLevel, 'peakRssBytes' | 'cpuSteal' | 'loaderLag' | 'coldSec' | 'coldCapped'> {
+  const level = latencyRecorder();
+  const drain = latencyRecorder();
+  let started = 0;
   let completed = 0;
+  let events = 0;
   let errors = 0;
   const errorSamples = new Set<string>();
-  for (const t of traces) {
-    events += t.eventTimes.filter((x) => x <= end).length;
-    if (t.complete && t.endedAt !== null && t.endedAt <= end) completed++;
-    if (t.error) {
-      errors++;
-      if (errorSamples.size < 3) errorSamples.add(t.error);
+  const d = { open: 0, completed: 0, cut: 0, lastEnd: o.end, events: 0 };
+  const steady = { completed: 0, events: 0 };
+  /** The part of the level a time falls in: the window's or the drain's recorder, or none (the cold start). */
+  const part = (at: number) => (at < o.start ? null : at <= o.end ? level : drain);
+  for (const traces of lanes) {
+    for (const t of traces) {
+      started++;
+      if (t.error) {
+        errors++;
+        if (errorSamples.size < 3) errorSamples.add(t.error);
+      }
+      if (t.endedAt !== null && t.endedAt > o.end) {
+        d.open++;
+        if (t.complete) d.completed++;
+        if (t.timedOut) d.cut++;
+        d.lastEnd = Math.max(d.lastEnd, t.endedAt);
+      } else if (t.complete && t.endedAt !== null && t.endedAt >= o.start) completed++;
+      let received = 0;
+      for (const r of t.reads) {
+        received += r.events;
+        const p = part(r.at);
+        if (p === level) events += r.events;
+        else if (p === drain) d.events += r.events;
+      }
+      if (t.endedAt !== null && t.endedAt > t.startedAt) {
+        const inside = Math.min(t.endedAt, o.end) - Math.max(t.startedAt, o.start);
+        const share = inside > 0 ? inside / (t.endedAt - t.startedAt) : 0;
+        if (t.complete) steady.completed += share;
+        steady.events += received * share;
+      }
+      if (t.headersAt !== null) part(t.headersAt)?.ttfb.recordValue(us(t.headersAt - t.startedAt));
+      let prev: StreamRead | null = null;
+      for (const r of t.reads) {
+        if (!r.tokens) continue;
+        const p = part(r.at);
+        if (p) {
+          p.reads++;
+          p.tokens += r.tokens;
+          if (r.tokens > 1) p.batchedReads++;
+          p.maxPerRead = Math.max(p.maxPerRead, r.tokens);
+          if (!prev) p.firstDelta.recordValue(us(r.at - t.startedAt));
+          else {
+            const g = r.at - prev.at;
+            p.readGap.recordValue(us(g));
+            p.eventGap.recordValueWithCount(us(g / r.tokens), r.tokens);
+          }
+        }
+        prev = r;
+      }
     }
-    if (t.headersAt !== null) ttfb.recordValue(us(t.headersAt - t.startedAt));
-    if (t.deltaTimes.length) first.recordValue(us(t.deltaTimes[0]! - t.startedAt));
-    for (let i = 1; i < t.deltaTimes.length; i++) gap.recordValue(us(t.deltaTimes[i]! - t.deltaTimes[i - 1]!));
   }
+  const sec = Math.max(0, (o.end - o.start) / 1000);
   return {
-    streams,
-    durationSec,
-    started: traces.length,
+    streams: o.streams,
+    durationSec: o.durationSec,
+    started,
     completed,
     errors,
     ...(errorSamples.size ? { errorSamples: [...errorSamples] } : {}),
     events,
-    eventsPerSec: events / durationSec,
-    streamsPerSec: completed / durationSec,
-    ttfb: latencyOf(ttfb),
-    firstDelta: latencyOf(first),
-    gap: latencyOf(gap),
-    peakRssBytes: peakRss || null,
-    cpuSteal: steal,
+    steady: sec > 0 ? { sec, completed: steady.completed, events: steady.events, completedPerSec: steady.completed / sec, eventsPerSec: steady.events / sec } : null,
+    ...latenciesOf(level),
+    drain: { open: d.open, completed: d.completed, cut: d.cut, sec: (d.lastEnd - o.end) / 1000, events: d.events, ...latenciesOf(drain) },
+  };
+}
+
+/** The histograms and batching counts of one part of a level. */
+function latencyRecorder() {
+  return { ttfb: createHistogram(), firstDelta: createHistogram(), readGap: createHistogram(), eventGap: createHistogram(), reads: 0, tokens: 0, batchedReads: 0, maxPerRead: 0 };
+}
+
+function latenciesOf(r: ReturnType<typeof latencyRecorder>) {
+  return {
+    ttfb: latencyOf(r.ttfb),
+    firstDelta: latencyOf(r.firstDelta),
+    readGap: latencyOf(r.readGap),
+    eventGap: latencyOf(r.eventGap),
+    batching: { reads: r.reads, tokens: r.tokens, batchedReads: r.batchedReads, maxPerRead: r.maxPerRead },
   };
 }
 
@@ -173,7 +308,7 @@ export async function cancellations(ctx: StreamPhaseContext, o: { count: number;
     await s.done;
     if (!disconnectedAt) {
       failed++;
-      if (failures.size < 3) failures.add(s.trace.error ?? `the stream ended after ${s.trace.deltaTimes.length} token events, before the disconnect`);
+      if (failures.size < 3) failures.add(s.trace.error ?? `the stream ended after ${s.trace.tokens} token events, before the disconnect`);
       continue;
     }
     // Wait for the upstream request to end, or for waitMs.

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import type { BenchResult, Environment } from '@benchsuite/sdk';
+import type { Better } from './changes.js';
+
+/** The figures a history follows per (scenario, target): relative throughput, relative CPU per request, instructions per request. */
+export const FIGURES = {
+  rps: { better: 'higher', label: 'throughput ÷ the reference' },
+  cpu: { better: 'lower', label: 'server CPU per request ÷ the reference' },
+  instructions: { better: 'lower', label: 'instructions per request (callgrind, one connection)' },
+} as const satisfies Record<string, { better: Better; label: string }>;
+export type FigureName = keyof typeof FIGURES;
+export const figureNames = Object.keys(FIGURES) as FigureName[];
+
+const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 12);
+
+/** What makes two runs' figures comparable as a machine: never mixed in one series. */
+export interface MachineFacts {
+  cpuModel: string;
+  cores: number;
+  arch: string;
+  kernel: string;
+  node: string;
+  python: string | null;
+  /** Memory in whole GiB (a VM's total moves by a few MiB between boots). */
+  memoryGiB: number;
+}
+
+export function machineOf(env: Environment): MachineFacts {
+  return { cpuModel: env.cpuModel, cores: env.cores, arch: env.arch, kernel: env.kernel, node: env.node, python: env.python, memoryGiB: Math.round(env.memoryBytes / 2 ** 30) };
+}
+
+/** The machine fingerprint: a short hash of `MachineFacts` (CPU model, cores, arch, kernel, runtime versions, memory). */
+export const fingerprintOf = (m: MachineFacts) => hash(m);
+
+/**
+ * The parts of a run's design that change what a figure means (not only how precise it is): the
+ * reference, how processes are shared and warmed, the window, the driver, pinning, the
+ * instruction-count settings. Budget, precision, rounds and blocks change the interval, not the
+ * figure, so runs that differ only there share a series.
+ */
+export function designFacts(r: BenchResult): Record<string, unknown> {
+  const d = r.design;
+  return {
+    reference: d.reference,
+    processes: d.processes ?? 'per-scenario',
+    freshWarmup: d.freshWarmup ?? 'one-by-one',
+    carriedWarmupRounds: d.carriedWarmupRounds ?? null,
+    carriedWarmupWindowSec: d.carriedWarmupWindowSec ?? null,
+    windowSec: d.windowSec,
+    warmup: d.warmup,
+    driver: r.environment.driver.name,
+    pinning: r.environment.pinning.enabled,
+    instructions: d.instructions ?? null,
+  };
+}
+export const designKeyOf = (r: BenchResult) => hash(designFacts(r));
+
+/** One figure of one pair in one run, with its interval and the noise it was measured in. */
+export interface FigureRecord {
+  scenario: string;
+  target: string;
+  reference: string;
+  /** The scenario's load as run (connections, fixed requests, rate): part of the series key. */
+  load: string;
+  figure: FigureName;
+  point: number;
+  lo: number | null;
+  hi: number | null;
+  halfWidth: number | null;
+  n: number;
+  /** SD of the log-ratio within blocks and between blocks (ratios); null for instructions. */
+  withinSd: number | null;
+  betweenSd: number | null;
+  /** Instructions: (max − min) ÷ median over the processes. */
+  spread: number | null;
+}
+
+/** A finished run as the history keeps it. */
+export interface RunRecord {
+  /** Identifies the result document, so the same run is never added twice. */
+  resultKey: string;
+  suite: string;
+  startedAt: string;
+  finishedAt: string;
+  commit: string | null;
+  branch: string | null;
+  dirty: boolean;
+  machine: MachineFacts;
+  fingerprint: string;
+  designKey: string;
+  design: Record<string, unknown>;
+  seed: number;
+  noise: {
+    meanSteal: number;
+    maxSteal: number;
+    medianHalfWidth: number | null;
+    worstHalfWidth: number | null;
+    precisionTarget: number;
+    windows: number;
+    excludedSteal: number;
+    verdict: string | null;
+  };
+  wallSec: number;
+  figures: FigureRecord[];
+}
+
+/**
+ * A result as the history stores it. `commit` and `branch` given here win over the result's own
+ * record (the commit `run` saw) and over nothing.
+ */
+export function recordOf(result: BenchResult, meta: { commit?: string | null; branch?: string | null } = {}): RunRecord {
+  const loads = new Map(result.scenarios.map((s) => [s.name, JSON.stringify({ connections: s.load.connections, requests: s.load.requests ?? null, rate: s.load.rate ?? null })]));
+  const figures: FigureRecord[] = [];
+  for (const s of result.summaries) {
+    const load = loads.get(s.scenario) ?? '{}';
+    const base = { scenario: s.scenario, target: s.target, reference: s.reference, load, withinSd: s.variance.withinBlocks, betweenSd: s.variance.betweenBlocks, spread: null };
+    for (const [figure, e] of [
+      ['rps', s.relativeRps],
+      ['cpu', s.relativeCpu],
+    ] as const) {
+      if (!e || s.target === s.reference || !(e.point > 0)) continue;
+      figures.push({ ...base, figure, point: e.point, lo: e.ci95?.[0] ?? null, hi: e.ci95?.[1] ?? null, halfWidth: e.halfWidth, n: e.n });
+    }
+  }
+  for (const rec of result.instructions ?? []) {
+    if (rec.status !== 'ok') continue;
+    const level = [...rec.levels].sort((a, b) => a.connections - b.connections)[0];
+    if (!level || !(level.perRequest > 0)) continue;
+    const reference = result.design.reference;
+    figures.push({
+      scenario: rec.scenario,
+      target: rec.target,
+      reference,
+      load: loads.get(rec.scenario) ?? '{}',
+      figure: 'instructions',
+      point: level.perRequest,
+      lo: level.perProcess.length ? Math.min(...level.perProcess) : null,
+      hi: level.perProcess.length ? Math.max(...level.perProcess) : null,
+      halfWidth: null,
+      n: level.perProcess.length,
+      withinSd: null,
+      betweenSd: null,
+      spread: level.spread,
+    });
+  }
+  const machine = machineOf(result.environment);
+  const o = result.overall;
+  return {
+    resultKey: hash([result.suite, result.startedAt, result.finishedAt, result.seed]),
+    suite: result.suite,
+    startedAt: result.startedAt,
+    finishedAt: result.finishedAt,
+    commit: meta.commit !== undefined ? meta.commit : (result.environment.git?.commit ?? null),
+    branch: meta.branch ?? null,
+    dirty: result.environment.git?.dirty ?? false,
+    machine,
+    fingerprint: fingerprintOf(machine),
+    designKey: designKeyOf(result),
+    design: designFacts(result),
+    seed: result.seed,
+    noise: {
+      meanSteal: o.meanSteal,
+      maxSteal: o.maxSteal,
+      medianHalfWidth: o.medianHalfWidth,
+      worstHalfWidth: o.worstHalfWidth,
+      precisionTarget: result.design.precision,
+      windows: o.windows,
+      excludedSteal: o.excludedSteal,
+      verdict: o.verdict?.band ?? null,
+    },
+    wallSec: result.runner.wallSec,
+    figures,
+  };
+}

@@ -1,0 +1,273 @@
+/**
+ * The history's views: changes found across runs, the gate's verdict, and the charts of each
+ * pair's series with its change points marked. Input is plain data (the CLI reads the history file
+ * with @benchsuite/history and passes the series in); output is text. Every sentence about the
+ * history is here.
+ */
+import { DASH, escapeHtml as esc, escapeMarkdown, fmtPct, fmtSignedPct } from './format.js';
+
+export type HistoryFigure = 'rps' | 'cpu' | 'instructions';
+
+export interface HistoryPointView {
+  runId: number;
+  startedAt: string;
+  commit: string | null;
+  branch: string | null;
+  value: number;
+  lo: number | null;
+  hi: number | null;
+}
+
+export interface HistoryChangeView {
+  index: number;
+  size: number;
+  ci95: [number, number] | null;
+  pValue: number;
+  direction: 'better' | 'worse';
+  lastBefore: HistoryPointView;
+  firstAfter: HistoryPointView;
+  runsBefore: number;
+  runsAfter: number;
+  levelBefore: number;
+  levelAfter: number;
+}
+
+export interface HistoryMachineView {
+  cpuModel: string;
+  cores: number;
+  kernel: string;
+  node: string;
+  python: string | null;
+}
+
+export interface HistorySeriesView {
+  key: { fingerprint: string; machine: HistoryMachineView; designKey: string; scenario: string; target: string; reference: string; figure: HistoryFigure };
+  points: readonly HistoryPointView[];
+  changes: readonly HistoryChangeView[];
+}
+
+/** One figure of a new run as the gate judged it. */
+export interface HistoryCheckView {
+  scenario: string;
+  target: string;
+  figure: HistoryFigure;
+  value: number;
+  history: readonly HistoryPointView[];
+  verdict:
+    | { status: 'too-short'; have: number; need: number }
+    | { status: 'pass'; changes: readonly HistoryChangeView[] }
+    | { status: 'regression'; change: HistoryChangeView; changes: readonly HistoryChangeView[] };
+}
+
+/** The rule behind every verdict, as the history ran it (`DEFAULTS.history`). */
+export interface HistoryRuleView {
+  alpha: number;
+  permutations: number;
+  minMagnitude: number;
+}
+
+const FIGURE_TEXT: Record<HistoryFigure, (reference: string) => string> = {
+  rps: (ref) => `throughput ÷ ${ref}`,
+  cpu: (ref) => `server CPU per request ÷ ${ref}`,
+  instructions: () => 'instructions per request',
+};
+
+/** `fastify on json-post, throughput ÷ node-http`. */
+const seriesTitle = (k: HistorySeriesView['key']) => `${k.target} on ${k.scenario}, ${FIGURE_TEXT[k.figure](k.reference)}`;
+
+const machineText = (m: HistoryMachineView) => `${m.cpuModel}, ${m.cores} cores, kernel ${m.kernel}, Node ${m.node.replace(/^v/, '')}${m.python ? `, Python ${m.python}` : ''}`;
+
+const short = (commit: string | null) => (commit ? commit.slice(0, 10) : 'no commit');
+const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** A figure's value as its series shows it: a ratio to 3 decimals, an instruction count grouped. */
+function historyValue(figure: HistoryFigure, v: number): string {
+  if (!Number.isFinite(v)) return DASH;
+  return figure === 'instructions' ? Math.round(v).toLocaleString('en-US') : v.toFixed(3);
+}
+
+/** `−12.3% [−15.1%, −9.4%]`. */
+function changeSizeText(c: Pick<HistoryChangeView, 'size' | 'ci95'>): string {
+  const pct = (x: number) => fmtSignedPct(x * 100);
+  return c.ci95 ? `${pct(c.size)} [${pct(c.ci95[0])}, ${pct(c.ci95[1])}]` : pct(c.size);
+}
+
+/** Where a change falls: between the last run before it and the first after it. */
+function commitRangeText(c: Pick<HistoryChangeView, 'lastBefore' | 'firstAfter'>): string {
+  return `after ${short(c.lastBefore.commit)} (${day(c.lastBefore.startedAt)}), by ${short(c.firstAfter.commit)} (${day(c.firstAfter.startedAt)})`;
+}
+
+/** One change in one line: what moved, by how much, where, and the runs on either side. */
+function changeLine(figure: HistoryFigure, c: HistoryChangeView): string {
+  return `${c.direction === 'worse' ? 'worse' : 'better'} ${changeSizeText(c)} ${commitRangeText(c)}; ${c.runsBefore} run${c.runsBefore === 1 ? '' : 's'} before at ${historyValue(figure, c.levelBefore)}, ${c.runsAfter} after at ${historyValue(figure, c.levelAfter)} (p ${c.pValue < 0.001 ? '< 0.001' : `= ${c.pValue.toFixed(3)}`})`;
+}
+
+const ruleText = (r: HistoryRuleView) =>
+  `E-Divisive means on the logs of each series, permutation test at α = ${r.alpha} over ${r.permutations} shuffles, changes under ${fmtPct(r.minMagnitude, 0)} merged away; series never mix machines or designs`;
+
+/** `benchsuite history changes`: every change found, grouped by machine, then pair and figure. */
+export function renderHistoryChanges(series: readonly HistorySeriesView[], rule: HistoryRuleView): string {
+  const out: string[] = [];
+  const runs = new Set(series.flatMap((s) => s.points.map((p) => p.runId))).size;
+  const found = series.filter((s) => s.changes.length);
+  const machines = [...new Map(series.map((s) => [s.key.fingerprint, s.key.machine])).entries()];
+  out.push(
+    `${series.length} series over ${runs} run${runs === 1 ? '' : 's'} on ${machines.length} machine${machines.length === 1 ? '' : 's'}; ${found.length ? `changes in ${found.length}` : 'no lasting change found'}.`,
+  );
+  out.push(`Rule: ${ruleText(rule)}.`);
+  for (const [fp, m] of machines) {
+    const mine = found.filter((s) => s.key.fingerprint === fp);
+    if (!mine.length) continue;
+    out.push('', `machine ${fp} (${machineText(m)})`);
+    for (const s of mine) {
+      out.push(`  ${seriesTitle(s.key)}, ${s.points.length} runs:`);
+      for (const c of s.changes) out.push(`    ${changeLine(s.key.figure, c)}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** `benchsuite history check`: the regressions the new run confirms, or why it passes. */
+export function renderHistoryCheck(checks: readonly HistoryCheckView[], o: { rule: HistoryRuleView; window: number; fingerprint: string; file: string }): string {
+  const out: string[] = [];
+  const regressions = checks.filter((c) => c.verdict.status === 'regression');
+  const short = checks.flatMap((c) => (c.verdict.status === 'too-short' ? [c.verdict] : []));
+  const judged = checks.length - short.length;
+  if (!checks.length) out.push('The result has no figure the history follows (relative throughput, relative CPU per request, instruction counts): nothing to judge.');
+  else if (regressions.length) out.push(`REGRESSION: ${regressions.length} of ${checks.length} figures moved the wrong way in a lasting step that this run confirms.`);
+  else if (judged) out.push(`No regression: ${judged} of ${checks.length} figures judged against the recent runs of this machine and design.`);
+  for (const c of regressions) {
+    const v = c.verdict as Extract<HistoryCheckView['verdict'], { status: 'regression' }>;
+    out.push(`  ${c.target} on ${c.scenario}, ${FIGURE_TEXT[c.figure]('the reference')}: ${changeLine(c.figure, v.change)}; this run ${historyValue(c.figure, c.value)}`);
+  }
+  if (short.length) {
+    const have = Math.min(...short.map((s) => s.have));
+    const need = short[0]!.need;
+    out.push(
+      `${short.length} of ${checks.length} figures have too little history to judge: ${have} earlier run${have === 1 ? '' : 's'} of machine ${o.fingerprint} with this design in ${o.file}, and the gate needs ${need} (${need - have} more). Not a failure.`,
+    );
+  }
+  out.push(`Rule: the last ${o.window} runs before this one, then this run; ${ruleText(o.rule)}. A regression is the last change of that series, for the worse, with this run on its far side.`);
+  return `${out.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charts
+
+const n1 = (x: number) => (Math.round(x * 10) / 10).toString();
+
+/**
+ * A series over runs: each run's figure with its interval, the level of each segment between
+ * change points, and a dashed line at every change with its size. Inline SVG, no script.
+ */
+function historyChartSvg(s: HistorySeriesView, width = 560): string {
+  const pts = s.points;
+  const title = `${seriesTitle(s.key)}: ${pts.length} runs${s.changes.length ? `, ${s.changes.length} change${s.changes.length === 1 ? '' : 's'}` : ''}`;
+  const left = 70;
+  const right = width - 14;
+  const top = 30;
+  const plotH = 180;
+  // The scale follows the points: one run's interval can be ±200% on a noisy host and would
+  // flatten the series. Whiskers are clipped to the plot (an open end marks a clipped one).
+  const values = pts.map((p) => p.value).filter((v) => Number.isFinite(v) && v > 0);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  const pad = (hi - lo || Math.abs(hi) * 0.05 || 1) * 0.15;
+  lo = Math.max(0, lo - pad);
+  hi += pad;
+  const sx = (i: number) => (pts.length <= 1 ? (left + right) / 2 : left + (i / (pts.length - 1)) * (right - left));
+  const sy = (v: number) => top + plotH - ((v - lo) / (hi - lo)) * plotH;
+  const parts: string[] = [`<text class="chart-title" x="0" y="16">${esc(title)}</text>`];
+  for (let k = 0; k <= 4; k++) {
+    const v = lo + ((hi - lo) * k) / 4;
+    parts.push(
+      `<line class="grid" x1="${left}" x2="${right}" y1="${n1(sy(v))}" y2="${n1(sy(v))}"/><text class="tick" x="${left - 6}" y="${n1(sy(v) + 4)}" text-anchor="end">${esc(historyValue(s.key.figure, v))}</text>`,
+    );
+  }
+  const every = Math.max(1, Math.ceil(pts.length / 8));
+  pts.forEach((p, i) => {
+    if (i % every === 0) parts.push(`<text class="tick" x="${n1(sx(i))}" y="${top + plotH + 15}" text-anchor="middle">${esc(p.commit ? p.commit.slice(0, 7) : `#${i + 1}`)}</text>`);
+  });
+  parts.push(`<text class="axis" x="${n1((left + right) / 2)}" y="${top + plotH + 31}" text-anchor="middle">runs, oldest first (commit)</text>`);
+  // Segment levels.
+  const cuts = [0, ...s.changes.map((c) => c.index), pts.length];
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    const seg = pts.slice(cuts[k], cuts[k + 1]);
+    if (!seg.length) continue;
+    const level = Math.exp(seg.reduce((a, p) => a + Math.log(p.value), 0) / seg.length);
+    parts.push(`<path class="level" d="M${n1(sx(cuts[k]!))} ${n1(sy(level))}H${n1(sx(cuts[k + 1]! - 1))}" stroke="#94a3b8" stroke-width="2" fill="none"/>`);
+  }
+  parts.push('<g class="series">');
+  pts.forEach((p, i) => {
+    if (p.lo != null && p.hi != null && p.lo > 0) parts.push(`<path d="M${n1(sx(i))} ${n1(sy(Math.max(lo, p.lo)))}V${n1(sy(Math.min(hi, p.hi)))}" stroke="#93c5fd" stroke-width="1.3"/>`);
+  });
+  parts.push(`<path d="${pts.map((p, i) => `${i ? 'L' : 'M'}${n1(sx(i))} ${n1(sy(p.value))}`).join('')}" fill="none" stroke="#2563eb" stroke-width="1.5"/>`);
+  pts.forEach((p, i) => {
+    parts.push(
+      `<circle cx="${n1(sx(i))}" cy="${n1(sy(p.value))}" r="2.8" fill="#2563eb"><title>${esc(`${short(p.commit)} ${day(p.startedAt)}: ${historyValue(s.key.figure, p.value)}`)}</title></circle>`,
+    );
+  });
+  parts.push('</g>');
+  for (const c of s.changes) {
+    const x = (sx(c.index - 1) + sx(c.index)) / 2;
+    parts.push(
+      `<g class="change ${c.direction}"><line class="marker" x1="${n1(x)}" x2="${n1(x)}" y1="${top}" y2="${top + plotH}" style="stroke:${c.direction === 'worse' ? '#dc2626' : '#059669'}"/><text class="tick" x="${n1(x + 3)}" y="${top + 11}">${esc(fmtSignedPct(c.size * 100))}</text><title>${esc(changeLine(s.key.figure, c))}</title></g>`,
+    );
+  }
+  return `<svg class="chart history" viewBox="0 0 ${width} ${top + plotH + 40}" width="${width}" height="${top + plotH + 40}" role="img" aria-label="${esc(title)}">${parts.join('')}</svg>`;
+}
+
+/** The changes of a series as a list (HTML). */
+function changesListHtml(s: HistorySeriesView): string {
+  if (!s.changes.length) return '<p class="muted small">No lasting change.</p>';
+  // Styled inline: the run report's stylesheet stays as it is for runs without a history.
+  return `<ul class="changes" style="margin:4px 0 10px;padding-left:18px;font-size:12.5px">${s.changes.map((c) => `<li class="${c.direction}" style="color:${c.direction === 'worse' ? '#991b1b' : '#166534'}">${esc(changeLine(s.key.figure, c))}</li>`).join('')}</ul>`;
+}
+
+/** The run report's history section (its body): each pair's series, this run last, with its changes. */
+export function historySectionHtml(series: readonly HistorySeriesView[], rule: HistoryRuleView): string {
+  const charts = series.map((s) => `<div class="history-series">${historyChartSvg(s)}${changesListHtml(s)}</div>`).join('\n');
+  return `<p class="muted">This run among the earlier runs of the same machine and design in the history. ${esc(ruleText(rule))}.</p>
+<div class="charts two">${charts}</div>`;
+}
+
+/** The history section in Markdown: each series with a change, and its changes. */
+export function historySectionMarkdown(series: readonly HistorySeriesView[], rule: HistoryRuleView): string[] {
+  const found = series.filter((s) => s.changes.length);
+  const out = [`${series.length} series of this run's pairs in the history (${ruleText(rule)}); ${found.length ? `changes in ${found.length}:` : 'no lasting change.'}`, ''];
+  for (const s of found) out.push(...s.changes.map((c) => `- ${escapeMarkdown(seriesTitle(s.key))}: ${escapeMarkdown(changeLine(s.key.figure, c))}`));
+  if (found.length) out.push('');
+  return out;
+}
+
+/** `benchsuite history report`: one self-contained page for the whole history, by machine. */
+export function renderHistoryPage(series: readonly HistorySeriesView[], o: { rule: HistoryRuleView; css: string; generator: string; file: string }): string {
+  const machines = [...new Map(series.map((s) => [s.key.fingerprint, s.key.machine])).entries()];
+  const runs = new Set(series.flatMap((s) => s.points.map((p) => p.runId))).size;
+  const sections = machines.map(([fp, m]) => {
+    const mine = series.filter((s) => s.key.fingerprint === fp);
+    const charts = mine.map((s) => `<div class="history-series">${historyChartSvg(s)}${changesListHtml(s)}</div>`).join('\n');
+    return `<section id="m-${esc(fp)}"><h2>Machine ${esc(fp)}</h2><p class="muted">${esc(machineText(m))}; ${mine.length} series.</p><div class="charts two">${charts}</div></section>`;
+  });
+  const changes = series.reduce((a, s) => a + s.changes.length, 0);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="generator" content="${esc(o.generator)}">
+<title>benchsuite history</title>
+<style>${o.css}</style>
+</head>
+<body>
+<main>
+<header class="card"><h1>benchsuite history</h1>
+<p class="lead">${series.length} series over ${runs} run${runs === 1 ? '' : 's'} on ${machines.length} machine${machines.length === 1 ? '' : 's'}; ${changes} change${changes === 1 ? '' : 's'} found.</p>
+<p class="muted">${esc(o.file)}. ${esc(ruleText(o.rule))}.</p></header>
+${sections.join('\n') || '<section><p>The history holds no run yet: <code>benchsuite history add results.json</code> adds one.</p></section>'}
+</main>
+</body>
+</html>
+`;
+}

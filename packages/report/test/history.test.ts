@@ -1,0 +1,154 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratch } from '@benchsuite/testkit';
+import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, renderHtml, renderMarkdown, type HistoryChangeView, type HistoryPointView, type HistorySeriesView } from '../src/index.js';
+import { chromiumMissing, chromiumPath } from './chromium.js';
+import { HOSTILE_NAME, loadFixture } from './helpers.js';
+
+const rule = { alpha: 0.01, permutations: 199, minMagnitude: 0.01 };
+const machine = { cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 2, kernel: '6.1.0', node: 'v20.20.2', python: '3.11.7' };
+const point = (i: number, value: number): HistoryPointView => ({
+  runId: i + 1,
+  startedAt: new Date(Date.UTC(2026, 10, 1, i)).toISOString(),
+  commit: `${(0xa0000 + i).toString(16)}${'0'.repeat(35)}`,
+  branch: 'main',
+  value,
+  lo: value * 0.95,
+  hi: value * 1.05,
+});
+const points = Array.from({ length: 20 }, (_, i) => point(i, i < 12 ? 0.75 + (i % 3) * 0.005 : 0.66 + (i % 3) * 0.005));
+const change: HistoryChangeView = {
+  index: 12,
+  size: -0.12,
+  ci95: [-0.14, -0.1],
+  pValue: 0.005,
+  direction: 'worse',
+  lastBefore: points[11]!,
+  firstAfter: points[12]!,
+  runsBefore: 12,
+  runsAfter: 8,
+  levelBefore: 0.755,
+  levelAfter: 0.665,
+};
+const stepped: HistorySeriesView = {
+  key: { fingerprint: 'abc123abc123', machine, designKey: 'd1', scenario: 'baseline', target: 'fastify', reference: 'node-http', figure: 'rps' },
+  points,
+  changes: [change],
+};
+const flat: HistorySeriesView = {
+  key: { fingerprint: 'abc123abc123', machine, designKey: 'd1', scenario: 'json-post', target: HOSTILE_NAME, reference: 'node-http', figure: 'instructions' },
+  points: Array.from({ length: 20 }, (_, i) => point(i, 503_320 + (i % 2) * 40)),
+  changes: [],
+};
+
+describe('the history in words', () => {
+  it('each change: direction, size with its interval, the commit range, the runs on either side', () => {
+    const text = renderHistoryChanges([stepped, flat], rule);
+    expect(text).toBe(
+      [
+        '2 series over 20 runs on 1 machine; changes in 1.',
+        'Rule: E-Divisive means on the logs of each series, permutation test at α = 0.01 over 199 shuffles, changes under 1% merged away; series never mix machines or designs.',
+        '',
+        'machine abc123abc123 (AMD EPYC 7763 64-Core Processor, 2 cores, kernel 6.1.0, Node 20.20.2, Python 3.11.7)',
+        '  fastify on baseline, throughput ÷ node-http, 20 runs:',
+        '    worse −12.0% [−14.0%, −10.0%] after a000b00000 (2026-11-01 11:00), by a000c00000 (2026-11-01 12:00); 12 runs before at 0.755, 8 after at 0.665 (p = 0.005)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('the gate: a regression with where it came, and a history too short to judge as not a failure', () => {
+    const text = renderHistoryCheck(
+      [
+        { scenario: 'baseline', target: 'fastify', figure: 'rps', value: 0.66, history: points, verdict: { status: 'regression', change, changes: [change] } },
+        { scenario: 'json-post', target: 'fastify', figure: 'rps', value: 1.2, history: points.slice(0, 3), verdict: { status: 'too-short', have: 2, need: 10 } },
+      ],
+      { rule, window: 30, fingerprint: 'abc123abc123', file: '/h.sqlite' },
+    );
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'REGRESSION: 1 of 2 figures moved the wrong way in a lasting step that this run confirms.',
+      '  fastify on baseline, throughput ÷ the reference: worse −12.0% [−14.0%, −10.0%] after a000b00000 (2026-11-01 11:00), by a000c00000 (2026-11-01 12:00); 12 runs before at 0.755, 8 after at 0.665 (p = 0.005); this run 0.660',
+      '1 of 2 figures have too little history to judge: 2 earlier runs of machine abc123abc123 with this design in /h.sqlite, and the gate needs 10 (8 more). Not a failure.',
+    ]);
+  });
+});
+
+describe("a run's Markdown report with its history", () => {
+  it('lists each change under a History section; without a history there is none', () => {
+    const md = renderMarkdown(loadFixture(), { history: { series: [stepped, flat], rule } });
+    expect(md).toContain('## History');
+    expect(md).toContain('- fastify on baseline, throughput ÷ node-http: worse −12.0% \\[−14.0%, −10.0%\\] after a000b00000');
+    expect(renderMarkdown(loadFixture())).not.toContain('## History');
+  });
+});
+
+let browser: Browser;
+let dir: string;
+beforeAll(async () => {
+  dir = scratch('benchsuite-history-html');
+  if (chromiumPath) browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(name: string, html: string) {
+  const file = join(dir, name);
+  writeFileSync(file, html);
+  const url = pathToFileURL(file).href;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => {
+    errors.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, context, requests, errors, url };
+}
+
+describe.skipIf(chromiumMissing !== null)(`history charts in a real browser${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, () => {
+  it('the history page: every series charted, the change marked between the two runs it falls between, nothing fetched', async () => {
+    const { page, context, requests, errors, url } = await open('history.html', renderHistoryHtml([stepped, flat], { rule, generator: 'benchsuite test', file: '/h.sqlite' }));
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([url]);
+    expect(await page.locator('svg.chart.history').count()).toBe(2);
+    const chart = page.locator('svg.chart.history').first();
+    expect(await chart.getAttribute('aria-label')).toBe('fastify on baseline, throughput ÷ node-http: 20 runs, 1 change');
+    const marker = chart.locator('g.change.worse line');
+    expect(await marker.count()).toBe(1);
+    const dots = chart.locator('g.series circle');
+    expect(await dots.count()).toBe(20);
+    const x = Number(await marker.getAttribute('x1'));
+    const before = Number(await dots.nth(11).getAttribute('cx'));
+    const after = Number(await dots.nth(12).getAttribute('cx'));
+    expect(x).toBeGreaterThan(before);
+    expect(x).toBeLessThan(after);
+    // The hostile target name arrives as text, not markup.
+    expect(await page.locator('svg.chart.history').nth(1).getAttribute('aria-label')).toContain(HOSTILE_NAME);
+    expect(await page.locator('ul.changes li.worse').count()).toBe(1);
+    await context.close();
+  });
+
+  it("a run's report with its history: a History section with each pair's series, linked from the navigation", async () => {
+    const { page, context, errors } = await open('report.html', renderHtml(loadFixture(), { history: { series: [stepped], rule } }));
+    expect(errors).toEqual([]);
+    expect(await page.locator('nav a[href="#history"]').count()).toBe(1);
+    expect(await page.locator('#history svg.chart.history').count()).toBe(1);
+    expect(await page.locator('#history g.change.worse').count()).toBe(1);
+    await context.close();
+    const without = await open('plain.html', renderHtml(loadFixture()));
+    expect(await without.page.locator('#history').count()).toBe(0);
+    await without.context.close();
+  });
+});

@@ -1,0 +1,361 @@
+import { DEFAULTS } from '../defaults.js';
+import { subSeed } from '../analysis/bootstrap.js';
+import { blockCosts, blockSec, planRounds, sharedBlocksAhead, type PlannedScenario } from '../analysis/budget.js';
+import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
+import type { EstimatorOptions } from '../analysis/summarize.js';
+import type { ThresholdTerm } from '../analysis/thresholds.js';
+import { seededShuffle } from '../random.js';
+import type { StopRecord } from '../result-schema.js';
+import type { Scenario } from '../scenario.js';
+import type { Target } from '../target.js';
+import { runBlock, windowSpec, type BlockEntry, type BlockPlan } from './block.js';
+import { capacityOf, capacitySettings } from './capacity.js';
+import { measureCeiling } from './ceiling.js';
+import type { RunContext } from './context.js';
+import { countInstructions, type InstructionsPlan } from './instructions.js';
+import { profileTarget } from './profile.js';
+import { blockState } from './state.js';
+import { settleSecOf } from './window.js';
+
+/** What the scheduler needs besides the run's context: the estimator, the planner's view of the scenarios, and what follows their blocks. */
+export interface ScheduleOptions {
+  est: EstimatorOptions;
+  /** The planner's view of every http scenario, in order (with processes per scenario, the later ones' minimum is kept for them). */
+  planned: readonly PlannedScenario[];
+  slo: { text: string; terms: ThresholdTerm[] } | undefined;
+  profile: boolean;
+  outDir: string | undefined;
+  instructionsPlan: InstructionsPlan | undefined;
+  /** Called after each block (with processes per scenario, each scenario's) with its 1-based number. */
+  afterBlock?: ((block: number) => void) | undefined;
+}
+
+/** An http scenario to measure and its targets (those that passed verify). */
+export interface Scheduled {
+  scenario: Scenario;
+  members: readonly Target[];
+}
+
+/** A scenario the block loop serves, and how it stands. */
+interface Entry extends BlockEntry {
+  /** Every target of the scenario (those that passed verify); `members` are those still measured. */
+  readonly all: readonly Target[];
+  readonly names: readonly string[];
+  readonly weight: number;
+  stop?: StopRecord['reason'];
+  /** The widest headline half-width after its last block (null: none estimable yet). */
+  worst: number | null;
+  /**
+   * Targets whose headline figure met the precision target after the minimum of blocks: they take
+   * no more windows in this scenario (the reference always does), so the scenario's later rounds
+   * are shorter and its budget goes to the pairs still wide.
+   */
+  readonly precise: Set<string>;
+}
+
+/**
+ * How the budget is kept from block to block: which parts a block holds and their rounds (each
+ * decided at its turn), and each scenario's decision after the block (precision, maximum of
+ * blocks, budget). Two policies: a shared block's processes serve every scenario still measuring
+ * (`suiteBudget`); with processes per scenario a block serves one scenario (`scenarioBudget`).
+ */
+interface BudgetPolicy {
+  block(active: readonly Entry[], b: number): BlockPlan<Entry>;
+  decide(active: readonly Entry[], leftOut: ReadonlySet<Entry>, b: number): Map<Entry, { decision: StopDecision; done: number }>;
+}
+
+/** The scenarios of one shared block, in the block's seeded order (drawn afresh for every block). */
+export function scenarioOrder<T extends { scenario: { name: string } }>(entries: readonly T[], seed: number, block: number): T[] {
+  return seededShuffle(entries, subSeed(seed, 'scenarios', block));
+}
+
+/**
+ * The http scenarios of a run: the backend's ceiling where a scenario declares one, then either
+ * the capacity search (`--slo`) or blocks until every scenario's stopping rule stops it, then each
+ * scenario's profiles and instruction counts and its stop record. With shared processes every
+ * block serves every scenario still measuring; with processes per scenario, one scenario's blocks
+ * after another's, each a block of its own.
+ */
+export async function scheduleHttp(ctx: RunContext, list: readonly Scheduled[], o: ScheduleOptions): Promise<void> {
+  const stop = (e: Entry, reason: StopRecord['reason']) => ctx.journal.record({ record: 'stop', stop: { scenario: e.scenario.name, blocks: 0, rounds: 0, reason, worstHalfWidth: null } });
+  const all = list.map((x): Entry => {
+    // Its weight in the budget: its cost per round (a stepped load measures several windows per round).
+    const w = windowSpec(x.scenario, [], ctx.design, DEFAULTS.stepSettleSec);
+    const precise = new Set<string>();
+    return {
+      scenario: x.scenario,
+      all: x.members,
+      get members() {
+        return x.members.filter((t) => !precise.has(t.name));
+      },
+      names: x.members.map((t) => t.name),
+      weight: x.members.length * (w.steps.length * w.windowSec + settleSecOf(w)),
+      worst: null,
+      precise,
+    };
+  });
+  if (ctx.design.processes === 'shared' && !o.slo) {
+    for (const e of all) if (!e.members.length) stop(e, 'no-targets');
+    const entries = all.filter((e) => e.members.length);
+    for (const e of entries) if (!ctx.signal.aborted) await scenarioCeiling(ctx, o, e);
+    await blocksUntilStopped(ctx, entries, suiteBudget(ctx, o), o.afterBlock);
+    for (const e of entries) await afterBlocks(ctx, o, e);
+    return;
+  }
+  for (const [si, e] of all.entries()) {
+    if (!e.members.length) stop(e, 'no-targets');
+    else if (ctx.signal.aborted) stop(e, 'interrupted');
+    else {
+      await scenarioCeiling(ctx, o, e);
+      if (o.slo) await capacities(ctx, e, o.slo);
+      else {
+        await blocksUntilStopped(ctx, [e], scenarioBudgetPolicy(ctx, o, si, all), o.afterBlock);
+        await afterBlocks(ctx, o, e);
+      }
+    }
+  }
+}
+
+/**
+ * Blocks until every scenario stopped: the policy plans block `b`, the block runs, then each
+ * scenario's decision is said (a `precision` event) and applied. A block the interrupted run's
+ * journal holds is replayed whatever the rule says now (its clock differs): a resumed result holds
+ * every window exactly once.
+ */
+async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], policy: BudgetPolicy, afterBlock?: (b: number) => void): Promise<void> {
+  for (let b = 1; entries.some((e) => !e.stop); b++) {
+    const active = entries.filter((e) => !e.stop);
+    const leftOut = ctx.signal.aborted ? undefined : await runBlock(ctx, policy.block(active, b));
+    if (!leftOut || ctx.signal.aborted) {
+      for (const e of entries) e.stop ??= 'interrupted';
+      break;
+    }
+    afterBlock?.(b);
+    for (const [e, { decision, done }] of policy.decide(active, leftOut, b)) {
+      ctx.emit({
+        type: 'precision',
+        scenario: e.scenario.name,
+        blocks: done,
+        // Replayed windows are all in the state from the start: count those of the blocks so far.
+        rounds: ctx.journal.state.windows.filter((w) => w.scenario === e.scenario.name && w.target === e.names[0] && w.block <= b).length,
+        worstHalfWidth: e.worst,
+        target: ctx.design.precision,
+        decision,
+      });
+      if (decision !== 'continue' && !blockState(ctx.journal.state, e.scenario.name, b + 1)) e.stop = decision;
+    }
+  }
+}
+
+/**
+ * A scenario's headline half-widths now, and the widest (null while one is not estimable). From its
+ * minimum of complete blocks on, a target whose figure is within the precision target joins
+ * `precise` and takes no more windows of this scenario.
+ */
+function worstOf(ctx: RunContext, est: EstimatorOptions, e: Entry): { halfWidths: Array<number | null>; worst: number | null } {
+  const byTarget = headlineByTarget(e.scenario.name, e.names, ctx.journal.state.windows, est);
+  const halfWidths = [...byTarget.values()];
+  if (completeBlocks(ctx.journal.state.blocks, e.scenario.name) >= ctx.design.blocks.min) {
+    for (const [name, h] of byTarget) if (h !== null && h <= ctx.design.precision && name !== ctx.design.reference) e.precise.add(name);
+  }
+  const worst = halfWidths.length ? Math.max(...halfWidths.map((h) => h ?? Infinity)) : null;
+  return { halfWidths, worst: worst === Infinity ? null : worst };
+}
+
+/**
+ * Shared processes: each block starts one process per target and serves every scenario still
+ * measuring, in a seeded order per block. Blocks before rounds: a part's rounds come from its share
+ * of what the blocks that still fit leave (`sharedBlocksAhead`, `planRounds`); a scenario past its
+ * minimum of blocks whose part would end after the budget is left out of the block and stops. After
+ * a block each scenario applies the stopping rule (precision, maximum of blocks), and the next block
+ * goes on with the scenarios that continue and fit what is left (`fitNextBlock`).
+ */
+function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
+  const state = () => ctx.journal.state;
+  const left = () => ctx.design.budgetSec - ctx.elapsed();
+  // Each scenario's share of what is left, by its cost per round, among those still measuring.
+  const share = (e: Entry, among: readonly Entry[], leftSec = left()) => {
+    const total = among.reduce((a, x) => a + x.weight, 0);
+    return total > 0 ? (Math.max(0, leftSec) * e.weight) / total : 0;
+  };
+  // A block's start, and its first scenario's warm-up from cold at its maximum.
+  const startSec = (among: readonly Entry[]) => DEFAULTS.planCosts.blockStartSec + Math.max(...among.map((e) => e.members.length)) * ctx.design.warmup.maxSec;
+  // Blocks before rounds: how many shared blocks still fit, and what their starts leave to share.
+  const plannedBlocks = (among: readonly Entry[]) =>
+    sharedBlocksAhead(
+      among.map((e) => blockCosts(state().blocks, e.scenario.name)),
+      {
+        startSec: startSec(among),
+        leftSec: left(),
+        minRounds: ctx.design.rounds.min,
+        blocksLeft: ctx.design.blocks.max - Math.min(...among.map((e) => completeBlocks(state().blocks, e.scenario.name))),
+      },
+    );
+  // A scenario's rounds in its part of the planned blocks: its share of what their starts leave.
+  const rounds = (e: Entry, shareSec: number, among: readonly Entry[], planned: ReturnType<typeof plannedBlocks>) =>
+    planRounds(
+      ctx.design,
+      e.scenario.name,
+      e.names,
+      ctx.design.reference,
+      state().windows,
+      state().blocks,
+      shareSec,
+      planned && { blocks: planned.blocks, shareSec: share(e, among, planned.leftSec) },
+    );
+  return {
+    block(active, b) {
+      const ahead = plannedBlocks(active);
+      return {
+        block: b,
+        shared: true,
+        entries: scenarioOrder(active, ctx.seed, b),
+        part(e, todo) {
+          const shareSec = share(e, todo.slice(todo.indexOf(e)));
+          const plan = rounds(e, shareSec, active, ahead);
+          // The block was planned to fit the budget, but an earlier part of it can overrun its
+          // estimate (a window fit that lengthened every window of a stepped scenario, rounds added
+          // for steal): a scenario past its minimum of blocks whose part would end after the budget
+          // is left out of the block and stops for the budget.
+          if (completeBlocks(state().blocks, e.scenario.name) >= ctx.design.blocks.min && ctx.elapsed() + plan.blockSec > ctx.design.budgetSec) return undefined;
+          return { rounds: plan.rounds, budgetEndSec: ctx.elapsed() + shareSec };
+        },
+      };
+    },
+    decide(active, leftOut) {
+      // The stopping rule per scenario (precision, maximum of blocks), then the budget for the suite.
+      const decisions = new Map<Entry, { decision: StopDecision; done: number }>();
+      const going: Array<{ name: string; blocks: number; nextSec: number; worst: number | null }> = [];
+      const next = plannedBlocks(active);
+      for (const e of active) {
+        const { halfWidths, worst } = worstOf(ctx, o.est, e);
+        e.worst = worst;
+        // A block cut short by an interruption does not count towards the minimum or maximum.
+        const done = completeBlocks(state().blocks, e.scenario.name);
+        const decision = leftOut.has(e) ? 'budget' : decideStop({ blocks: done, halfWidths, budgetLeftSec: Infinity, nextBlockSec: 0 }, ctx.design);
+        decisions.set(e, { decision, done });
+        if (decision === 'continue') going.push({ name: e.scenario.name, blocks: done, nextSec: rounds(e, share(e, active), active, next).blockSec, worst: e.worst });
+      }
+      const fits = fitNextBlock(going, { leftSec: left(), startSec: startSec(active), minBlocks: ctx.design.blocks.min });
+      for (const [e, d] of decisions) if (d.decision === 'continue' && !fits.has(e.scenario.name)) d.decision = 'budget';
+      return decisions;
+    },
+  };
+}
+
+/**
+ * Processes per scenario: the `si`-th scenario's blocks, each of its own processes, within its
+ * share of what is left when it begins (`scenarioBudget`: by cost per round, time it leaves unused
+ * flows to the next). After a block the stopping rule (`decideStop`) reads its next block's cost; a
+ * block beyond the minimum also leaves the later scenarios' minimum. A scenario below its minimum
+ * whose next block does not fit may cut every warm-up to its minimum for the rest of the run
+ * (`fitsWithShorterWarmups`): a replan, journalled and said.
+ */
+function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, si: number, list: readonly Entry[]): BudgetPolicy {
+  const budgetEnd =
+    ctx.elapsed() +
+    scenarioBudget(
+      ctx.design.budgetSec - ctx.elapsed(),
+      list.map((x) => x.weight),
+      si,
+    );
+  const state = () => ctx.journal.state;
+  const next = (e: Entry) => planRounds(ctx.design, e.scenario.name, e.names, ctx.design.reference, state().windows, state().blocks, budgetEnd - ctx.elapsed());
+  // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
+  const reserve = (warmupSec: number) => o.planned.slice(si + 1).reduce((a, p) => a + ctx.design.blocks.min * blockSec(p, ctx.design.rounds.min, warmupSec, DEFAULTS.planCosts), 0);
+  return {
+    block(active, b) {
+      // Planned before the block starts, from the time left then.
+      const rounds = next(active[0]!).rounds;
+      return { block: b, shared: false, entries: active, part: () => ({ rounds, budgetEndSec: budgetEnd }) };
+    },
+    decide(active) {
+      const e = active[0]!;
+      const { halfWidths, worst } = worstOf(ctx, o.est, e);
+      e.worst = worst;
+      const nextSec = next(e).blockSec;
+      // A block cut short by an interruption keeps its windows but does not count towards the
+      // minimum or maximum of blocks: a resumed run still completes as many as planned.
+      const done = completeBlocks(state().blocks, e.scenario.name);
+      const { design } = ctx;
+      let decision = decideStop(
+        { blocks: done, halfWidths, budgetLeftSec: budgetEnd - ctx.elapsed(), nextBlockSec: nextSec, minimumBudgetLeftSec: design.budgetSec - ctx.elapsed() - reserve(design.warmup.maxSec) },
+        design,
+      );
+      const leftSec = design.budgetSec - ctx.elapsed();
+      if (
+        decision === 'budget' &&
+        done < design.blocks.min &&
+        fitsWithShorterWarmups({ nextBlockSec: nextSec, targets: e.members.length, leftSec, shortReserveSec: reserve(design.warmup.minSec), warmup: design.warmup })
+      ) {
+        // Recorded with the planner's own changes, from when it applies; said like them.
+        const change = { what: 'warmup' as const, from: design.warmup.maxSec, to: design.warmup.minSec, atSec: Math.round(ctx.elapsed()), scenario: e.scenario.name };
+        ctx.journal.record({ record: 'replan', change });
+        ctx.emit({ type: 'replan', change });
+        decision = 'continue';
+      }
+      return new Map([[e, { decision, done }]]);
+    },
+  };
+}
+
+/** The backend's own ceiling, once per run, for a scenario that declares its backend. */
+async function scenarioCeiling(ctx: RunContext, o: ScheduleOptions, e: Entry): Promise<void> {
+  const { scenario } = e;
+  if (!scenario.backend || ctx.journal.state.ceilings.some((c) => c.scenario === scenario.name)) return;
+  try {
+    ctx.emit({ type: 'ceiling', scenario: scenario.name, service: scenario.backend.service });
+    const c = await measureCeiling(scenario, e.all, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, est: o.est });
+    if (c) ctx.journal.record({ record: 'ceiling', ceiling: c });
+  } catch (err) {
+    ctx.emit({ type: 'step-failed', step: 'backend-ceiling', scenario: scenario.name, message: (err as Error).message });
+  }
+}
+
+/**
+ * A capacity run (`--slo`): open-loop probes per target in blocks of fresh processes instead of
+ * rounds of paired windows, with the settings the design recorded (`capacitySettings`); the blocks
+ * an interrupted run journalled are replayed, not searched again.
+ */
+async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms: ThresholdTerm[] }): Promise<void> {
+  const { design } = ctx;
+  const settings = design.capacity ?? capacitySettings(design);
+  for (const t of e.all) {
+    if (ctx.signal.aborted || ctx.journal.state.capacity.some((c) => c.scenario === e.scenario.name && c.target === t.name)) continue;
+    const event = { type: 'capacity', scenario: e.scenario.name, target: t.name, slo: slo.text } as const;
+    ctx.emit(event);
+    const replayed = ctx.journal.state.capacityBlocks.filter((c) => c.scenario === e.scenario.name && c.target === t.name).map((c) => c.block);
+    const probeSec = design.capacityProbeSec ?? DEFAULTS.capacity.probeSec;
+    const capacity = await capacityOf(ctx, e.scenario, t, slo, settings.blocks, { ...settings, probeSec }, replayed, (block, probe) => ctx.emit({ ...event, block, probe }));
+    ctx.journal.record({ record: 'capacity', capacity });
+  }
+}
+
+/** After a scenario's blocks: its profiles and instruction counts (each on fresh processes), then its stop record. */
+async function afterBlocks(ctx: RunContext, o: ScheduleOptions, e: Entry): Promise<void> {
+  // Every target of the scenario, the precise ones too.
+  const { scenario, all: members } = e;
+  const { journal } = ctx;
+  if (o.profile && !ctx.signal.aborted) {
+    for (const t of members) {
+      if (ctx.signal.aborted || journal.state.profiles.some((p) => p.scenario === scenario.name && p.target === t.name)) continue;
+      ctx.emit({ type: 'profile', scenario: scenario.name, target: t.name, status: 'start' });
+      const p = await profileTarget(ctx, scenario, t, o.outDir, DEFAULTS.stepSettleSec);
+      ctx.emit({ type: 'profile', scenario: scenario.name, target: t.name, status: p.status, ...(p.reason ? { message: p.reason } : {}) });
+      if (ctx.signal.aborted && p.status === 'failed') break;
+      journal.record({ record: 'profile', profile: p });
+    }
+  }
+  if (o.instructionsPlan && !ctx.signal.aborted) {
+    for (const t of members) {
+      if (ctx.signal.aborted || journal.state.instructions.some((x) => x.scenario === scenario.name && x.target === t.name)) continue;
+      ctx.emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: 'start' });
+      const x = await countInstructions(ctx, scenario, t, o.instructionsPlan);
+      ctx.emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: x.status, ...(x.reason ? { message: x.reason } : {}) });
+      if (ctx.signal.aborted && x.status === 'failed') break;
+      journal.record({ record: 'instructions', instructions: x });
+    }
+  }
+  const mine = journal.state.blocks.filter((x) => x.scenario === scenario.name);
+  journal.record({ record: 'stop', stop: { scenario: scenario.name, blocks: mine.length, rounds: mine.reduce((a, x) => a + x.rounds, 0), reason: e.stop ?? 'interrupted', worstHalfWidth: e.worst } });
+}

@@ -1,0 +1,203 @@
+import { DEFAULTS } from '../defaults.js';
+import { monotonicMs, type Driver, type DriverRunResult } from '../driver.js';
+import type { Design } from '../options.js';
+import type { Scenario } from '../scenario.js';
+import { pinPrefix } from '../environment.js';
+import type { Histogram } from '../histogram.js';
+import { seededShuffle } from '../random.js';
+import { subSeed } from '../analysis/bootstrap.js';
+import type { StepResult } from '../result-schema.js';
+import { otherShare, TreeSampler, type WindowResources } from '../window-resources.js';
+import { PhaseError, type StartedTarget } from './runtime.js';
+import { combineSteps, crashWatch, emptyResources, stepOf, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
+
+/**
+ * Whether a scenario's rounds are time-sliced: the design asks for it, the driver can, and the load
+ * is closed-loop for a duration (a capped rate, an open loop or fixed request counts keep their
+ * windows one after another).
+ */
+export function slicesScenario(design: Pick<Design, 'method'>, driver: Pick<Driver, 'capabilities'>, scenario: Pick<Scenario, 'load'>): boolean {
+  return effectiveMethod(design, driver) === 'sliced' && slicesLoad(scenario);
+}
+
+/** The method a run measures with: sliced when the design asks and the driver can confine its sends to slots (wrk), else one window after another. */
+export const effectiveMethod = (design: Pick<Design, 'method'>, driver: Pick<Driver, 'capabilities'>): Design['method'] =>
+  design.method === 'sliced' && driver.capabilities.slots === true ? 'sliced' : 'sequential';
+
+/** A load whose windows can be sliced: closed loop for a duration (a capped rate, an open loop or fixed request counts keep their windows one after another). */
+export const slicesLoad = (scenario: Pick<Scenario, 'load'>): boolean => !scenario.load.openLoop && scenario.load.rate === undefined && scenario.load.requests === undefined;
+
+/** How a sliced round divides its time: slot length, each target's idle gap after its slots, cycles. */
+export interface SliceTiming {
+  /** Seconds of every slot; `cycles × sliceSec` is each target's measured time. */
+  sliceSec: number;
+  /** Per target, idle seconds after each of its slots (its in-flight requests end there). */
+  gapsSec: number[];
+  /** Slots per target. */
+  cycles: number;
+}
+
+/**
+ * Slot length and gaps for one step of a sliced round, from each target's mean latency at that
+ * step (connections ÷ req/s, Little's law; undefined: not known yet). The slot holds
+ * `latencies` mean latencies of the slowest target (at least `minSec`, at most the window), so
+ * every connection completes several requests in it; the cycles divide the window exactly.
+ * Pure, so the rule is tested on its own.
+ */
+export function sliceTiming(latenciesSec: ReadonlyArray<number | undefined>, windowSec: number, o: typeof DEFAULTS.slice = DEFAULTS.slice): SliceTiming {
+  const l = latenciesSec.map((x) => (x !== undefined && Number.isFinite(x) && x > 0 ? x : o.unknownLatencySec));
+  const want = Math.min(windowSec, Math.max(o.minSec, o.latencies * Math.max(...l)));
+  const cycles = Math.max(1, Math.round(windowSec / want));
+  return { sliceSec: windowSec / cycles, gapsSec: l.map((x) => Math.max(o.minGapSec, o.gapLatencies * x)), cycles };
+}
+
+/**
+ * The slots of each target, CLOCK_MONOTONIC ms from `epochMs`: every cycle visits each target once,
+ * in a seeded order drawn afresh per cycle (so no target always follows the same one), each slot
+ * followed by its target's gap. Pure.
+ */
+export function sliceSchedule(timing: SliceTiming, epochMs: number, seed: number): Array<Array<[number, number]>> {
+  const n = timing.gapsSec.length;
+  const slots: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);
+  let t = epochMs;
+  for (let c = 0; c < timing.cycles; c++) {
+    for (const k of seededShuffle(
+      Array.from({ length: n }, (_, i) => i),
+      subSeed(seed, 'cycle', c),
+    )) {
+      slots[k]!.push([t, t + timing.sliceSec * 1000]);
+      t += (timing.sliceSec + timing.gapsSec[k]!) * 1000;
+    }
+  }
+  return slots;
+}
+
+/** Wall seconds of a sliced step's schedule (slots and gaps), without the loaders' lead. */
+export const scheduleSec = (t: SliceTiming): number => t.cycles * (t.gapsSec.length * t.sliceSec + t.gapsSec.reduce((a, g) => a + g, 0));
+
+/** A target of a sliced round: what it serves, how the scenario loads it, and its req/s at the first step when known. */
+export interface SliceItem {
+  target: StartedTarget;
+  spec: WindowSpec;
+  /** Its recent req/s at the scenario's first connection step (from its warm-up), for the slot plan. */
+  rps?: number | undefined;
+}
+
+/** A sliced round's outcome per target: its window's figures, or why it failed. */
+export type SliceOutcome = WindowFigures | { error: PhaseError };
+
+/**
+ * Every target of a round in the same seconds: per connection step, one loader per target (the
+ * driver's `slots`), all started together, each sending only in its target's slots of a seeded
+ * schedule (`sliceSchedule`), so the host's slow and fast moments fall on every target alike and
+ * a ratio to the reference compares the same moments. Each target's server tree is sampled around
+ * its loader; its throughput and core shares are over its active time. A target whose loader or
+ * server fails gets its error; the others' windows stand. Needs a driver with `capabilities.slots`.
+ */
+export async function measureSlicedRound(ctx: WindowContext, items: readonly SliceItem[], seed: number): Promise<SliceOutcome[]> {
+  if (!ctx.driver.capabilities.slots) throw new Error(`${ctx.driver.name} cannot load targets in time slices`);
+  const steps: StepResult[][] = items.map(() => []);
+  const histograms: Histogram[][] = items.map(() => []);
+  const failed: Array<PhaseError | undefined> = items.map(() => undefined);
+  const first = items[0]?.spec.steps ?? [];
+  for (const [si, connections] of first.entries()) {
+    const live = items.map((_, k) => k).filter((k) => !failed[k]);
+    if (!live.length || ctx.signal.aborted) break;
+    const windowSec = items[live[0]!]!.spec.windowSec;
+    const timing = sliceTiming(
+      live.map((k) => (items[k]!.rps ? connections / items[k]!.rps! : undefined)),
+      windowSec,
+    );
+    const leadSec = DEFAULTS.slice.leadSec + DEFAULTS.slice.leadPerConnectionSec * connections * live.length;
+    const plan = sliceSchedule(timing, monotonicMs() + leadSec * 1000, subSeed(seed, 'step', si));
+    // What each target's loader and sampler gave, kept until every target's step has ended: the
+    // cores' other CPU is what none of the round's servers and loaders used.
+    const got: Array<{ k: number; j: number; res: DriverRunResult; resources: WindowResources; last: TreeSampler['last'] }> = [];
+    const runs = live.map(async (k, j) => {
+      const { target, spec } = items[k]!;
+      const scenario = spec.scenario;
+      const sampler = new TreeSampler(
+        target.pid,
+        ctx.pinning.loaderCpus,
+        ctx.pinning.serverCpus,
+        ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length),
+        target.servicePids,
+        // Several samplers at once: each walks /proc, so sample peak memory less often than a window's.
+        500,
+      );
+      const watch = crashWatch(target, ctx.signal);
+      let resources: WindowResources | undefined;
+      try {
+        const res: DriverRunResult = await ctx.driver
+          .run({
+            baseUrl: target.baseUrl,
+            requests: spec.requests,
+            connections,
+            warmupSec: 0,
+            durationSec: windowSec,
+            slots: plan[j],
+            drainSec: timing.gapsSec[j]! + 0.05,
+            timeoutSec: scenario.load.timeout,
+            expectStatus: Array.isArray(scenario.expect.status) ? scenario.expect.status : [scenario.expect.status],
+            pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
+            signal: watch.signal,
+            onMeasureStart: (pid) => sampler.windowStart(pid),
+            onMeasureEnd: () => {
+              resources = sampler.windowEnd();
+            },
+          })
+          .catch((err: Error) => {
+            const crash = watch.crashed();
+            if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
+            if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
+            throw new PhaseError('load', err.message);
+          });
+        const crash = watch.crashed();
+        if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
+        const active = res.sliced?.activeSec ?? 0;
+        if (res.requests === 0 || !res.sliced || active <= 0) {
+          throw new PhaseError('load', `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
+        }
+        got.push({ k, j, res, resources: resources ?? emptyResources(), last: sampler.last });
+      } catch (err) {
+        failed[k] = err instanceof PhaseError ? err : new PhaseError('load', (err as Error).message);
+      } finally {
+        watch.dispose();
+        sampler.stop();
+      }
+    });
+    await Promise.all(runs);
+    const roundKnown = got.reduce((a, g) => a + g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds, 0);
+    for (const g of got) {
+      const { target } = items[g.k]!;
+      const own = g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds;
+      const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + roundKnown - own }) : undefined;
+      const r = activeShares(
+        { ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) },
+        g.res.sliced!.activeSec,
+        ctx.pinning.serverCpus.length,
+        ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length,
+      );
+      histograms[g.k]!.push(g.res.histogram);
+      steps[g.k]!.push(stepOf(ctx, connections, g.res, r, { sampledServer: target.pid !== undefined, slice: { sliceSec: timing.sliceSec, gapSec: timing.gapsSec[g.j]! } }));
+    }
+  }
+  return items.map((it, k) => {
+    if (failed[k]) return { error: failed[k]! };
+    if (steps[k]!.length < first.length) return { error: new PhaseError('interrupted', 'interrupted') };
+    return combineSteps(steps[k]!, histograms[k]!, it.target.pid !== undefined);
+  });
+}
+
+/**
+ * A sliced step's shares over the target's active time, not the round's wall time: its server's
+ * CPU ÷ the seconds it was loaded (1 = its core busy through its slots), its loader's likewise.
+ * The cores' busy and steal shares stay over the whole round (every target's slots alike).
+ */
+function activeShares(r: WindowResources, activeSec: number, serverCores: number, loaderThreads: number): WindowResources {
+  return {
+    ...r,
+    serverCoreShare: r.serverCpuSeconds / activeSec / Math.max(1, serverCores),
+    loaderThreadBusy: r.loaderCpuSeconds / activeSec / Math.max(1, loaderThreads),
+  };
+}

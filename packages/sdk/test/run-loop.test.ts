@@ -1,0 +1,468 @@
+// The run loop (plan → replay → schedule → assemble: run/suite.ts, run/scheduler.ts, run/block.ts,
+// run/journal.ts) on a scripted executor and clock (./_fake-executor.ts): no server, no socket, no
+// lock, each run in well under a second. The real executor's processes and drivers are tested
+// against real servers elsewhere (suite, resume, shared processes).
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { scratch } from '@benchsuite/testkit';
+import { ABSOLUTE_METHOD, estimate } from '../src/analysis/summarize.js';
+import { resultSchema, type BenchResult, type DesignOptions, type ScenarioInput, type SuiteEvent, type WindowRecord } from '../src/index.js';
+import { replayJournal } from '../src/run/journal.js';
+import { emptyState, reduce, type JournalEvent } from '../src/run/state.js';
+import { runSuiteWith } from '../src/run/suite.js';
+import { fakeDriver, fakeSeam, fakeTargets, type FakeModel } from './_fake-executor.js';
+
+const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 10 } } satisfies ScenarioInput;
+const other = { ...ping, name: 'other', request: { path: '/other' } };
+const ramp = { ...ping, name: 'ramp', request: { path: '/ramp' }, load: { connections: [10, 50] } };
+/** The reference at 10k req/s, `b` at 8k: a ratio of 0.8, its interval as wide as the noise makes it. */
+const rps = (t: string) => (t === 'ref' ? 10_000 : 8000);
+const quiet: FakeModel = { rps, noise: { between: 0.005, within: 0.01, seed: 1 } };
+const noisy: FakeModel = { rps, noise: { between: 0.3, within: 0.3, seed: 1 } };
+
+interface FakeRun {
+  scenarios?: ScenarioInput[];
+  design: DesignOptions;
+  model: FakeModel;
+  outDir?: string;
+  resume?: boolean;
+  signal?: AbortSignal;
+  onEvent?: (e: SuiteEvent) => void;
+}
+
+async function fakeRun(o: FakeRun): Promise<{ r: BenchResult; events: SuiteEvent[]; seam: ReturnType<typeof fakeSeam> }> {
+  const seam = fakeSeam(o.model);
+  const events: SuiteEvent[] = [];
+  const r = await runSuiteWith(
+    {
+      scenarios: o.scenarios ?? [ping],
+      targets: fakeTargets('ref', 'b'),
+      design: { reference: 'ref', ...o.design },
+      driver: fakeDriver,
+      seed: 3,
+      verify: false,
+      pinning: false,
+      ...(o.outDir ? { outDir: o.outDir } : {}),
+      ...(o.resume ? { resume: true } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+      onEvent: (e) => {
+        events.push(e);
+        o.onEvent?.(e);
+      },
+    },
+    seam,
+  );
+  expect(resultSchema.safeParse(r).success).toBe(true);
+  return { r, events, seam };
+}
+
+const key = (w: WindowRecord) => `${w.scenario}/${w.block}/${w.round}/${w.target}`;
+const decisions = (events: SuiteEvent[], scenario: string) => events.flatMap((e) => (e.type === 'precision' && e.scenario === scenario ? [e.decision] : []));
+
+/**
+ * A result holds each window once, in index order, and each complete block's rounds measure each of
+ * its targets once: every round for a target that stayed, up to its failed window for one that left.
+ */
+function expectConsistent(r: BenchResult): void {
+  expect(new Set(r.windows.map(key)).size).toBe(r.windows.length);
+  expect(r.windows.map((w) => w.index).sort((a, b) => a - b)).toEqual(r.windows.map((_, i) => i));
+  // Every window's block has one record, a block a kill cut short included.
+  for (const w of r.windows)
+    expect(
+      r.blocks.filter((b) => b.scenario === w.scenario && b.block === w.block),
+      key(w),
+    ).toHaveLength(1);
+  for (const b of r.blocks.filter((x) => x.complete && x.plannedRounds > 0)) {
+    expect(b.rounds).toBe(b.plannedRounds + b.extraRounds);
+    for (const t of b.targets) {
+      const mine = r.windows.filter((w) => w.scenario === b.scenario && w.block === b.block && w.target === t.target);
+      const failedAt = mine.find((w) => w.status === 'failed')?.round;
+      expect(mine.map((w) => w.round)).toEqual(Array.from({ length: t.status === 'ok' ? b.rounds : (failedAt ?? 0) }, (_, i) => i + 1));
+    }
+  }
+}
+
+describe.each(['shared', 'per-scenario'] as const)('the stopping rule, with %s processes', (processes) => {
+  it('stops on precision once every headline interval is within the target, not before the minimum of blocks', async () => {
+    const { r, events } = await fakeRun({ scenarios: [ping, other], design: { processes, precision: 0.02, blocks: { min: 2, max: 8 }, budgetSec: 3600 }, model: quiet });
+    expectConsistent(r);
+    for (const s of r.stops) {
+      expect(s.reason).toBe('precision');
+      expect(s.blocks).toBeGreaterThanOrEqual(2);
+      expect(s.worstHalfWidth).toBeLessThanOrEqual(0.02);
+      // Never before the minimum of blocks, then on the first block that reaches the target.
+      expect(decisions(events, s.scenario)).toEqual([...Array.from({ length: s.blocks - 1 }, () => 'continue'), 'precision']);
+    }
+    const b = r.summaries.find((x) => x.target === 'b' && x.scenario === 'ping')!;
+    expect(b.relativeRps!.point).toBeCloseTo(0.8, 1);
+  });
+
+  it('stops at the maximum of blocks when the noise keeps the interval wide', async () => {
+    const { r, events } = await fakeRun({ scenarios: [ping, other], design: { processes, precision: 0.02, blocks: { min: 2, max: 4 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 }, model: noisy });
+    expectConsistent(r);
+    for (const s of r.stops) {
+      expect(s).toMatchObject({ reason: 'max-blocks', blocks: 4, rounds: 12 });
+      expect(s.worstHalfWidth).toBeGreaterThan(0.02);
+      expect(decisions(events, s.scenario)).toEqual(['continue', 'continue', 'continue', 'max-blocks']);
+    }
+  });
+
+  it('stops on the budget: no block starts that the time left cannot hold, and the run ends within it', async () => {
+    const budgetSec = 120;
+    const { r, seam } = await fakeRun({ scenarios: [ping, other], design: { processes, precision: 0.001, blocks: { min: 2, max: 12 }, budgetSec }, model: noisy });
+    expectConsistent(r);
+    for (const s of r.stops) expect(s.reason).toBe('budget');
+    expect(r.blocks.every((b) => b.complete)).toBe(true);
+    // Every scenario reached its minimum, and the run kept its budget on the scripted clock.
+    for (const s of r.stops) expect(s.blocks).toBeGreaterThanOrEqual(2);
+    expect(seam.clock.now()).toBeLessThanOrEqual(budgetSec);
+    expect(r.runner.wallSec).toBeCloseTo(seam.clock.now(), 6);
+  });
+});
+
+describe.each(['shared', 'per-scenario'] as const)('spending the budget where the noise is, with %s processes', (processes) => {
+  it('a pair that met the precision target after the minimum of blocks takes no more windows; the wide one and the reference go on', async () => {
+    const seam = fakeSeam({ rps, noise: { between: 0.02, within: 0.2, seed: 4 }, noiseScale: (t) => (t === 'b' ? 1 : 0.05) });
+    const r = await runSuiteWith(
+      {
+        scenarios: [ping],
+        targets: fakeTargets('ref', 'a', 'b'),
+        design: { reference: 'ref', processes, precision: 0.02, blocks: { min: 2, max: 6 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 },
+        driver: fakeDriver,
+        seed: 3,
+        verify: false,
+        pinning: false,
+      },
+      seam,
+    );
+    expectConsistent(r);
+    const blocksOf = (t: string) => [...new Set(r.windows.filter((w) => w.target === t).map((w) => w.block))];
+    const a = r.summaries.find((s) => s.target === 'a')!;
+    // a met ±2% once it had the minimum of blocks (with 2, Student's t of 12.7 keeps it wider) and
+    // took no block after that; b, still wide, went on to the maximum with the reference.
+    const k = blocksOf('a').length;
+    expect(a.precision.met).toBe(true);
+    expect(k).toBeGreaterThanOrEqual(2);
+    expect(k).toBeLessThan(6);
+    expect(blocksOf('a')).toEqual(Array.from({ length: k }, (_, i) => i + 1));
+    expect(blocksOf('b')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(blocksOf('ref')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(r.stops[0]!.reason).toBe('max-blocks');
+    // Its later blocks' rounds measured two targets, not three; a's figure is from its own blocks.
+    expect(
+      seam.calls
+        .filter((c) => c.op === 'measure')
+        .slice(-1)[0]!
+        .targets.sort(),
+    ).toEqual(['b', 'ref']);
+    expect(a.blocks).toBe(k);
+  });
+});
+
+describe('shared and per-scenario processes', () => {
+  const design = { precision: 0.001, blocks: { min: 3, max: 3 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 } satisfies DesignOptions;
+  it("shared: one start per block serves every scenario in a seeded order per block; a later part's processes are carried and warmed by rotation rounds", async () => {
+    const { r, seam, events } = await fakeRun({ scenarios: [ping, other, ramp], design: { ...design, processes: 'shared', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5 }, model: quiet });
+    expectConsistent(r);
+    expect(seam.calls.filter((c) => c.op === 'start')).toHaveLength(3);
+    for (const block of [1, 2, 3]) {
+      const parts = r.blocks.filter((b) => b.block === block).sort((a, b) => a.position! - b.position!);
+      expect(parts.map((b) => b.position)).toEqual([1, 2, 3]);
+      expect(parts[0]!.targets.every((t) => t.carried === false && t.warmupRps.length >= 1)).toBe(true);
+      for (const later of parts.slice(1)) expect(later.targets.every((t) => t.carried === true && t.warmupRps.length === 1)).toBe(true);
+    }
+    // The order is drawn afresh per block: not every block starts with the same scenario.
+    const firsts = [1, 2, 3].map((block) => r.blocks.find((b) => b.block === block && b.position === 1)!.scenario);
+    expect(new Set(firsts).size).toBeGreaterThan(1);
+    // A part is announced at its turn, once its processes are up.
+    expect(events.filter((e) => e.type === 'block-start')).toHaveLength(9);
+    expect(seam.calls.filter((c) => c.op === 'warm' && c.windowSec === 0.5)).toHaveLength(3 * 2);
+  });
+
+  it("per-scenario: each block starts processes for one scenario, a scenario's blocks before the next scenario's, none carried", async () => {
+    const { r, seam } = await fakeRun({ scenarios: [ping, other, ramp], design: { ...design, processes: 'per-scenario' }, model: quiet });
+    expectConsistent(r);
+    expect(seam.calls.filter((c) => c.op === 'start')).toHaveLength(9);
+    expect(r.blocks.map((b) => `${b.scenario}${b.block}`)).toEqual(['ping1', 'ping2', 'ping3', 'other1', 'other2', 'other3', 'ramp1', 'ramp2', 'ramp3']);
+    for (const b of r.blocks) {
+      expect(b.position).toBeUndefined();
+      expect(b.targets.every((t) => t.carried === undefined)).toBe(true);
+    }
+    expect(seam.calls.filter((c) => c.op === 'warm' && c.windowSec === 0.5)).toHaveLength(0);
+  });
+});
+
+describe('a target that fails mid-block', () => {
+  // b's process dies in its second measured window of the first start.
+  const model: FakeModel = { ...quiet, crash: (w) => w.target === 'b' && w.start === 1 && w.window === 2 };
+  const design = { precision: 0.001, blocks: { min: 2, max: 2 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 } satisfies DesignOptions;
+  it('leaves the block: its failed window is recorded, the reference goes on, and the next block starts it afresh', async () => {
+    const { r } = await fakeRun({ design: { ...design, processes: 'per-scenario' }, model });
+    expectConsistent(r);
+    const failed = r.windows.filter((w) => w.status === 'failed');
+    expect(failed.map(key)).toEqual(['ping/1/2/b']);
+    expect(failed[0]).toMatchObject({ failure: { phase: 'crash' } });
+    expect(r.windows.filter((w) => w.block === 1 && w.target === 'b' && w.round > 2)).toEqual([]);
+    expect(r.windows.filter((w) => w.block === 1 && w.target === 'ref')).toHaveLength(3);
+    const b1 = r.blocks.find((b) => b.block === 1)!.targets.find((t) => t.target === 'b')!;
+    expect(b1).toMatchObject({ status: 'failed', failure: { phase: 'crash' } });
+    expect(r.blocks.find((b) => b.block === 2)!.targets.every((t) => t.status === 'ok')).toBe(true);
+    expect(r.windows.filter((w) => w.block === 2 && w.status === 'ok')).toHaveLength(6);
+  });
+  it('with shared processes, the later parts of its block find it gone', async () => {
+    const { r } = await fakeRun({ scenarios: [ping, other], design: { ...design, processes: 'shared' }, model });
+    expectConsistent(r);
+    const block1 = r.blocks.filter((b) => b.block === 1).sort((a, b) => a.position! - b.position!);
+    const [first, later] = block1.map((b) => b.targets.find((t) => t.target === 'b')!);
+    expect(first).toMatchObject({ status: 'failed', failure: { phase: 'crash' } });
+    expect(later).toMatchObject({ status: 'failed', failure: { phase: 'crash', message: 'the server exited while serving an earlier scenario of the block' } });
+    expect(r.windows.filter((w) => w.block === 1 && w.scenario === block1[1]!.scenario && w.target === 'b')).toEqual([]);
+    expect(r.blocks.filter((b) => b.block === 2).every((b) => b.targets.every((t) => t.status === 'ok'))).toBe(true);
+  });
+});
+
+// Processes per scenario, 95 s for three scenarios: ping's first block runs 3 s late per window, so
+// its second does not fit what is left once the later scenarios' minimum is kept, unless every
+// warm-up from then on stops at its minimum (3 s → 0.5 s per target).
+const tight = {
+  scenarios: [ping, other, ramp],
+  design: { processes: 'per-scenario', precision: 0.02, budgetSec: 95, windowSec: 0.5, warmup: { minSec: 0.5, maxSec: 3 } } satisfies DesignOptions,
+  model: { rps, noise: { between: 0.05, within: 0.1, seed: 1 }, lateSec: (w) => (w.scenario === 'ping' && w.start === 1 ? 3 : 0) } satisfies FakeModel,
+};
+
+describe('a replan', () => {
+  it('a warm-up cut to reach a minimum is journalled and said; later warm-ups use it; the recorded design keeps the plan and lists the change', async () => {
+    const outDir = scratch('bs-replan');
+    const { r, events, seam } = await fakeRun({ ...tight, outDir });
+    const replans = events.filter((e) => e.type === 'replan');
+    expect(replans).toEqual([{ type: 'replan', change: { what: 'warmup', from: 3, to: 0.5, atSec: expect.any(Number), scenario: 'ping' } }]);
+    const change = (replans[0] as Extract<SuiteEvent, { type: 'replan' }>).change;
+    expect(r.stops.find((s) => s.scenario === 'ping')).toMatchObject({ blocks: 2 });
+    // The plan's design is the result's; the cut is in its budget plan, from when it applied.
+    expect(r.design.warmup.maxSec).toBe(3);
+    expect(r.design.budgetPlan!.changes).toContainEqual(change);
+    // Before the cut fresh processes warmed in windows of 1 s (up to 3 s); after it, in two of 0.25 s (0.5 s).
+    const warms = seam.calls.filter((c) => c.op === 'warm');
+    expect(new Set(warms.filter((c) => c.at < change.atSec! - 0.5).map((c) => c.windowSec))).toEqual(new Set([1]));
+    expect(new Set(warms.filter((c) => c.at > change.atSec! + 0.5).map((c) => c.windowSec))).toEqual(new Set([0.25]));
+    const after = r.blocks.filter((b) => new Date(b.startedAt).getTime() > new Date(r.startedAt).getTime() + (change.atSec! + 0.5) * 1000);
+    expect(after.length).toBeGreaterThan(0);
+    for (const b of after) for (const t of b.targets) expect(t.warmupRps.length).toBeLessThanOrEqual(2);
+    // The journal holds it, so a resumed run continues with it.
+    const lines = readFileSync(join(outDir, 'windows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { record: string });
+    expect(lines.filter((l) => l.record === 'replan')).toEqual([{ record: 'replan', change }]);
+    // The plan file was written before it and never changes.
+    expect(JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8')).design.warmup.maxSec).toBe(3);
+  });
+});
+
+describe('resume from a journal cut after every kind of event', () => {
+  type Line = { record: string; window?: WindowRecord };
+  /** A finished run's folder, then copies of it whose journal ends after a line of each kind (and one cut inside a line). */
+  async function cuts(o: FakeRun): Promise<{ full: BenchResult; copies: Array<{ label: string; dir: string; before: WindowRecord[] }> }> {
+    const dir = scratch('bs-journal');
+    const { r: full } = await fakeRun({ ...o, outDir: dir });
+    const text = readFileSync(join(dir, 'windows.jsonl'), 'utf8');
+    const lines = text.trim().split('\n');
+    const parsed = lines.map((l) => JSON.parse(l) as Line);
+    const copies: Array<{ label: string; dir: string; before: WindowRecord[] }> = [];
+    const copy = (label: string, journal: string, kept: Line[]) => {
+      const to = scratch('bs-cut');
+      mkdirSync(to, { recursive: true });
+      writeFileSync(join(to, 'run.json'), readFileSync(join(dir, 'run.json')));
+      writeFileSync(join(to, 'windows.jsonl'), journal);
+      copies.push({ label, dir: to, before: kept.flatMap((l) => (l.window ? [l.window] : [])) });
+    };
+    for (const kind of new Set(parsed.map((l) => l.record))) {
+      // After the middle line of each kind: partway through the run.
+      const at = parsed.map((l, i) => (l.record === kind ? i : -1)).filter((i) => i >= 0);
+      const i = at[Math.floor(at.length / 2)]!;
+      copy(`after a ${kind} line (${i + 1} of ${lines.length})`, `${lines.slice(0, i + 1).join('\n')}\n`, parsed.slice(0, i + 1));
+    }
+    const half = Math.floor(lines.length / 2);
+    copy('inside a line', `${lines.slice(0, half).join('\n')}\n${lines[half]!.slice(0, 40)}`, parsed.slice(0, half));
+    return { full, copies };
+  }
+
+  it.each([
+    ['shared processes', { scenarios: [ping, other, ramp], design: { processes: 'shared', precision: 0.001, blocks: { min: 3, max: 3 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 }, model: quiet }],
+    ['processes per scenario, with a replan', tight],
+  ] as Array<[string, FakeRun]>)('%s: every window once, the earlier ones unchanged, the plan and its replans kept', async (_, o) => {
+    const { full, copies } = await cuts(o);
+    expect(copies.map((c) => c.label.split(' (')[0])).toEqual(expect.arrayContaining(['after a window line', 'after a block line', 'inside a line']));
+    if (full.design.budgetPlan!.changes.length) expect(copies.some((c) => c.label.startsWith('after a replan line'))).toBe(true);
+    for (const c of copies) {
+      const { r, events } = await fakeRun({ ...o, outDir: c.dir, resume: true });
+      expectConsistent(r);
+      expect(r.resumed, c.label).toBe(true);
+      expect(events[0], c.label).toMatchObject({ type: 'resume', replayed: { windows: c.before.length } });
+      // Every window the cut journal held is in the result, unchanged, and nothing ran twice.
+      for (const w of c.before)
+        expect(
+          r.windows.find((x) => key(x) === key(w)),
+          c.label,
+        ).toEqual(w);
+      const added = r.windows.filter((w) => !c.before.some((b) => key(b) === key(w)));
+      expect(
+        added.every((w) => w.index > Math.max(-1, ...c.before.map((b) => b.index))),
+        c.label,
+      ).toBe(true);
+      // The same shape as the uninterrupted run: each scenario's complete blocks and stop reason.
+      for (const s of full.stops) {
+        const again = r.stops.find((x) => x.scenario === s.scenario)!;
+        expect(again.reason, c.label).toBe(s.reason);
+        if (s.reason !== 'budget')
+          expect(r.blocks.filter((b) => b.scenario === s.scenario && b.complete).length, c.label).toBe(full.blocks.filter((b) => b.scenario === s.scenario && b.complete).length);
+      }
+      // A replan the journal held is the resumed run's too.
+      const journalled = readFileSync(join(c.dir, 'windows.jsonl'), 'utf8');
+      if (/"record":"replan"/.test(journalled)) expect(r.design.budgetPlan!.changes.filter((x) => typeof x === 'object' && x.atSec !== undefined).length, c.label).toBeGreaterThan(0);
+      // The journal now holds the whole run once: a second resume would read the same windows.
+      const windows = journalled
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line)
+        .flatMap((l) => (l.window ? [key(l.window)] : []));
+      expect(windows.sort(), c.label).toEqual(r.windows.map(key).sort());
+    }
+  });
+});
+
+describe('replaying a journal', () => {
+  it('replays a line of every kind into the state, and a journal cut after any line into the state of the lines before it', async () => {
+    // A run's windows, blocks and replan, then one record of each other kind, as a run journals them.
+    const dir = scratch('bs-kinds');
+    await fakeRun({ ...tight, outDir: dir });
+    const run = readFileSync(join(dir, 'windows.jsonl'), 'utf8').trim().split('\n');
+    const est = { reference: 'ref', precision: 0.02, practicalBand: 0.01, bootstrapResamples: 200, confidence: 0.95, seed: 1 };
+    const others: JournalEvent[] = [
+      { record: 'verify', outcome: { scenario: 'ping', target: 'b', ok: true } },
+      {
+        record: 'costs',
+        target: 'b',
+        costs: { startupMs: { median: 50, samples: [50], method: 'spawn → ready' }, idleRssBytes: 1, idlePssBytes: null, processCount: 1, peakRssBytes: null, artifact: null },
+      },
+      { record: 'ceiling', ceiling: { scenario: 'ping', service: 'stub', from: 'b', connections: 10, rps: estimate([[900, 1000, 1100]], est, ['c'], ABSOLUTE_METHOD), clientBound: false } },
+      { record: 'profile', profile: { scenario: 'ping', target: 'b', status: 'unavailable', profiler: 'none', reason: 'a URL target' } },
+      { record: 'instructions', instructions: { scenario: 'ping', target: 'b', status: 'skipped', reason: 'a URL target', warmupRequests: 3000, levels: [] } },
+      { record: 'stream', scenario: 'chat', target: 'b', block: { block: 1, status: 'failed', failure: 'gone', levels: [], cancel: null, backpressure: null, wallSec: 1 } },
+      { record: 'stream', scenario: 'chat', target: 'b', block: { block: 2, status: 'failed', failure: 'gone', levels: [], cancel: null, backpressure: null, wallSec: 1 } },
+      // A capacity search's finished block: its probe's window is numbered among the run's (index 1000).
+      {
+        record: 'capacity-block',
+        scenario: 'ping',
+        target: 'b',
+        block: {
+          block: 1,
+          capacity: null,
+          bracket: null,
+          bound: 'server',
+          probes: [
+            {
+              rate: 100,
+              achievedRps: 0,
+              p50: 0,
+              p99: 0,
+              errorShare: 1,
+              meets: false,
+              failed: 'window failed: gone',
+              loaderBound: false,
+              window: {
+                scenario: 'ping',
+                target: 'b',
+                block: 1,
+                round: 1,
+                position: 0,
+                index: 1000,
+                startedAt: new Date(0).toISOString(),
+                elapsedSec: 1,
+                status: 'failed',
+                failure: { phase: 'load', message: 'gone' },
+              },
+            },
+          ],
+        },
+      },
+    ];
+    const lines = [...run, ...others.map((e) => JSON.stringify(e))];
+    writeFileSync(join(dir, 'windows.jsonl'), `${lines.join('\n')}\n`);
+    const kinds = new Set(lines.map((l) => (JSON.parse(l) as JournalEvent).record));
+    expect([...kinds].sort()).toEqual(['block', 'capacity-block', 'ceiling', 'costs', 'instructions', 'profile', 'replan', 'stream', 'verify', 'window']);
+    const whole = replayJournal(dir);
+    expect(whole.verify).toEqual([{ scenario: 'ping', target: 'b', ok: true }]);
+    expect(whole.costs.get('b')).toMatchObject({ startupMs: { median: 50 } });
+    expect(whole.ceilings).toHaveLength(1);
+    expect(whole.profiles).toHaveLength(1);
+    expect(whole.instructions).toHaveLength(1);
+    expect(whole.streams).toEqual([{ scenario: 'chat', target: 'b', blocks: [expect.objectContaining({ block: 1 }), expect.objectContaining({ block: 2 })] }]);
+    expect(whole.replans).toHaveLength(1);
+    expect(whole.capacityBlocks).toEqual([{ scenario: 'ping', target: 'b', block: expect.objectContaining({ block: 1, bound: 'server' }) }]);
+    // The next window comes after the run's windows and after the journalled probes' windows.
+    expect(whole.windows.length).toBeLessThan(1000);
+    expect(whole.nextIndex).toBe(1001);
+    expect(whole.loadSec).toBeGreaterThan(0);
+    // Cut after the first line of each kind: the state is what those lines make, nothing more.
+    for (const kind of kinds) {
+      const i = lines.findIndex((l) => (JSON.parse(l) as JournalEvent).record === kind);
+      const cut = scratch('bs-kinds-cut');
+      writeFileSync(join(cut, 'windows.jsonl'), `${lines.slice(0, i + 1).join('\n')}\n`);
+      const expected = lines.slice(0, i + 1).reduce((st, l) => reduce(st, JSON.parse(l) as JournalEvent), emptyState());
+      expect(replayJournal(cut), kind).toEqual(expected);
+    }
+  });
+});
+
+describe('a run written before the journal rework', () => {
+  it('resumes: its plan and windows as commit 0c2e9fe wrote them (a block cut short without its record), every window once, as many blocks as planned', async () => {
+    // fixtures/main-run: run.json and windows.jsonl of runSuite at commit 0c2e9fe, on URL targets
+    // `ref` and `b` with a scripted driver (nothing started), shared processes, 2 blocks of 2
+    // rounds, seed 5, interrupted by its signal after its 7th window.
+    const outDir = scratch('bs-main-run');
+    cpSync(fileURLToPath(new URL('./fixtures/main-run', import.meta.url)), outDir, { recursive: true });
+    const before = readFileSync(join(outDir, 'windows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .flatMap((l) => {
+        const line = JSON.parse(l) as { window?: WindowRecord };
+        return line.window ? [line.window] : [];
+      });
+    expect(before).toHaveLength(7);
+    const { r } = await fakeRun({ scenarios: [ping, other], design: {}, model: quiet, outDir, resume: true });
+    expectConsistent(r);
+    expect(r).toMatchObject({ resumed: true, interrupted: false, seed: 5, suite: 'fixture' });
+    expect(r.design).toMatchObject({ windowSec: 0.1, rounds: { min: 2, max: 2 }, blocks: { min: 2, max: 2 }, processes: 'shared', freshWarmup: 'rotation' });
+    for (const w of before) expect(r.windows.find((x) => key(x) === key(w))).toEqual(w);
+    expect(r.blocks.find((b) => b.scenario === 'ping' && b.block === 1)).toMatchObject({ complete: false });
+    for (const name of ['ping', 'other']) {
+      expect(r.blocks.filter((b) => b.scenario === name && b.complete)).toHaveLength(2);
+      expect(r.stops.find((s) => s.scenario === name)).toMatchObject({ reason: 'max-blocks' });
+    }
+  });
+});
+
+describe('an interrupted run', () => {
+  it('ends the block it was in, incomplete and journalled, and stops every scenario as interrupted; resuming it completes the plan', async () => {
+    const outDir = scratch('bs-interrupt');
+    const ac = new AbortController();
+    let windows = 0;
+    const o: FakeRun = { scenarios: [ping, other], design: { processes: 'shared', precision: 0.001, blocks: { min: 2, max: 2 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 }, model: quiet };
+    const { r } = await fakeRun({ ...o, outDir, signal: ac.signal, onEvent: (e) => e.type === 'window' && ++windows === 9 && ac.abort() });
+    expect(r.interrupted).toBe(true);
+    expect(r.windows).toHaveLength(9);
+    expect(r.stops.map((s) => s.reason)).toEqual(['interrupted', 'interrupted']);
+    const cut = r.blocks.filter((b) => !b.complete);
+    expect(cut).toHaveLength(1);
+    expect(existsSync(join(outDir, 'windows.jsonl'))).toBe(true);
+    const { r: done } = await fakeRun({ ...o, outDir, resume: true });
+    expectConsistent(done);
+    expect(done.interrupted).toBe(false);
+    for (const s of done.stops) expect(s).toMatchObject({ reason: 'max-blocks' });
+    for (const name of ['ping', 'other']) expect(done.blocks.filter((b) => b.scenario === name && b.complete)).toHaveLength(2);
+    for (const w of r.windows) expect(done.windows.find((x) => key(x) === key(w))).toEqual(w);
+  });
+});

@@ -1,0 +1,144 @@
+// Time-sliced rounds (run/sliced.ts, the wrk driver's slots): the slot plan is pure and tested on
+// its own; the real-server tests (wrk, tiny servers on port 0) load the machine for a few seconds:
+// run them under the shared lock.
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../src/defaults.js';
+import { wrkDriver } from '../src/drivers/wrk.js';
+import { runtimeOf, type StartedTarget } from '../src/run/runtime.js';
+import { measureSlicedRound, scheduleSec, sliceSchedule, slicesScenario, sliceTiming } from '../src/run/sliced.js';
+import { measureWindow, type WindowSpec } from '../src/run/window.js';
+import { defineScenario, validateSuite } from '../src/index.js';
+import { hasWrk, tinyServer } from './_helpers.js';
+
+describe('slot plan', () => {
+  it('sliceTiming: a slot holds `latencies` mean latencies of the slowest target, at least minSec, cycles that divide the window; a gap of `gapLatencies` own latencies after each slot', () => {
+    const o = DEFAULTS.slice;
+    // Fast targets: the minimum slot; 0.8 s in 16 slots of 50 ms.
+    const fast = sliceTiming([0.001, 0.002], 0.8);
+    expect(fast.sliceSec).toBeCloseTo(0.05, 9);
+    expect(fast.cycles).toBe(16);
+    expect(fast.gapsSec[0]).toBeCloseTo(Math.max(o.minGapSec, o.gapLatencies * 0.001), 9);
+    expect(fast.gapsSec[1]).toBeCloseTo(Math.max(o.minGapSec, o.gapLatencies * 0.002), 9);
+    // A slow target (20 ms) sets the slot for all: 10 latencies = 0.2 s, 4 cycles of 0.8 s.
+    const slow = sliceTiming([0.001, 0.02], 0.8);
+    expect(slow.sliceSec).toBeCloseTo(0.2, 9);
+    expect(slow.cycles).toBe(4);
+    expect(slow.gapsSec[1]).toBeCloseTo(0.04, 9);
+    // Slower than the window allows: one slot, the whole window.
+    const slowest = sliceTiming([0.5], 0.8);
+    expect(slowest.cycles).toBe(1);
+    expect(slowest.sliceSec).toBeCloseTo(0.8, 9);
+    // Unknown latency: the default's.
+    expect(sliceTiming([undefined], 0.8).gapsSec[0]).toBeCloseTo(Math.max(o.minGapSec, o.gapLatencies * o.unknownLatencySec), 9);
+    // The measured time is the window, whatever the slot.
+    for (const t of [fast, slow, slowest]) expect(t.cycles * t.sliceSec).toBeCloseTo(0.8, 9);
+  });
+
+  it('sliceSchedule: every target gets its cycles of slots, no two targets overlap, each slot is followed by its target gap, and the order changes between cycles', () => {
+    const timing = { sliceSec: 0.05, gapsSec: [0.002, 0.004, 0.01], cycles: 20 };
+    const plan = sliceSchedule(timing, 1000, 7);
+    expect(plan).toHaveLength(3);
+    const all = plan.flatMap((slots, k) => slots.map(([a, b]) => ({ k, a, b })));
+    all.sort((x, y) => x.a - y.a);
+    for (const slots of plan) {
+      expect(slots).toHaveLength(20);
+      for (const [a, b] of slots) expect(b - a).toBeCloseTo(50, 9);
+    }
+    for (let i = 1; i < all.length; i++) {
+      const prev = all[i - 1]!;
+      // The next slot starts exactly the previous target's gap after its end.
+      expect(all[i]!.a - prev.b).toBeCloseTo(timing.gapsSec[prev.k]! * 1000, 6);
+    }
+    expect(all[0]!.a).toBe(1000);
+    expect(all.at(-1)!.b + timing.gapsSec[all.at(-1)!.k]! * 1000 - 1000).toBeCloseTo(scheduleSec(timing) * 1000, 6);
+    // Who goes first changes from cycle to cycle (seeded), and the same seed gives the same plan.
+    const firsts = new Set(Array.from({ length: 20 }, (_, c) => all[c * 3]!.k));
+    expect(firsts.size).toBeGreaterThan(1);
+    expect(sliceSchedule(timing, 1000, 7)).toEqual(plan);
+    expect(sliceSchedule(timing, 1000, 8)).not.toEqual(plan);
+  });
+
+  it('slicesScenario: sliced with a driver that can, for closed-loop loads of a duration only', () => {
+    const wrk = { capabilities: { slots: true } } as Parameters<typeof slicesScenario>[1];
+    const ac = { capabilities: {} } as Parameters<typeof slicesScenario>[1];
+    const load = (x: object) => ({ load: { connections: 50, timeout: 10, ...x } }) as Parameters<typeof slicesScenario>[2];
+    expect(slicesScenario({ method: 'sliced' }, wrk, load({}))).toBe(true);
+    expect(slicesScenario({ method: 'sequential' }, wrk, load({}))).toBe(false);
+    expect(slicesScenario({ method: 'sliced' }, ac, load({}))).toBe(false);
+    expect(slicesScenario({ method: 'sliced' }, wrk, load({ rate: 100 }))).toBe(false);
+    expect(slicesScenario({ method: 'sliced' }, wrk, load({ requests: 100 }))).toBe(false);
+  });
+});
+
+const wrkHere = hasWrk();
+describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`, () => {
+  const started: StartedTarget[] = [];
+  const pinning = { enabled: false, serverCpus: [], loaderCpus: [] } as unknown as Parameters<typeof measureSlicedRound>[0]['pinning'];
+  const ctx = { driver: wrkDriver, pinning, signal: new AbortController().signal, clientBoundBusy: 0.95 };
+  const start = async (name: string, env: Record<string, string>) => {
+    const { targets } = validateSuite({ scenarios: [scenario], targets: [{ kind: 'process', name, command: [process.execPath, tinyServer], env }] });
+    const t = await runtimeOf(targets[0]!).start({ pinning, signal: ctx.signal });
+    started.push(t);
+    return t;
+  };
+  afterAll(async () => {
+    await Promise.all(started.map((t) => t.stop()));
+  });
+  const scenario = defineScenario({ name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 10 } });
+  const parsed = validateSuite({ scenarios: [scenario], targets: [{ kind: 'url', name: 'x', url: 'http://127.0.0.1:1' }] }).scenarios[0]!;
+  const spec = (windowSec: number): WindowSpec => ({ scenario: parsed, requests: [{ method: 'GET', path: '/ping', headers: {} }], steps: [10], windowSec, settleSec: 0, laterSettleSec: 0 });
+
+  it('a server that waits 20 ms per response: its throughput is what a window of its own reads, not off by a latency per slot', async () => {
+    const slow = await start('slow', { DELAY_MS: '20' });
+    const fast = await start('fast', {});
+    const [s, f] = await measureSlicedRound(
+      ctx,
+      [
+        { target: slow, spec: spec(1), rps: 10 / 0.02 },
+        { target: fast, spec: spec(1), rps: 5000 },
+      ],
+      3,
+    );
+    if (!s || 'error' in s || !f || 'error' in f) throw new Error(`a window failed: ${JSON.stringify([s, f])}`);
+    const slice = s.steps[0]!.slice!;
+    // 10 latencies of 20 ms: slots of 0.2 s, 5 of them in 1 s.
+    expect(slice.sliceSec).toBeCloseTo(0.2, 6);
+    expect(slice.slots).toBe(5);
+    // Each slot's measured time runs from its first send to its last response inside it: a whole
+    // number of latencies, so from 0.2 s less up to one latency.
+    expect(slice.activeSec).toBeGreaterThan(5 * 0.15);
+    expect(slice.activeSec).toBeLessThanOrEqual(5 * 0.2);
+    // The same server in a 2-s window of its own: its answers come in bursts a latency apart, so
+    // counting to each slot's end would read ~10% high, counting from its first response ~10% low.
+    const alone = await measureWindow(ctx, slow, spec(2));
+    expect(Math.abs(s.rps / alone.rps - 1), `sliced ${s.rps} vs alone ${alone.rps}`).toBeLessThan(0.05);
+    // The requests still in flight when a slot closed were answered after it: about a connection's worth per slot.
+    expect(slice.drained).toBeGreaterThan(0);
+    expect(slice.drained).toBeLessThanOrEqual(10 * 5);
+    expect(s.requests).toBe(s.steps[0]!.requests);
+    expect(f.rps).toBeGreaterThan(s.rps);
+  }, 30_000);
+
+  it('agrees with a window of its own on a CPU-bound server (the same process, sliced against a second one)', async () => {
+    const a = await start('a', { BUSY_ITERS: '100000' });
+    const b = await start('b', { BUSY_ITERS: '100000' });
+    const rpsSliced: number[] = [];
+    const rpsAlone: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [x] = await measureSlicedRound(
+        ctx,
+        [
+          { target: a, spec: spec(0.6), rps: 5000 },
+          { target: b, spec: spec(0.6), rps: 5000 },
+        ],
+        i,
+      );
+      if (!x || 'error' in x) throw new Error('sliced window failed');
+      rpsSliced.push(x.rps);
+      rpsAlone.push((await measureWindow(ctx, a, spec(0.6))).rps);
+    }
+    const med = (xs: number[]) => [...xs].sort((p, q) => p - q)[1]!;
+    // Same process, same work per request: the sliced figure is the server's own, within the host's noise.
+    expect(Math.abs(med(rpsSliced) / med(rpsAlone) - 1), `sliced ${rpsSliced} vs alone ${rpsAlone}`).toBeLessThan(0.25);
+  }, 60_000);
+});

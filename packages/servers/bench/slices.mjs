@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// How much of the host's noise does each way of measuring a round cancel, and does it shift the
+// ratios? (A benchmark script, not a test.) In blocks of fresh contract A processes (one per
+// target, on the server cores, wrk on the loader cores), warmed up together, rounds of each method
+// alternate in a seeded order:
+//   sliced:  every target in the same seconds, in alternating slots (the run loop's method);
+//   seq:     one window per target after another, in a random order (the method before it);
+//   long:    the same with windows --long-sec long: the reference a method's bias is judged against;
+//   duet:    every target loaded at once for one window, sharing the server core (the scheduler
+//            interleaves them every few ms; not a method of the run loop: measured for comparison).
+// Printed per target and method: the ratio to the reference (throughput, and CPU per request) as
+// the geometric mean over rounds with its 95% interval (blocks as units), the SD of a round's
+// log-ratio within blocks and between blocks, and the ratio ÷ the long windows' ratio (the bias).
+//
+// Usage: npm run bench:slices -- [--targets node-http,fastify,...] [--scenario baseline] [--blocks 4]
+//        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, varianceComponents } from '@benchsuite/sdk';
+import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
+// The run loop's own pieces (not public API): the same code measures here as in a run.
+import { measureSlicedRound } from '../../sdk/dist/run/sliced.js';
+import { measureWindow } from '../../sdk/dist/run/window.js';
+import { windowSpec } from '../../sdk/dist/run/block.js';
+import { runtimeOf } from '../../sdk/dist/run/runtime.js';
+import { seededShuffle } from '../../sdk/dist/random.js';
+import { pinSelf } from '../../sdk/dist/environment.js';
+import { prepareRequests } from '../../sdk/dist/scenario.js';
+
+const { values: args } = parseArgs({
+  options: {
+    targets: { type: 'string', default: 'node-http,express,fastify,hono,hono-lean,koa' },
+    scenario: { type: 'string', default: 'baseline' },
+    blocks: { type: 'string', default: '4' },
+    reps: { type: 'string', default: '6' },
+    methods: { type: 'string', default: 'sliced,seq,long' },
+    'window-sec': { type: 'string', default: '0.8' },
+    'long-sec': { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '3' },
+    seed: { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const fail = (m) => {
+  process.stderr.write(`bench:slices: ${m}\n`);
+  process.exit(2);
+};
+const num = (name, lo, hi) => {
+  const v = Number(args[name]);
+  if (!Number.isFinite(v) || v < lo || v > hi) fail(`--${name}: a number from ${lo} to ${hi}`);
+  return v;
+};
+const blocks = num('blocks', 1, 50);
+const reps = num('reps', 1, 100);
+const windowSec = num('window-sec', 0.1, 10);
+const longSec = num('long-sec', 0.5, 30);
+const warmupRounds = num('warmup', 0, 20);
+const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
+const methods = args.methods.split(',');
+for (const m of methods) if (!['sliced', 'seq', 'long', 'duet'].includes(m)) fail(`--methods: ${m} is not one of sliced, seq, long, duet`);
+const names = args.targets.split(',');
+for (const n of names) if (!nodeTargets[n]) fail(`--targets: no contract A target ${n} (one of ${Object.keys(nodeTargets).join(', ')})`);
+const scenario = contractAScenariosByName[args.scenario];
+if (!scenario) fail(`--scenario: no contract A scenario ${args.scenario}`);
+const reference = names[0];
+const driver = drivers.wrk;
+if ((await driver.available()) !== true) fail('wrk is not installed (benchsuite setup wrk)');
+delete process.env.NODE_EXTRA_CA_CERTS;
+
+const pinning = decidePinning(true);
+const unpin = pinSelf(pinning);
+const ac = new AbortController();
+process.once('SIGINT', () => ac.abort());
+const ctx = { driver, pinning, signal: ac.signal, clientBoundBusy: 0.95 };
+const log = (m) => process.stderr.write(`${m}\n`);
+const rows = [];
+const t0 = Date.now();
+
+async function sequential(items, sec, rseed) {
+  const out = new Map();
+  for (const it of seededShuffle(items, rseed)) {
+    const f = await measureWindow(ctx, it.target, { ...it.spec, windowSec: sec });
+    out.set(it.name, f);
+  }
+  return items.map((it) => out.get(it.name));
+}
+
+for (let b = 1; b <= blocks && !ac.signal.aborted; b++) {
+  const started = [];
+  try {
+    for (const n of names) started.push({ name: n, target: await runtimeOf(nodeTargets[n]).start({ pinning, signal: ac.signal }) });
+    const items = [];
+    for (const s of started) items.push({ name: s.name, target: s.target, spec: windowSpec(scenario, await prepareRequests(scenario, s.target.baseUrl), { windowSec }, DEFAULTS.stepSettleSec) });
+    // Warm-up: sequential 1-s windows in rotation; their req/s sets the slot plan.
+    const rps = new Map();
+    for (let r = 0; r < warmupRounds; r++) for (const [i, f] of (await sequential(items, 1, subSeed(seed, b, 'warm', r))).entries()) rps.set(items[i].name, f.rps);
+    const sliceItems = items.map((it) => ({ ...it, rps: rps.get(it.name) }));
+    for (let rep = 1; rep <= reps && !ac.signal.aborted; rep++) {
+      for (const m of seededShuffle(methods, subSeed(seed, b, rep, 'methods'))) {
+        const rseed = subSeed(seed, b, rep, m);
+        const figs =
+          m === 'sliced'
+            ? await measureSlicedRound(ctx, sliceItems, rseed)
+            : m === 'duet'
+              ? await Promise.all(items.map((it) => measureWindow(ctx, it.target, it.spec)))
+              : await sequential(items, m === 'long' ? longSec : windowSec, rseed);
+        const x = {};
+        for (const [i, f] of figs.entries()) {
+          if (!f || f.error) continue;
+          x[items[i].name] = {
+            rps: f.rps,
+            cpu: f.cpuPerRequestUs,
+            steal: f.resources.cpuSteal,
+            share: f.resources.serverCoreShare,
+            loader: f.resources.loaderThreadBusy,
+            loaderUsPerRequest: f.requests > 0 ? (f.resources.loaderCpuSeconds / f.requests) * 1e6 : null,
+            other: f.resources.otherCpuShare,
+            slice: f.steps[0].slice,
+          };
+        }
+        rows.push({ block: b, rep, method: m, x });
+      }
+    }
+  } finally {
+    await Promise.all(started.map((s) => s.target.stop()));
+  }
+  log(`block ${b}/${blocks} done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+}
+unpin();
+if (args.json) writeFileSync(args.json, JSON.stringify({ seed, args, rows }, null, 1));
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+function figure(method, target, f) {
+  const groups = [];
+  for (let b = 1; b <= blocks; b++) {
+    const g = rows
+      .filter((r) => r.block === b && r.method === method && r.x[target] && r.x[reference])
+      .map((r) => f(r.x[target], r.x[reference]))
+      .filter((v) => Number.isFinite(v));
+    if (g.length) groups.push(g);
+  }
+  const bm = groups.map(mean);
+  const m = mean(bm);
+  const se = bm.length > 1 ? Math.sqrt(bm.reduce((a, v) => a + (v - m) ** 2, 0) / (bm.length - 1) / bm.length) : NaN;
+  const q = bm.length > 1 ? tQuantile(0.975, bm.length - 1) : NaN;
+  const vc = varianceComponents(groups);
+  return { log: m, lo: m - q * se, hi: m + q * se, between: vc.between, within: vc.within };
+}
+const fmt = (v, d = 3) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d));
+console.log(`bench:slices  scenario ${args.scenario}, reference ${reference}, ${blocks} blocks × ${reps} reps, window ${windowSec} s (long ${longSec} s), seed ${seed}`);
+const steal = rows.flatMap((r) => Object.values(r.x).map((v) => v.steal ?? 0));
+console.log(`steal: mean ${(mean(steal) * 100).toFixed(2)}%, max ${(Math.max(...steal) * 100).toFixed(1)}%`);
+for (const [label, f] of [
+  ['throughput ratio', (t, r) => Math.log(t.rps / r.rps)],
+  ['CPU per request ratio', (t, r) => (t.cpu && r.cpu ? Math.log(t.cpu / r.cpu) : NaN)],
+]) {
+  console.log(`\n${label}: ratio [95% interval] (SD of a round's log-ratio between blocks / within)   ÷ long`);
+  for (const t of names.slice(1)) {
+    const long = methods.includes('long') ? figure('long', t, f) : undefined;
+    const cells = methods.map((m) => {
+      const e = figure(m, t, f);
+      const bias = long && m !== 'long' ? `  ÷long ${fmt(Math.exp(e.log - long.log))}` : '';
+      return `${m} ${fmt(Math.exp(e.log))} [${fmt(Math.exp(e.lo))}, ${fmt(Math.exp(e.hi))}] (${fmt(e.between)}/${fmt(e.within)})${bias}`;
+    });
+    console.log(`  ${t.padEnd(10)} ${cells.join('   ')}`);
+  }
+}
+const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const m of methods) {
+  const w = names.slice(1).map((t) => figure(m, t, (a, r) => Math.log(a.rps / r.rps)).within);
+  const share = rows.filter((r) => r.method === m).flatMap((r) => Object.values(r.x).map((v) => v.share));
+  console.log(`${m}: median within-block SD of the throughput log-ratio ${fmt(medianOf(w))}; server core share over active time, median ${fmt(medianOf(share), 2)}`);
+}
