@@ -7,18 +7,18 @@ import { scratch as scratchDir } from '@benchsuite/testkit';
 
 /**
  * docs/config.md ("Your own scenarios and targets"), followed in scratch folders outside the monorepo,
- * without a registry for our packages: `npm pack` the four packages (from their built dist/), install
+ * without a registry for our packages: `npm pack` the five packages (from their built dist/), install
  * the tarballs, write a config with a custom process target, run `npx benchsuite run --quick`.
  * Also: the SDK alone, and the CLI without @benchsuite/servers, install no framework server.
  */
 
 const packagesDir = fileURLToPath(new URL('../../', import.meta.url));
-const PACKAGES = ['sdk', 'report', 'servers', 'cli'] as const;
+const PACKAGES = ['sdk', 'report', 'history', 'servers', 'cli'] as const;
 const FRAMEWORKS = ['fastify', 'express', 'hono', 'koa'] as const;
 
 const root = scratchDir('benchsuite-another-repo');
 const packs = join(root, 'packs');
-const tarballs: Record<(typeof PACKAGES)[number], string> = { sdk: '', report: '', servers: '', cli: '' };
+const tarballs: Record<(typeof PACKAGES)[number], string> = { sdk: '', report: '', history: '', servers: '', cli: '' };
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -103,7 +103,7 @@ describe('the packages as another repository gets them (npm pack tarballs, no re
     expect(servers.filter((f) => f.includes('__pycache__') || f.includes('.venv'))).toEqual([]);
   });
 
-  it('installs all four, and `npx benchsuite run --quick` measures a custom process target from a config', () => {
+  it('installs all five, and `npx benchsuite run --quick` measures a custom process target from a config', () => {
     const dir = scratch('consumer');
     npmInstall(
       dir,
@@ -182,9 +182,9 @@ console.log(JSON.stringify(parsed.success ? { ok: true } : { ok: false, issues: 
     console.log(`[from-another-repo] SDK alone: ${packageCount(dir)} packages, node_modules ${du}`);
   }, 300_000);
 
-  it('the CLI without @benchsuite/servers installs no framework server and says where the built-in suites are', () => {
+  it('the CLI (with SDK, report, history) without @benchsuite/servers installs no framework server and says where the built-in suites are', () => {
     const dir = scratch('cli-without-servers');
-    npmInstall(dir, [tarballs.sdk, tarballs.report, tarballs.cli]);
+    npmInstall(dir, [tarballs.sdk, tarballs.report, tarballs.history, tarballs.cli]);
     expect(installed(dir, 'benchsuite')).toBe(true);
     expect(installed(dir, '@benchsuite/servers')).toBe(false);
     expect(FRAMEWORKS.filter((f) => installed(dir, f))).toEqual([]);
@@ -193,7 +193,7 @@ console.log(JSON.stringify(parsed.success ? { ok: true } : { ok: false, issues: 
     expect(list.stderr).toMatch(/@benchsuite\/servers, which is not installed/);
     expect(list.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
     const du = sh('du', ['-sh', 'node_modules'], dir).stdout.split('\t')[0];
-    console.log(`[from-another-repo] SDK + report + CLI: ${packageCount(dir)} packages, node_modules ${du}`);
+    console.log(`[from-another-repo] SDK + report + history + CLI: ${packageCount(dir)} packages, node_modules ${du}`);
   }, 300_000);
 });
 

@@ -240,14 +240,16 @@ export interface RunOutlook {
 
 /**
  * What a budget buys, in one line (the header's `expects` line and the measured forecast after the
- * first block): `about ±6.1% for a typical pair (5 blocks of 3 rounds, time-sliced, noise typical of
- * this method on a shared 2-vCPU VM); ±5% needs about 24 min, ±2% more than the maximum of blocks allows`.
+ * first blocks): `about ±6.1% for a typical pair (5 blocks × 3 rounds, time-sliced, typical VM
+ * noise); ±5.0% needs about 24 min; ±2.0% would need more blocks than allowed`.
  */
 export function forecastText(f: RunForecast): string {
-  const how = f.method === 'sliced' ? 'time-sliced rounds' : 'one window after another';
-  const source = f.source === 'measured' ? 'noise measured so far in this run' : 'noise typical of this method on a shared 2-vCPU VM, until the first block measures it';
-  const goals = f.budgetFor.map((g) => `${fmtHalfWidth(g.precision)} ${g.budgetSec === null ? 'needs more blocks than the maximum allows' : `needs about ${fmtDuration(Math.round(g.budgetSec))}`}`);
-  return `about ${fmtHalfWidth(f.halfWidth)} for a typical pair (${plural(f.blocks, 'block')} of ${plural(f.rounds, 'round')}, ${how}; ${source}); ${goals.join(', ')}`;
+  const how = f.method === 'sliced' ? 'time-sliced' : 'sequential';
+  const source = f.source === 'measured' ? 'noise measured so far' : 'typical VM noise';
+  const priced = f.budgetFor.filter((g) => g.budgetSec !== null).map((g) => `${fmtHalfWidth(g.precision)} needs about ${fmtDuration(Math.round(g.budgetSec!))}`);
+  const beyond = f.budgetFor.filter((g) => g.budgetSec === null).map((g) => fmtHalfWidth(g.precision));
+  const goals = [...priced, ...(beyond.length ? [`${beyond.join(' or ')} would need more blocks than allowed`] : [])];
+  return `about ${fmtHalfWidth(f.halfWidth)} for a typical pair (${plural(f.blocks, 'block')} × ${plural(f.rounds, 'round')}, ${how}, ${source})${goals.length ? `; ${goals.join('; ')}` : ''}`;
 }
 
 /** The run's header in a few short lines (label, text): suite, targets, budget, design, driver. */

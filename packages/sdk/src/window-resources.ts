@@ -195,7 +195,7 @@ export class TreeSampler {
     const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
     const serverCpuSeconds = sumSec(serverDeltas);
     const known = serverCpuSeconds + loaderCpuSeconds + serviceSec.reduce((a, t) => a + t, 0) + (end.runnerSec - start.runnerSec);
-    this.last = { busySec: sumAll.busy / hz, capacitySec: sumAll.total / hz, knownSec: known };
+    this.last = { busySec: sumAll.busy / hz, capacitySec: sumAll.total / hz, knownSec: known, wallSec };
     return {
       serverCpuSeconds,
       serverPeakRssBytes: this.peak,
@@ -216,8 +216,8 @@ export class TreeSampler {
     };
   }
 
-  /** The measured cores' busy and total seconds of the last window, and the CPU seconds of what this sampler knows ran there. */
-  last: { busySec: number; capacitySec: number; knownSec: number } | undefined;
+  /** The measured cores' busy and total seconds of the last window, the CPU seconds of what this sampler knows ran there, and the window's wall seconds. */
+  last: { busySec: number; capacitySec: number; knownSec: number; wallSec: number } | undefined;
 
   stop(): void {
     clearInterval(this.timer);

@@ -180,7 +180,7 @@ try {
         t === ref
           ? []
           : Array.from({ length: rounds }, (_, k) =>
-              find(k + 1, t, m).steps.map((x, i) => {
+              find(k + 1, t, m).steps.map((_x, i) => {
                 const ratio = (mode) => find(k + 1, t, mode).steps[i][fig] / find(k + 1, ref, mode).steps[i][fig];
                 return ratio(m) / ratio('each');
               }),

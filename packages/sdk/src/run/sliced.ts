@@ -167,17 +167,16 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
       }
     });
     await Promise.all(runs);
-    const roundKnown = got.reduce((a, g) => a + g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds, 0);
+    const roundKnown = got.reduce((a, g) => a + g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds + g.resources.serviceCpuSeconds, 0);
     for (const g of got) {
       const { target } = items[g.k]!;
-      const own = g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds;
+      const own = g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds + g.resources.serviceCpuSeconds;
       const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + roundKnown - own }) : undefined;
-      const r = activeShares(
-        { ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) },
-        g.res.sliced!.activeSec,
-        ctx.pinning.serverCpus.length,
-        ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length,
-      );
+      const r = activeShares({ ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) }, g.res.sliced!.activeSec, g.last?.wallSec, {
+        serverCores: ctx.pinning.serverCpus.length,
+        loaderCores: ctx.pinning.enabled ? ctx.pinning.loaderCpus.length : 0,
+        loaderThreads: ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length,
+      });
       histograms[g.k]!.push(g.res.histogram);
       steps[g.k]!.push(stepOf(ctx, connections, g.res, r, { sampledServer: target.pid !== undefined, slice: { sliceSec: timing.sliceSec, gapSec: timing.gapsSec[g.j]! } }));
     }
@@ -191,13 +190,21 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
 
 /**
  * A sliced step's shares over the target's active time, not the round's wall time: its server's
- * CPU ÷ the seconds it was loaded (1 = its core busy through its slots), its loader's likewise.
- * The cores' busy and steal shares stay over the whole round (every target's slots alike).
+ * CPU ÷ the seconds it was loaded (1 = its core busy through its slots), its loader's and its
+ * busiest helper service's likewise. The loader cores' busy shares are the target's own loader
+ * and services (pinned there) over its active time: over the round they would carry every other
+ * target's slots (a heavy backend of one target would flag its neighbour). Steal stays over the
+ * whole round (every target's slots alike).
  */
-function activeShares(r: WindowResources, activeSec: number, serverCores: number, loaderThreads: number): WindowResources {
+function activeShares(r: WindowResources, activeSec: number, wallSec: number | undefined, o: { serverCores: number; loaderCores: number; loaderThreads: number }): WindowResources {
+  const loaderThreadBusy = r.loaderCpuSeconds / activeSec / Math.max(1, o.loaderThreads);
+  const loaderCoreBusy = o.loaderCores > 0 ? Math.min(1, (r.loaderCpuSeconds + r.serviceCpuSeconds) / activeSec / o.loaderCores) : loaderThreadBusy;
   return {
     ...r,
-    serverCoreShare: r.serverCpuSeconds / activeSec / Math.max(1, serverCores),
-    loaderThreadBusy: r.loaderCpuSeconds / activeSec / Math.max(1, loaderThreads),
+    serverCoreShare: r.serverCpuSeconds / activeSec / Math.max(1, o.serverCores),
+    loaderThreadBusy,
+    loaderCoreBusy,
+    loaderBusiestCore: loaderCoreBusy,
+    ...(wallSec !== undefined && wallSec > 0 && { serviceBusy: (r.serviceBusy * wallSec) / activeSec }),
   };
 }

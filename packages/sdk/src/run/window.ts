@@ -211,7 +211,9 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
   const exact = serverCpuExactOf(steps);
   return {
     durationSec,
-    rps: durationSec > 0 ? requests / durationSec : 0,
+    // Each step's own rate, by its time: requests ÷ seconds for a window of its own, the in-slot
+    // rate for a sliced step (whose requests also count those answered after its slots closed).
+    rps: weighted((s) => s.rps),
     requests,
     statusCounts,
     errors: sum((s) => s.errors),
