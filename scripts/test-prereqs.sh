@@ -7,6 +7,9 @@
 #   k6, vegeta    the open-loop drivers (sdk k6 tests)  built with `go install go.k6.io/k6@v1.8.1` and
 #                 `go install github.com/tsenart/vegeta/v12@v12.12.0` into the tool's cache (benchsuite
 #                 setup k6 / vegeta do the same), about 90 s and 30 s the first time
+#   oha           the open-loop driver with the highest ceiling (sdk oha tests)  built with `cargo install
+#                 oha --version 1.16.0 --locked --root <tool cache>` (benchsuite setup oha does the same),
+#                 about 6.5 min on 2 cores the first time
 #   apache-otava  the history's change-point oracle (packages/history tests only, never a runtime
 #                 dependency): a virtualenv in the tool's cache with `pip install apache-otava==0.8.0`
 #                 from PyPI, about 35 s the first time
@@ -73,6 +76,34 @@ go_install() {
 go_install k6 go.k6.io/k6@v1.8.1 90
 go_install vegeta github.com/tsenart/vegeta/v12@v12.12.0 30
 
+# oha comes from crates.io, built with cargo into the tool's cache (where the oha driver looks first).
+# cargo_tool NAME: its path (env override, the tool's cache, PATH, ~/.cargo/bin), or nothing.
+cargo_tool() {
+  local c env_var="BENCHSUITE_${1^^}"
+  for c in "${!env_var:-}" "$cache/bin/$1" "$(command -v "$1" 2>/dev/null)" "${CARGO_HOME:-$HOME/.cargo}/bin/$1"; do
+    [[ -n "$c" && -x "$c" ]] && { echo "$c"; return 0; }
+  done
+  return 1
+}
+# cargo_install NAME VERSION SECONDS
+cargo_install() {
+  cargo_tool "$1" >/dev/null && return 0
+  local why='' cargo
+  cargo=$(command -v cargo 2>/dev/null || { [[ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ]] && echo "${CARGO_HOME:-$HOME/.cargo}/bin/cargo"; })
+  if [[ "${BENCHSUITE_NO_INSTALL:-}" == 1 ]]; then why='BENCHSUITE_NO_INSTALL=1'
+  elif [[ -z "$cargo" ]]; then why='no Rust toolchain (cargo) to build it'
+  else
+    say "building $1 $2 from crates.io with cargo into $cache/bin (about $(($3 / 60)) min)"
+    mkdir -p "$cache" && nice -n 10 "$cargo" install "$1" --version "$2" --locked --root "$cache" >/dev/null 2>&1 || why="cargo install $1 failed"
+    cargo_tool "$1" >/dev/null || why=${why:-"cargo install left no $1 binary"}
+  fi
+  if [[ -n "$why" ]]; then
+    say "missing: $1 ($why). The tests that need it are skipped; to run them: benchsuite setup $1"
+    go_fail=$strict
+  fi
+}
+cargo_install oha 1.16.0 390
+
 mapfile -t need < <(missing)
 
 if ((${#need[@]})); then
@@ -125,5 +156,5 @@ if ! otava_ok; then
   fi
 fi
 
-say "ok: wrk, h2load, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")$(go_tool vegeta >/dev/null && echo ", vegeta ($(go_tool vegeta))")$(otava_ok && echo ", apache-otava ($otava_venv)")"
+say "ok: wrk, h2load, chromium ($(chromium_path)), python3 venv ($(python3 --version 2>&1))$(k6_path >/dev/null && echo ", k6 ($(k6_path))")$(go_tool vegeta >/dev/null && echo ", vegeta ($(go_tool vegeta))")$(cargo_tool oha >/dev/null && echo ", oha ($(cargo_tool oha))")$(otava_ok && echo ", apache-otava ($otava_venv)")"
 exit "$go_fail"

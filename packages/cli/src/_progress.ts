@@ -118,7 +118,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
         if (!p) setStatus(`${e.scenario} × ${e.target}: capacity under ${e.slo}`, `${e.scenario} × ${e.target}: capacity under ${e.slo}`);
         else
           line(
-            `  ${e.scenario} × ${e.target} block ${e.block}: ${Math.round(p.rate)} req/s offered → ${Math.round(p.achievedRps)} req/s, p99 ${(p.p99 / 1000).toFixed(1)} ms, ${p.meets ? 'meets' : `fails ${p.failed}`}`,
+            `  ${e.scenario} × ${e.target} block ${e.block}: ${Math.round(p.rate)} req/s offered${p.confirmation ? ' again' : ''} → ${Math.round(p.achievedRps)} req/s, p99 ${(p.p99 / 1000).toFixed(1)} ms, ${p.meets ? 'meets' : `fails ${p.failed}${p.loaderBound ? ' (loader-bound: the loader, not the server, fell behind)' : ''}`}`,
           );
         break;
       }

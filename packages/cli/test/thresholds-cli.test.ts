@@ -80,7 +80,7 @@ describe('benchsuite run --threshold', () => {
   it('refuses open loop with a driver that cannot do it (exit 2), never falls back to closed loop', () => {
     const r = binary(['run', '--config', config, '-s', 'tiny', '--driver', 'autocannon', '--rate', '100', '--open-loop', '-n']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/autocannon is closed-loop only \(open-loop load and --slo need one of: vegeta, k6\)/);
+    expect(r.stderr).toMatch(/autocannon is closed-loop only \(open-loop load and --slo need one of: oha, vegeta, k6\)/);
   });
 });
 
@@ -215,6 +215,6 @@ describe('benchsuite setup <tool>', () => {
   it('names the tools when a name is unknown (exit 2)', () => {
     const r = binary(['setup', 'gatling']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/a tool \(k6, vegeta, wrk, h2load, valgrind\)/);
+    expect(r.stderr).toMatch(/a tool \(k6, oha, vegeta, wrk, h2load, valgrind\)/);
   });
 });

@@ -66,8 +66,24 @@ export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
   };
 }
 
+/** A capacity's figure: `≥ X` when it is a lower bound (the loader gave out, or no rate failed). */
+function capacityText(c: Capacity): string {
+  const lower = c.bound === 'loader' || c.bound === 'probes';
+  if (c.capacity === null) return c.bound === 'loader' ? 'none met (loader-bound)' : 'none met the SLO';
+  return lower ? `≥ ${fmtRps(c.capacity)}` : fmtRps(c.capacity);
+}
+
+/** Why a capacity has no interval, in a cell. */
+const NO_INTERVAL: Record<NonNullable<Capacity['ci95Missing']>, string> = {
+  'lower-bound': 'none (a lower bound)',
+  blocks: 'none (under 2 blocks gave one)',
+  interrupted: 'none (interrupted)',
+  'no-capacity': DASH,
+};
+
 /** One row per (scenario, target) of a capacity search. */
 export function capacityTable(result: BenchResult): Table<Capacity> {
+  const range = (x: readonly [number, number]) => `[${fmtRps(x[0])}, ${fmtRps(x[1])}]`;
   return {
     columns: [
       { id: 'scenario', label: 'Scenario', align: 'left', brief: true, text: (c) => c.scenario },
@@ -75,25 +91,47 @@ export function capacityTable(result: BenchResult): Table<Capacity> {
       {
         id: 'capacity',
         label: 'Capacity (req/s)',
-        help: 'the highest offered open-loop rate that met the SLO: the median over blocks (fresh processes)',
+        help: 'the highest offered open-loop rate that met the SLO: the median over blocks (fresh processes); ≥ marks a lower bound (the loader could not send a higher rate, or no rate failed)',
         align: 'right',
         brief: true,
         numeric: true,
-        text: (c) => (c.capacity === null ? 'none met the SLO' : fmtRps(c.capacity)),
+        text: capacityText,
         sort: (c) => c.capacity,
-        tone: (c) => (c.capacity === null ? 'bad' : null),
+        tone: (c) => (c.capacity === null ? 'bad' : c.bound === 'loader' || c.bound === 'probes' ? 'warn' : null),
       },
       {
         id: 'interval',
-        label: 'Range',
-        help: 'the lowest and highest capacity over blocks; with one block, the last bisection bracket (met, failed)',
+        label: '95% interval',
+        help: "over blocks: Student's t on the blocks' capacities, widened to their bisection brackets; results before it was computed show the lowest and highest over blocks (with one block, the last bracket)",
         align: 'right',
         brief: true,
         numeric: true,
-        text: (c) => (c.interval ? `[${fmtRps(c.interval[0])}, ${fmtRps(c.interval[1])}]` : DASH),
+        text: (c) => (c.ci95 ? range(c.ci95) : c.ci95Missing ? NO_INTERVAL[c.ci95Missing] : c.ci95 === undefined && c.interval ? `${range(c.interval)} (range)` : DASH),
       },
+      {
+        id: 'bound',
+        label: 'Bounded by',
+        help: "what stopped the search going higher: the server (a rate that failed twice at the server), the loader (a rate it could not send on schedule while the server's core had room), or the probes allowed",
+        align: 'left',
+        brief: true,
+        text: (c) => (c.bound === 'loader' ? `loader at ${fmtRps(c.loaderBoundAt)} (${c.driver})` : c.bound === 'probes' ? 'no rate failed' : c.bound === 'server' ? 'server' : DASH),
+        tone: (c) => (c.bound === 'loader' || c.bound === 'probes' ? 'warn' : null),
+      },
+      { id: 'driver', label: 'Driver', align: 'left', brief: true, text: (c) => c.driver },
       { id: 'slo', label: 'SLO', align: 'left', brief: true, text: (c) => c.slo },
-      { id: 'probes', label: 'Probes', align: 'right', numeric: true, text: (c) => fmtInt(c.blocks.reduce((a, b) => a + b.probes.length, 0)) },
+      { id: 'blocks', label: 'Blocks', align: 'right', numeric: true, text: (c) => fmtInt(c.blocks.filter((b) => !b.interrupted).length) },
+      {
+        id: 'probes',
+        label: 'Probes',
+        help: 'open-loop probes over all blocks; in brackets, the second probes that confirmed or overruled a failure',
+        align: 'right',
+        numeric: true,
+        text: (c) => {
+          const all = c.blocks.flatMap((b) => b.probes);
+          const again = all.filter((p) => p.confirmation).length;
+          return again ? `${fmtInt(all.length)} (${fmtInt(again)})` : fmtInt(all.length);
+        },
+      },
     ],
     rows: result.capacity ?? [],
   };

@@ -626,6 +626,14 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
   const notes: Note[] = [];
   if (result.interrupted) notes.push({ kind: 'interrupted' });
   if (!result.environment.pinning.enabled) notes.push({ kind: 'not-pinned', reason: result.environment.pinning.reason ?? 'no reason recorded' });
+  const loaderBound = (result.capacity ?? []).filter((c) => c.bound === 'loader' && c.loaderBoundAt !== undefined);
+  if (loaderBound.length) {
+    notes.push({
+      kind: 'capacity-loader-bound',
+      driver: loaderBound[0]!.driver,
+      pairs: loaderBound.map((c) => ({ scenario: c.scenario, target: c.target, capacity: c.capacity, at: c.loaderBoundAt! })),
+    });
+  }
   const th = result.design;
   if (o.excludedSteal > 0 || o.meanSteal > th.disturbedSteal) {
     notes.push({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: result.design.stealThreshold });

@@ -67,7 +67,8 @@ export type Note =
   | { kind: 'profile-shares' }
   | { kind: 'profile-cost'; ratio: number | null; profiled: number; unprofiled: number }
   | { kind: 'profile-missing'; target: string; status: 'unavailable' | 'failed'; profiler: string; reason?: string | undefined }
-  | { kind: 'profile-no-stacks'; file?: string | undefined };
+  | { kind: 'profile-no-stacks'; file?: string | undefined }
+  | { kind: 'capacity-loader-bound'; driver: string; pairs: Array<{ scenario: string; target: string; capacity: number | null; at: number }> };
 
 const STEP_WORDS: Record<Extract<Note, { kind: 'step-failed' }>['step'], string> = {
   'backend-ceiling': "measuring the backend's own ceiling",
@@ -298,6 +299,17 @@ export function noteText(n: Note): string {
       return n.status === 'unavailable'
         ? `${n.target}: not profiled, ${n.profiler === 'none' ? '' : `profiler ${n.profiler} unavailable: `}${n.reason ?? 'no reason given'}`
         : `${n.target}: profiling with ${n.profiler} failed: ${n.reason ?? 'no reason given'}`;
+    case 'capacity-loader-bound': {
+      const each = n.pairs.map(
+        (p) =>
+          `${p.target} on ${p.scenario} ${p.capacity === null ? 'none met' : `≥ ${Math.round(p.capacity).toLocaleString('en-US')}`}, loader-bound at ${Math.round(p.at).toLocaleString('en-US')} req/s`,
+      );
+      return (
+        `the open-loop loader (${n.driver}) was the limit of ${n.pairs.length} capacity search${n.pairs.length === 1 ? '' : 'es'} (${each.join('; ')}): ` +
+        "its core was busy and its sends fell behind the schedule while the server's core had room, so those capacities are lower bounds, not the servers' figures; " +
+        (n.driver === 'oha' ? 'more loader cores would be needed to find them' : 'a faster open-loop engine (oha: benchsuite setup oha) or more loader cores would be needed to find them')
+      );
+    }
     case 'profile-no-stacks':
       return n.file
         ? `no flame graph: it is drawn from the collapsed stacks in ${n.file} next to results.json, which were not given to the report (\`benchsuite report results.json\` reads them from there)`

@@ -36,3 +36,18 @@ export function findGoTool(name: string, env: NodeJS.ProcessEnv = process.env): 
   ];
   return candidates.find((c): c is string => !!c && executable(c)) ?? null;
 }
+
+/**
+ * Where a Rust-built tool is: `$BENCHSUITE_<NAME>`, the tool's cache (`benchsuite setup <name>`
+ * installs it there with `cargo install --root`), PATH, then cargo's own bin folder. Null when none has it.
+ */
+export function findCargoTool(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const candidates = [
+    env[`BENCHSUITE_${name.toUpperCase()}`],
+    join(toolCacheDir(env), 'bin', name),
+    ...(env.PATH ?? '').split(delimiter).map((d) => d && join(d, name)),
+    env.CARGO_HOME && join(env.CARGO_HOME, 'bin', name),
+    join(homedir(), '.cargo', 'bin', name),
+  ];
+  return candidates.find((c): c is string => !!c && executable(c)) ?? null;
+}

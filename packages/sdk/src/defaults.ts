@@ -270,10 +270,20 @@ export const DEFAULTS = {
     resolution: 0.05,
     /** Seconds per probe (one open-loop window at one rate). */
     probeSec: 2,
-    /** Most probes per target (coarse + bisection), a bound on the search's time. */
-    maxProbes: 14,
+    /**
+     * Most probes per block (coarse + bisection + confirmations), a bound on the search's time: a
+     * typical search takes 10–13 (2 coarse, 5 bisections, a confirmation for each failure).
+     */
+    maxProbes: 20,
     /** A probe whose achieved req/s is below this share of the offered rate did not keep up (fails the SLO). */
     keptUpShare: 0.95,
+    /**
+     * Blocks (fresh processes) per target, at least: with 3 the capacity has a 95% interval over
+     * processes (Student's t at 2 degrees of freedom, 4.3); `--blocks MIN` above it asks for more.
+     */
+    minBlocks: 3,
+    /** A failed probe whose loader core was busy counts as loader-bound when more than this share of its sends left late (see `loaderLimited`). */
+    lateShare: 0.01,
   },
   /**
    * The budget planner's fixed costs (see analysis/budget.ts), measured on the project's 2-core

@@ -110,6 +110,8 @@ export interface DriverCapabilities {
    * every round trip.
    */
   lowOverhead?: boolean;
+  /** Sends one request shape per run: a scenario with several requests (round-robin) needs another driver. */
+  oneRequest?: boolean;
 }
 
 /**
@@ -122,6 +124,11 @@ export interface Driver {
   name: string;
   /** Rough single-core ceiling, used by `auto` to pick the stronger driver. */
   ceilingRps: number;
+  /**
+   * Open loop (`capabilities.openLoop`): the highest rate it sends on schedule from one loader core,
+   * as measured here (`npm run bench:open-loop`); `auto` picks the highest for open-loop runs and `--slo`.
+   */
+  openLoopCeilingRps?: number;
   /** What the driver can do; `auto` and the runner ask these instead of checking names. */
   capabilities: DriverCapabilities;
   available(): Promise<true | string>;

@@ -114,6 +114,8 @@ export const designOptionsSchema = z.strictObject({
   stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),
   practicalBand: z.number().nonnegative().max(1).default(DEFAULTS.practicalBand),
   bootstrapResamples: z.number().int().min(100).default(DEFAULTS.bootstrapResamples),
+  /** `--slo`: seconds of each open-loop probe of the capacity search (`DEFAULTS.capacity.probeSec`). */
+  capacityProbeSec: z.number().positive().default(DEFAULTS.capacity.probeSec),
 });
 /**
  * Design options that measurements rejected, with why: a configuration that sets one is refused,

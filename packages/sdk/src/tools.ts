@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { toolCacheDir } from './cache.js';
 import { findH2load } from './drivers/h2load.js';
 import { findK6 } from './drivers/k6.js';
+import { findOha } from './drivers/oha.js';
 import { findVegeta } from './drivers/vegeta.js';
 
 /**
  * Tools the measuring can use, and how each installs: Go programs are built from the Go module
- * proxy into the tool's cache (`<cache>/bin`, where the drivers look first); system packages come
+ * proxy and Rust ones from crates.io (`cargo install --locked --root <cache>`) into the tool's cache
+ * (`<cache>/bin`, where the drivers look first); system packages come
  * from the package manager (apt-get when root on Debian or Ubuntu; otherwise the command is shown).
  * `benchsuite setup <tool>` installs one with progress; nothing is installed behind a user's back.
  */
@@ -17,7 +19,7 @@ export interface ToolSpec {
   purpose: string;
   /** Its path when it is installed, else null. */
   find: () => string | null;
-  install: { kind: 'go'; module: string; seconds: number } | { kind: 'apt'; package: string; seconds: number };
+  install: { kind: 'go'; module: string; seconds: number } | { kind: 'cargo'; crate: string; version: string; seconds: number } | { kind: 'apt'; package: string; seconds: number };
 }
 
 const onPath = (name: string) => () => {
@@ -28,7 +30,8 @@ const onPath = (name: string) => () => {
 /** The installable tools by name; the keys are valid `benchsuite setup` names. */
 export const tools = {
   k6: { purpose: 'open-loop driver and the k6-operator scripts', find: () => findK6(), install: { kind: 'go', module: 'go.k6.io/k6@v1.8.1', seconds: 90 } },
-  vegeta: { purpose: 'open-loop driver (the higher ceiling here)', find: () => findVegeta(), install: { kind: 'go', module: 'github.com/tsenart/vegeta/v12@v12.12.0', seconds: 30 } },
+  oha: { purpose: 'open-loop driver with the highest measured ceiling', find: () => findOha(), install: { kind: 'cargo', crate: 'oha', version: '1.16.0', seconds: 390 } },
+  vegeta: { purpose: 'open-loop driver', find: () => findVegeta(), install: { kind: 'go', module: 'github.com/tsenart/vegeta/v12@v12.12.0', seconds: 30 } },
   wrk: { purpose: 'closed-loop driver with the highest ceiling', find: onPath('wrk'), install: { kind: 'apt', package: 'wrk', seconds: 60 } },
   h2load: {
     purpose: 'closed-loop driver with the lowest time per request: fixed counts (--requests) and low connection counts',
@@ -42,8 +45,10 @@ export const toolNames = Object.keys(tools) as ToolName[];
 
 /** The command a user would run to install it, for messages where the tool cannot run it itself. */
 function installCommand(name: ToolName, env: NodeJS.ProcessEnv = process.env): string {
-  const i = tools[name].install;
-  return i.kind === 'go' ? `GOBIN=${join(toolCacheDir(env), 'bin')} go install ${i.module}` : `apt-get install -y --no-install-recommends ${i.package}`;
+  const i: ToolSpec['install'] = tools[name].install;
+  if (i.kind === 'go') return `GOBIN=${join(toolCacheDir(env), 'bin')} go install ${i.module}`;
+  if (i.kind === 'cargo') return `cargo install ${i.crate} --version ${i.version} --locked --root ${toolCacheDir(env)}`;
+  return `apt-get install -y --no-install-recommends ${i.package}`;
 }
 
 function runLogged(argv: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void): Promise<number> {
@@ -79,6 +84,13 @@ export async function installTool(name: ToolName, onProgress: (message: string) 
     onProgress(`building ${i.module} from the Go module proxy into ${bin} (about ${i.seconds} s)`);
     const code = await runLogged(['go', 'install', i.module], { ...env, GOBIN: bin }, (l) => onProgress(`  ${l}`));
     if (code !== 0) throw new Error(`go install ${i.module} failed (exit ${code}); by hand: ${manual}`);
+  } else if (i.kind === 'cargo') {
+    if (!onPath('cargo')()) throw new Error(`no Rust toolchain (cargo) on PATH to build ${name}; install Rust (https://rustup.rs), then: ${manual}`);
+    const root = toolCacheDir(env);
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    onProgress(`building ${i.crate} ${i.version} from crates.io into ${join(root, 'bin')} (about ${Math.round(i.seconds / 60)} min on 2 cores)`);
+    const code = await runLogged(['cargo', 'install', i.crate, '--version', i.version, '--locked', '--root', root], env, (l) => onProgress(`  ${l}`));
+    if (code !== 0) throw new Error(`cargo install ${i.crate} failed (exit ${code}); by hand: ${manual}`);
   } else {
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
     if (!root || !onPath('apt-get')())

@@ -88,6 +88,7 @@ describe('the measuring design', () => {
       stealThreshold: DEFAULTS.stealThreshold,
       practicalBand: DEFAULTS.practicalBand,
       bootstrapResamples: DEFAULTS.bootstrapResamples,
+      capacityProbeSec: DEFAULTS.capacity.probeSec,
     });
     const given = validateSuite({
       scenarios: [ok],

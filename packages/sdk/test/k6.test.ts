@@ -211,7 +211,8 @@ describe.skipIf(!k6)('k6 driver', () => {
         terms,
       );
       probes.push([rate, Math.round(p.achievedRps), p.meets]);
-      return p.meets;
+      // No resources sampled here: a failure is never judged loader-bound.
+      return { meets: p.meets, loaderBound: p.loaderBound ?? false };
     });
     const known = (before + (await closedLoop())) / 2;
     // 20%, not 10%: on a shared VM the host's speed moves by more than 10% within the search's

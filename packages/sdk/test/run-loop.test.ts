@@ -356,11 +356,47 @@ describe('replaying a journal', () => {
       { record: 'instructions', instructions: { scenario: 'ping', target: 'b', status: 'skipped', reason: 'a URL target', warmupRequests: 3000, levels: [] } },
       { record: 'stream', scenario: 'chat', target: 'b', block: { block: 1, status: 'failed', failure: 'gone', levels: [], cancel: null, backpressure: null, wallSec: 1 } },
       { record: 'stream', scenario: 'chat', target: 'b', block: { block: 2, status: 'failed', failure: 'gone', levels: [], cancel: null, backpressure: null, wallSec: 1 } },
+      // A capacity search's finished block: its probe's window is numbered among the run's (index 1000).
+      {
+        record: 'capacity-block',
+        scenario: 'ping',
+        target: 'b',
+        block: {
+          block: 1,
+          capacity: null,
+          bracket: null,
+          bound: 'server',
+          probes: [
+            {
+              rate: 100,
+              achievedRps: 0,
+              p50: 0,
+              p99: 0,
+              errorShare: 1,
+              meets: false,
+              failed: 'window failed: gone',
+              loaderBound: false,
+              window: {
+                scenario: 'ping',
+                target: 'b',
+                block: 1,
+                round: 1,
+                position: 0,
+                index: 1000,
+                startedAt: new Date(0).toISOString(),
+                elapsedSec: 1,
+                status: 'failed',
+                failure: { phase: 'load', message: 'gone' },
+              },
+            },
+          ],
+        },
+      },
     ];
     const lines = [...run, ...others.map((e) => JSON.stringify(e))];
     writeFileSync(join(dir, 'windows.jsonl'), `${lines.join('\n')}\n`);
     const kinds = new Set(lines.map((l) => (JSON.parse(l) as JournalEvent).record));
-    expect([...kinds].sort()).toEqual(['block', 'ceiling', 'costs', 'floor-window', 'instructions', 'profile', 'replan', 'stream', 'verify', 'window']);
+    expect([...kinds].sort()).toEqual(['block', 'capacity-block', 'ceiling', 'costs', 'floor-window', 'instructions', 'profile', 'replan', 'stream', 'verify', 'window']);
     const whole = replayJournal(dir);
     expect(whole.verify).toEqual([{ scenario: 'ping', target: 'b', ok: true }]);
     expect(whole.costs.get('b')).toMatchObject({ startupMs: { median: 50 } });
@@ -370,7 +406,10 @@ describe('replaying a journal', () => {
     expect(whole.instructions).toHaveLength(1);
     expect(whole.streams).toEqual([{ scenario: 'chat', target: 'b', blocks: [expect.objectContaining({ block: 1 }), expect.objectContaining({ block: 2 })] }]);
     expect(whole.replans).toHaveLength(1);
-    expect(whole.nextIndex).toBe(whole.windows.length);
+    expect(whole.capacityBlocks).toEqual([{ scenario: 'ping', target: 'b', block: expect.objectContaining({ block: 1, bound: 'server' }) }]);
+    // The next window comes after the run's windows and after the journalled probes' windows.
+    expect(whole.windows.length).toBeLessThan(1000);
+    expect(whole.nextIndex).toBe(1001);
     expect(whole.loadSec).toBeGreaterThan(0);
     // Cut after the first line of each kind: the state is what those lines make, nothing more.
     for (const kind of kinds) {

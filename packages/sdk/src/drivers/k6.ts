@@ -85,6 +85,7 @@ export const k6Driver: Driver = {
   name: 'k6',
   // Measured open loop on the project's machine (npm run bench:open-loop): ~5k req/s per core.
   ceilingRps: 5_000,
+  openLoopCeilingRps: 2_000,
   capabilities: { capRate: true, openLoop: true, microsecondLatency: true, threads: 'per-loader-core' },
   note: 'k6 runs windows of at least 1 s (shorter ones are lengthened); its latency comes from a grid of ~300 exact quantiles printed by the script; an open-loop send later than its schedule by more than 2 ms (k6 scripts read a ms clock) counts as late.',
   async available() {

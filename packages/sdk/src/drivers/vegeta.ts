@@ -81,8 +81,14 @@ function run(bin: string, args: string[], o: DriverRunOptions, hooks: { start?: 
  * error, body, attack, seq, …). Open loop: request `seq` was due at T0 + seq/rate, where T0 is the
  * earliest `timestamp − seq/rate` (no send leaves before its time); its latency from the intended
  * send is its end minus that, and it was late when it left more than `lateSendMs` after it.
+ * vegeta's pacer only counts a send once a worker took it, and stops at the duration: when every
+ * worker (`-max-workers`) was busy, the schedule's remaining sends never left. They are the
+ * dropped sends: the schedule's count over the attack's duration less the requests it made.
  */
-function parseVegetaCsv(csv: string, o: { expectStatus: readonly number[]; rate?: number | undefined; openLoop?: boolean | undefined; timeoutSec: number }): DriverRunResult {
+export function parseVegetaCsv(
+  csv: string,
+  o: { expectStatus: readonly number[]; rate?: number | undefined; openLoop?: boolean | undefined; timeoutSec: number; durationSec: number },
+): DriverRunResult {
   const histogram = createHistogram();
   const rows: Array<{ ts: number; code: number; lat: number; seq: number; err: string }> = [];
   for (const line of csv.split('\n')) {
@@ -124,7 +130,8 @@ function parseVegetaCsv(csv: string, o: { expectStatus: readonly number[]; rate?
     }
   }
   const durationSec = rows.length && last > first ? (last - first) / 1e9 : 0;
-  return { requests, durationSec, histogram, statusCounts, errors, timeouts, non2xx, unexpected, ...(open ? { openLoop: { corrected, late, dropped: 0 } } : {}) };
+  const dropped = open ? Math.max(0, Math.floor(o.durationSec * o.rate!) - rows.length) : 0;
+  return { requests, durationSec, histogram, statusCounts, errors, timeouts, non2xx, unexpected, ...(open ? { openLoop: { corrected, late, dropped } } : {}) };
 }
 
 let vegetaVersion: Promise<string> | undefined;
@@ -138,6 +145,7 @@ let vegetaVersion: Promise<string> | undefined;
 export const vegetaDriver: Driver = {
   name: 'vegeta',
   ceilingRps: 20_000,
+  openLoopCeilingRps: 10_000,
   capabilities: { capRate: true, openLoop: true, microsecondLatency: true, threads: 'per-loader-core' },
   note: 'vegeta records every request (send time, sequence, latency in ns); latency from the intended send is computed from the schedule; a send more than 2 ms behind it counts as late.',
   async available() {

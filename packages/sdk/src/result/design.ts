@@ -98,6 +98,10 @@ export const designSchema = z.strictObject({
   intervalMethod: z.string().optional(),
   /** `--instructions`: fresh processes per pair, uninstrumented warm-up requests, counted requests at one connection and at the scenario's. */
   instructions: z.strictObject({ processes: int, warmupRequests: int, requests: int, loadedRequests: int }).optional(),
+  /** `--slo`: seconds per probe (absent in older results: 2). */
+  capacityProbeSec: nonneg.optional(),
+  /** `--slo`: the capacity search as this run did it: blocks per target, coarse growth, bisection resolution, probes per block, kept-up and late shares (absent in older results). */
+  capacity: z.strictObject({ blocks: int, startShare: nonneg, growth: nonneg, resolution: nonneg, maxProbes: int, keptUpShare: nonneg, lateShare: nonneg, confirmFailures: z.boolean() }).optional(),
   /** The budget planner's estimate of the minimum design, and what it changed to fit the budget. */
   budgetPlan: z
     .strictObject({

@@ -90,7 +90,9 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const okWindows = windows.filter((w) => w.status === 'ok');
   // Streaming levels and backpressure phases are measured time too.
   const streamSec = streaming.reduce((a, r) => a + r.blocks.reduce((b, x) => b + x.levels.reduce((c, l) => c + l.durationSec, 0) + (x.backpressure?.durationSec ?? 0), 0), 0);
-  const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0) + streamSec;
+  // A capacity search's probes are measured windows too (kept with their probes, not in `windows`).
+  const probeSec = capacity.reduce((a, c) => a + c.blocks.reduce((b, x) => b + x.probes.reduce((d, p) => d + (p.window?.status === 'ok' ? p.window.durationSec : 0), 0), 0), 0);
+  const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0) + streamSec + probeSec;
   const { wallSec } = time;
   const firstScenario = loadScenarios[0] ?? scenarios[0]!;
   const result: BenchResult = {

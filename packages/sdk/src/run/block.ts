@@ -40,7 +40,8 @@ export function windowSpec(scenario: Scenario, requests: readonly RequestSpec[],
   };
 }
 
-function failureOf(err: unknown, signal: AbortSignal): FailedWindow['failure'] {
+/** A failed window's record from what was thrown (an interruption is said as such). */
+export function failureOf(err: unknown, signal: AbortSignal): FailedWindow['failure'] {
   const f = err instanceof PhaseError ? err : new PhaseError(signal.aborted ? 'interrupted' : 'load', (err as Error)?.message ?? String(err));
   return {
     phase: signal.aborted && f.phase !== 'crash' ? 'interrupted' : f.phase,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEFAULTS } from '../defaults.js';
 import { BenchsuiteConfigError } from '../errors.js';
 import { designOptionsSchema, removedDesignOptions, type Design, type DesignOptions, type LoadOverrides, type RunSuiteOptions } from '../options.js';
 import { designSchema } from '../result-schema.js';
@@ -88,8 +89,13 @@ export function readPlan(dir: string): RunPlan {
   const parsed = storedPlanSchema.safeParse(json);
   if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
   const { options, design: d } = parsed.data;
-  // Every plan before design.method was recorded measured one window after another.
-  return { ...parsed.data, design: { ...d, method: d.method ?? 'sequential' }, options: { ...options, overrides: options.overrides as LoadOverrides } };
+  // Every plan before design.method was recorded measured one window after another; every plan
+  // before design.capacityProbeSec probed for the default's seconds.
+  return {
+    ...parsed.data,
+    design: { ...d, method: d.method ?? 'sequential', capacityProbeSec: d.capacityProbeSec ?? DEFAULTS.capacity.probeSec },
+    options: { ...options, overrides: options.overrides as LoadOverrides },
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { StopRecord } from '../result-schema.js';
 import type { Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { runBlock, windowSpec, type BlockEntry, type BlockPlan } from './block.js';
-import { capacityOf } from './capacity.js';
+import { capacityOf, capacitySettings } from './capacity.js';
 import { measureCeiling } from './ceiling.js';
 import { floorSession, lowSteps, type FloorSession } from './floor.js';
 import type { RunContext } from './context.js';
@@ -345,13 +345,21 @@ async function scenarioCeiling(ctx: RunContext, o: ScheduleOptions, e: Entry): P
   }
 }
 
-/** A capacity run (`--slo`): open-loop probes per target in blocks of fresh processes instead of rounds of paired windows. */
+/**
+ * A capacity run (`--slo`): open-loop probes per target in blocks of fresh processes instead of
+ * rounds of paired windows, with the settings the design recorded (`capacitySettings`); the blocks
+ * an interrupted run journalled are replayed, not searched again.
+ */
 async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms: ThresholdTerm[] }): Promise<void> {
+  const { design } = ctx;
+  const settings = design.capacity ?? capacitySettings(design);
   for (const t of e.all) {
     if (ctx.signal.aborted || ctx.journal.state.capacity.some((c) => c.scenario === e.scenario.name && c.target === t.name)) continue;
     const event = { type: 'capacity', scenario: e.scenario.name, target: t.name, slo: slo.text } as const;
     ctx.emit(event);
-    const capacity = await capacityOf(ctx, e.scenario, t, slo, ctx.design.blocks.min, (block, probe) => ctx.emit({ ...event, block, probe }));
+    const replayed = ctx.journal.state.capacityBlocks.filter((c) => c.scenario === e.scenario.name && c.target === t.name).map((c) => c.block);
+    const probeSec = design.capacityProbeSec ?? DEFAULTS.capacity.probeSec;
+    const capacity = await capacityOf(ctx, e.scenario, t, slo, settings.blocks, { ...settings, probeSec }, replayed, (block, probe) => ctx.emit({ ...event, block, probe }));
     ctx.journal.record({ record: 'capacity', capacity });
   }
 }

@@ -3,6 +3,7 @@ import type { BudgetChange } from '../analysis/budget.js';
 import type { Design } from '../options.js';
 import {
   blockSchema,
+  capacityBlockSchema,
   ceilingSchema,
   costsSchema,
   instructionsRecordSchema,
@@ -13,6 +14,7 @@ import {
   windowSchema,
   type BlockRecord,
   type Capacity,
+  type CapacityBlock,
   type Ceiling,
   type Costs,
   type InstructionsRecord,
@@ -52,13 +54,15 @@ export const journalEventSchema = z.discriminatedUnion('record', [
   z.strictObject({ record: z.literal('profile'), profile: profileRecordSchema }),
   z.strictObject({ record: z.literal('instructions'), instructions: instructionsRecordSchema }),
   z.strictObject({ record: z.literal('stream'), scenario: z.string(), target: z.string(), block: streamBlockSchema }),
+  /** A finished block of a capacity search (`--slo`), its probes' windows included. */
+  z.strictObject({ record: z.literal('capacity-block'), scenario: z.string(), target: z.string(), block: capacityBlockSchema }),
 ]);
 export type JournalEvent = z.infer<typeof journalEventSchema>;
 
 /**
  * What happens during a run, one event at a time: the journalled ones, and those that live only in
  * the process that records them (a resumed run counts its load from its windows, decides its stops
- * again and searches capacity again).
+ * again and figures each capacity again from its journalled blocks).
  */
 export type RunEvent =
   | JournalEvent
@@ -85,6 +89,8 @@ export interface RunState {
   readonly streams: readonly StreamResult[];
   readonly stops: readonly StopRecord[];
   readonly capacity: readonly Capacity[];
+  /** Finished blocks of capacity searches, per (scenario, target), replayed by `--resume`. */
+  readonly capacityBlocks: ReadonlyArray<{ scenario: string; target: string; block: CapacityBlock }>;
   /** Seconds under load so far (an interrupted run's included), for the overhead figure. */
   readonly loadSec: number;
   /** The next window's sequence number. */
@@ -104,6 +110,7 @@ export const emptyState = (): RunState => ({
   streams: [],
   stops: [],
   capacity: [],
+  capacityBlocks: [],
   loadSec: 0,
   nextIndex: 0,
 });
@@ -135,6 +142,11 @@ export function reduce(s: RunState, e: RunEvent): RunState {
         ? s.streams.map((r) => (r.scenario === e.scenario && r.target === e.target ? { ...r, blocks: [...r.blocks, e.block] } : r))
         : [...s.streams, { scenario: e.scenario, target: e.target, blocks: [e.block] }];
       return { ...s, streams };
+    }
+    case 'capacity-block': {
+      // Its probes' windows are numbered among the run's: the next window comes after them.
+      const last = Math.max(-1, ...e.block.probes.map((p) => p.window?.index ?? -1));
+      return { ...s, capacityBlocks: [...s.capacityBlocks, { scenario: e.scenario, target: e.target, block: e.block }], nextIndex: Math.max(s.nextIndex, last + 1) };
     }
     case 'load':
       return { ...s, loadSec: s.loadSec + e.sec };

@@ -19,6 +19,7 @@ import { kindOf } from '../kinds.js';
 import { assembleResult } from './assemble.js';
 import { windowSpec } from './block.js';
 import { lowSteps } from './floor.js';
+import { capacitySettings } from './capacity.js';
 import type { RunContext, RunDesign } from './context.js';
 import { processExecutor, systemClock, type Clock, type Executor, type ExecutorContext } from './executor.js';
 import type { InstructionsPlan } from './instructions.js';
@@ -198,6 +199,7 @@ function planSuite(given: RunSuiteOptions): SuitePlan {
     if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
   }
   const budget = recorded ? undefined : planRun(scenarios, targets, opts.design, opts);
+  const fitted = recorded ? undefined : { ...opts.design, ...budget!.design };
   const design: RunDesign =
     recorded?.design ??
     frozen({
@@ -209,6 +211,8 @@ function planSuite(given: RunSuiteOptions): SuitePlan {
       intervalMethod: INTERVAL_METHOD,
       ...budget!.design,
       budgetPlan: { minimumSec: budget!.minimumSec, givenMinimumSec: budget!.givenMinimumSec, changes: budget!.changes, overBySec: budget!.overBySec },
+      // --slo: the capacity search as this run does it (blocks, growth, resolution, probes, shares).
+      ...(opts.slo !== undefined ? { capacity: capacitySettings(fitted!) } : {}),
     });
   const seed = recorded?.seed ?? opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   return {
