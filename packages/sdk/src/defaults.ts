@@ -46,8 +46,9 @@ export const DEFAULTS = {
    * How a round loads its targets. `sliced`: all in the same seconds, in alternating slots of tens
    * of milliseconds (`slice` below), with a driver that can (wrk); `sequential`: one window per
    * target after another, in a seeded order. Sliced, because the host's speed moves within a second:
-   * on the project's VM a window's throughput log-ratio to the reference had an SD of 0.37–0.43
-   * one window after another and 0.16–0.19 in slots (`npm run bench:slices`; figures in docs).
+   * on the project's VM a window's throughput log-ratio to the reference had a within-block SD of
+   * 0.53 one window after another and 0.145 in slots, in the same hour on the same processes
+   * (`npm run bench:slices`, 2026-11-27; docs/measurements.md).
    */
   method: 'sliced' as 'sliced' | 'sequential',
   /** Blocks (fresh server processes) per scenario. */
@@ -327,10 +328,13 @@ export const DEFAULTS = {
    * What a typical pair's per-round log-ratio is expected to carry before a run has measured it
    * (the forecast in the run's header), per method: the SD between blocks (processes) and the robust
    * SD of a round within its block (the host). Measured on the project's 2-vCPU VM (see
-   * docs/measurements.md); a run replaces them with its own after its first block.
+   * docs/measurements.md): sliced within 0.13–0.17 (median 0.145) and between 0–0.08 (median 0.03)
+   * over 5 pairs of contract A's baseline (`npm run bench:slices`, 2026-11-27); sequential within
+   * 0.10–0.35 in the default runs of 2026-11-26 (0.24 the newcomer's run) and 0.53 in the noisy hour
+   * of that bench. A run replaces them with its own after its first block.
    */
   forecast: {
-    prior: { sliced: { between: 0.03, within: 0.12 }, sequential: { between: 0.04, within: 0.24 } },
+    prior: { sliced: { between: 0.03, within: 0.145 }, sequential: { between: 0.04, within: 0.24 } },
     /** The precision goals whose budget the header states. */
     goals: [0.05, 0.02],
   },
