@@ -179,7 +179,7 @@ function windowsText(r: BenchResult): string {
 const windowsPhrase = (windowSec: number, requests: number | undefined) => (requests ? `windows of exactly ${requests} requests each (per connection step)` : `${+windowSec.toFixed(3)} s windows`);
 const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
 
-type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>;
+type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'> & Partial<Pick<BenchResult['design'], 'method'>>;
 
 /** How a block's fresh processes were warmed, as a phrase. */
 const warmupPhrase = (d: DesignShape) => `warm-up ${freshWarmupPhrase(d)}`;
@@ -202,7 +202,7 @@ const carriedPhrase = (d: DesignShape) => `then ${plural(d.carriedWarmupRounds, 
 /** The design in one sentence: the run facts of every report. */
 function designText(d: DesignShape, o: { windows: string }): string {
   return (
-    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, every target once per round in a seeded random order; ` +
+    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ${d.method === 'sliced' ? 'every target in the same seconds of each round, in time slices' : 'every target once per round in a seeded random order'}; ` +
     (d.processes === 'shared'
       ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, ${carriedPhrase(d)}`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; ${warmupPhrase(d)}`)
@@ -651,7 +651,7 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
     notes,
     verdict: o.verdict !== undefined ? { kind: 'run-verdict', verdict: o.verdict, bands: th.covBands } : null,
     remarks: [
-      { kind: 'relative-figures', reference },
+      { kind: 'relative-figures', reference, ...(result.design.method === 'sliced' ? { sliced: true } : {}) },
       ...(o.verdict !== undefined ? [{ kind: 'verdict-bands', bands: th.covBands, share: th.verdictShare } as const] : []),
       { kind: 'noise-labels', stealThreshold: th.stealThreshold, noisyWindowCov: th.noisyWindowCov, disturbedSteal: th.disturbedSteal },
       ...(result.profiles.some((p) => p.status === 'ok' && p.summary) ? [{ kind: 'profile-shares' } as const] : []),

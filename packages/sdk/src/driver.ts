@@ -66,6 +66,11 @@ export interface DriverRunResult {
 export interface SlicedFigures {
   /** Seconds from each slot's first send to its last response inside it, summed over slots (the time measured). */
   activeSec: number;
+  /**
+   * The loader process's own CPU seconds, read inside it as it ends: a round's loaders exit
+   * together, and the runner's reaped-children ticks cannot tell one from another.
+   */
+  loaderCpuSec?: number;
   /** Responses that arrived inside their slot. */
   inSlot: number;
   /** The throughput: responses inside the slots ÷ their measured seconds (`inSlot / activeSec` with one loader thread). */

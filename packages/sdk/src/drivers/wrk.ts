@@ -52,7 +52,14 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
     '  local totals = {}',
     '  for _, t in ipairs(threads) do for k, v in pairs(t:get("counts")) do totals[k] = (totals[k] or 0) + v end end',
     '  for k, v in pairs(totals) do io.write("@@BS status ", k, " ", v, "\\n") end',
-    ...(slots ? ['  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), "\\n") end'] : []),
+    ...(slots
+      ? [
+          '  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), "\\n") end',
+          // Its own CPU (every thread, CLOCK_PROCESS_CPUTIME_ID): a round's loaders exit together,
+          // and the runner's reaped-children ticks cannot tell one from another.
+          '  ffi.C.clock_gettime(2, bs_ts); io.write("@@BS cpu ", tonumber(bs_ts.tv_sec) + tonumber(bs_ts.tv_nsec) / 1e9, "\\n")',
+        ]
+      : []),
     // Debian's wrk 4.1 cannot index the latency object, but percentile() walks wrk's exact µs
     // array: print a dense grid of quantiles (0.1% steps, finer in the tail) and rebuild from it.
     '  if latency.max >= latency.min and summary.requests > 0 then',
@@ -133,12 +140,14 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
   let summary: number[] | undefined;
   const quantiles: Array<[number, number]> = [];
   const slices: number[][] = [];
+  let ownCpuSec: number | undefined;
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('@@BS ')) continue;
     const [, kind, ...rest] = line.split(' ');
     if (kind === 'summary') summary = rest.map(Number);
     else if (kind === 'status') statusCounts[rest[0]!] = Number(rest[1]);
     else if (kind === 'slice') slices.push(rest.map(Number));
+    else if (kind === 'cpu') ownCpuSec = Number(rest[0]);
     else if (kind === 'pct') {
       for (const pair of rest.join(' ').split(',')) {
         const [p, v] = pair.split(':').map(Number) as [number, number];
@@ -163,7 +172,7 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
     if (!code.startsWith('2')) non2xx += n;
     if (!expected.has(Number(code))) unexpected += n;
   }
-  const sliced = slices.length ? slicedFigures(slices) : undefined;
+  const sliced = slices.length ? { ...slicedFigures(slices), ...(ownCpuSec !== undefined && Number.isFinite(ownCpuSec) ? { loaderCpuSec: ownCpuSec } : {}) } : undefined;
   return {
     requests,
     durationSec: sliced ? sliced.activeSec : durationUs / 1e6,

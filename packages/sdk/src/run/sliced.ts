@@ -112,7 +112,7 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
     const plan = sliceSchedule(timing, monotonicMs() + leadSec * 1000, subSeed(seed, 'step', si));
     // What each target's loader and sampler gave, kept until every target's step has ended: the
     // cores' other CPU is what none of the round's servers and loaders used.
-    const got: Array<{ k: number; j: number; res: DriverRunResult; resources: WindowResources; last: TreeSampler['last'] }> = [];
+    const got: Array<{ k: number; j: number; res: DriverRunResult; resources: WindowResources; last: TreeSampler['last']; loaderFix: number }> = [];
     const runs = live.map(async (k, j) => {
       const { target, spec } = items[k]!;
       const scenario = spec.scenario;
@@ -158,7 +158,11 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
         if (res.requests === 0 || !res.sliced || active <= 0) {
           throw new PhaseError('load', `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
         }
-        got.push({ k, j, res, resources: resources ?? emptyResources(), last: sampler.last });
+        const sampled = resources ?? emptyResources();
+        // The loader's CPU from itself when it said it (the sampler's fallback for an exited loader,
+        // the runner's reaped-children ticks, adds every loader of the round that ended before it).
+        const own = res.sliced.loaderCpuSec;
+        got.push({ k, j, res, resources: own !== undefined ? { ...sampled, loaderCpuSeconds: own } : sampled, last: sampler.last, loaderFix: own !== undefined ? own - sampled.loaderCpuSeconds : 0 });
       } catch (err) {
         failed[k] = err instanceof PhaseError ? err : new PhaseError('load', (err as Error).message);
       } finally {
@@ -171,7 +175,7 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
     for (const g of got) {
       const { target } = items[g.k]!;
       const own = g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds + g.resources.serviceCpuSeconds;
-      const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + roundKnown - own }) : undefined;
+      const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + g.loaderFix + roundKnown - own }) : undefined;
       const r = activeShares({ ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) }, g.res.sliced!.activeSec, g.last?.wallSec, {
         serverCores: ctx.pinning.serverCpus.length,
         loaderCores: ctx.pinning.enabled ? ctx.pinning.loaderCpus.length : 0,
