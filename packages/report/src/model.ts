@@ -179,7 +179,8 @@ function windowsText(r: BenchResult): string {
 const windowsPhrase = (windowSec: number, requests: number | undefined) => (requests ? `windows of exactly ${requests} requests each (per connection step)` : `${+windowSec.toFixed(3)} s windows`);
 const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
 
-type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'> & Partial<Pick<BenchResult['design'], 'method'>>;
+type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'> &
+  Partial<Pick<BenchResult['design'], 'method'>>;
 
 /** How a block's fresh processes were warmed, as a phrase. */
 const warmupPhrase = (d: DesignShape) => `warm-up ${freshWarmupPhrase(d)}`;
