@@ -328,13 +328,20 @@ export const DEFAULTS = {
    * What a typical pair's per-round log-ratio is expected to carry before a run has measured it
    * (the forecast in the run's header), per method: the SD between blocks (processes) and the robust
    * SD of a round within its block (the host). Measured on the project's 2-vCPU VM (see
-   * docs/measurements.md): sliced within 0.13–0.17 (median 0.145) and between 0–0.08 (median 0.03)
-   * over 5 pairs of contract A's baseline (`npm run bench:slices`, 2026-11-27); sequential within
-   * 0.10–0.35 in the default runs of 2026-11-26 (0.24 the newcomer's run) and 0.53 in the noisy hour
-   * of that bench. A run replaces them with its own after its first block.
+   * docs/measurements.md): sliced within 0.13–0.17 (median 0.145) over 5 pairs of contract A's
+   * baseline (`npm run bench:slices`, 2026-11-27); sequential within 0.10–0.35 in the default runs
+   * of 2026-11-26 (0.24 the newcomer's run) and 0.53 in the noisy hour of that bench. Between
+   * blocks the processes differ whatever the method: 0.03 (median, bench:slices, 4 blocks), 0.057
+   * (a default run, 2026-11-26), 0.099 (a 6-minute run of 3 scenarios × 4 targets, 2026-11-27 01:44,
+   * where it set 83% of the interval): 0.07. A run replaces them with its own after its first blocks.
    */
   forecast: {
-    prior: { sliced: { between: 0.03, within: 0.145 }, sequential: { between: 0.04, within: 0.24 } },
+    prior: { sliced: { between: 0.07, within: 0.145 }, sequential: { between: 0.07, within: 0.24 } },
+    /**
+     * How much the prior's SD between blocks weighs once the run has measured its own: as many
+     * degrees of freedom as this many blocks beyond the first (`pooledBetween`).
+     */
+    priorDf: 2,
     /** The precision goals whose budget the header states. */
     goals: [0.05, 0.02],
   },

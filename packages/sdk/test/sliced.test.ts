@@ -124,6 +124,11 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
     expect(slice.drained).toBeLessThanOrEqual(10 * 5);
     expect(s.requests).toBe(s.steps[0]!.requests);
     expect(f.rps).toBeGreaterThan(s.rps);
+    // Each loader's CPU is its own (it says it from inside): the slow target's wrk, with a tenth
+    // of the responses, used less than the fast one's, not the round's loaders together.
+    const loaderCpu = (x: typeof s) => x.steps[0]!.resources.loaderCpuSeconds;
+    expect(loaderCpu(s)).toBeGreaterThan(0);
+    expect(loaderCpu(s)).toBeLessThan(loaderCpu(f));
   }, 30_000);
 
   it('agrees with a window of its own on a CPU-bound server (the same process, sliced against a second one)', async () => {

@@ -166,7 +166,8 @@ function runH2load(bin: string, o: DriverRunOptions, args: string[], hooks: { st
       if (!hooks.edgesFromOutput) start();
     });
     child.once('error', reject);
-    child.once('exit', (code, signal) => {
+    // At 'close', not 'exit': its output is read to the end only once its pipes have closed.
+    child.once('close', (code, signal) => {
       start();
       end();
       o.signal?.removeEventListener('abort', abort);

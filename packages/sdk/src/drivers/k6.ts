@@ -59,7 +59,8 @@ function runK6(bin: string, o: DriverRunOptions, script: string, mode: 'warmup' 
     const abort = () => child.kill('SIGKILL');
     o.signal?.addEventListener('abort', abort, { once: true });
     child.once('error', reject);
-    child.once('exit', (code, signal) => {
+    // At 'close', not 'exit': its output is read to the end only once its pipes have closed.
+    child.once('close', (code, signal) => {
       if (line) onLine(line);
       // An end marker lost (k6 killed in its teardown): the window ends here.
       if (phase === 'measuring') o.onMeasureEnd?.(child.pid!);

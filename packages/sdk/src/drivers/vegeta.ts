@@ -66,7 +66,8 @@ function run(bin: string, args: string[], o: DriverRunOptions, hooks: { start?: 
     o.signal?.addEventListener('abort', abort, { once: true });
     child.once('spawn', () => hooks.start?.(child.pid!));
     child.once('error', reject);
-    child.once('exit', (code, signal) => {
+    // At 'close', not 'exit': its output is read to the end only once its pipes have closed.
+    child.once('close', (code, signal) => {
       hooks.end?.(child.pid!);
       o.signal?.removeEventListener('abort', abort);
       if (o.signal?.aborted) return reject(new Error('interrupted'));

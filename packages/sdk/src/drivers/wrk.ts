@@ -232,11 +232,16 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'mea
     });
     o.signal?.addEventListener('abort', abort, { once: true });
     child.once('error', reject);
-    child.once('exit', (code, signal) => {
+    child.once('exit', () => {
       // wrk notices SIGINT within its 100 ms tick and reports its own measured runtime; the
       // sampling window ends here, when its load really stops.
       hooks.end?.(child.pid!);
       clearTimeout(timer);
+    });
+    // Its output is read once its pipes have closed, not at its exit: with a round's loaders
+    // ending together the runner may not have read the last of it yet (a default run lost two
+    // block parts to a wrk that "printed nothing" and one whose slot lines were still unread).
+    child.once('close', (code, signal) => {
       o.signal?.removeEventListener('abort', abort);
       if (o.signal?.aborted) reject(new Error('interrupted'));
       else if (mode === 'warmup' && signal === 'SIGKILL') resolve('');

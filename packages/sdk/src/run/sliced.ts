@@ -112,7 +112,7 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
     const plan = sliceSchedule(timing, monotonicMs() + leadSec * 1000, subSeed(seed, 'step', si));
     // What each target's loader and sampler gave, kept until every target's step has ended: the
     // cores' other CPU is what none of the round's servers and loaders used.
-    const got: Array<{ k: number; j: number; res: DriverRunResult; resources: WindowResources; last: TreeSampler['last']; loaderFix: number }> = [];
+    const got: Array<{ k: number; j: number; res: DriverRunResult; resources: WindowResources; last: TreeSampler['last'] }> = [];
     const runs = live.map(async (k, j) => {
       const { target, spec } = items[k]!;
       const scenario = spec.scenario;
@@ -162,7 +162,8 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
         // The loader's CPU from itself when it said it (the sampler's fallback for an exited loader,
         // the runner's reaped-children ticks, adds every loader of the round that ended before it).
         const own = res.sliced.loaderCpuSec;
-        got.push({ k, j, res, resources: own !== undefined ? { ...sampled, loaderCpuSeconds: own } : sampled, last: sampler.last, loaderFix: own !== undefined ? own - sampled.loaderCpuSeconds : 0 });
+        const last = sampler.last && own !== undefined ? { ...sampler.last, knownSec: sampler.last.knownSec + own - sampled.loaderCpuSeconds } : sampler.last;
+        got.push({ k, j, res, resources: own !== undefined ? { ...sampled, loaderCpuSeconds: own } : sampled, last });
       } catch (err) {
         failed[k] = err instanceof PhaseError ? err : new PhaseError('load', (err as Error).message);
       } finally {
@@ -175,7 +176,7 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
     for (const g of got) {
       const { target } = items[g.k]!;
       const own = g.resources.serverCpuSeconds + g.resources.loaderCpuSeconds + g.resources.serviceCpuSeconds;
-      const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + g.loaderFix + roundKnown - own }) : undefined;
+      const other = g.last ? otherShare({ ...g.last, knownSec: g.last.knownSec + roundKnown - own }) : undefined;
       const r = activeShares({ ...g.resources, ...(other !== undefined ? { otherCpuShare: other } : {}) }, g.res.sliced!.activeSec, g.last?.wallSec, {
         serverCores: ctx.pinning.serverCpus.length,
         loaderCores: ctx.pinning.enabled ? ctx.pinning.loaderCpus.length : 0,
