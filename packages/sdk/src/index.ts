@@ -56,7 +56,7 @@ export { perProcessOf, processFigures, workerCount } from './analysis/per-proces
 export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedWindows, WindowIndex, INTERVAL_METHOD, type EstimatorOptions } from './analysis/summarize.js';
 export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
-export { tQuantile } from './analysis/student-t.js';
+export { normalQuantile, tQuantile } from './analysis/student-t.js';
 export { mulberry32 } from './random.js';
 export { thresholdsOf, recordedThresholds } from './design-thresholds.js';
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';
