@@ -5,22 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { parseThresholds } from '../src/analysis/thresholds.js';
 import { capacityOfBlocks, judgeProbe, loaderLimited, searchCapacity, type ProbeVerdict } from '../src/run/capacity.js';
 import type { CapacityBlock, Latency } from '../src/index.js';
+import { mulberry32 } from '../src/random.js';
 import { zeroResources } from './_helpers.js';
 
 const o = { growth: 2, resolution: 0.05, maxProbes: 20 };
 const lat = (p99: number): Latency => ({ p50: p99 / 4, p90: p99 / 2, p99, p999: p99 * 2, min: 1, max: p99 * 3, mean: p99 / 3, stdev: 1, count: 1000 });
 
-/** A small seeded generator (mulberry32), so every random case is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (the SDK's mulberry32), so every random case is the same on every run. */
+const rng = mulberry32;
 
 describe('searchCapacity with confirmed failures', () => {
   it('a probe that fails once at random moves the capacity by at most one bisection step', async () => {

@@ -147,13 +147,9 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
             },
           })
           .catch((err: Error) => {
-            const crash = watch.crashed();
-            if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
-            if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
-            throw new PhaseError('load', err.message);
+            throw watch.loadFailed(err);
           });
-        const crash = watch.crashed();
-        if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
+        watch.throwIfCrashed();
         const active = res.sliced?.activeSec ?? 0;
         if (res.requests === 0 || !res.sliced || active <= 0) {
           throw new PhaseError('load', `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);

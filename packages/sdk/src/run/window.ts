@@ -76,7 +76,10 @@ export const emptyResources = (): WindowResources => ({
 });
 
 /** A loader that aborts when the server dies, so a crash ends the window at once instead of at its timeout. */
-export function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; crashed: () => string | undefined; dispose: () => void } {
+export function crashWatch(
+  target: StartedTarget,
+  signal: AbortSignal,
+): { signal: AbortSignal; crashed: () => string | undefined; loadFailed: (err: Error) => PhaseError; throwIfCrashed: () => void; dispose: () => void } {
   const ac = new AbortController();
   let crashed: string | undefined;
   let live = true;
@@ -87,9 +90,15 @@ export function crashWatch(target: StartedTarget, signal: AbortSignal): { signal
     crashed = `server exited during the window (${describeExit(e)})`;
     ac.abort();
   });
+  const crashError = () => new PhaseError('crash', crashed!, target.tail(), target.exitInfo());
   return {
     signal: ac.signal,
     crashed: () => crashed,
+    // Why the loader failed: the server's crash, the run's interruption, or the loader's own error.
+    loadFailed: (err) => (crashed ? crashError() : signal.aborted ? new PhaseError('interrupted', 'interrupted') : new PhaseError('load', err.message)),
+    throwIfCrashed: () => {
+      if (crashed) throw crashError();
+    },
     dispose: () => {
       live = false;
       signal.removeEventListener('abort', onAbort);
@@ -137,13 +146,9 @@ export async function measureWindow(ctx: WindowContext, target: StartedTarget, s
           },
         })
         .catch((err: Error) => {
-          const crash = watch.crashed();
-          if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
-          if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
-          throw new PhaseError('load', err.message);
+          throw watch.loadFailed(err);
         });
-      const crash = watch.crashed();
-      if (crash) throw new PhaseError('crash', crash, target.tail(), target.exitInfo());
+      watch.throwIfCrashed();
       if (res.requests === 0) {
         throw new PhaseError(
           'load',
