@@ -52,6 +52,24 @@ describe('benchsuite run --threshold', () => {
     }
   });
 
+  it('a --slo dry run says the capacity search and how long it takes, not a windowed design fitted to the budget', () => {
+    const r = binary(['run', '--config', config, '-s', 'tiny', '--driver', 'k6', '--slo', 'p99<50ms', '--budget', '1m', '-n']);
+    expect(r.code, r.stderr).toBe(0);
+    const c = DEFAULTS.capacity;
+    expect(r.stdout).toMatch(/^slo +p99<50ms: each target's capacity is the highest offered rate that meets it$/m);
+    expect(r.stdout).toMatch(/^budget +not used: a capacity search takes the blocks its interval needs, about \d[^\n]*\(1 target × \d+ blocks; at most /m);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^design +\\d+ blocks of fresh processes per target, each warmed closed-loop .*open-loop probes of [\\d.]+ s: from ${c.startShare * 100}% .*at most ${c.maxProbes} probes per block`,
+        'm',
+      ),
+    );
+    expect(r.stdout).toMatch(/^expects +each target's capacity: the median over its \d+ blocks, with a 95% interval/m);
+    // Nothing of a windowed run: no rounds, no stopping rule, no budget fit, no pair forecast.
+    expect(r.stdout).not.toMatch(/^(stopping|warm-up) /m);
+    expect(r.stdout).not.toMatch(/rounds? per block|for a typical pair|to bring every interval/);
+  });
+
   // A server that errors, and one that stops answering, must fail errors<1% (exit 99), whatever
   // else failed: the hanging one's windows fail (no response), and they count as failed sends.
   for (const [suite, target, why] of [

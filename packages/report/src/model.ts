@@ -1,4 +1,5 @@
 import {
+  DEFAULTS,
   upgradeResult,
   warmupWindows,
   type BenchResult,
@@ -237,6 +238,23 @@ export interface RunOutlook {
   /** What the budget buys and what the goals would take (`BudgetPlan.forecast`): said on its own line when present. */
   forecast?: RunForecast | undefined;
   driver: { name: string; reason: string };
+  /** A capacity run (`--slo`): the SLO, the search's settings and how long it takes (it is not fitted to the budget). */
+  capacity?: { slo: string; settings: CapacitySearch; probeSec: number; typicalSec: number; maxSec: number } | undefined;
+}
+
+type CapacitySearch = NonNullable<BenchResult['design']['capacity']>;
+
+/**
+ * A capacity search as a run does it, in one sentence (a `--slo` run's header and the report's
+ * design fact): `3 blocks of fresh processes per target, each warmed closed-loop 2–3 s, then
+ * open-loop probes of 2 s from 50% of the warm-up's req/s, ×2 until the SLO fails, …`.
+ */
+function capacitySearchText(c: CapacitySearch, probeSec: number, d: Pick<DesignShape, 'warmup'>): string {
+  return (
+    `${plural(c.blocks, 'block')} of fresh processes per target, each warmed closed-loop ${range({ min: d.warmup.minSec, max: d.warmup.maxSec })} s, then open-loop probes of ${+probeSec.toFixed(2)} s: ` +
+    `from ${fmtPct(c.startShare, 0)} of the warm-up's req/s, ×${c.growth} until the SLO fails, then halving the bracket to within ${fmtPct(c.resolution, 0)}` +
+    `${c.confirmFailures ? ', each failed rate probed again' : ''}; at most ${c.maxProbes} probes per block; a probe that delivers under ${fmtPct(c.keptUpShare, 0)} of its rate fails`
+  );
 }
 
 /**
@@ -256,6 +274,7 @@ export function forecastText(f: RunForecast): string {
 /** The run's header in a few short lines (label, text): suite, targets, budget, design, driver. */
 export function runHeaderFacts(o: RunOutlook): Fact[] {
   const d = o.design;
+  if (o.capacity) return capacityHeaderFacts(o, o.capacity);
   const expected = o.expectedHalfWidth === undefined || o.forecast ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
   return [
     { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
@@ -266,6 +285,26 @@ export function runHeaderFacts(o: RunOutlook): Fact[] {
     },
     ...(o.forecast ? [{ label: 'expects', text: forecastText(o.forecast) }] : []),
     { label: 'design', text: designBrief(d, o) },
+    { label: 'driver', text: `${o.driver.name}: ${o.driver.reason}` },
+  ];
+}
+
+/** A capacity run's header: the SLO, how long the search takes, what it gives, how it searches. */
+function capacityHeaderFacts(o: RunOutlook, c: NonNullable<RunOutlook['capacity']>): Fact[] {
+  const runs = `${plural(o.targets.length, 'target')} × ${plural(c.settings.blocks, 'block')}`;
+  return [
+    { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
+    { label: 'targets', text: o.targets.join(', ') },
+    { label: 'slo', text: `${c.slo}: each target's capacity is the highest offered rate that meets it` },
+    {
+      label: 'budget',
+      text: `not used: a capacity search takes the blocks its interval needs, about ${fmtDuration(Math.round(c.typicalSec * o.scenarios.length))} here (${runs}${o.scenarios.length > 1 ? ` per scenario` : ''}; at most ${fmtDuration(Math.round(c.maxSec * o.scenarios.length))})`,
+    },
+    {
+      label: 'expects',
+      text: `each target's capacity: the median over its ${plural(c.settings.blocks, 'block')}, with a 95% interval over them (Student's t, widened to the bisection brackets); a lower bound (≥) where the loader, not the server, was the limit`,
+    },
+    { label: 'design', text: capacitySearchText(c.settings, c.probeSec, o.design) },
     { label: 'driver', text: `${o.driver.name}: ${o.driver.reason}` },
   ];
 }
@@ -383,7 +422,35 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
   return notes;
 }
 
+/** A run of capacity searches only (`--slo`): no windows of rounds, so no ratios, rounds or precision target. */
+const isCapacityRun = (r: BenchResult) => (r.capacity?.length ?? 0) > 0 && r.summaries.length === 0;
+
+/** A capacity run's facts: its search, its SLO, and the run's environment and time. */
+function capacityRunFacts(r: BenchResult, wallSec: number): Fact[] {
+  const d = r.design;
+  const env = r.environment;
+  const slos = [...new Set(r.capacity!.map((c) => c.slo))];
+  const probes = r.capacity!.flatMap((c) => c.blocks.flatMap((b) => b.probes));
+  const steal = probes.flatMap((p) => (p.window?.status === 'ok' && p.window.resources.cpuSteal !== undefined ? [p.window.resources.cpuSteal] : []));
+  return [
+    { label: 'Date', text: `${fmtDate(r.startedAt)} → ${fmtDate(r.finishedAt)} (${fmtDuration(wallSec)})${r.resumed ? ', resumed after an interruption' : ''}` },
+    { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
+    { label: 'SLO', text: slos.length === 1 ? `${slos[0]}: each target's capacity is the highest offered rate that meets it` : slos },
+    { label: 'Design', text: d.capacity ? capacitySearchText(d.capacity, d.capacityProbeSec ?? DEFAULTS.capacity.probeSec, d) : 'a capacity search per target (its settings were not recorded)' },
+    { label: 'Driver', text: driverText(env.driver) },
+    { label: 'Pinning', text: pinningText(env.pinning) },
+    {
+      label: 'Probes',
+      text: `${probes.length} open-loop windows${steal.length ? `; CPU steal mean ${fmtPct(steal.reduce((a, x) => a + x, 0) / steal.length)}, max ${fmtPct(Math.max(...steal))}` : ''}`,
+    },
+    { label: 'Time', text: `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load` },
+    ...cpuClockFacts(r),
+    { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
+  ];
+}
+
 function designFacts(r: BenchResult, wallSec: number): Fact[] {
+  if (isCapacityRun(r)) return capacityRunFacts(r, wallSec);
   const d = r.design;
   const o = r.overall;
   const env = r.environment;
@@ -574,54 +641,58 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
   const result = options.reference && options.reference !== input.design.reference ? withReference(input, options.reference) : input;
   const reference = result.design.reference;
   // Streaming scenarios have tables of their own (stream-tables.ts), not rounds of windows.
+  // So do a capacity run's (--slo) searches: a target with a capacity is not "not run" here.
+  const searched = (scenario: string, target: string) => (result.capacity ?? []).some((c) => c.scenario === scenario && c.target === target);
   const scenarioNames = result.scenarios.filter((s) => s.kind !== 'stream').map((s) => s.name);
   for (const s of result.summaries) if (!scenarioNames.includes(s.scenario)) scenarioNames.push(s.scenario);
 
-  const scenarios = scenarioNames.map((name): ScenarioView => {
-    const info: ScenarioInfo = result.scenarios.find((s) => s.name === name) ?? {
-      name,
-      requests: [],
-      expect: { status: [] },
-      load: { connections: [], warmupSec: 0, durationSec: 0, timeoutSec: 0 },
-    };
-    const stop = result.stops.find((s) => s.scenario === name) ?? null;
-    const ranking = result.rankings.find((r) => r.scenario === name);
-    const summaries = result.summaries.filter((s) => s.scenario === name && s.windows.ok - s.windows.excludedSteal > 0);
-    const placeOf = (t: string) => ranking?.places.find((p) => p.targets.includes(t)) ?? null;
-    const order = ranking?.places.flatMap((p) => p.targets) ?? [];
-    const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : Number.MAX_SAFE_INTEGER);
-    const measured = [...summaries].sort((a, b) => rank(a.target) - rank(b.target) || b.rps.point - a.rps.point);
-    const rows = measured.map((summary): PairRow => {
-      const p = placeOf(summary.target);
-      return {
-        target: summary.target,
-        summary,
-        isReference: summary.target === reference,
-        place: p?.place ?? null,
-        tie: (p?.targets.length ?? 0) > 1,
-        failures: failuresOf(result, name, summary.target),
-        notes: pairNotes(result, summary, stop),
+  const scenarios = scenarioNames
+    .map((name): ScenarioView => {
+      const info: ScenarioInfo = result.scenarios.find((s) => s.name === name) ?? {
+        name,
+        requests: [],
+        expect: { status: [] },
+        load: { connections: [], warmupSec: 0, durationSec: 0, timeoutSec: 0 },
       };
-    });
-    const stepped = info.load.connections.length > 1 || rows.some((r) => r.summary.steps.length > 1);
-    const steps = stepped ? rows.flatMap((r) => r.summary.steps.map((step) => ({ target: r.target, isReference: r.isReference, step }))) : [];
-    const places = (ranking?.places ?? []).flatMap((p) =>
-      p.targets.map((t): PlaceRow => {
-        const s = summaries.find((x) => x.target === t);
-        return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
-      }),
-    );
-    const measuredNames = new Set(rows.map((r) => r.target));
-    const missing = result.targets.filter((t) => !measuredNames.has(t.name)).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
-    const notes: Note[] = rows.length && Math.max(...rows.map((r) => r.summary.blocks)) === 1 ? [{ kind: 'single-block', scenario: name }] : [];
-    const profiles = profileViews(
-      result,
-      name,
-      rows.map((r) => r.target),
-      options.stacks,
-    );
-    return { info, rows, steps, places, rankingMethod: ranking?.method ?? null, missing, stop, notes, profiles };
-  });
+      const stop = result.stops.find((s) => s.scenario === name) ?? null;
+      const ranking = result.rankings.find((r) => r.scenario === name);
+      const summaries = result.summaries.filter((s) => s.scenario === name && s.windows.ok - s.windows.excludedSteal > 0);
+      const placeOf = (t: string) => ranking?.places.find((p) => p.targets.includes(t)) ?? null;
+      const order = ranking?.places.flatMap((p) => p.targets) ?? [];
+      const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : Number.MAX_SAFE_INTEGER);
+      const measured = [...summaries].sort((a, b) => rank(a.target) - rank(b.target) || b.rps.point - a.rps.point);
+      const rows = measured.map((summary): PairRow => {
+        const p = placeOf(summary.target);
+        return {
+          target: summary.target,
+          summary,
+          isReference: summary.target === reference,
+          place: p?.place ?? null,
+          tie: (p?.targets.length ?? 0) > 1,
+          failures: failuresOf(result, name, summary.target),
+          notes: pairNotes(result, summary, stop),
+        };
+      });
+      const stepped = info.load.connections.length > 1 || rows.some((r) => r.summary.steps.length > 1);
+      const steps = stepped ? rows.flatMap((r) => r.summary.steps.map((step) => ({ target: r.target, isReference: r.isReference, step }))) : [];
+      const places = (ranking?.places ?? []).flatMap((p) =>
+        p.targets.map((t): PlaceRow => {
+          const s = summaries.find((x) => x.target === t);
+          return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
+        }),
+      );
+      const measuredNames = new Set(rows.map((r) => r.target));
+      const missing = result.targets.filter((t) => !measuredNames.has(t.name) && !searched(name, t.name)).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
+      const notes: Note[] = rows.length && Math.max(...rows.map((r) => r.summary.blocks)) === 1 ? [{ kind: 'single-block', scenario: name }] : [];
+      const profiles = profileViews(
+        result,
+        name,
+        rows.map((r) => r.target),
+        options.stacks,
+      );
+      return { info, rows, steps, places, rankingMethod: ranking?.method ?? null, missing, stop, notes, profiles };
+    })
+    .filter((s) => s.rows.length || s.missing.length || s.profiles.length || !(result.capacity ?? []).some((c) => c.scenario === s.info.name));
 
   const o = result.overall;
   const notes: Note[] = [];
@@ -650,13 +721,15 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
     reference,
     facts: designFacts(result, wallSec),
     notes,
-    verdict: o.verdict !== undefined ? { kind: 'run-verdict', verdict: o.verdict, bands: th.covBands } : null,
-    remarks: [
-      { kind: 'relative-figures', reference, ...(result.design.method === 'sliced' ? { sliced: true } : {}) },
-      ...(o.verdict !== undefined ? [{ kind: 'verdict-bands', bands: th.covBands, share: th.verdictShare } as const] : []),
-      { kind: 'noise-labels', stealThreshold: th.stealThreshold, noisyWindowCov: th.noisyWindowCov, disturbedSteal: th.disturbedSteal },
-      ...(result.profiles.some((p) => p.status === 'ok' && p.summary) ? [{ kind: 'profile-shares' } as const] : []),
-    ],
+    verdict: o.verdict !== undefined && !isCapacityRun(result) ? { kind: 'run-verdict', verdict: o.verdict, bands: th.covBands } : null,
+    remarks: isCapacityRun(result)
+      ? [{ kind: 'capacity-figures' }]
+      : [
+          { kind: 'relative-figures', reference, ...(result.design.method === 'sliced' ? { sliced: true } : {}) },
+          ...(o.verdict !== undefined ? [{ kind: 'verdict-bands', bands: th.covBands, share: th.verdictShare } as const] : []),
+          { kind: 'noise-labels', stealThreshold: th.stealThreshold, noisyWindowCov: th.noisyWindowCov, disturbedSteal: th.disturbedSteal },
+          ...(result.profiles.some((p) => p.status === 'ok' && p.summary) ? [{ kind: 'profile-shares' } as const] : []),
+        ],
     scenarios,
     targetsWithCosts: result.targets.filter((t) => t.costs),
     metadataKeys,

@@ -53,6 +53,7 @@ export type Note =
   | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance: number }
   | { kind: 'failed-windows'; windows: number; of: number }
   | { kind: 'relative-figures'; reference: string; sliced?: boolean }
+  | { kind: 'capacity-figures' }
   | { kind: 'noise-labels'; stealThreshold: number; noisyWindowCov: number; disturbedSteal: number }
   | { kind: 'stop-reason'; reason: StopRecord['reason']; blocks: number }
   | { kind: 'stopped'; scenario: string; reason: StopRecord['reason']; blocks: number; rounds: number; worst: number | null; target: number }
@@ -240,6 +241,8 @@ export function noteText(n: Note): string {
       return `${n.windows} of ${n.of} windows failed (see the raw windows for each failure)`;
     case 'relative-figures':
       return `relative figures are ratios to ${n.reference} measured side by side in this run: ${n.sliced ? 'every round loads each target in the same seconds, in alternating time slices' : 'every round measures each target once for a short window, in a seeded random order'}, so drift of the host hits all of them alike and cancels in the ratio; they hold for this machine and run (use \`benchsuite compare\` across runs)`;
+    case 'capacity-figures':
+      return "capacities are each target's own req/s, not ratios: each block's search ran on fresh processes of that target alone, and the interval is over blocks; they hold for this machine at this hour, so compare targets within this run, never with another run's capacities";
     case 'noise-labels':
       return `noise: quiet = window-to-window req/s varied by at most ${pct(n.noisyWindowCov)} (CoV within blocks) with little steal; noisy = it varied more; disturbed = windows were left out for CPU steal over ${pct(n.stealThreshold)}, or steal averaged over ${pct(n.disturbedSteal)}`;
     case 'stop-reason':

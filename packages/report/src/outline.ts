@@ -51,8 +51,13 @@ export function outline(m: ReportModel): Section[] {
     ...(capacity.rows.length ? [{ kind: 'capacity' as const, id: 'capacity', title: 'Capacity under the SLO', brief: true, table: capacity }] : []),
     ...(runtimes.length ? [{ kind: 'runtimes' as const, id: 'runtimes', title: 'Runtimes', brief: true, tables: runtimes }] : []),
     ...extraTables(r).flatMap((x, i) => table(`extra-${i}`, x.title, x.table)),
-    { kind: 'rankings', id: 'rankings', title: 'Rankings', brief: false },
-    { kind: 'reading', id: 'reading', title: 'Reading the tables', brief: false },
+    // Rankings and the scenario tables' legend only when a scenario has them (a capacity run has none).
+    ...(m.scenarios.length
+      ? [
+          { kind: 'rankings' as const, id: 'rankings', title: 'Rankings', brief: false },
+          { kind: 'reading' as const, id: 'reading', title: 'Reading the tables', brief: false },
+        ]
+      : []),
     ...m.scenarios.map((s, i): Section => ({ kind: 'scenario', id: scenarioId(s.info.name, i), title: `Scenario: ${s.info.name}`, brief: true, scenario: s })),
     ...table('ceilings', 'Backend ceilings', { columns: ceilingColumns(), rows: r.ceilings } as Table<unknown>),
     ...table(

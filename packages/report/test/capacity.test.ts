@@ -89,4 +89,30 @@ describe('capacity section', () => {
     expect(renderTerminal(old, { color: false })).toContain(g(7_265));
     expect(renderHtml(old)).toContain(g(7_265));
   });
+
+  it('a capacity run (--slo, no windows of rounds) shows its search and SLO, not an empty scenario table, rankings or ratios', () => {
+    const r = withCapacity();
+    r.windows = [];
+    r.summaries = [];
+    r.rankings = [];
+    r.stops = [];
+    r.profiles = [];
+    r.design.capacity = { blocks: 3, startShare: 0.5, growth: 2, resolution: 0.05, maxProbes: 20, keptUpShare: 0.95, lateShare: 0.01, confirmFailures: true };
+    r.design.capacityProbeSec = 2;
+    r.scenarios = r.scenarios.filter((s) => s.name === 'baseline');
+    r.verify = r.verify.filter((v) => v.scenario === 'baseline');
+    r.targets = r.targets.filter((t) => ['fastify', 'node-http', 'koa'].includes(t.name));
+    const run = resultSchema.parse(r);
+    for (const [name, text] of [
+      ['markdown', renderMarkdown(run)],
+      ['terminal', renderTerminal(run, { color: false })],
+      ['html', renderHtml(run)],
+    ] as const) {
+      expect(text, name).toContain(`[${g(18_100)}, ${g(24_300)}]`);
+      expect(text, name).toMatch(/3 blocks of fresh processes per target, each warmed closed-loop [\d–]+ s, then open-loop probes of 2 s/);
+      expect(text, name).toMatch(/p99(<|&lt;)50ms: each target('|&#39;)s capacity is the highest offered rate that meets it/);
+      expect(text, name).toMatch(/capacities are each target('|&#39;)s own req\/s, not ratios/i);
+      expect(text, name).not.toMatch(/not run|no window was recorded|Rankings|relative figures are ratios|Precision target|rounds? per block/i);
+    }
+  });
 });

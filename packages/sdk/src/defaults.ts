@@ -276,6 +276,10 @@ export const DEFAULTS = {
      * typical search takes 10–13 (2 coarse, 5 bisections, a confirmation for each failure).
      */
     maxProbes: 20,
+    /** Probes of a typical block, for the time a capacity run says it takes before it starts (see `maxProbes`). */
+    typicalProbes: 12,
+    /** Each probe's cost beside its window, s: the open-loop loader's start and stop. */
+    probeOverheadSec: 0.3,
     /** A probe whose achieved req/s is below this share of the offered rate did not keep up (fails the SLO). */
     keptUpShare: 0.95,
     /**

@@ -68,7 +68,7 @@ export { histogramFromTrend, quantileGrid, type K6Schedule, type K6Summary } fro
 export { exportK6 } from './k6/export.js';
 export { mergeK6, summariesIn, type SourcedSummary } from './k6/merge.js';
 export { parseThresholds, checkThresholds, errorShare } from './analysis/thresholds.js';
-export { searchCapacity } from './run/capacity.js';
+export { capacityDurationSec, capacitySettings, searchCapacity } from './run/capacity.js';
 export { tools, toolNames, installTool, type ToolName } from './tools.js';
 export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRuntime, type InstalledRuntime } from './runtimes.js';
 export { toolCacheDir } from './cache.js';

@@ -23,18 +23,25 @@ describe('capacity search', () => {
     const outDir = scratch('bs-capacity-loader');
     dirs.push(outDir);
     // 600 µs of CPU before every send: this loader cannot send much more than 1,500 req/s, where
-    // the tiny server answers tens of thousands.
+    // the tiny server answers tens of thousands. The SLO's latency term is loose, so a probe fails
+    // where the loader cannot send the rate at all (its thread full), not where its own delays
+    // first reach a tight p99: at 0.66–0.80 of its thread it crossed 50 ms with the server at 7–15%
+    // of its core, a probe that is judged the server's (`loaderBound.loaderBusy` is 0.8, which oha
+    // at 20–25k req/s reaches 0.6–0.7 of while it keeps up), and a run of those bounds the search.
     const driver = nodeOpenLoopDriver({ burnUs: 600, name: 'slow-loader' });
     const options = {
       scenarios: [hello],
       targets: [tiny('fast')],
       design: { ...tinyDesign, capacityProbeSec: 0.5, warmup: { minSec: 0.4, maxSec: 0.6 } },
       driver,
-      slo: 'p99<50ms,errors<1%',
+      slo: 'p99<1s,errors<1%',
       verify: false,
       outDir,
     };
-    const result = await runSuite(options);
+    const seen: SuiteEvent[] = [];
+    const result = await runSuite({ ...options, onEvent: (e) => seen.push(e) });
+    // A capacity run is not fitted to the budget: no budget warning, no forecast of a pair's interval.
+    expect(seen.filter((e) => e.type === 'budget' || e.type === 'forecast')).toEqual([]);
     const c = result.capacity![0]!;
     const probes = c.blocks.flatMap((b) => b.probes);
     const summary = JSON.stringify(probes.map((p) => [p.rate, Math.round(p.achievedRps), p.meets, p.loaderBound, p.window?.status === 'ok' && +p.window.resources.loaderBusiestCore.toFixed(2)]));

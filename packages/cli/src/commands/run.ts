@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import {
   BenchsuiteConfigError,
   DEFAULTS,
+  capacityDurationSec,
+  capacitySettings,
   FRESH_WARMUP,
   QUICK,
   drivers,
@@ -332,7 +334,17 @@ function outlook(p: Prepared, driver: { name: string; reason: string }): RunOutl
     expectedHalfWidth: p.budget.expectedHalfWidth,
     forecast: p.budget.forecast,
     driver,
+    capacity: capacityOutlook(p),
   };
+}
+
+/** A capacity run's search as the SDK will do it, and how long it takes. */
+function capacityOutlook(p: Prepared): RunOutlook['capacity'] {
+  const slo = p.options.slo;
+  if (slo === undefined) return undefined;
+  const settings = capacitySettings(p.design);
+  const { typicalSec, maxSec } = capacityDurationSec(p.design, settings, p.targetNames.length);
+  return { slo, settings, probeSec: p.design.capacityProbeSec ?? DEFAULTS.capacity.probeSec, typicalSec, maxSec };
 }
 
 /** Facts as aligned lines: `  label   text`. */
@@ -494,8 +506,11 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
   const facts = runHeaderFacts(outlook(p, driver));
   const at = (label: string) => facts.findIndex((f) => f.label === label) + 1;
   facts.splice(at('suite'), 0, { label: 'scenarios', text: plan.scenarios.join(', ') });
-  facts.splice(at('budget'), 0, ...budgetTexts(p.budget, p.design.budgetSec).map((text) => ({ label: '', text })));
-  facts.splice(at('design'), 0, { label: 'warm-up', text: warmupText(p.design) }, { label: 'stopping', text: stoppingText(p.design) });
+  // A capacity run's header says its own search, warm-up and length; the budget's fit is not its.
+  if (p.options.slo === undefined) {
+    facts.splice(at('budget'), 0, ...budgetTexts(p.budget, p.design.budgetSec).map((text) => ({ label: '', text })));
+    facts.splice(at('design'), 0, { label: 'warm-up', text: warmupText(p.design) }, { label: 'stopping', text: stoppingText(p.design) });
+  }
   if (p.configFile || plan.resume) facts[0]!.text += `${p.configFile ? ` (${p.configFile})` : ''}${plan.resume ? ', resuming the run in the output folder' : ''}`;
   facts.push(
     { label: 'seed', text: String(plan.seed ?? 'random (recorded in the result)') },

@@ -283,7 +283,9 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
   // Replay: what an interrupted run journaled is never measured again.
   const replayed = replay(suite, emit);
   const { budget } = suite;
-  if (budget && (budget.changes.length || budget.overBySec > 0)) emit({ type: 'budget', plan: budget, budgetSec: design.budgetSec });
+  // A capacity run (--slo) is not fitted to the budget: its blocks are what its interval needs.
+  const windowed = opts.slo === undefined;
+  if (windowed && budget && (budget.changes.length || budget.overBySec > 0)) emit({ type: 'budget', plan: budget, budgetSec: design.budgetSec });
   const resumedSec = replayed.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
   const elapsed = () => resumedSec + (seam.clock.now() - t0);
 
@@ -297,7 +299,7 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
   suite.planned = plannedScenarios(suite.scenarios, suite.targets, suite.design, suite.design.method);
   design = suite.design;
   const forecast = design.budgetPlan?.forecast;
-  if (forecast && !recorded) emit({ type: 'forecast', forecast });
+  if (windowed && forecast && !recorded) emit({ type: 'forecast', forecast });
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);
   if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason });
