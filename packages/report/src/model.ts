@@ -165,9 +165,12 @@ function pinningText(p: BenchResult['environment']['pinning']): string {
   return `${p.tool ?? 'on'}: server CPUs ${cpuList(p.serverCpus)}, loader CPUs ${cpuList(p.loaderCpus)}`;
 }
 
-/** The driver, why it was chosen, and its ceiling on this machine when known. */
-function driverText(d: BenchResult['environment']['driver']): string {
-  const name = `${d.name} ${d.version}${d.flags.length ? ` (${d.flags.join(' ')})` : ''}`;
+/**
+ * The driver, why it was chosen, and its ceiling on this machine when known. Its flags are those of
+ * its closed-loop windows: a capacity run's (`flags: false`) are only its warm-ups', so not shown.
+ */
+function driverText(d: BenchResult['environment']['driver'], o: { flags: boolean } = { flags: true }): string {
+  const name = `${d.name} ${d.version}${o.flags && d.flags.length ? ` (${d.flags.join(' ')})` : ''}`;
   return noteText({ kind: 'driver-choice', driver: name, reason: d.reason }) + (d.ceilingNote ? `; ${d.ceilingNote}` : '');
 }
 
@@ -437,7 +440,7 @@ function capacityRunFacts(r: BenchResult, wallSec: number): Fact[] {
     { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
     { label: 'SLO', text: slos.length === 1 ? `${slos[0]}: each target's capacity is the highest offered rate that meets it` : slos },
     { label: 'Design', text: d.capacity ? capacitySearchText(d.capacity, d.capacityProbeSec ?? DEFAULTS.capacity.probeSec, d) : 'a capacity search per target (its settings were not recorded)' },
-    { label: 'Driver', text: driverText(env.driver) },
+    { label: 'Driver', text: driverText(env.driver, { flags: false }) },
     { label: 'Pinning', text: pinningText(env.pinning) },
     {
       label: 'Probes',
