@@ -241,7 +241,7 @@ export interface RunOutlook {
   /** What the budget buys and what the goals would take (`BudgetPlan.forecast`): said on its own line when present. */
   forecast?: RunForecast | undefined;
   driver: { name: string; reason: string };
-  /** A capacity run (`--slo`): the SLO, the search's settings and how long it takes (it is not fitted to the budget). */
+  /** A capacity run (`--slo`): the SLO, the search's settings and how long all its searches take (it is not fitted to the budget). */
   capacity?: { slo: string; settings: CapacitySearch; probeSec: number; typicalSec: number; maxSec: number } | undefined;
 }
 
@@ -294,14 +294,14 @@ export function runHeaderFacts(o: RunOutlook): Fact[] {
 
 /** A capacity run's header: the SLO, how long the search takes, what it gives, how it searches. */
 function capacityHeaderFacts(o: RunOutlook, c: NonNullable<RunOutlook['capacity']>): Fact[] {
-  const runs = `${plural(o.targets.length, 'target')} × ${plural(c.settings.blocks, 'block')}`;
+  const runs = `${o.scenarios.length > 1 ? `${plural(o.scenarios.length, 'scenario')} × ` : ''}${plural(o.targets.length, 'target')} × ${plural(c.settings.blocks, 'block')}`;
   return [
     { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
     { label: 'targets', text: o.targets.join(', ') },
     { label: 'slo', text: `${c.slo}: each target's capacity is the highest offered rate that meets it` },
     {
       label: 'budget',
-      text: `not used: a capacity search takes the blocks its interval needs, about ${fmtDuration(Math.round(c.typicalSec * o.scenarios.length))} here (${runs}${o.scenarios.length > 1 ? ` per scenario` : ''}; at most ${fmtDuration(Math.round(c.maxSec * o.scenarios.length))})`,
+      text: `not used: a capacity search takes the blocks its interval needs, about ${fmtDuration(Math.round(c.typicalSec))} here (${runs}; at most ${fmtDuration(Math.round(c.maxSec))})`,
     },
     {
       label: 'expects',
@@ -649,53 +649,53 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
   const scenarioNames = result.scenarios.filter((s) => s.kind !== 'stream').map((s) => s.name);
   for (const s of result.summaries) if (!scenarioNames.includes(s.scenario)) scenarioNames.push(s.scenario);
 
-  const scenarios = scenarioNames
-    .map((name): ScenarioView => {
-      const info: ScenarioInfo = result.scenarios.find((s) => s.name === name) ?? {
-        name,
-        requests: [],
-        expect: { status: [] },
-        load: { connections: [], warmupSec: 0, durationSec: 0, timeoutSec: 0 },
+  const views = scenarioNames.map((name): ScenarioView => {
+    const info: ScenarioInfo = result.scenarios.find((s) => s.name === name) ?? {
+      name,
+      requests: [],
+      expect: { status: [] },
+      load: { connections: [], warmupSec: 0, durationSec: 0, timeoutSec: 0 },
+    };
+    const stop = result.stops.find((s) => s.scenario === name) ?? null;
+    const ranking = result.rankings.find((r) => r.scenario === name);
+    const summaries = result.summaries.filter((s) => s.scenario === name && s.windows.ok - s.windows.excludedSteal > 0);
+    const placeOf = (t: string) => ranking?.places.find((p) => p.targets.includes(t)) ?? null;
+    const order = ranking?.places.flatMap((p) => p.targets) ?? [];
+    const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : Number.MAX_SAFE_INTEGER);
+    const measured = [...summaries].sort((a, b) => rank(a.target) - rank(b.target) || b.rps.point - a.rps.point);
+    const rows = measured.map((summary): PairRow => {
+      const p = placeOf(summary.target);
+      return {
+        target: summary.target,
+        summary,
+        isReference: summary.target === reference,
+        place: p?.place ?? null,
+        tie: (p?.targets.length ?? 0) > 1,
+        failures: failuresOf(result, name, summary.target),
+        notes: pairNotes(result, summary, stop),
       };
-      const stop = result.stops.find((s) => s.scenario === name) ?? null;
-      const ranking = result.rankings.find((r) => r.scenario === name);
-      const summaries = result.summaries.filter((s) => s.scenario === name && s.windows.ok - s.windows.excludedSteal > 0);
-      const placeOf = (t: string) => ranking?.places.find((p) => p.targets.includes(t)) ?? null;
-      const order = ranking?.places.flatMap((p) => p.targets) ?? [];
-      const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : Number.MAX_SAFE_INTEGER);
-      const measured = [...summaries].sort((a, b) => rank(a.target) - rank(b.target) || b.rps.point - a.rps.point);
-      const rows = measured.map((summary): PairRow => {
-        const p = placeOf(summary.target);
-        return {
-          target: summary.target,
-          summary,
-          isReference: summary.target === reference,
-          place: p?.place ?? null,
-          tie: (p?.targets.length ?? 0) > 1,
-          failures: failuresOf(result, name, summary.target),
-          notes: pairNotes(result, summary, stop),
-        };
-      });
-      const stepped = info.load.connections.length > 1 || rows.some((r) => r.summary.steps.length > 1);
-      const steps = stepped ? rows.flatMap((r) => r.summary.steps.map((step) => ({ target: r.target, isReference: r.isReference, step }))) : [];
-      const places = (ranking?.places ?? []).flatMap((p) =>
-        p.targets.map((t): PlaceRow => {
-          const s = summaries.find((x) => x.target === t);
-          return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
-        }),
-      );
-      const measuredNames = new Set(rows.map((r) => r.target));
-      const missing = result.targets.filter((t) => !measuredNames.has(t.name) && !searched(name, t.name)).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
-      const notes: Note[] = rows.length && Math.max(...rows.map((r) => r.summary.blocks)) === 1 ? [{ kind: 'single-block', scenario: name }] : [];
-      const profiles = profileViews(
-        result,
-        name,
-        rows.map((r) => r.target),
-        options.stacks,
-      );
-      return { info, rows, steps, places, rankingMethod: ranking?.method ?? null, missing, stop, notes, profiles };
-    })
-    .filter((s) => s.rows.length || s.missing.length || s.profiles.length || !(result.capacity ?? []).some((c) => c.scenario === s.info.name));
+    });
+    const stepped = info.load.connections.length > 1 || rows.some((r) => r.summary.steps.length > 1);
+    const steps = stepped ? rows.flatMap((r) => r.summary.steps.map((step) => ({ target: r.target, isReference: r.isReference, step }))) : [];
+    const places = (ranking?.places ?? []).flatMap((p) =>
+      p.targets.map((t): PlaceRow => {
+        const s = summaries.find((x) => x.target === t);
+        return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
+      }),
+    );
+    const measuredNames = new Set(rows.map((r) => r.target));
+    const missing = result.targets.filter((t) => !measuredNames.has(t.name) && !searched(name, t.name)).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
+    const notes: Note[] = rows.length && Math.max(...rows.map((r) => r.summary.blocks)) === 1 ? [{ kind: 'single-block', scenario: name }] : [];
+    const profiles = profileViews(
+      result,
+      name,
+      rows.map((r) => r.target),
+      options.stacks,
+    );
+    return { info, rows, steps, places, rankingMethod: ranking?.method ?? null, missing, stop, notes, profiles };
+  });
+  // A scenario a capacity run searched, with nothing else to show, has its figures in the capacity section only.
+  const scenarios = views.filter((s) => s.rows.length || s.missing.length || s.profiles.length || !(result.capacity ?? []).some((c) => c.scenario === s.info.name));
 
   const o = result.overall;
   const notes: Note[] = [];

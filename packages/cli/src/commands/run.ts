@@ -343,7 +343,7 @@ function capacityOutlook(p: Prepared): RunOutlook['capacity'] {
   const slo = p.options.slo;
   if (slo === undefined) return undefined;
   const settings = capacitySettings(p.design);
-  const { typicalSec, maxSec } = capacityDurationSec(p.design, settings, p.targetNames.length);
+  const { typicalSec, maxSec } = capacityDurationSec(p.design, settings, p.options.scenarios.length * p.targetNames.length);
   return { slo, settings, probeSec: p.design.capacityProbeSec ?? DEFAULTS.capacity.probeSec, typicalSec, maxSec };
 }
 

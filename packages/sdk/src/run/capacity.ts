@@ -30,7 +30,7 @@ export function capacitySettings(design: { blocks: { min: number } }) {
 }
 
 /**
- * How long a capacity run takes, s: per target and block a fresh process (`planCosts.blockStartSec`),
+ * How long a capacity run of `searches` (scenario, target) pairs takes, s: per search and block a fresh process (`planCosts.blockStartSec`),
  * its warm-up (`warmup.maxSec`) and the probes, each its window and the loader's start
  * (`probeOverheadSec`), for a typical search (`typicalProbes`) and the longest (`maxProbes`). The
  * budget does not bound a capacity run: its blocks are what its interval needs.
@@ -38,12 +38,12 @@ export function capacitySettings(design: { blocks: { min: number } }) {
 export function capacityDurationSec(
   design: { warmup: { maxSec: number }; capacityProbeSec?: number | undefined },
   settings: { blocks: number; maxProbes: number },
-  targets: number,
+  searches: number,
 ): { typicalSec: number; maxSec: number } {
   const c = DEFAULTS.capacity;
   const probeSec = (design.capacityProbeSec ?? c.probeSec) + c.probeOverheadSec;
   const blockSec = (probes: number) => DEFAULTS.planCosts.blockStartSec + design.warmup.maxSec + probes * probeSec;
-  return { typicalSec: targets * settings.blocks * blockSec(Math.min(c.typicalProbes, settings.maxProbes)), maxSec: targets * settings.blocks * blockSec(settings.maxProbes) };
+  return { typicalSec: searches * settings.blocks * blockSec(Math.min(c.typicalProbes, settings.maxProbes)), maxSec: searches * settings.blocks * blockSec(settings.maxProbes) };
 }
 
 type ProbeFigures = Pick<WindowFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs' | 'resources'>;
