@@ -425,6 +425,12 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
   return notes;
 }
 
+/** When the run ran and what: the first facts of every report. */
+const whenFacts = (r: BenchResult, wallSec: number): Fact[] => [
+  { label: 'Date', text: `${fmtDate(r.startedAt)} → ${fmtDate(r.finishedAt)} (${fmtDuration(wallSec)})${r.resumed ? ', resumed after an interruption' : ''}` },
+  { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
+];
+
 /** A run of capacity searches only (`--slo`): no windows of rounds, so no ratios, rounds or precision target. */
 const isCapacityRun = (r: BenchResult) => (r.capacity?.length ?? 0) > 0 && r.summaries.length === 0;
 
@@ -436,8 +442,7 @@ function capacityRunFacts(r: BenchResult, wallSec: number): Fact[] {
   const probes = r.capacity!.flatMap((c) => c.blocks.flatMap((b) => b.probes));
   const steal = probes.flatMap((p) => (p.window?.status === 'ok' && p.window.resources.cpuSteal !== undefined ? [p.window.resources.cpuSteal] : []));
   return [
-    { label: 'Date', text: `${fmtDate(r.startedAt)} → ${fmtDate(r.finishedAt)} (${fmtDuration(wallSec)})${r.resumed ? ', resumed after an interruption' : ''}` },
-    { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
+    ...whenFacts(r, wallSec),
     { label: 'SLO', text: slos.length === 1 ? `${slos[0]}: each target's capacity is the highest offered rate that meets it` : slos },
     { label: 'Design', text: d.capacity ? capacitySearchText(d.capacity, d.capacityProbeSec ?? DEFAULTS.capacity.probeSec, d) : 'a capacity search per target (its settings were not recorded)' },
     { label: 'Driver', text: driverText(env.driver, { flags: false }) },
@@ -459,8 +464,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
   const env = r.environment;
   const failed = r.windows.filter((w) => w.status === 'failed').length;
   return [
-    { label: 'Date', text: `${fmtDate(r.startedAt)} → ${fmtDate(r.finishedAt)} (${fmtDuration(wallSec)})${r.resumed ? ', resumed after an interruption' : ''}` },
-    { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
+    ...whenFacts(r, wallSec),
     {
       label: 'Design',
       text: designText(d, { windows: windowsText(r) }),

@@ -49,16 +49,20 @@ function withCapacity(): BenchResult {
   return resultSchema.parse(r);
 }
 
+/** The result in every renderer, with the renderer's name. */
+const renders = (r: BenchResult) =>
+  [
+    ['markdown', renderMarkdown(r)],
+    ['terminal', renderTerminal(r, { color: false })],
+    ['html', renderHtml(r)],
+  ] as const;
+
 const g = (n: number) => n.toLocaleString('en-US').replace(/,/g, '\u202f');
 
 describe('capacity section', () => {
   it('shows a server capacity with its interval, a loader-bound one as a lower bound naming the driver and the rate, and why an interval is missing', () => {
     const r = withCapacity();
-    for (const [name, text] of [
-      ['markdown', renderMarkdown(r)],
-      ['terminal', renderTerminal(r, { color: false })],
-      ['html', renderHtml(r)],
-    ] as const) {
+    for (const [name, text] of renders(r)) {
       expect(text, name).toContain(`[${g(18_100)}, ${g(24_300)}]`);
       expect(text, name).toContain(`≥ ${g(28_400)}`);
       expect(text, name).toContain(`loader at ${g(29_600)} (oha)`);
@@ -103,11 +107,7 @@ describe('capacity section', () => {
     r.verify = r.verify.filter((v) => v.scenario === 'baseline');
     r.targets = r.targets.filter((t) => ['fastify', 'node-http', 'koa'].includes(t.name));
     const run = resultSchema.parse(r);
-    for (const [name, text] of [
-      ['markdown', renderMarkdown(run)],
-      ['terminal', renderTerminal(run, { color: false })],
-      ['html', renderHtml(run)],
-    ] as const) {
+    for (const [name, text] of renders(run)) {
       expect(text, name).toContain(`[${g(18_100)}, ${g(24_300)}]`);
       expect(text, name).toMatch(/3 blocks of fresh processes per target, each warmed closed-loop [\d–]+ s, then open-loop probes of 2 s/);
       expect(text, name).toMatch(/p99(<|&lt;)50ms: each target('|&#39;)s capacity is the highest offered rate that meets it/);

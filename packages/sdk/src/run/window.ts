@@ -76,10 +76,7 @@ export const emptyResources = (): WindowResources => ({
 });
 
 /** A loader that aborts when the server dies, so a crash ends the window at once instead of at its timeout. */
-export function crashWatch(
-  target: StartedTarget,
-  signal: AbortSignal,
-): { signal: AbortSignal; crashed: () => string | undefined; loadFailed: (err: Error) => PhaseError; throwIfCrashed: () => void; dispose: () => void } {
+export function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; loadFailed: (err: Error) => PhaseError; throwIfCrashed: () => void; dispose: () => void } {
   const ac = new AbortController();
   let crashed: string | undefined;
   let live = true;
@@ -93,7 +90,6 @@ export function crashWatch(
   const crashError = () => new PhaseError('crash', crashed!, target.tail(), target.exitInfo());
   return {
     signal: ac.signal,
-    crashed: () => crashed,
     // Why the loader failed: the server's crash, the run's interruption, or the loader's own error.
     loadFailed: (err) => (crashed ? crashError() : signal.aborted ? new PhaseError('interrupted', 'interrupted') : new PhaseError('load', err.message)),
     throwIfCrashed: () => {
