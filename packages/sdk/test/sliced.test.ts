@@ -115,10 +115,27 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
     // number of latencies, so from 0.2 s less up to one latency.
     expect(slice.activeSec).toBeGreaterThan(5 * 0.15);
     expect(slice.activeSec).toBeLessThanOrEqual(5 * 0.2);
-    // The same server in a 2-s window of its own: its answers come in bursts a latency apart, so
+    // The same server in windows of its own: its answers come in bursts a latency apart, so
     // counting to each slot's end would read ~10% high, counting from its first response ~10% low.
-    const alone = await measureWindow(ctx, slow, spec(2));
-    expect(Math.abs(s.rps / alone.rps - 1), `sliced ${s.rps} vs alone ${alone.rps}`).toBeLessThan(0.05);
+    // Three of each, interleaved, compared by their medians: one of each once differed by 5.6% in
+    // CI (a 20-ms timer server on a loaded host), inside the noise of single windows.
+    const sliced = [s.rps];
+    const alone = [(await measureWindow(ctx, slow, spec(1))).rps];
+    for (let i = 0; i < 2; i++) {
+      const [again] = await measureSlicedRound(
+        ctx,
+        [
+          { target: slow, spec: spec(1), rps: 10 / 0.02 },
+          { target: fast, spec: spec(1), rps: 5000 },
+        ],
+        3,
+      );
+      if (!again || 'error' in again) throw new Error(`a window failed: ${JSON.stringify(again)}`);
+      sliced.push(again.rps);
+      alone.push((await measureWindow(ctx, slow, spec(1))).rps);
+    }
+    const mid = (a: number[]) => [...a].sort((x, y) => x - y)[1]!;
+    expect(Math.abs(mid(sliced) / mid(alone) - 1), `sliced ${sliced.join(', ')} vs alone ${alone.join(', ')}`).toBeLessThan(0.05);
     // The requests still in flight when a slot closed were answered after it: about a connection's worth per slot.
     expect(slice.drained).toBeGreaterThan(0);
     expect(slice.drained).toBeLessThanOrEqual(10 * 5);
