@@ -1,5 +1,6 @@
 import {
   DEFAULTS,
+  twinOf,
   upgradeResult,
   warmupWindows,
   type BenchResult,
@@ -281,7 +282,7 @@ export function runHeaderFacts(o: RunOutlook): Fact[] {
   const expected = o.expectedHalfWidth === undefined || o.forecast ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
   return [
     { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
-    { label: 'targets', text: o.targets.map((t) => (t === o.reference ? `${t} (reference)` : t)).join(', ') },
+    { label: 'targets', text: o.targets.map((t) => (t === o.reference ? `${t} (reference)` : t === twinOf(o.reference) ? `${t} (A/A control)` : t)).join(', ') },
     {
       label: 'budget',
       text: `${fmtDuration(d.budgetSec)} to bring every interval within ${fmtHalfWidth(d.precision)}${expected}; the minimum design takes about ${fmtDuration(Math.round(o.minimumSec))}`,
@@ -480,6 +481,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     ...(r.design.method ? [{ label: 'Rounds', text: methodText(r) }] : []),
     ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
+    ...(d.youngGenerationMb !== undefined ? [{ label: 'Node runtime', text: noteText({ kind: 'young-generation', mb: d.youngGenerationMb }) }] : []),
     { label: 'Driver', text: driverText(env.driver) },
     { label: 'Pinning', text: pinningText(env.pinning) },
     {
@@ -498,6 +500,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       text: `${o.precisionMet} of ${plural(o.pairs, 'pair')} met ${fmtHalfWidth(d.precision)}; half-width median ${fmtHalfWidth(o.medianHalfWidth)}, worst ${fmtHalfWidth(o.worstHalfWidth)}`,
     },
     ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict, bands: d.covBands }) }] : []),
+    ...(r.control ? [{ label: 'A/A control', text: noteText({ kind: 'aa-control', control: r.control }) }] : []),
     ...(o.limits ? [{ label: 'Interval width', text: noteText({ kind: 'interval-limits', limits: o.limits }) }] : []),
     ...forecastFacts(r),
     {

@@ -1,5 +1,5 @@
-import { DEFAULTS, type BudgetChange, type IntervalLimitsRecord, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
-import { fmtDuration, fmtHalfWidth, fmtPct, fmtRps } from './format.js';
+import { DEFAULTS, type BudgetChange, type ControlRecord, type IntervalLimitsRecord, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
+import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtPct, fmtRatio, fmtRps } from './format.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
 
@@ -18,6 +18,8 @@ export type Note =
   | { kind: 'verdict-bands'; bands: { excellent: number; acceptable: number; noisy: number }; share: number }
   | { kind: 'run-verdict'; verdict: RunVerdict | null; bands: { excellent: number; acceptable: number; noisy: number } }
   | { kind: 'interval-limits'; limits: IntervalLimitsRecord }
+  | { kind: 'aa-control'; control: ControlRecord }
+  | { kind: 'young-generation'; mb: number | 'default' | undefined }
   | { kind: 'host-disturbed'; windows: number; other: number; slowLoader: number; of: number }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold: number }
   | { kind: 'not-pinned'; reason?: string | undefined }
@@ -191,6 +193,12 @@ export function noteText(n: Note): string {
     }
     case 'interval-limits':
       return limitsText(n.limits);
+    case 'aa-control':
+      return controlText(n.control);
+    case 'young-generation':
+      return n.mb === undefined || n.mb === 'default'
+        ? "every Node target with the runtime's own young-generation sizing: V8 grows it under load, so a process was measured at some point of that growth (a figure partly of GC state, not of the framework)"
+        : `every Node target, the reference included, started with V8's young generation fixed at ${n.mb} MB (--min-semi-space-size=${n.mb} --max-semi-space-size=${n.mb}), the size a long-running server reaches: measured in that state from its first request (--young-generation default for the runtime's own sizing)`;
     case 'host-disturbed':
       return n.windows
         ? `${n.windows} of ${n.of} disturbed by the host beyond steal (${n.other} with another process on the measured cores, ${n.slowLoader} with the loader running slow), kept in the estimates`
@@ -318,4 +326,24 @@ export function noteText(n: Note): string {
         ? `no flame graph: it is drawn from the collapsed stacks in ${n.file} next to results.json, which were not given to the report (\`benchsuite report results.json\` reads them from there)`
         : 'no flame graph: the run kept no collapsed stacks (it had no output folder)';
   }
+}
+
+/**
+ * The A/A control as the run's noise floor: `node-http.twin ÷ node-http (a second process of the
+ * reference in every block) read 1.012 [0.962, 1.065] on baseline, …; every interval holds 1; one
+ * process's own level varies by 4.1% [2.3%, 15.2%] (SD, 3 df)`.
+ */
+function controlText(c: ControlRecord): string {
+  const per = c.scenarios.map((s) => `${fmtEstimate(s.ratio, fmtRatio)} on ${s.scenario}`).join(', ');
+  const missed = c.scenarios.filter((s) => s.containsOne === false).map((s) => s.scenario);
+  const holds =
+    c.holds === null
+      ? 'no interval yet (one block)'
+      : missed.length
+        ? `${missed.length} of ${c.scenarios.length} intervals miss 1 (${missed.join(', ')}): expect about 1 in 20 by chance; more says this run's intervals are too narrow`
+        : 'every interval holds 1, as it should';
+  const sd = c.processSd
+    ? `; one process's own level varies by ${fmtPct(c.processSd.point, 1)}${c.processSd.ci95 ? ` [${fmtPct(c.processSd.ci95[0], 1)}, ${fmtPct(c.processSd.ci95[1], 1)}]` : ''} (SD, ${c.processSd.df} df): the floor under every ratio's spread between blocks`
+    : '';
+  return `${c.twin} ÷ ${c.reference} (a second process of the reference in every block) read ${per}; ${holds}${sd}`;
 }

@@ -51,6 +51,27 @@ export const DEFAULTS = {
    * (`npm run bench:slices`, 2026-11-27; docs/measurements.md).
    */
   method: 'sliced' as 'sliced' | 'sequential',
+  /**
+   * V8's young generation (semi-space, MB) every Node target runs with: `--min-semi-space-size` and
+   * `--max-semi-space-size` both set to it, the reference included; `'default'` leaves the runtime's
+   * own sizing. V8 starts a semi-space at 1 MB and grows it with the survival rate: under load a
+   * fresh node:http, Fastify or Koa process here read 4–16 MB after 1–4 s and 32 MB from 5–13 s on,
+   * where it stayed (Node 20.20, 24 GiB; `v8.getHeapSpaceStatistics()` each second, 2026-11-28).
+   * A 3-s warm-up therefore measured each process at a random point of that growth: two fresh
+   * processes of one build differed by an SD of 0.05–0.11 in log-ratio between blocks, and with 16 MB
+   * fixed that fell 2–4× and Fastify ÷ node:http moved from 0.78 to 0.95 in the same blocks (issue
+   * 41). Fixed at the size a long-running server reaches, every process is measured in that state
+   * from its first request. `npm run bench:aa` measures each size's A/A spread and level
+   * (docs/measurements.md).
+   */
+  youngGenerationMb: 32 as number | 'default',
+  /**
+   * The A/A control: in every windowed run the reference also runs as a second, independent process
+   * (named `<reference>.twin`), loaded in the same rounds as any target. Its ratio to the reference
+   * should be 1; its interval says whether the run's intervals hold, and its spread between blocks
+   * is the processes' own noise (the SD of one process's level is that spread ÷ √2).
+   */
+  control: { kind: 'aa' as 'aa' | 'none', twinSuffix: '.twin' },
   /** Blocks (fresh server processes) per scenario. */
   blocks: { min: 2, max: 12 },
   /**

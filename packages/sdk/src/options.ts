@@ -109,6 +109,10 @@ export const designOptionsSchema = z.strictObject({
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
   /** How a round loads its targets: `sliced` (the same seconds, in alternating slots) or `sequential` (one window after another) (`DEFAULTS.method`). */
   method: z.enum(['sliced', 'sequential']).default(DEFAULTS.method),
+  /** V8's young generation of every Node target, MB (`--min/max-semi-space-size`), or `'default'` for the runtime's own sizing (`DEFAULTS.youngGenerationMb`). */
+  youngGenerationMb: z.union([z.number().int().positive().max(1024), z.literal('default')]).default(DEFAULTS.youngGenerationMb),
+  /** `aa`: the reference also runs as a second process in every block, the run's A/A control (`DEFAULTS.control`); `none`: not. */
+  control: z.enum(['aa', 'none']).default(DEFAULTS.control.kind),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
   stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),

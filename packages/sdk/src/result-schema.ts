@@ -11,6 +11,7 @@ export * from './result/design.js';
 export * from './result/environment.js';
 export * from './result/thresholds.js';
 export * from './result/capacity.js';
+export * from './result/control.js';
 export * from './result/loader-floor.js';
 export * from './result/instructions.js';
 export * from './result/streaming.js';

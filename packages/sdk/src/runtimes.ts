@@ -145,11 +145,30 @@ export function commandOn(kind: RuntimeKind, binary: string, command: readonly s
   return kind === 'deno' ? [binary, 'run', '-A', ...args] : [binary, ...args];
 }
 
+/** Is this binary Node (the host's, one the tool installed, or `node` on PATH)? */
+const isNodeBinary = (bin: string): boolean => bin === process.execPath || /(^|\/)node$/.test(bin);
+
 /** Can a target run on another JavaScript runtime? A process target whose command runs Node. */
 function runsOnNode(t: Target): t is ProcessTarget {
-  if (t.kind !== 'process') return false;
-  const bin = t.command[0] ?? '';
-  return bin === process.execPath || /(^|\/)node$/.test(bin);
+  return t.kind === 'process' && isNodeBinary(t.command[0] ?? '');
+}
+
+/** The runtime flags of V8's young generation at `mb` (semi-space, min = max); none for the runtime's own sizing. */
+export function youngGenerationFlags(mb: number | 'default'): string[] {
+  return mb === 'default' ? [] : [`--min-semi-space-size=${mb}`, `--max-semi-space-size=${mb}`];
+}
+
+/**
+ * A command with Node's runtime flags added right after the binary, when it runs Node (a Bun or
+ * Deno binary, or a Python server, is left as it is). Flags the command already gives win: a
+ * target that sets its own semi-space keeps it.
+ */
+export function withNodeFlags(command: readonly string[], flags: readonly string[]): string[] {
+  const [bin, ...rest] = command;
+  if (bin === undefined || !flags.length || !isNodeBinary(bin)) return [...command];
+  const name = (f: string) => f.split('=')[0];
+  const own = new Set(rest.filter((a) => a.startsWith('--')).map(name));
+  return [bin, ...flags.filter((f) => !own.has(name(f))), ...rest];
 }
 
 /**

@@ -1,4 +1,6 @@
 import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
+import { twinOf } from './analysis/control.js';
+import { resolveReference } from './reference.js';
 import { removedDesignOptions, suiteOptionsSchema, type RunSuiteOptions } from './options.js';
 import { connectionSteps, driverLoaded, parseScenario, type Scenario } from './scenario.js';
 import { parseThresholds } from './analysis/thresholds.js';
@@ -67,6 +69,8 @@ export function validateSuite(given: RunSuiteOptions) {
     targets.map((t) => t.name),
     'targets',
   );
+  const reserved = opts?.design.control === 'aa' ? targets.find((t) => targets.some((r) => t.name === twinOf(r.name))) : undefined;
+  if (reserved) errors.push(`targets: "${reserved.name}" is the name of the A/A control's second process; rename that target, or set design.control to "none"`);
   const ref = opts?.design.reference ?? (typeof input.design?.reference === 'string' ? input.design.reference : undefined); // listed even when other design fields are invalid
   if (ref !== undefined && targets.length && !targets.some((t) => t.name === ref)) {
     errors.push(`design.reference: "${ref}" is not a target of this suite; expected one of: ${targets.map((t) => t.name).join(', ')}`);
@@ -110,5 +114,21 @@ export function validateSuite(given: RunSuiteOptions) {
     }
   }
   if (errors.length) throw new BenchsuiteConfigError(errors.join('\n'), errors);
-  return { opts, scenarios, targets };
+  const twin = controlTarget(opts, scenarios, targets);
+  return { opts, scenarios, targets: twin ? [...targets, twin] : targets };
+}
+
+/**
+ * The A/A control's target: the reference's second process, started, warmed and loaded like any
+ * target of every block (its setup is the reference's, not run twice). None in a capacity run, with
+ * `control: 'none'`, when no scenario is loaded by the driver, or when the reference is a URL (one
+ * process: there is no second).
+ */
+function controlTarget(opts: ReturnType<typeof suiteOptionsSchema.parse>, scenarios: readonly Scenario[], targets: readonly Target[]): Target | undefined {
+  if (opts.design.control !== 'aa' || opts.slo !== undefined || !scenarios.some(driverLoaded)) return undefined;
+  const reference = targets.find((t) => t.name === resolveReference(opts.design, targets));
+  if (reference?.kind !== 'process') return undefined;
+  const name = twinOf(reference.name);
+  if (targets.some((t) => t.name === name)) return undefined;
+  return { ...reference, name, setup: undefined, metadata: { ...reference.metadata, control: `A/A: a second process of ${reference.name}` } };
 }

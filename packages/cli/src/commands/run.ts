@@ -59,6 +59,17 @@ const methodName = (raw: string): (typeof METHODS)[number] => {
   if (!(METHODS as readonly string[]).includes(raw)) throw new ValueError(`expected sliced or sequential, got "${raw}"`);
   return raw as (typeof METHODS)[number];
 };
+const youngGeneration = (raw: string): number | 'default' => {
+  if (raw === 'default') return 'default';
+  const mb = Number(raw);
+  if (!Number.isInteger(mb) || mb < 1 || mb > 1024) throw new ValueError(`expected a size in MB (1–1024) or default, got "${raw}"`);
+  return mb;
+};
+const CONTROLS = ['aa', 'none'] as const;
+const controlName = (raw: string): (typeof CONTROLS)[number] => {
+  if (!(CONTROLS as readonly string[]).includes(raw)) throw new ValueError(`expected aa or none, got "${raw}"`);
+  return raw as (typeof CONTROLS)[number];
+};
 const runtimeList = (raw: string) => {
   const specs = raw
     .split(',')
@@ -148,6 +159,20 @@ export const runFlags = {
     parse: methodName,
     help: 'sliced: every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk); sequential: one window per target after another',
     default: `${DEFAULTS.method} (sequential with a driver that cannot slice)`,
+  },
+  youngGeneration: {
+    type: 'value',
+    value: 'MB',
+    parse: youngGeneration,
+    help: "V8's young generation (semi-space) of every Node target, the reference included, fixed at MB from the first request: the size a long-running server reaches; default: the runtime's own sizing, which grows it under load",
+    default: `${DEFAULTS.youngGenerationMb}`,
+  },
+  control: {
+    type: 'value',
+    value: 'KIND',
+    parse: controlName,
+    help: "aa: the reference also runs as a second process in every block, the run's A/A control (its ratio should be 1; its spread is the processes' own noise); none: not",
+    default: DEFAULTS.control.kind,
   },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
   stealThreshold: {
@@ -259,6 +284,8 @@ function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignO
     ['processes', { design: { processes: fd.processes ?? DEFAULTS.processes } }, d.processes],
     ['method', { design: { method: fd.method ?? DEFAULTS.method } }, d.method],
     ['reference', { design: { reference: fd.reference } }, d.reference],
+    ['youngGeneration', { design: { youngGenerationMb: fd.youngGenerationMb ?? DEFAULTS.youngGenerationMb } }, d.youngGenerationMb ?? 'default'],
+    ['control', { design: { control: fd.control ?? DEFAULTS.control.kind } }, d.control ?? 'none'],
     ['stealThreshold', { design: { stealThreshold: fd.stealThreshold } }, d.stealThreshold],
     ['driver', { driver: flags.driver }, plan.driver],
     ['seed', { seed: flags.seed }, plan.seed],
@@ -295,6 +322,8 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   if (flags.budget !== undefined) d.budgetSec = flags.budget;
   if (flags.stealThreshold !== undefined) d.stealThreshold = flags.stealThreshold;
   if (flags.reference !== undefined) d.reference = flags.reference;
+  if (flags.youngGeneration !== undefined) d.youngGenerationMb = flags.youngGeneration;
+  if (flags.control !== undefined) d.control = flags.control;
   return d;
 }
 
@@ -308,6 +337,8 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.processes': 'processes',
   'design.method': 'method',
   'design.stealThreshold': 'stealThreshold',
+  'design.youngGenerationMb': 'youngGeneration',
+  'design.control': 'control',
   'overrides.duration': 'duration',
   'overrides.warmup': 'warmup',
   'overrides.connections': 'connections',

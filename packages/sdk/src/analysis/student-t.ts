@@ -90,3 +90,50 @@ export function normalQuantile(p: number): number {
   const r = q * q;
   return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
 }
+
+/** Regularized lower incomplete gamma P(a, x): its series below a + 1, else 1 − the continued fraction (Numerical Recipes). */
+function lowerGammaRegularized(a: number, x: number): number {
+  if (x <= 0) return 0;
+  const front = Math.exp(-x + a * Math.log(x) - logGamma(a));
+  if (x < a + 1) {
+    let term = 1 / a;
+    let sum = term;
+    for (let n = 1; n < 500 && Math.abs(term) > Math.abs(sum) * 1e-15; n++) {
+      term *= x / (a + n);
+      sum += term;
+    }
+    return front * sum;
+  }
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 500; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-15) break;
+  }
+  return 1 - front * h;
+}
+
+/** The p-quantile (0 < p < 1) of the chi-square distribution with `df` degrees of freedom, e.g. chiSquareQuantile(0.975, 3) ≈ 9.348. */
+export function chiSquareQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1) || !(df > 0)) return NaN;
+  let lo = 0;
+  let hi = Math.max(1, df);
+  while (lowerGammaRegularized(df / 2, hi / 2) < p) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (lowerGammaRegularized(df / 2, mid / 2) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}

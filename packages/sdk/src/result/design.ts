@@ -98,6 +98,10 @@ export const designSchema = z.strictObject({
   intervalMethod: z.string().optional(),
   /** `--instructions`: fresh processes per pair, uninstrumented warm-up requests, counted requests at one connection and at the scenario's. */
   instructions: z.strictObject({ processes: int, warmupRequests: int, requests: int, loadedRequests: int }).optional(),
+  /** V8's young generation every Node target was started with, MB (`--min/max-semi-space-size`), or `default` (the runtime's own sizing); absent in results before it was fixed: the runtime's sizing. */
+  youngGenerationMb: z.union([int, z.literal('default')]).optional(),
+  /** `aa`: the reference also ran as a second process in every block (the A/A control, `result.control`); absent in results before it: none. */
+  control: z.enum(['aa', 'none']).optional(),
   /** `--slo`: seconds per probe (absent in older results: 2). */
   capacityProbeSec: nonneg.optional(),
   /** `--slo`: the capacity search as this run did it: blocks per target, coarse growth, bisection resolution, probes per block, kept-up and late shares (absent in older results). */

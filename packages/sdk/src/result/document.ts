@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { blockSchema, stopSchema } from './block.js';
 import { capacitySchema } from './capacity.js';
+import { controlSchema } from './control.js';
 import { int, nonneg } from './common.js';
 import { designSchema, scenarioInfoSchema } from './design.js';
 import { environmentSchema, targetInfoSchema, verifyOutcomeSchema } from './environment.js';
@@ -59,6 +60,8 @@ export const resultSchema = z.strictObject({
   instructions: z.array(instructionsRecordSchema).optional(),
   /** Streaming scenarios' figures (`kind: 'stream'`); absent when the run had none. */
   streaming: z.array(streamResultSchema).optional(),
+  /** The run's A/A control: the reference's second process ÷ the reference, and the processes' own SD; absent when the run had none (`result/control.ts`). */
+  control: controlSchema.optional(),
   /** The runner itself: its peak RSS and where the wall time went. */
   runner: z.strictObject({
     peakRssBytes: int,

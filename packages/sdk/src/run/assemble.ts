@@ -5,6 +5,7 @@ import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult, type PairSummary
 import { connectionSteps, scenarioRequests } from '../scenario.js';
 import type { Target } from '../target.js';
 import { evaluateThresholds } from '../analysis/thresholds.js';
+import { controlOf, controlTwin } from '../analysis/control.js';
 import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis/summarize.js';
 import type { RunForecast } from '../analysis/budget.js';
 import type { IntervalLimits } from '../analysis/limits.js';
@@ -59,8 +60,11 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   // before its first window (its summary then says what it missed, and thresholds count it).
   const windowIndex = new WindowIndex(windows);
   const summaries: PairSummary[] = [];
+  const twin = controlTwin(design);
   for (const s of loadScenarios) {
     for (const t of usable) {
+      // The A/A twin's figures are the run's control (`result.control`), not a pair to rank or judge.
+      if (t.name === twin) continue;
       const inBlock = blocks.some((b) => b.scenario === s.name && b.targets.some((x) => x.target === t.name && x.status === 'failed' && x.failure?.phase !== 'interrupted'));
       if (!inBlock && !windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
       summaries.push(
@@ -80,6 +84,14 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
       );
     }
   }
+  const control = twin
+    ? controlOf(
+        windows,
+        loadScenarios.map((s) => s.name),
+        est,
+        windowIndex,
+      )
+    : undefined;
   const thresholdOutcomes = thresholdTerms.run.length || thresholdTerms.scenarios.size ? evaluateThresholds(summaries, thresholdTerms.run, thresholdTerms.scenarios) : undefined;
   const rankings = loadScenarios.map((s) => rankScenario(s.name, summaries, design.practicalBand)).filter((r) => r.places.length > 0);
   for (const info of infos.values()) {
@@ -159,6 +171,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     ...(thresholdOutcomes ? { thresholds: thresholdOutcomes } : {}),
     ...(slo ? { capacity: [...capacity] } : {}),
     ...(kindScenarios.length ? { streaming } : {}),
+    ...(control ? { control } : {}),
     runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
     overall: { ...overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design), ...(run.noise?.limits ? { limits: run.noise.limits } : {}) },
   };

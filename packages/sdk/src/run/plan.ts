@@ -90,10 +90,17 @@ export function readPlan(dir: string): RunPlan {
   if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
   const { options, design: d } = parsed.data;
   // Every plan before design.method was recorded measured one window after another; every plan
-  // before design.capacityProbeSec probed for the default's seconds.
+  // before design.capacityProbeSec probed for the default's seconds; every plan before
+  // design.youngGenerationMb and design.control ran Node with its own sizing and no A/A control.
   return {
     ...parsed.data,
-    design: { ...d, method: d.method ?? 'sequential', capacityProbeSec: d.capacityProbeSec ?? DEFAULTS.capacity.probeSec },
+    design: {
+      ...d,
+      method: d.method ?? 'sequential',
+      capacityProbeSec: d.capacityProbeSec ?? DEFAULTS.capacity.probeSec,
+      youngGenerationMb: d.youngGenerationMb ?? 'default',
+      control: d.control ?? 'none',
+    },
     options: { ...options, overrides: options.overrides as LoadOverrides },
   };
 }

@@ -1,5 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
+import { controlTwin } from '../analysis/control.js';
 import { blockCosts, blockSec, planRounds, sharedBlocksAhead, type PlannedScenario } from '../analysis/budget.js';
 import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
@@ -186,7 +187,14 @@ async function floorWindows(ctx: RunContext, floor: FloorSession, active: readon
  * `precise` and takes no more windows of this scenario.
  */
 function worstOf(ctx: RunContext, est: EstimatorOptions, e: Entry): { halfWidths: Array<number | null>; worst: number | null } {
-  const byTarget = headlineByTarget(e.scenario.name, e.names, ctx.journal.state.windows, est);
+  // The A/A twin is the run's control, not a figure to make precise: it measures as long as the others do.
+  const twin = controlTwin(ctx.design);
+  const byTarget = headlineByTarget(
+    e.scenario.name,
+    e.names.filter((n) => n !== twin),
+    ctx.journal.state.windows,
+    est,
+  );
   const halfWidths = [...byTarget.values()];
   if (completeBlocks(ctx.journal.state.blocks, e.scenario.name) >= ctx.design.blocks.min) {
     for (const [name, h] of byTarget) if (h !== null && h <= ctx.design.precision && name !== ctx.design.reference) e.precise.add(name);
@@ -366,8 +374,9 @@ async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms:
 
 /** After a scenario's blocks: its profiles and instruction counts (each on fresh processes), then its stop record. */
 async function afterBlocks(ctx: RunContext, o: ScheduleOptions, e: Entry): Promise<void> {
-  // Every target of the scenario, the precise ones too.
-  const { scenario, all: members } = e;
+  // Every target of the scenario, the precise ones too; not the A/A twin (a second process of the reference).
+  const { scenario } = e;
+  const members = e.all.filter((t) => t.name !== controlTwin(ctx.design));
   const { journal } = ctx;
   if (o.profile && !ctx.signal.aborted) {
     for (const t of members) {

@@ -7,6 +7,8 @@ import type { BenchResult, StreamResult, WindowRecord } from '../result-schema.j
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
+import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
+import { controlTwin } from '../analysis/control.js';
 import { minimumSec, planBudget, type BudgetPlan, type PlannedScenario, type RunForecast } from '../analysis/budget.js';
 import { budgetFor, forecastBudget, pairNoise, pooledBetween, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
@@ -30,14 +32,7 @@ import { scheduleHttp } from './scheduler.js';
 import { designNow, emptyState, type RunState } from './state.js';
 import { settleSecOf } from './window.js';
 import { FRESH_WARMUP } from './warmup.js';
-
-/** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */
-export function resolveReference(design: Pick<Design, 'reference'>, targets: readonly Pick<Target, 'name'>[]): string {
-  if (design.reference) return design.reference;
-  if (targets.some((t) => t.name === DEFAULTS.reference)) return DEFAULTS.reference;
-  // With runtimes as a dimension, the reference on the host's Node (its variant comes first).
-  return targets.find((t) => t.name.startsWith(`${DEFAULTS.reference}@`))?.name ?? targets[0]!.name;
-}
+import { resolveReference } from '../reference.js';
 
 /**
  * The minimum design fitted to the run's budget: the http scenarios' rounds and blocks, after the
@@ -397,13 +392,39 @@ function replay(suite: SuitePlan, emit: (e: SuiteEvent) => void): RunState {
 async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
   const { opts } = suite;
   const infos = await setupPhase(suite.targets, phase);
+  // The A/A twin runs what the reference's setup produced, and shares its fate.
+  const twin = controlTwin(suite.design);
+  if (twin && infos.has(twin)) {
+    const ref = infos.get(suite.design.reference)!;
+    const command = phase.commands.get(suite.design.reference);
+    if (command) phase.commands.set(twin, command);
+    Object.assign(infos.get(twin)!, { status: ref.status, ...(ref.reason ? { reason: ref.reason } : {}), ...(ref.command ? { command: ref.command } : {}) });
+  }
+  // Every Node target starts with the design's young generation (its setup's command, or its own).
+  const flags = youngGenerationFlags(suite.design.youngGenerationMb ?? 'default');
+  for (const t of suite.targets) {
+    if (t.kind !== 'process' || !flags.length) continue;
+    const command = withNodeFlags(phase.commands.get(t.name) ?? t.command, flags);
+    phase.commands.set(t.name, command);
+    infos.get(t.name)!.command = command;
+  }
   const usable = suite.targets.filter((t) => infos.get(t.name)!.status === 'ok');
   const verify = opts.verify ? await verifyPhase(suite.scenarios, usable, phase, phase.journal.state.verify) : [];
   const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === t.name && v.ok);
   if (opts.costs && !phase.signal.aborted) {
-    await costsPhase(usable, suite.scenarios, verified, infos, phase.journal.state.costs, phase, typeof opts.costs === 'object' ? opts.costs.startups : DEFAULTS.startups);
+    await costsPhase(
+      usable.filter((t) => t.name !== twin),
+      suite.scenarios,
+      verified,
+      infos,
+      phase.journal.state.costs,
+      phase,
+      typeof opts.costs === 'object' ? opts.costs.startups : DEFAULTS.startups,
+    );
   }
-  return { infos, usable, verify, members: (s: Scenario) => usable.filter((t) => targetSupports(t, s) && verified(s, t)) };
+  // Scenarios of other kinds (streaming) measure no ratio: the twin serves only the driver's.
+  const member = (s: Scenario, t: Target) => targetSupports(t, s) && verified(s, t) && (t.name !== twin || driverLoaded(s));
+  return { infos, usable, verify, members: (s: Scenario) => usable.filter((t) => member(s, t)) };
 }
 
 /** The plan a new run writes when it starts: what `--resume` continues. */

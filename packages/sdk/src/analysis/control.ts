@@ -1,0 +1,54 @@
+import { DEFAULTS } from '../defaults.js';
+import type { ControlRecord, ControlScenario } from '../result/control.js';
+import type { WindowRecord } from '../result-schema.js';
+import { varianceComponents } from './components.js';
+import { chiSquareQuantile } from './student-t.js';
+import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from './summarize.js';
+
+/** The name of the reference's second process, the run's A/A control. */
+export const twinOf = (reference: string): string => `${reference}${DEFAULTS.control.twinSuffix}`;
+
+/** The run's A/A twin, when its design has the control. */
+export const controlTwin = (design: { control?: 'aa' | 'none' | undefined; reference: string }): string | undefined => (design.control === 'aa' ? twinOf(design.reference) : undefined);
+
+/**
+ * The SD of one process's level from the A/A between-block SDs of the scenarios it served: each
+ * A/A log-ratio carries two independent processes' levels, so its variance is twice one's. Pooled
+ * over scenarios (mean of the variances); degrees of freedom blocks − 1 (a block's processes serve
+ * all its scenarios, so scenarios add no processes); the interval from the chi-square distribution.
+ */
+export function processSdOf(scenarios: ReadonlyArray<Pick<ControlScenario, 'between' | 'blocks'>>, confidence: number = DEFAULTS.confidence): ControlRecord['processSd'] {
+  const known = scenarios.filter((s) => s.between !== null && s.blocks >= 2);
+  if (!known.length) return null;
+  const variance = known.reduce((a, s) => a + s.between! ** 2, 0) / known.length / 2;
+  const df = Math.max(...known.map((s) => s.blocks)) - 1;
+  const point = Math.sqrt(variance);
+  const a = (1 - confidence) / 2;
+  const ci95: [number, number] = [point * Math.sqrt(df / chiSquareQuantile(1 - a, df)), point * Math.sqrt(df / chiSquareQuantile(a, df))];
+  return { point, ci95, df };
+}
+
+/** The run's A/A figures per scenario, from the twin's and the reference's windows in the same rounds. */
+export function controlOf(windows: readonly WindowRecord[], scenarios: readonly string[], est: EstimatorOptions, index = new WindowIndex(windows)): ControlRecord | undefined {
+  const reference = est.reference;
+  const twin = twinOf(reference);
+  if (!windows.some((w) => w.target === twin)) return undefined;
+  const out: ControlScenario[] = [];
+  for (const scenario of scenarios) {
+    const groups = ratioGroups(windows, scenario, twin, reference, index).filter((g) => g.length > 0);
+    if (!groups.length) continue;
+    const ratio = estimate(groups, est, [scenario, twin, 'ratio'], RATIO_METHOD);
+    const vc = varianceComponents(groups.map((g) => g.filter((x) => x > 0).map(Math.log)));
+    out.push({
+      scenario,
+      blocks: groups.length,
+      ratio,
+      containsOne: ratio.ci95 ? ratio.ci95[0] <= 1 && 1 <= ratio.ci95[1] : null,
+      between: vc.between,
+      within: vc.within,
+    });
+  }
+  if (!out.length) return undefined;
+  const judged = out.filter((s) => s.containsOne !== null);
+  return { reference, twin, scenarios: out, processSd: processSdOf(out, est.confidence), holds: judged.length ? judged.every((s) => s.containsOne) : null };
+}
