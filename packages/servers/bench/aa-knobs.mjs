@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// What makes two fresh processes of one build differ, and what each runtime knob does to the
+// figures (issue 41; a benchmark script, not a test). One run of the suite (the run loop itself:
+// blocks of fresh processes, time-sliced rounds, wrk) holds, for every knob, TWO processes of each
+// framework started with it (twins `<fw>.<knob>.a` and `.b`), beside plain twins of the same
+// frameworks, all loaded in the same seconds of the same blocks, so the hour's noise is shared.
+// The tool's own young-generation default and A/A control are off here: every flag is the knob's.
+//
+// Printed per framework and knob, per scenario:
+//   A/A      twin b ÷ twin a: the ratio (should be 1) with its 95% interval, and the SD between
+//            blocks of its log-ratio ÷ √2 — one process's own level SD — with its chi-square
+//            interval and degrees of freedom (blocks − 1);
+//   level    the knob's processes ÷ the plain ones of the same framework (both twins pooled per
+//            round: the geometric mean of a and b), with its interval;
+//   ratio    the knob's framework ÷ the reference as the run would report it (the reference
+//            `node-http.<knob>` when it is in the run, else the plain node-http).
+//
+// Knobs: plain (the runtime's defaults), y<MB> (V8's young generation fixed at MB:
+// --min/max-semi-space-size), st (--single-threaded: no concurrent GC or compiler threads),
+// nocr (--no-concurrent-recompilation), warm<N>k (a long warm-up: the block's warm-up extended by
+// --warmup-sec; applies to the whole run, so it is its own run).
+//
+// Usage: npm run bench:aa -- [--frameworks node-http,fastify,koa] [--knobs plain,y16,y32]
+//        [--scenario baseline,json-post] [--blocks 6] [--rounds 4] [--warmup-sec 3] [--seed N] [--json FILE]
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { estimate, processSdOf, runSuite, varianceComponents, WindowIndex } from '@benchsuite/sdk';
+import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
+import { ratioGroups, RATIO_METHOD } from '../../sdk/dist/analysis/summarize.js';
+
+const { values: args } = parseArgs({
+  options: {
+    frameworks: { type: 'string', default: 'node-http,fastify,koa' },
+    knobs: { type: 'string', default: 'plain,y16,y32' },
+    scenario: { type: 'string', default: 'baseline' },
+    blocks: { type: 'string', default: '6' },
+    rounds: { type: 'string', default: '4' },
+    'warmup-sec': { type: 'string', default: '3' },
+    seed: { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const fail = (m) => {
+  process.stderr.write(`bench:aa: ${m}\n`);
+  process.exit(2);
+};
+const KNOBS = {
+  plain: [],
+  st: ['--single-threaded'],
+  nocr: ['--no-concurrent-recompilation'],
+};
+const knobFlags = (k) => {
+  if (k in KNOBS) return KNOBS[k];
+  const y = /^y(\d+)$/.exec(k);
+  if (y) return [`--min-semi-space-size=${y[1]}`, `--max-semi-space-size=${y[1]}`];
+  fail(`--knobs: ${k} is not plain, st, nocr or y<MB>`);
+};
+const frameworks = args.frameworks.split(',').filter(Boolean);
+for (const f of frameworks) if (!(f in nodeTargets)) fail(`--frameworks: ${f} is not one of ${Object.keys(nodeTargets).join(', ')}`);
+const knobs = args.knobs.split(',').filter(Boolean);
+if (!knobs.includes('plain')) fail('--knobs: needs plain (the level of every knob is measured against it)');
+const scenarios = args.scenario.split(',').map((s) => contractAScenariosByName[s] ?? fail(`--scenario: ${s} is not a contract A scenario`));
+const blocks = Number(args.blocks);
+const rounds = Number(args.rounds);
+const warmupSec = Number(args['warmup-sec']);
+const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
+
+const name = (fw, knob, twin) => `${fw}.${knob}.${twin}`;
+const targets = frameworks.flatMap((fw) =>
+  knobs.flatMap((knob) =>
+    ['a', 'b'].map((twin) => {
+      const t = nodeTargets[fw];
+      return { ...t, name: name(fw, knob, twin), command: [t.command[0], ...knobFlags(knob), ...t.command.slice(1)] };
+    }),
+  ),
+);
+const reference = name(frameworks.includes('node-http') ? 'node-http' : frameworks[0], 'plain', 'a');
+process.stderr.write(`bench:aa: ${targets.length} processes per block (${frameworks.join(', ')} × ${knobs.join(', ')} × 2), ${blocks} blocks × ${rounds} rounds, seed ${seed}\n`);
+const t0 = Date.now();
+const result = await runSuite({
+  suite: 'aa-knobs',
+  scenarios,
+  targets,
+  seed,
+  driver: 'wrk',
+  costs: false,
+  design: {
+    reference,
+    youngGenerationMb: 'default',
+    control: 'none',
+    rounds: { min: rounds, max: rounds },
+    blocks: { min: blocks, max: blocks },
+    warmup: { minSec: Math.min(2, warmupSec), maxSec: warmupSec, tolerance: 0.05 },
+    precision: 0.001,
+    budgetSec: 6 * 3600,
+  },
+  onEvent: (e) => {
+    if (e.type === 'block-start' || e.type === 'block') process.stderr.write(`  ${e.scenario ?? ''} block ${e.block} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
+  },
+});
+const est = { reference, precision: 0.02, practicalBand: 0.01, bootstrapResamples: 2000, confidence: 0.95, seed };
+const index = new WindowIndex(result.windows);
+const steal = result.overall.meanSteal;
+const fmt = (e) => (e ? `${e.point.toFixed(3)} [${e.ci95?.[0].toFixed(3) ?? '?'}, ${e.ci95?.[1].toFixed(3) ?? '?'}]` : '—');
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+// Per round, the geometric mean of a group's two twins ÷ the same of another group.
+const pooledRatio = (scenario, num, den) => {
+  const g = (a, b) => ratioGroups(result.windows, scenario, a, b, index);
+  const parts = [g(num[0], den[0]), g(num[1], den[0]), g(num[0], den[1]), g(num[1], den[1])];
+  return parts[0].map((block, bi) => block.map((_, ri) => Math.exp(parts.reduce((acc, p) => acc + Math.log(p[bi]?.[ri] ?? Number.NaN), 0) / 4)).filter(Number.isFinite));
+};
+const rows = [];
+for (const s of scenarios) {
+  for (const fw of frameworks) {
+    for (const knob of knobs) {
+      const a = name(fw, knob, 'a');
+      const b = name(fw, knob, 'b');
+      const aa = ratioGroups(result.windows, s.name, b, a, index).filter((g) => g.length);
+      const vc = varianceComponents(aa.map((g) => g.map(Math.log)));
+      const sd = processSdOf([{ between: vc.between, blocks: aa.length }]);
+      const level = knob === 'plain' ? null : estimate(pooledRatio(s.name, [a, b], [name(fw, 'plain', 'a'), name(fw, 'plain', 'b')]), est, [s.name, fw, knob, 'level'], RATIO_METHOD);
+      const refKnob = frameworks.includes('node-http') ? [name('node-http', knob, 'a'), name('node-http', knob, 'b')] : null;
+      const vsRef = fw === 'node-http' || !refKnob ? null : estimate(pooledRatio(s.name, [a, b], refKnob), est, [s.name, fw, knob, 'ref'], RATIO_METHOD);
+      rows.push({ scenario: s.name, framework: fw, knob, aa: estimate(aa, est, [s.name, fw, knob, 'aa'], RATIO_METHOD), processSd: sd, within: vc.within, level, vsReference: vsRef });
+    }
+  }
+}
+const lines = [
+  `bench:aa — ${new Date().toISOString()}, seed ${seed}, ${blocks} blocks × ${rounds} rounds, warm-up ≤ ${warmupSec} s, steal ${pct(steal)} mean (${pct(result.overall.maxSteal)} worst window), ${Math.round((Date.now() - t0) / 1000)} s`,
+  '| scenario | framework | knob | A/A (b ÷ a) | process SD [95%] (df) | within-block SD | level ÷ plain | ÷ node-http (same knob) |',
+  '|---|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.scenario} | ${r.framework} | ${r.knob} | ${fmt(r.aa)} | ${r.processSd ? `${pct(r.processSd.point)} [${pct(r.processSd.ci95[0])}, ${pct(r.processSd.ci95[1])}] (${r.processSd.df})` : '—'} | ${r.within === null ? '—' : r.within.toFixed(3)} | ${fmt(r.level)} | ${fmt(r.vsReference)} |`,
+  ),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+if (args.json) writeFileSync(args.json, `${JSON.stringify({ seed, blocks, rounds, warmupSec, steal, rows, result }, null, 1)}\n`);
