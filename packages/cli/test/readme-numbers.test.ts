@@ -58,6 +58,7 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['never-aborted wait', `\`waitMs\`, ${s.cancel.waitMs / 1000} s`],
     ['slow reader', `(${s.backpressure.readBytesPerSec / 1024} KiB/s) for \`durationSec\` (${s.backpressure.durationSec} s)`],
     ['throttle slack', `\`stallSlackBytes\` (${s.backpressure.stallSlackBytes / 2 ** 20} MiB`],
+    ['slow reader cap', `\`maxDurationFactor\` (${s.backpressure.maxDurationFactor}) times`],
     ['drain cap', `\`drainSec\` (${s.drainSec} s)`],
     ['cold start cap', `\`coldMaxSec\`, ${s.coldMaxSec} s`],
   ];

@@ -157,7 +157,7 @@ export const DEFAULTS = {
    * Streaming scenarios (`kind: 'stream'`): concurrent-stream levels and seconds per level, the
    * warm-up, the SSE events that carry tokens and end a stream, the cancellation phase (disconnects,
    * token events before each, how long an upstream request may run on before it counts as never
-   * aborted) and the backpressure phase (a reader of about 1 KiB/s for 10 s).
+   * aborted) and the backpressure phase (a reader of about 1 KiB/s for 10 s, longer while undecided).
    */
   stream: {
     streams: [50, 200],
@@ -166,8 +166,12 @@ export const DEFAULTS = {
     deltaEvent: 'content_block_delta',
     endEvent: 'message_stop',
     cancel: { count: 40, afterEvents: 2, waitMs: 2000 },
-    /** stallSlackBytes: what the backend may write beyond the reader in the phase's second half and still count as throttled (socket buffers settling). */
-    backpressure: { readBytesPerSec: 1024, durationSec: 10, stallSlackBytes: 2 ** 20 },
+    /**
+     * stallSlackBytes: what the backend may write beyond the reader in the phase's second half and still count as throttled (socket buffers settling).
+     * maxDurationFactor: how many times `durationSec` the phase may go on while the backend still streams and writes more than that in the second half
+     * (the buffers between it and the reader, ~10 MB on loopback, filled in 0.9 s here, and take longer on a slow or busy host).
+     */
+    backpressure: { readBytesPerSec: 1024, durationSec: 10, stallSlackBytes: 2 ** 20, maxDurationFactor: 3 },
     /** Seconds the streams still open at a level's end may take before they are cut (from the level's end; their figures go to the level's `drain`). */
     drainSec: 5,
     /**

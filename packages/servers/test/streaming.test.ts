@@ -103,11 +103,13 @@ describe('a streaming scenario (kind "stream")', () => {
     const throttled = of('aborts').backpressure!;
     expect(buffered.clientBytes).toBeGreaterThan(0);
     // The buffering gateway absorbs the backend's stream (it goes on writing, or finishes) ...
-    expect(buffered.upstream?.throttled).toBe(false);
+    expect(buffered.upstream?.throttled, JSON.stringify(buffered.upstream)).toBe(false);
     if (buffered.upstream?.outcome !== 'completed') expect(buffered.upstream!.lateBytes).toBeGreaterThan(4 * 2 ** 20);
     expect(buffered.rssGrowthBytes).toBeGreaterThan(16 * 2 ** 20);
-    expect(throttled.upstream?.throttled).toBe(true);
-    // ... the waiting one holds it to the reader's pace: little written in the second half.
+    // ... the waiting one holds it to the reader's pace: little written in the second half. The phase
+    // runs on past its 3 s (up to 9 s) until the buffers between the stub and the reader are full
+    // (0.9 s here; longer on a slow host), so the verdict does not follow the host's speed.
+    expect(throttled.upstream?.throttled, `${JSON.stringify(throttled.upstream)} after ${throttled.durationSec} s`).toBe(true);
     expect(throttled.upstream!.waits).toBeGreaterThan(0);
     expect(throttled.upstream!.outcome).toBe('in-flight');
     expect(throttled.upstream!.lateBytes).toBeLessThan(2 ** 20);

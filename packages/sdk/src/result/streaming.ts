@@ -142,6 +142,7 @@ export type StreamCancel = z.infer<typeof streamCancelSchema>;
 /** One slow reader against a fast backend stream. */
 export const streamBackpressureSchema = z.strictObject({
   readBytesPerSec: nonneg,
+  /** Seconds the phase ran: the scenario's `durationSec`, or longer while the backend was still streaming and not yet throttled. */
   durationSec: nonneg,
   /** Bytes the slow client read. */
   clientBytes: int,

@@ -340,17 +340,47 @@ export async function cancellations(ctx: StreamPhaseContext, o: { count: number;
   };
 }
 
+/** The backend's bytes and the client's at one point of the backpressure phase, seconds from its start. */
+interface BackpressureSample {
+  sec: number;
+  upstream: number;
+  client: number;
+}
+
+/**
+ * The backend's side of the backpressure phase from the samples so far (the last one is now): what
+ * it wrote in the phase's second half, and whether it was throttled — still streaming, its writes
+ * waited for drain, and in the second half it wrote no more than the client read plus `slackBytes`.
+ * Nothing here is a time limit: a backend held back by the reader has stopped once the buffers
+ * between them are full, however long they took to fill; one whose writes the target absorbs goes on.
+ */
+function upstreamVerdict(rec: ObservedRequest, samples: readonly BackpressureSample[], slackBytes: number): NonNullable<StreamBackpressure['upstream']> {
+  const last = samples[samples.length - 1]!;
+  const half = samples.findLast((x) => x.sec <= last.sec / 2) ?? { sec: 0, upstream: 0, client: 0 };
+  const lateBytes = rec.bytes - half.upstream;
+  const lateClientBytes = last.client - half.client;
+  const throttled = rec.outcome === 'in-flight' && rec.waits > 0 && lateBytes <= lateClientBytes + slackBytes;
+  return { bytes: rec.bytes, lateBytes, waits: rec.waits, blockedMs: rec.blockedMs, outcome: rec.outcome, throttled };
+}
+
 /**
  * One client that reads about `readBytesPerSec` while the backend streams as fast as it may: the
- * target tree's RSS growth over `durationSec`, and whether the backend's writes were held back (its
- * socket buffer filled and it waited for drain) — a target that passes backpressure on throttles
- * the backend; one that buffers lets it write everything and grows instead.
+ * target tree's RSS growth, and whether the backend's writes were held back (its socket buffer
+ * filled and it waited for drain) — a target that passes backpressure on throttles the backend; one
+ * that buffers lets it write everything and grows instead.
+ *
+ * The phase lasts `durationSec`, and goes on (up to `DEFAULTS.stream.backpressure.maxDurationFactor`
+ * times as long) while the backend still streams and is not yet held to the reader's pace in the
+ * phase's second half: the socket buffers between the backend and the reader hold ~10 MB on
+ * loopback, and on a slow or busy host they take longer to fill than half of a short phase.
  */
 export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec: number; durationSec: number; body?: string | undefined }): Promise<StreamBackpressure> {
   if (!ctx.observerUrl) throw new Error("backpressure needs the scenario's stream.observer (a backend that reports its requests)");
   if (!ctx.pid) throw new Error('backpressure needs a target this runner started (its memory is sampled)');
+  const observerUrl = ctx.observerUrl;
+  const { stallSlackBytes, maxDurationFactor } = DEFAULTS.stream.backpressure;
   const url = new URL(ctx.request.path, ctx.baseUrl);
-  const before = await lastId(ctx.observerUrl);
+  const before = await lastId(observerUrl);
   const body = o.body ?? ctx.request.body ?? '';
   const head = [
     `${ctx.request.method} ${url.pathname}${url.search} HTTP/1.1`,
@@ -375,15 +405,16 @@ export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec
   socket.on('error', () => undefined);
   socket.write(head + body);
   const tickMs = 100;
-  const perTick = Math.max(1, Math.round((o.readBytesPerSec * tickMs) / 1000));
   const t0 = performance.now();
   const rssSeries: Array<{ sec: number; bytes: number }> = [];
-  // The backend's bytes and the client's at half time: in the second half, a backend held back by
-  // the reader writes little more than the reader reads; one whose writes the target absorbs goes on.
-  let half: { upstream: number; client: number } | null = null;
-  while (performance.now() - t0 < o.durationSec * 1000 && !ctx.signal.aborted && !socket.destroyed) {
+  // The backend's bytes and the client's at every tick: the phase's second half is judged from them.
+  const samples: BackpressureSample[] = [];
+  let rec: ObservedRequest | undefined;
+  let sec = 0;
+  while (!ctx.signal.aborted && !socket.destroyed) {
     await sleep(tickMs, ctx.signal);
-    let want = perTick;
+    // The pace follows the clock, not the ticks: a late tick (a busy host, a slow observer) reads what it missed.
+    let want = Math.floor((o.readBytesPerSec * (performance.now() - t0)) / 1000) - clientBytes;
     while (want > 0) {
       const chunk = socket.read(Math.min(want, socket.readableLength || want)) as Buffer | null;
       if (!chunk) break;
@@ -392,32 +423,25 @@ export async function backpressure(ctx: StreamPhaseContext, o: { readBytesPerSec
     }
     const rss = treeRss(ctx.pid);
     rssPeak = Math.max(rssPeak, rss);
-    const sec = (performance.now() - t0) / 1000;
+    rec = (await observed(observerUrl, before)).requests.find((r) => r.stream);
+    sec = (performance.now() - t0) / 1000;
+    samples.push({ sec, upstream: rec?.bytes ?? 0, client: clientBytes });
     if (!rssSeries.length || sec - rssSeries[rssSeries.length - 1]!.sec >= 1) rssSeries.push({ sec: Math.round(sec * 10) / 10, bytes: rss });
-    if (!half && sec >= o.durationSec / 2) {
-      const mid = (await observed(ctx.observerUrl, before)).requests.find((r) => r.stream);
-      half = { upstream: mid?.bytes ?? 0, client: clientBytes };
-    }
+    if (sec >= o.durationSec * maxDurationFactor) break;
+    // Past durationSec, stop once the verdict is in: the backend is held back, finished, or never came.
+    if (sec >= o.durationSec && (rec?.outcome !== 'in-flight' || upstreamVerdict(rec, samples, stallSlackBytes).throttled)) break;
   }
   const rssEnd = treeRss(ctx.pid);
-  const rec = (await observed(ctx.observerUrl, before)).requests.find((r) => r.stream);
   socket.destroy();
   return {
     readBytesPerSec: o.readBytesPerSec,
-    durationSec: o.durationSec,
+    durationSec: Math.round(sec * 10) / 10,
     clientBytes,
     rssStartBytes: rssStart,
     rssEndBytes: rssEnd,
     rssPeakBytes: rssPeak,
     rssGrowthBytes: Math.max(0, rssPeak - rssStart),
     rssSeries,
-    upstream: rec
-      ? (() => {
-          const lateBytes = half ? rec.bytes - half.upstream : rec.bytes;
-          const lateClientBytes = half ? clientBytes - half.client : clientBytes;
-          const throttled = rec.outcome === 'in-flight' && rec.waits > 0 && lateBytes <= lateClientBytes + DEFAULTS.stream.backpressure.stallSlackBytes;
-          return { bytes: rec.bytes, lateBytes, waits: rec.waits, blockedMs: rec.blockedMs, outcome: rec.outcome, throttled };
-        })()
-      : null,
+    upstream: rec && samples.length ? upstreamVerdict(rec, samples, stallSlackBytes) : null,
   };
 }
