@@ -19,24 +19,28 @@ function thresholdValue(metric: string, v: number | null): string {
 /**
  * What stands behind a threshold's measured value: on a stepped load, each step's value (a
  * latency term holds only when it holds at every step; a failing step is marked ✗); for errors,
- * the failed windows whose sends were counted as failed.
+ * the failed windows whose sends were counted as failed, and the windows left out for steal whose
+ * errors still count; a target that failed verify, why (it has no figures, and fails the term).
  */
 function thresholdDetail(t: ThresholdOutcome): string {
   const parts: string[] = [];
   if (t.steps) parts.push(t.steps.map((s) => `${s.connections} conn ${thresholdValue(t.metric, s.measured)}${s.pass ? '' : ' ✗'}`).join(' · '));
   if (t.missed) parts.push(`${fmtInt(t.missed.windows)} failed window${t.missed.windows === 1 ? '' : 's'}: ${fmtInt(t.missed.requests)} expected sends counted as failed`);
+  if (t.excludedSteal)
+    parts.push(`${fmtInt(t.excludedSteal)} window${t.excludedSteal === 1 ? '' : 's'} left out of the estimates for steal: ${t.excludedSteal === 1 ? 'its' : 'their'} errors still counted`);
+  if (t.failedVerify !== undefined) parts.push(`failed verify${t.failedVerify ? `: ${t.failedVerify}` : ''}`);
   return parts.join('; ') || DASH;
 }
 
 const detailColumn: Column<ThresholdOutcome> = {
   id: 'detail',
   label: 'Per step / counted',
-  help: "a stepped load: each step's value (a latency threshold must hold at every step; ✗ marks a step where it fails); errors: the windows that failed or were missed, whose expected sends count as failed",
+  help: "a stepped load: each step's value (a latency threshold must hold at every step; ✗ marks a step where it fails); errors: the windows that failed or were missed, whose expected sends count as failed, and the windows left out of the estimates for steal, whose errors still count; a target that failed verify fails every threshold named on it",
   align: 'left',
   brief: true,
   numeric: true,
   text: thresholdDetail,
-  tone: (t) => (t.steps?.some((s) => !s.pass) || t.missed ? 'warn' : null),
+  tone: (t) => (t.failedVerify !== undefined ? 'bad' : t.steps?.some((s) => !s.pass) || t.missed ? 'warn' : null),
 };
 
 /** Every threshold with its measured value, failed ones first. */
@@ -60,7 +64,7 @@ export function thresholdTable(result: BenchResult): Table<ThresholdOutcome> {
       },
       { id: 'limit', label: 'Limit', align: 'right', brief: true, numeric: true, text: (t) => `${t.op} ${thresholdValue(t.metric, t.limit)}` },
       // Only when some term has something behind its value (older results have none).
-      ...(rows.some((t) => t.steps || t.missed) ? [detailColumn] : []),
+      ...(rows.some((t) => t.steps || t.missed || t.excludedSteal || t.failedVerify !== undefined) ? [detailColumn] : []),
     ],
     rows,
   };

@@ -1,5 +1,6 @@
 // The thresholds table, drawn by every renderer, shows what decided each term: a stepped load's
-// value at every step, and the failed windows an error share counted. From the fixture's windows.
+// value at every step, the failed windows an error share counted, the windows left out for steal
+// whose errors it kept, and a target that failed verify. From the fixture's windows.
 import { describe, expect, it } from 'vitest';
 import { checkThresholds, parseThresholds } from '@benchsuite/sdk';
 import { renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
@@ -30,6 +31,19 @@ describe('thresholds table', () => {
     for (const text of [renderMarkdown(r), renderHtml(r), renderTerminal(r)]) {
       expect(text).toContain(steps);
       expect(text).toContain(counted);
+    }
+  });
+
+  it('says that the windows left out for steal kept their errors, and why a target that failed verify failed its terms, in Markdown, HTML and the terminal', () => {
+    const withDetail = structuredClone(r);
+    const base = { scenario: 'baseline', target: 'koa', metric: 'errors', op: '<' as const, limit: 0.01 };
+    withDetail.thresholds = [
+      { ...base, expression: 'errors<1%', measured: 0.002, pass: true, excludedSteal: 2 },
+      { ...base, target: 'broken', expression: 'errors<1%', measured: null, pass: false, failedVerify: 'status 500, expected 200' },
+    ];
+    for (const text of [renderMarkdown(withDetail), renderHtml(withDetail), renderTerminal(withDetail)]) {
+      expect(text).toContain('2 windows left out of the estimates for steal: their errors still counted');
+      expect(text).toContain('failed verify: status 500, expected 200');
     }
   });
 });

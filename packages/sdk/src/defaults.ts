@@ -367,10 +367,18 @@ export const DEFAULTS = {
   forecast: {
     prior: { sliced: { between: 0.07, within: 0.145 }, sequential: { between: 0.07, within: 0.24 } },
     /**
-     * How much the prior's SD between blocks weighs once the run has measured its own: as many
-     * degrees of freedom as this many blocks beyond the first (`pooledBetween`).
+     * How much the prior's SD between blocks weighs once the run has measured its own, in degrees of
+     * freedom beside the run's (`pooledBetween`; the run's are blocks − 1 per pair, `measuredDf`).
+     * The prior is an average over runs, and what it cannot know is how far this run's processes
+     * differ from the average: the typical SD between blocks of six runs on the project's VM (0.03,
+     * 0.057, 0.099, and the three default runs of 2026-11-27: 0.113, 0.084, 0.053; docs/measurements.md)
+     * has variances with a coefficient of variation of 0.75 from run to run, the spread of a
+     * variance read from 2 ÷ 0.75² = 3.5 degrees of freedom: 4. A default run (5 scenarios of 9 pairs) has
+     * 15 after 2 blocks (9 pairs sharing a reference count as 3) and outweighs it; a run of one pair
+     * has 1, and keeps most of it. (It was 2 counted against blocks − 1 of the whole run, so 45 pairs' 2 blocks
+     * weighed as 1 and a run whose processes differed by 0.113 was forecast ±6.3% and reached ±20.0%.)
      */
-    priorDf: 2,
+    priorDf: 4,
     /** The precision goals whose budget the header states. */
     goals: [0.05, 0.02],
   },

@@ -70,7 +70,7 @@ export { h2loadDriver, findH2load } from './drivers/h2load.js';
 export { histogramFromTrend, quantileGrid, type K6Schedule, type K6Summary } from './k6/script.js';
 export { exportK6 } from './k6/export.js';
 export { mergeK6, summariesIn, type SourcedSummary } from './k6/merge.js';
-export { parseThresholds, checkThresholds, errorShare } from './analysis/thresholds.js';
+export { parseThresholds, checkThresholds, errorShare, failedVerifyOutcomes } from './analysis/thresholds.js';
 export { capacityDurationSec, capacitySettings, searchCapacity } from './run/capacity.js';
 export { tools, toolNames, installTool, type ToolName } from './tools.js';
 export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRuntime, type InstalledRuntime } from './runtimes.js';

@@ -114,14 +114,14 @@ describe('a simulated host with dips, measured one window after another and time
 });
 
 describe('the forecast after the first blocks', () => {
-  it("pools the prior's SD between blocks with the run's own, the prior as priorDf blocks: an SD of 0 read from 2 blocks does not promise a narrow interval", () => {
+  it("pools the prior's SD between blocks with the run's own, each by its degrees of freedom (the prior's priorDf): an SD of 0 read from one pair's 2 blocks does not promise a narrow interval", () => {
     const prior = DEFAULTS.forecast.prior.sliced.between;
     const df = DEFAULTS.forecast.priorDf;
-    expect(pooledBetween(prior, 0.2, 1, df)).toBeCloseTo(prior, 12);
+    expect(pooledBetween(prior, 0.2, 0, df)).toBeCloseTo(prior, 12);
     // 2 blocks that happened to agree: still most of the prior.
-    expect(pooledBetween(prior, 0, 2, df)).toBeCloseTo(prior * Math.sqrt(df / (df + 1)), 12);
-    expect(pooledBetween(prior, 0, 2, df)).toBeGreaterThan(prior * 0.75);
-    // Many blocks: the run's own.
+    expect(pooledBetween(prior, 0, 1, df)).toBeCloseTo(prior * Math.sqrt(df / (df + 1)), 12);
+    expect(pooledBetween(prior, 0, 1, df)).toBeGreaterThan(prior * 0.75);
+    // Many blocks (or pairs): the run's own.
     expect(pooledBetween(prior, 0.12, 40, df)).toBeGreaterThan(0.115);
     // In simulated runs whose processes differ by the prior, the median forecast from 2 blocks (its
     // between pooled) is within 25% of the half-width 6 blocks of 3 rounds reach; from the 2 blocks alone, not.
@@ -133,7 +133,7 @@ describe('the forecast after the first blocks', () => {
     for (let run = 0; run < 400; run++) {
       const g = simulate(rnd, { ...HOST, betweenSd: prior }, 'sliced', 6, 3);
       const first = noiseComponents(g.slice(0, 2).map((b) => b.map(Math.log)))!;
-      pooled.push(hm(pooledBetween(prior, first.between, 2, df)));
+      pooled.push(hm(pooledBetween(prior, first.between, 1, df)));
       raw.push(hm(first.between));
       reached.push(estimate(g, est(run), ['sim', 'sliced'], 'sim').halfWidth ?? Number.POSITIVE_INFINITY);
     }

@@ -1,6 +1,6 @@
 // Thresholds and the capacity search's logic, on fixed inputs (no servers).
 import { describe, expect, it } from 'vitest';
-import { checkThresholds, errorShare, parseThresholds } from '../src/analysis/thresholds.js';
+import { checkThresholds, errorShare, evaluateThresholds, parseThresholds } from '../src/analysis/thresholds.js';
 import { judgeProbe, searchCapacity } from '../src/run/capacity.js';
 import {
   createHistogram,
@@ -8,6 +8,7 @@ import {
   latencyOf,
   okWindowSchema,
   pairSummarySchema,
+  thresholdOutcomeSchema,
   summarizePair,
   type BlockRecord,
   type Latency,
@@ -31,6 +32,7 @@ function pair(o: { p99: number; requests?: number; errors?: number; timeouts?: n
     timeouts: o.timeouts ?? 0,
     unexpected: o.unexpected ?? 0,
     non2xx: 0,
+    windows: { excludedSteal: 0 },
     latency: lat(o.p99),
     rps: est(o.rps ?? 5000),
     cpuPerRequestUs: est(30),
@@ -225,6 +227,49 @@ describe('failed windows count as failed sends', () => {
     const s = summarizePair({ scenario: 's', target: 'flaky', windows, estimator: est, serverCpus: [0] });
     expect(s.missed).toEqual({ windows: 1, requests: 500 });
     expect(errorShare({ requests: 500, errors: 0, timeouts: 0, unexpected: 0, missed: 500 })).toBe(0.5);
+  });
+});
+
+describe('windows left out for steal keep their errors', () => {
+  it('a window over the steal threshold leaves the estimates but its sends and errors stay in the error share, and the outcome says how many such windows', () => {
+    const windows: WindowRecord[] = [1, 2, 3, 4].map((r) => okWin('ref', 1, r, 2000));
+    // 'flaky' answers 500 requests per window; the window of round 4, stolen from, also had 100 errors.
+    windows.push(okWin('flaky', 1, 1, 1000), okWin('flaky', 1, 2, 1000), okWin('flaky', 1, 3, 1000));
+    windows.push({ ...okWin('flaky', 1, 4, 1000), errors: 100, excluded: 'steal' });
+    const s = pairSummarySchema.parse(summarizePair({ scenario: 's', target: 'flaky', windows, estimator: est, serverCpus: [0] }));
+    expect(s.windows.excludedSteal).toBe(1);
+    // Out of the estimates: three rounds' ratios.
+    expect(s.relativeRps?.n).toBe(3);
+    // In the counters: 4 windows of 500 requests, 100 errors.
+    expect(s.requests).toBe(2000);
+    expect(s.errors).toBe(100);
+    const [errors, p99] = checkThresholds(s, parseThresholds('errors<1%,p99<50ms'));
+    expect(thresholdOutcomeSchema.parse(errors)).toMatchObject({ pass: false, measured: 100 / 2100, excludedSteal: 1 });
+    // Only an errors term says so: latency comes from the estimates' windows.
+    expect(p99?.excludedSteal).toBeUndefined();
+  });
+});
+
+describe('a target that failed verify', () => {
+  it("fails every threshold named on it, the run-wide and its scenario's own, with the reason, and nothing on the scenarios it passed", () => {
+    const windows: WindowRecord[] = [1, 2].map((r) => okWin('ref', 1, r, 2000));
+    const ref = summarizePair({ scenario: 's', target: 'ref', windows, estimator: est, serverCpus: [0] });
+    const verify = [
+      { scenario: 's', target: 'ref', ok: true },
+      { scenario: 's', target: 'wrong', ok: false, reason: 'status 500, expected 200' },
+      { scenario: 'other', target: 'ref', ok: false, reason: 'body differs' },
+    ];
+    const outcomes = evaluateThresholds([ref], parseThresholds('errors<1%,rps>10'), new Map([['s', parseThresholds('p99<50ms')]]), verify);
+    for (const o of outcomes) thresholdOutcomeSchema.parse(o);
+    expect(outcomes.filter((o) => o.target === 'ref' && o.scenario === 's').every((o) => o.pass)).toBe(true);
+    const wrong = outcomes.filter((o) => o.target === 'wrong');
+    expect(wrong.map((o) => o.expression)).toEqual(['errors<1%', 'rps>10', 'p99<50ms']);
+    expect(wrong.every((o) => !o.pass && o.measured === null && o.failedVerify === 'status 500, expected 200')).toBe(true);
+    // A scenario without terms of its own still has the run-wide ones.
+    expect(outcomes.filter((o) => o.scenario === 'other').map((o) => [o.expression, o.pass, o.failedVerify])).toEqual([
+      ['errors<1%', false, 'body differs'],
+      ['rps>10', false, 'body differs'],
+    ]);
   });
 });
 

@@ -14,30 +14,36 @@ export interface NoiseComponents {
   within: number;
 }
 
-/** Median absolute deviation scaled to an SD under normal noise (1.4826): robust to the host's dips. */
-const MAD_TO_SD = 1.4826;
+/**
+ * The median of |x − y| over pairs of rounds of one block, scaled to an SD under normal noise:
+ * x − y has SD σ·√2, and the median of |Z| is 0.6745, so σ = median ÷ (0.6745·√2) = 1.0483 × median.
+ */
+const PAIR_DIFF_TO_SD = 1 / (0.674489750196 * Math.SQRT2);
 
 /**
  * Components from a pair's grouped log-ratios (`groups[b]`: block b's rounds). `within` is the
- * pooled MAD of each round around its block's median (robust: one dip does not inflate it, and the
- * estimator is a median); `between` is what the spread of the block medians leaves once the
- * within-block part of a median of that many rounds is taken out (method of moments, never below 0;
- * 0 with one block). Pure.
+ * median of the absolute differences between two rounds of one block, over every such pair of
+ * rounds of every block (robust: one dip does not inflate it, and block levels cancel). It replaces
+ * the MAD around each block's median, which with the run's 3 rounds per block read half the SD
+ * (one of 3 deviations from a median of 3 is 0 by construction; 0.46σ at 3 rounds, 0.73σ at 4).
+ * `between` is what the spread of the block medians leaves once the within-block part of a median
+ * of that many rounds is taken out (method of moments, never below 0; 0 with one block), the spread
+ * read at its expectation rather than its median (÷ the median of χ²(B−1)/(B−1), Wilson–Hilferty's: 0.47
+ * for 2 blocks), so that the median over many pairs is the typical pair's and not half of it. Pure.
  */
 export function noiseComponents(groups: Grouped): NoiseComponents | undefined {
   const gs = groups.filter((g) => g.length > 0);
-  const devs = gs.flatMap((g) => {
-    const m = median(g);
-    return g.length > 1 ? g.map((x) => Math.abs(x - m)) : [];
-  });
-  if (!devs.length) return undefined;
-  const within = MAD_TO_SD * median(devs);
+  const diffs: number[] = [];
+  for (const g of gs) for (let i = 0; i < g.length; i++) for (let j = i + 1; j < g.length; j++) diffs.push(Math.abs(g[i]! - g[j]!));
+  if (!diffs.length) return undefined;
+  const within = PAIR_DIFF_TO_SD * median(diffs);
   if (gs.length < 2) return { between: 0, within };
   const meds = gs.map((g) => median(g));
   const mean = meds.reduce((a, b) => a + b, 0) / meds.length;
-  const spread = meds.reduce((a, m) => a + (m - mean) ** 2, 0) / (meds.length - 1);
+  const df = meds.length - 1;
+  const spread = meds.reduce((a, m) => a + (m - mean) ** 2, 0) / df;
   const nH = gs.length / gs.reduce((a, g) => a + 1 / g.length, 0);
-  return { between: Math.sqrt(Math.max(0, spread - medianVariance(within, nH))), within };
+  return { between: Math.sqrt(Math.max(0, spread / (chiSquareMedian(df) / df) - medianVariance(within, nH))), within };
 }
 
 /** The variance of the median of n rounds of within-block SD `within` (π/2 · σ²/n, the median's large-sample efficiency). */
@@ -45,32 +51,62 @@ export const medianVariance = (within: number, rounds: number): number => ((Math
 
 /**
  * The typical (median) relative half-width of a pair's 95% interval after `blocks` blocks of
- * `rounds` rounds: the estimator's t-interval on block medians (log scale, t with blocks − 1
- * degrees of freedom), whose SD of block medians comes out at its median, √(χ²(B−1) median ÷ (B−1))
- * of the true SD. One block: the bootstrap over rounds (normal quantile, no between-block part).
+ * `rounds` rounds, as the run reports it (`summarize.ts` `estimate`): the wider of
+ *  - the t-interval on block medians (log scale, t with blocks − 1 degrees of freedom), whose SD of
+ *    block medians comes out at its median, √(χ²(B−1) median ÷ (B−1)) of the true SD; and
+ *  - the two-level bootstrap of the pooled median: resampling blocks gives the block medians' spread
+ *    as plugged in ((B − 1)/B of its sample variance, at its median), and resampling the rounds of
+ *    each drawn block adds the within part of a median of all B·R rounds once more (π/2·σ²/(B·R)),
+ *    at the normal quantile.
+ * With few blocks the t-interval is the wider (t = 3.18 at 4 blocks); from about 8 blocks the
+ * bootstrap nears it. One block: the bootstrap over rounds alone (no between-block part).
  */
 export function expectedHalfWidth(c: NoiseComponents, blocks: number, rounds: number, confidence = 0.95): number {
   const q = 1 - (1 - confidence) / 2;
-  if (blocks < 2) return Math.sinh(normalQuantile(q) * Math.sqrt(medianVariance(c.within, rounds)));
+  const vw = medianVariance(c.within, rounds);
+  if (blocks < 2) return Math.sinh(normalQuantile(q) * Math.sqrt(vw));
   const df = blocks - 1;
-  const sdFactor = Math.sqrt(chiSquareMedian(df) / df);
-  const se = (sdFactor * Math.sqrt(c.between ** 2 + medianVariance(c.within, rounds))) / Math.sqrt(blocks);
-  return Math.sinh(tQuantile(q, df) * se);
+  const spreadAtMedian = (chiSquareMedian(df) / df) * (c.between ** 2 + vw);
+  const tHalf = tQuantile(q, df) * Math.sqrt(spreadAtMedian / blocks);
+  const bootHalf = normalQuantile(q) * Math.sqrt((((blocks - 1) / blocks) * spreadAtMedian + vw) / blocks);
+  return Math.sinh(Math.max(tHalf, bootHalf));
 }
 
 /** Wilson–Hilferty's median of χ² with k degrees of freedom. */
 const chiSquareMedian = (k: number): number => k * (1 - 2 / (9 * k)) ** 3;
 
 /**
- * The SD between blocks a forecast uses after `blocks` blocks: the prior's and the measured one
- * pooled as variances, the prior counting as `priorDf` degrees of freedom and the run's as blocks − 1
- * (an SD read from 2 blocks is often near 0, and a forecast from it promised ±4.7% to a 6-minute
- * run that reached ±14.9%). Pure.
+ * The SD between blocks a forecast uses once the run has measured its own: the prior's and the
+ * measured one pooled as variances, each weighted by the degrees of freedom it was measured on
+ * (`priorDf`: `DEFAULTS.forecast.priorDf`; `runDf`: `measuredDf` of the pairs). An SD read
+ * from 2 blocks of one pair is often near 0, and the prior keeps such a run from promising a
+ * narrow interval; an SD read from 2 blocks of 45 pairs says more about this run's processes than
+ * the prior, whose run-to-run spread it cannot know. Pure.
  */
-export function pooledBetween(prior: number, measured: number, blocks: number, priorDf: number): number {
-  const df = Math.max(0, blocks - 1);
+export function pooledBetween(prior: number, measured: number, runDf: number, priorDf: number): number {
+  const df = Math.max(0, runDf);
   return Math.sqrt((priorDf * prior ** 2 + df * measured ** 2) / (priorDf + df));
 }
+
+/**
+ * The degrees of freedom behind a typical pair's SD between blocks: blocks − 1 per pair, the pairs
+ * of a scenario counted as k ÷ (1 + (k − 1)·ρ²) independent ones. ρ = ½: two pairs of one scenario
+ * share the reference's process in each block, so their block levels (target − reference, processes
+ * of equal spread) correlate by ½, and their sample variances by ρ² = ¼. Pure.
+ */
+export function measuredDf(pairs: ReadonlyArray<Pick<PairNoise, 'scenario' | 'blocks'>>): number {
+  const byScenario = new Map<string, number[]>();
+  for (const p of pairs) byScenario.set(p.scenario, [...(byScenario.get(p.scenario) ?? []), p.blocks]);
+  let df = 0;
+  for (const blocks of byScenario.values()) {
+    const k = blocks.length;
+    df += (Math.max(0, median(blocks) - 1) * k) / (1 + (k - 1) * SHARED_REFERENCE_RHO ** 2);
+  }
+  return df;
+}
+
+/** The correlation of two pairs' block levels through their shared reference process (see `measuredDf`). */
+const SHARED_REFERENCE_RHO = 0.5;
 
 /** What a design costs and allows: its wall seconds at a number of blocks and rounds per block, and the limits. */
 export interface ForecastPlan {

@@ -196,7 +196,8 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
   const meanSteal = steal.length ? steal.reduce((a, b) => a + b, 0) / steal.length : 0;
   const windowCov = withinCov(rpsGroups);
   const merged = mergeHistograms(use.map((w) => decodeHistogram(w.histogram)));
-  const total = (f: (w: OkWindow) => number) => use.reduce((a, w) => a + f(w), 0);
+  // Counters are over every window that ran: steal leaves a window out of the estimates, not its errors.
+  const total = (f: (w: OkWindow) => number) => ok.reduce((a, w) => a + f(w), 0);
   const stepCount = use[0]?.steps.length ?? ok[0]?.steps.length ?? connectionSteps?.length ?? 1;
   const steps = Array.from({ length: stepCount }, (_, i) => {
     const st = use.map((w) => w.steps[i]).filter((s) => s !== undefined);

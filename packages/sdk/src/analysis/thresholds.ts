@@ -1,5 +1,5 @@
 import { decodeHistogram } from '../histogram.js';
-import type { Latency, PairSummary, ThresholdOutcome } from '../result-schema.js';
+import type { Latency, PairSummary, ThresholdOutcome, VerifyOutcome } from '../result-schema.js';
 
 /**
  * Absolute pass/fail checks on a pair's merged figures, as k6's `thresholds` do, written
@@ -12,7 +12,10 @@ import type { Latency, PairSummary, ThresholdOutcome } from '../result-schema.js
  *   levels) a latency term is checked at every step, and holds only when it holds at all of them.
  * - `errors`: failed sends (connection errors, timeouts, unexpected statuses, dropped open-loop
  *   sends, and the sends of windows that failed: `PairSummary.missed`) ÷ all sends, as a share
- *   (`0.001`) or a percentage (`0.1%`).
+ *   (`0.001`) or a percentage (`0.1%`). Windows left out of the estimates for steal count here
+ *   (the summary's counters are over every window that ran): steal slows a server, it does not
+ *   excuse its errors.
+ * A target that failed verify on a scenario has no figures there, and fails every term named on it.
  * - `rps`: the pair's median req/s; `cpu`: server CPU µs per request (µs default, or ms).
  */
 export interface ThresholdTerm {
@@ -198,10 +201,40 @@ export function checkThresholds(s: PairSummary, terms: readonly ThresholdTerm[])
     limit: t.limit,
     ...check(f, t),
     ...(t.metric === 'errors' && s.missed ? { missed: s.missed } : {}),
+    ...(t.metric === 'errors' && s.windows.excludedSteal > 0 ? { excludedSteal: s.windows.excludedSteal } : {}),
   }));
 }
 
-/** Every pair against the run's terms and its scenario's own (`scenario.thresholds`). */
-export function evaluateThresholds(summaries: readonly PairSummary[], runTerms: readonly ThresholdTerm[], scenarioTerms: ReadonlyMap<string, readonly ThresholdTerm[]>): ThresholdOutcome[] {
-  return summaries.flatMap((s) => checkThresholds(s, [...runTerms, ...(scenarioTerms.get(s.scenario) ?? [])]));
+/**
+ * Every pair against the run's terms and its scenario's own (`scenario.thresholds`); and every
+ * (scenario, target) that failed verify and has no summary fails each of those terms (`failedVerify`):
+ * a target that answers wrongly has not met a limit, and the run's exit is the thresholds' one.
+ * `verify`: the outcomes of the scenarios that are loaded (a verify-only scenario has no terms to judge).
+ */
+export function evaluateThresholds(
+  summaries: readonly PairSummary[],
+  runTerms: readonly ThresholdTerm[],
+  scenarioTerms: ReadonlyMap<string, readonly ThresholdTerm[]>,
+  verify: readonly VerifyOutcome[] = [],
+): ThresholdOutcome[] {
+  const termsOf = (scenario: string) => [...runTerms, ...(scenarioTerms.get(scenario) ?? [])];
+  const judged = summaries.flatMap((s) => checkThresholds(s, termsOf(s.scenario)));
+  const summarized = new Set(summaries.map((s) => `${s.scenario}\0${s.target}`));
+  const failed = verify.filter((v) => !v.ok && !summarized.has(`${v.scenario}\0${v.target}`));
+  return [...judged, ...failed.flatMap((v) => failedVerifyOutcomes(v, termsOf(v.scenario)))];
+}
+
+/** Every term on a (scenario, target) that failed verify, failed: nothing measured, the verify's reason kept. */
+export function failedVerifyOutcomes(v: Pick<VerifyOutcome, 'scenario' | 'target' | 'reason'>, terms: readonly ThresholdTerm[]): ThresholdOutcome[] {
+  return terms.map((t) => ({
+    scenario: v.scenario,
+    target: v.target,
+    expression: t.expression,
+    metric: t.metric,
+    op: t.op,
+    limit: t.limit,
+    measured: null,
+    pass: false,
+    failedVerify: v.reason ?? '',
+  }));
 }

@@ -158,6 +158,7 @@ export const pairSummarySchema = z.strictObject({
   verdict: pairVerdictSchema.nullable().optional(),
   latency: latencySchema,
   histogram: z.string(),
+  /** Counters (`errors` … `requests`) are over every window that ran, those left out of the estimates for steal included (before issue 40, over the estimates' windows). */
   errors: int,
   timeouts: int,
   non2xx: int,

@@ -18,5 +18,9 @@ export const thresholdOutcomeSchema = z.strictObject({
   steps: z.array(z.strictObject({ connections: z.number().int().positive(), measured: num.nullable(), pass: z.boolean() })).optional(),
   /** An errors term: the windows the pair missed and the sends they would have carried, counted as failed (`summaries[].missed`). */
   missed: z.strictObject({ windows: int, requests: int }).optional(),
+  /** An errors term: the windows left out of the estimates for steal, whose sends and errors still count in the share (`summaries[].windows.excludedSteal`). */
+  excludedSteal: int.optional(),
+  /** The target failed verify on this scenario and has no figures: the term fails; the verify's reason (empty when it gave none). */
+  failedVerify: z.string().optional(),
 });
 export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;

@@ -92,7 +92,16 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
         windowIndex,
       )
     : undefined;
-  const thresholdOutcomes = thresholdTerms.run.length || thresholdTerms.scenarios.size ? evaluateThresholds(summaries, thresholdTerms.run, thresholdTerms.scenarios) : undefined;
+  const loaded = new Set(loadScenarios.map((s) => s.name));
+  const thresholdOutcomes =
+    thresholdTerms.run.length || thresholdTerms.scenarios.size
+      ? evaluateThresholds(
+          summaries,
+          thresholdTerms.run,
+          thresholdTerms.scenarios,
+          verify.filter((v) => loaded.has(v.scenario) && v.target !== twin),
+        )
+      : undefined;
   const rankings = loadScenarios.map((s) => rankScenario(s.name, summaries, design.practicalBand)).filter((r) => r.places.length > 0);
   for (const info of infos.values()) {
     if (!info.costs) continue;

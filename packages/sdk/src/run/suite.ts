@@ -10,7 +10,7 @@ import { validateSuite } from '../validate.js';
 import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
 import { controlTwin } from '../analysis/control.js';
 import { minimumSec, planBudget, type BudgetPlan, type PlannedScenario, type RunForecast } from '../analysis/budget.js';
-import { budgetFor, forecastBudget, pairNoise, pooledBetween, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
+import { budgetFor, forecastBudget, measuredDf, pairNoise, pooledBetween, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import type { Driver } from '../driver.js';
 import { effectiveMethod, slicesLoad } from './sliced.js';
@@ -134,8 +134,7 @@ function noiseOutlook(
   const measured = pairNoise(windows, pairs, design.reference, maxBlock);
   const typical = typicalComponents(measured.map((p) => p.components));
   if (!typical) return {};
-  const blocks = Math.max(0, ...measured.map((p) => p.blocks));
-  const noise = { between: pooledBetween(prior.components.between, typical.between, blocks, DEFAULTS.forecast.priorDf), within: typical.within };
+  const noise = { between: pooledBetween(prior.components.between, typical.between, measuredDf(measured), DEFAULTS.forecast.priorDf), within: typical.within };
   const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
     planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
   const forecast = forecastWith(noise, 1, design.method);
