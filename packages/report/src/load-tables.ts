@@ -115,7 +115,7 @@ export function capacityTable(result: BenchResult): Table<Capacity> {
       {
         id: 'bound',
         label: 'Bounded by',
-        help: "what stopped the search going higher: the server (a rate that failed twice at the server), the loader (a rate it could not send on schedule while the server's core had room), or the probes allowed",
+        help: 'what stopped the search going higher: the server (a rate that failed twice at the server), the loader (a rate it could not send on schedule while the server had room: its core busy, or its late sends alone failed the SLO), or the probes allowed',
         align: 'left',
         brief: true,
         text: (c) => (c.bound === 'loader' ? `loader at ${fmtRps(c.loaderBoundAt)} (${c.driver})` : c.bound === 'probes' ? 'no rate failed' : c.bound === 'server' ? 'server' : DASH),
@@ -123,7 +123,20 @@ export function capacityTable(result: BenchResult): Table<Capacity> {
       },
       { id: 'driver', label: 'Driver', align: 'left', brief: true, text: (c) => c.driver },
       { id: 'slo', label: 'SLO', align: 'left', brief: true, text: (c) => c.slo },
-      { id: 'blocks', label: 'Blocks', align: 'right', numeric: true, text: (c) => fmtInt(c.blocks.filter((b) => !b.interrupted).length) },
+      {
+        id: 'blocks',
+        label: 'Blocks',
+        help: 'blocks (fresh processes) that ran their search; in brackets, those that failed (a crash, a start that failed): their searches did not finish',
+        align: 'right',
+        brief: true,
+        numeric: true,
+        text: (c) => {
+          const ran = c.blocks.filter((b) => !b.interrupted);
+          const failed = ran.filter((b) => b.failure !== undefined).length;
+          return failed ? `${fmtInt(ran.length)} (${fmtInt(failed)} failed)` : fmtInt(ran.length);
+        },
+        tone: (c) => (c.blocks.some((b) => b.failure !== undefined) ? 'bad' : null),
+      },
       {
         id: 'probes',
         label: 'Probes',

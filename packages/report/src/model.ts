@@ -432,6 +432,28 @@ const whenFacts = (r: BenchResult, wallSec: number): Fact[] => [
   { label: 'Suite', text: `${r.suite} (seed ${r.seed})` },
 ];
 
+/** What a reader must know of a run's capacity searches: loader-bound figures and how they were told, failed blocks, probes stolen from. */
+function capacityNotes(result: BenchResult): Note[] {
+  const all = result.capacity ?? [];
+  const notes: Note[] = [];
+  const loaderBound = all.filter((c) => c.bound === 'loader' && c.loaderBoundAt !== undefined);
+  if (loaderBound.length) {
+    const evidence = [...new Set(loaderBound.flatMap((c) => c.blocks.flatMap((b) => b.probes.flatMap((p) => (p.loaderBound && p.loaderEvidence ? [p.loaderEvidence] : [])))))];
+    notes.push({
+      kind: 'capacity-loader-bound',
+      driver: loaderBound[0]!.driver,
+      pairs: loaderBound.map((c) => ({ scenario: c.scenario, target: c.target, capacity: c.capacity, at: c.loaderBoundAt! })),
+      ...(evidence.length ? { evidence: evidence.sort() } : {}),
+    });
+  }
+  const failed = all.flatMap((c) => c.blocks.flatMap((b) => (b.failure !== undefined ? [{ scenario: c.scenario, target: c.target, block: b.block, message: b.failure }] : [])));
+  if (failed.length) notes.push({ kind: 'capacity-blocks-failed', blocks: failed });
+  const probes = all.flatMap((c) => c.blocks.flatMap((b) => b.probes));
+  const repeated = probes.filter((p) => p.steal === 'repeated').length;
+  if (repeated) notes.push({ kind: 'capacity-steal', repeated, judged: probes.filter((p) => p.steal === 'judged').length, threshold: result.design.stealThreshold });
+  return notes;
+}
+
 /** A run of capacity searches only (`--slo`): no windows of rounds, so no ratios, rounds or precision target. */
 const isCapacityRun = (r: BenchResult) => (r.capacity?.length ?? 0) > 0 && r.summaries.length === 0;
 
@@ -708,14 +730,7 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
   const notes: Note[] = [];
   if (result.interrupted) notes.push({ kind: 'interrupted' });
   if (!result.environment.pinning.enabled) notes.push({ kind: 'not-pinned', reason: result.environment.pinning.reason ?? 'no reason recorded' });
-  const loaderBound = (result.capacity ?? []).filter((c) => c.bound === 'loader' && c.loaderBoundAt !== undefined);
-  if (loaderBound.length) {
-    notes.push({
-      kind: 'capacity-loader-bound',
-      driver: loaderBound[0]!.driver,
-      pairs: loaderBound.map((c) => ({ scenario: c.scenario, target: c.target, capacity: c.capacity, at: c.loaderBoundAt! })),
-    });
-  }
+  notes.push(...capacityNotes(result));
   const th = result.design;
   if (o.excludedSteal > 0 || o.meanSteal > th.disturbedSteal) {
     notes.push({ kind: 'steal', excluded: o.excludedSteal, of: o.windows, mean: o.meanSteal, max: o.maxSteal, threshold: result.design.stealThreshold });

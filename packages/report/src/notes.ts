@@ -1,4 +1,4 @@
-import { DEFAULTS, type BudgetChange, type ControlRecord, type IntervalLimitsRecord, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
+import { DEFAULTS, type BudgetChange, type CapacityProbe, type ControlRecord, type IntervalLimitsRecord, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
 import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtPct, fmtRatio, fmtRps } from './format.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
@@ -71,7 +71,24 @@ export type Note =
   | { kind: 'profile-cost'; ratio: number | null; profiled: number; unprofiled: number }
   | { kind: 'profile-missing'; target: string; status: 'unavailable' | 'failed'; profiler: string; reason?: string | undefined }
   | { kind: 'profile-no-stacks'; file?: string | undefined }
-  | { kind: 'capacity-loader-bound'; driver: string; pairs: Array<{ scenario: string; target: string; capacity: number | null; at: number }> };
+  | {
+      kind: 'capacity-loader-bound';
+      driver: string;
+      pairs: Array<{ scenario: string; target: string; capacity: number | null; at: number }>;
+      /** How the loader-bound probes were told (absent: an older result, judged by the loader's CPU). */
+      evidence?: ReadonlyArray<LoaderEvidence> | undefined;
+    }
+  | { kind: 'capacity-blocks-failed'; blocks: Array<{ scenario: string; target: string; block: number; message: string }> }
+  | { kind: 'capacity-steal'; repeated: number; judged: number; threshold: number };
+
+type LoaderEvidence = NonNullable<CapacityProbe['loaderEvidence']>;
+
+/** How a probe was found loader-bound, in words. */
+const EVIDENCE_WORDS: Record<LoaderEvidence, string> = {
+  busy: 'its core was busy and its sends fell behind the schedule',
+  late: 'its late sends alone failed the SLO (timed from the actual send, the server met it)',
+  failed: 'its process failed the probe',
+};
 
 const STEP_WORDS: Record<Extract<Note, { kind: 'step-failed' }>['step'], string> = {
   'backend-ceiling': "measuring the backend's own ceiling",
@@ -315,12 +332,25 @@ export function noteText(n: Note): string {
         (p) =>
           `${p.target} on ${p.scenario} ${p.capacity === null ? 'none met' : `≥ ${Math.round(p.capacity).toLocaleString('en-US')}`}, loader-bound at ${Math.round(p.at).toLocaleString('en-US')} req/s`,
       );
+      const how = (n.evidence?.length ? n.evidence : (['busy'] as const)).map((e) => EVIDENCE_WORDS[e]).join('; or ');
       return (
         `the open-loop loader (${n.driver}) was the limit of ${n.pairs.length} capacity search${n.pairs.length === 1 ? '' : 'es'} (${each.join('; ')}): ` +
-        "its core was busy and its sends fell behind the schedule while the server's core had room, so those capacities are lower bounds, not the servers' figures; " +
+        `${how}, while the server had room, so those capacities are lower bounds, not the servers' figures; ` +
         (n.driver === 'oha' ? 'more loader cores would be needed to find them' : 'a faster open-loop engine (oha: benchsuite setup oha) or more loader cores would be needed to find them')
       );
     }
+    case 'capacity-blocks-failed': {
+      const each = n.blocks.map((b) => `${b.target} on ${b.scenario}, block ${b.block}: ${b.message}`);
+      return (
+        `${n.blocks.length} capacity block${n.blocks.length === 1 ? '' : 's'} failed (${each.join('; ')}): ` +
+        'their searches did not finish, so the capacities stand on the other blocks only, and the run exits 1'
+      );
+    }
+    case 'capacity-steal':
+      return (
+        `${n.repeated} capacity probe${n.repeated === 1 ? ' was' : 's were'} not judged: CPU steal over ${pct(n.threshold)}, probed again at the same rate` +
+        (n.judged ? `; ${n.judged} still over it after the repeats ${n.judged === 1 ? 'was' : 'were'} judged as measured` : '')
+      );
     case 'profile-no-stacks':
       return n.file
         ? `no flame graph: it is drawn from the collapsed stacks in ${n.file} next to results.json, which were not given to the report (\`benchsuite report results.json\` reads them from there)`

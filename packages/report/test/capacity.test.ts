@@ -116,3 +116,23 @@ describe('capacity section', () => {
     }
   });
 });
+
+describe('a capacity block that failed', () => {
+  it('is said in every renderer: the table counts it and a note names the pair, the block and why', () => {
+    const r = withCapacity();
+    r.capacity![0]!.blocks[2] = { block: 3, capacity: null, bracket: null, probes: [probe], failure: 'server exited during the window (signal SIGSEGV)' };
+    const run = resultSchema.parse(r);
+    for (const [name, text] of renders(run)) {
+      expect(text, name).toContain('3 (1 failed)');
+      expect(text, name).toMatch(/1 capacity block failed \(fastify on baseline, block 3: server exited during the window \(signal SIGSEGV\)\)/);
+    }
+  });
+
+  it('says how the loader was found the limit: its late sends alone, not its CPU', () => {
+    const r = withCapacity();
+    const c = r.capacity![1]!;
+    c.blocks[0]!.probes[1] = { ...c.blocks[0]!.probes[1]!, loaderBound: true, loaderEvidence: 'late' };
+    const md = renderMarkdown(resultSchema.parse(r));
+    expect(md).toMatch(/its late sends alone failed the SLO \(timed from the actual send, the server met it\), while the server had room/);
+  });
+});

@@ -312,8 +312,18 @@ export const DEFAULTS = {
      * processes (Student's t at 2 degrees of freedom, 4.3); `--blocks MIN` above it asks for more.
      */
     minBlocks: 3,
-    /** A failed probe whose loader core was busy counts as loader-bound when more than this share of its sends left late (see `loaderLimited`). */
+    /**
+     * The loader's lateness is material above this share of a probe's sends (late, or failed at the
+     * loader): with a busy loader, a failed probe is then loader-bound (`loaderLimited`); under any
+     * CPU, so is one that meets the SLO judged from the actual send (`loaderLate`). A p99 term moves
+     * only when over 1% of the requests move.
+     */
     lateShare: 0.01,
+    /**
+     * A probe whose CPU steal is over `stealThreshold` is not judged: it is probed again at the same
+     * rate, up to this many times; one still over is judged and marked (`probe.steal: 'judged'`).
+     */
+    stealRepeats: 2,
   },
   /**
    * The budget planner's fixed costs (see analysis/budget.ts), measured on the project's 2-core

@@ -49,7 +49,10 @@ export interface DriverRunResult {
   durationSec: number;
   histogram: Histogram;
   statusCounts: Record<string, number>;
+  /** Failed sends with no response (the server's side: refused, reset, closed). */
   errors: number;
+  /** The loader's own failed sends (`isLoaderError`: its file descriptors, local ports or buffers ran out), not in `errors`. */
+  loaderErrors?: number;
   timeouts: number;
   non2xx: number;
   unexpected: number;

@@ -16,6 +16,8 @@ export interface WindowResources {
   /** Share of the server's and loader's cores' time the hypervisor took (steal). */
   cpuSteal: number;
   serverCoreShare: number;
+  /** The server tree's busiest thread: its CPU seconds ÷ window seconds (see `busiestThreadShare`); absent without schedstat. */
+  serverBusiestThread?: number;
   serviceCpuSeconds: number;
   serviceBusy: number;
   samples: number;
@@ -37,6 +39,34 @@ export interface WindowResources {
 export function serverCpuExactOf(steps: ReadonlyArray<{ resources: { serverCpuExact?: boolean } }>): boolean | undefined {
   const said = steps.flatMap((s) => (s.resources.serverCpuExact === undefined ? [] : [s.resources.serverCpuExact]));
   return said.length ? said.every(Boolean) : undefined;
+}
+
+/**
+ * The busiest thread of a process tree between two readings (pid → reading): its CPU seconds ÷ the
+ * window's seconds, 0..1 (1: a thread that ran the whole window). Undefined where the kernel keeps
+ * no per-thread nanoseconds (schedstat), or the tree ran no thread. A thread born in the window
+ * counts from 0.
+ */
+export function busiestThreadShare(start: ReadonlyMap<number, CpuReading>, end: ReadonlyMap<number, CpuReading>, wallSec: number): number | undefined {
+  if (wallSec <= 0) return undefined;
+  let busiest: number | undefined;
+  for (const [pid, b] of end) {
+    const a = start.get(pid);
+    if (!b.threads || (a && !a.threads)) return undefined;
+    for (const [tid, ns] of b.threads) busiest = Math.max(busiest ?? 0, Math.max(0, ns - (a?.threads?.get(tid) ?? 0)));
+  }
+  return busiest === undefined ? undefined : busiest / 1e9 / wallSec;
+}
+
+/**
+ * How full the server was, per thread it can use: the larger of its tree's share of its cores
+ * (`serverCoreShare`) and its busiest thread's share (`serverBusiestThread`). The cores' mean alone
+ * hides a server that runs on one thread: given two cores, node:http with its event loop saturated
+ * reads 50% busy, and would always seem to have room. Results and windows without the thread figure
+ * (no schedstat, older results) read the cores' share.
+ */
+export function serverFullShare(r: Pick<WindowResources, 'serverCoreShare' | 'serverBusiestThread'>): number {
+  return Math.max(r.serverCoreShare, r.serverBusiestThread ?? 0);
 }
 
 /**
@@ -70,9 +100,9 @@ export function bottlenecks(
   const loaderBusy = Math.max(r.loaderBusiestCore, r.loaderThreadBusy);
   return {
     backendBound,
-    serverNotSaturated: o.sampledServer && !o.clientBound && r.serverCoreShare < t.serverSaturatedShare,
+    serverNotSaturated: o.sampledServer && !o.clientBound && serverFullShare(r) < t.serverSaturatedShare,
     // Judged by the server: cores left idle while the loader's core was busy mean the server waited for requests.
-    loaderBound: o.sampledServer && !backendBound && !serviceLeads && r.serverCoreShare < t.loaderBound.serverShare && loaderBusy > t.loaderBound.loaderBusy,
+    loaderBound: o.sampledServer && !backendBound && !serviceLeads && serverFullShare(r) < t.loaderBound.serverShare && loaderBusy > t.loaderBound.loaderBusy,
   };
 }
 
@@ -194,6 +224,7 @@ export class TreeSampler {
     const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
     const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
     const serverCpuSeconds = sumSec(serverDeltas);
+    const busiestThread = busiestThreadShare(start.server, end.server, wallSec);
     const known = serverCpuSeconds + loaderCpuSeconds + serviceSec.reduce((a, t) => a + t, 0) + (end.runnerSec - start.runnerSec);
     this.last = { busySec: sumAll.busy / hz, capacitySec: sumAll.total / hz, knownSec: known, wallSec };
     return {
@@ -208,6 +239,7 @@ export class TreeSampler {
       loaderThreadBusy: threadBusy,
       cpuSteal: sumAll.total > 0 ? sumAll.steal / sumAll.total : 0,
       serverCoreShare: wallSec > 0 ? serverCpuSeconds / wallSec / Math.max(1, this.serverCpus.length) : 0,
+      ...(busiestThread !== undefined ? { serverBusiestThread: busiestThread } : {}),
       serviceCpuSeconds: serviceSec.reduce((a, t) => a + t, 0),
       serviceBusy: wallSec > 0 && serviceSec.length ? Math.max(...serviceSec) / wallSec : 0,
       samples: this.samples,

@@ -23,18 +23,17 @@ describe('capacity search', () => {
     const outDir = scratch('bs-capacity-loader');
     dirs.push(outDir);
     // 600 µs of CPU before every send: this loader cannot send much more than 1,500 req/s, where
-    // the tiny server answers tens of thousands. The SLO's latency term is loose, so a probe fails
-    // where the loader cannot send the rate at all (its thread full), not where its own delays
-    // first reach a tight p99: at 0.66–0.80 of its thread it crossed 50 ms with the server at 7–15%
-    // of its core, a probe that is judged the server's (`loaderBound.loaderBusy` is 0.8, which oha
-    // at 20–25k req/s reaches 0.6–0.7 of while it keeps up), and a run of those bounds the search.
+    // the tiny server answers tens of thousands. Under a tight p99 its own delays fail a probe
+    // before its thread is full (0.66–0.80 of it crossed 50 ms with the server at 7–15% of its
+    // core): those failures are the loader's by its lateness (`loaderLate`: the SLO is met from the
+    // actual send), whatever its CPU reads, so the search still ends loader-bound.
     const driver = nodeOpenLoopDriver({ burnUs: 600, name: 'slow-loader' });
     const options = {
       scenarios: [hello],
       targets: [tiny('fast')],
       design: { ...tinyDesign, capacityProbeSec: 0.5, warmup: { minSec: 0.4, maxSec: 0.6 } },
       driver,
-      slo: 'p99<1s,errors<1%',
+      slo: 'p99<50ms,errors<1%',
       verify: false,
       outDir,
     };
@@ -51,14 +50,19 @@ describe('capacity search', () => {
     expect(c.ci95).toBeNull();
     expect(c.ci95Missing).toBe('lower-bound');
     expect(c.blocks).toHaveLength(3);
-    // Every probe keeps its window; the loader-bound ones saw a busy loader and a server with room.
+    // Every probe keeps its window; the loader-bound ones saw a server with room and either a busy
+    // loader or a failure its late sends alone made (met when timed from the actual send).
     for (const p of probes) expect(p.window?.status, summary).toBe('ok');
     const bound = probes.filter((p) => p.loaderBound);
     expect(bound.length, summary).toBeGreaterThan(0);
     for (const p of bound) {
       if (p.window?.status !== 'ok') continue;
-      expect(p.window.resources.loaderThreadBusy).toBeGreaterThan(0.8);
       expect(p.window.resources.serverCoreShare).toBeLessThan(0.97);
+      if (p.loaderEvidence === 'busy') expect(p.window.resources.loaderThreadBusy).toBeGreaterThan(0.8);
+      else {
+        expect(p.loaderEvidence, summary).toBe('late');
+        expect(p.window.latency.p99, summary).toBeLessThan(50_000);
+      }
     }
     // The journal holds every finished block with its probes' windows…
     const journalled = replayJournal(outDir).capacityBlocks;

@@ -1,8 +1,9 @@
 // The open-loop drivers' figures from their engines' per-request output, on hand-made input (no
 // servers): latency from the intended send, late sends and dropped sends, computed by hand.
 import { describe, expect, it } from 'vitest';
-import { parseOhaCsv } from '../src/drivers/oha.js';
+import { parseOhaCsv, parseOhaJson } from '../src/drivers/oha.js';
 import { parseVegetaCsv } from '../src/drivers/vegeta.js';
+import { isLoaderError } from '../src/loader-errors.js';
 import { latencyOf } from '../src/index.js';
 
 describe('oha CSV', () => {
@@ -51,5 +52,44 @@ describe('vegeta CSV', () => {
     expect(r.openLoop!.dropped).toBe(30);
     expect(r.openLoop!.late).toBe(10);
     expect(latencyOf(r.openLoop!.corrected).max).toBeGreaterThan(6_900);
+  });
+});
+
+describe('oha JSON (closed loop)', () => {
+  // oha 1.x `--output-format json`: durations in seconds, failed sends by message in errorDistribution.
+  const json = JSON.stringify({
+    summary: { successRate: 0.97, total: 1, slowest: 0.08, fastest: 0.0004, average: 0.002, requestsPerSec: 1000 },
+    latencyPercentiles: { p10: 0.0008, p25: 0.001, p50: 0.0015, p75: 0.002, p90: 0.003, p95: 0.004, p99: 0.01, 'p99.9': 0.05, 'p99.99': 0.07 },
+    statusCodeDistribution: { '200': 950, '503': 50 },
+    errorDistribution: { timeout: 7, 'connection closed before message completed': 12, 'Too many open files (os error 24)': 5, 'aborted due to deadline': 3 },
+  });
+
+  it('reads errors and timeouts from errorDistribution, the loader’s own failures apart, and the deadline’s cut sends not at all', () => {
+    const r = parseOhaJson(json, { expectStatus: [200], durationSec: 1 });
+    expect(r).toMatchObject({ requests: 1000, errors: 12, timeouts: 7, loaderErrors: 5, non2xx: 50, unexpected: 50, statusCounts: { '200': 950, '503': 50 } });
+  });
+
+  it('rebuilds the latency histogram from its quantiles (exact at them)', () => {
+    const l = latencyOf(parseOhaJson(json, { expectStatus: [200], durationSec: 1 }).histogram);
+    expect(l.count).toBe(1000);
+    expect(l.p50).toBeGreaterThan(1_400);
+    expect(l.p50).toBeLessThan(1_600);
+    expect(l.p99).toBeGreaterThan(9_000);
+    expect(l.p99).toBeLessThan(11_000);
+    expect(l.max).toBeGreaterThan(75_000);
+  });
+
+  it('a run with no failed sends counts none, and none of the loader’s', () => {
+    const r = parseOhaJson(JSON.stringify({ statusCodeDistribution: { '200': 10 }, errorDistribution: {}, latencyPercentiles: { p50: 0.001 }, summary: { fastest: 0.001, slowest: 0.001 } }), {
+      expectStatus: [200],
+      durationSec: 1,
+    });
+    expect(r).toMatchObject({ requests: 10, errors: 0, timeouts: 0 });
+    expect(r.loaderErrors).toBeUndefined();
+  });
+
+  it("tells the loader's own failures (file descriptors, local ports, buffers) from the server's", () => {
+    for (const m of ['Too many open files (os error 24)', 'connect EADDRNOTAVAIL 127.0.0.1:8080', 'Cannot assign requested address (os error 99)', 'ENOBUFS']) expect(isLoaderError(m), m).toBe(true);
+    for (const m of ['connection refused', 'ECONNRESET', 'connection closed before message completed', 'timeout']) expect(isLoaderError(m), m).toBe(false);
   });
 });

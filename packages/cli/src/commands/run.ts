@@ -601,7 +601,7 @@ async function addRunToHistory(result: BenchResult, db: string | undefined, io: 
   return { series: await seriesOfRun(file, record), rule: historyRule() };
 }
 
-/** Exit 1 when any window, server start in a block, verification or target set-up failed; the threshold code when a threshold failed. */
+/** Exit 1 when any window, server start in a block, capacity block, verification or target set-up failed; the threshold code when a threshold failed. */
 export function runExitCode(result: BenchResult): number {
   if (result.interrupted) return EXIT.interrupted;
   if (result.thresholds?.some((t) => !t.pass)) return EXIT.threshold;
@@ -609,7 +609,8 @@ export function runExitCode(result: BenchResult): number {
     result.windows.some((w) => w.status === 'failed') ||
     result.blocks.some((b) => b.targets.some((t) => t.status === 'failed')) ||
     result.verify.some((v) => !v.ok) ||
-    result.targets.some((t) => t.status === 'failed');
+    result.targets.some((t) => t.status === 'failed') ||
+    (result.capacity ?? []).some((c) => c.blocks.some((b) => b.failure !== undefined));
   return failed ? EXIT.failed : EXIT.ok;
 }
 
@@ -684,7 +685,7 @@ export const runCommand = defineCommand({
   ],
   exitCodes: [
     [EXIT.ok, 'done'],
-    [EXIT.failed, "some windows failed, a target failed to set up, or a target failed verify (with a threshold named on it: the thresholds' code)"],
+    [EXIT.failed, "some windows failed, a capacity block failed (a crash, a start that failed), a target failed to set up, or a target failed verify (with a threshold named on it: the thresholds' code)"],
     [EXIT.usage, 'bad usage or config (every problem is listed, each naming its flag or field)'],
     [EXIT.threshold, "a threshold (--threshold, or a scenario's thresholds) failed, or a target that failed verify had one named on it; the reports show each with its measured value"],
     [EXIT.interrupted, 'interrupted: Ctrl-C stops after the current window and writes the results (--resume DIR continues); a second Ctrl-C quits at once'],

@@ -8,6 +8,7 @@
  */
 import autocannon from 'autocannon';
 import { createHistogram, encodeHistogram } from '../histogram.js';
+import { isLoaderError } from '../loader-errors.js';
 import type { RequestSpec } from '../scenario.js';
 
 export interface WorkerJob {
@@ -28,6 +29,8 @@ export interface WorkerResult {
   histogram: string;
   statusCounts: Record<string, number>;
   errors: number;
+  /** The loader's own failed sends (`isLoaderError`), not in `errors`. */
+  loaderErrors?: number;
   timeouts: number;
   non2xx: number;
   unexpected: number;
@@ -58,6 +61,7 @@ async function runWindow(job: WorkerJob, durationSec: number, record: boolean, a
   const statusCounts: Record<string, number> = {};
   const expected = new Set(job.expectStatus);
   let unexpected = 0;
+  let loaderErrors = 0;
   let done!: (r: autocannon.Result) => void;
   let fail!: (e: Error) => void;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
@@ -72,6 +76,9 @@ async function runWindow(job: WorkerJob, durationSec: number, record: boolean, a
       statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
       if (!expected.has(statusCode)) unexpected++;
     });
+    instance.on('reqError', (err: NodeJS.ErrnoException) => {
+      if (isLoaderError(`${err.code ?? ''} ${err.message}`)) loaderErrors++;
+    });
   }
   const result = await finished;
   const elapsed = (performance.now() - t0) / 1000;
@@ -82,7 +89,8 @@ async function runWindow(job: WorkerJob, durationSec: number, record: boolean, a
     durationSec: elapsed,
     histogram: encodeHistogram(h),
     statusCounts,
-    errors: Math.max(0, result.errors - result.timeouts),
+    errors: Math.max(0, result.errors - result.timeouts - loaderErrors),
+    ...(loaderErrors ? { loaderErrors } : {}),
     timeouts: result.timeouts,
     non2xx,
     unexpected,

@@ -6,6 +6,7 @@ import { findCargoTool } from '../cache.js';
 import { DEFAULTS } from '../defaults.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 import { createHistogram } from '../histogram.js';
+import { isLoaderError } from '../loader-errors.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
 
 /** Where oha is (see `findCargoTool`): null when it is not installed. */
@@ -19,11 +20,18 @@ function connectionsOf(o: Pick<DriverRunOptions, 'connections' | 'rate' | 'openL
   return Math.max(o.connections, Math.min(DEFAULTS.openLoop.maxInFlight, Math.ceil(o.rate * DEFAULTS.openLoop.inFlightSec)));
 }
 
+/**
+ * Open loop writes oha's CSV (one row per answered request with its send time: latency from the
+ * intended send needs it); closed loop its JSON summary, the only output that counts failed sends
+ * (`errorDistribution`).
+ */
+const formatOf = (o: Pick<DriverRunOptions, 'rate' | 'openLoop'>): 'csv' | 'json' => (o.openLoop && o.rate ? 'csv' : 'json');
+
 function ohaArgs(o: DriverRunOptions, seconds: number, out: string, bodyFile: string | undefined): string[] {
   const r = o.requests[0]!;
   return [
     '--no-tui',
-    '--output-format=csv',
+    `--output-format=${formatOf(o)}`,
     `--output=${out}`,
     `-z`,
     `${Math.max(1, Math.round(seconds * 1000))}ms`,
@@ -135,6 +143,67 @@ export function parseOhaCsv(csv: string, o: { expectStatus: readonly number[]; r
   };
 }
 
+/** oha's JSON summary, the fields read (oha 1.x `--output-format json`; durations in seconds). */
+interface OhaJson {
+  summary?: { fastest?: number; slowest?: number };
+  latencyPercentiles?: Record<string, number>;
+  statusCodeDistribution?: Record<string, number>;
+  errorDistribution?: Record<string, number>;
+}
+
+/** oha's message for a request its `-t` timeout ended, and for one its `-z` deadline cut (not counted: `-w` waits for those). */
+const OHA_TIMEOUT = 'timeout';
+const OHA_DEADLINE = 'aborted due to deadline';
+
+/**
+ * Figures from oha's JSON summary (closed loop). Responses and their statuses from
+ * `statusCodeDistribution`; failed sends from `errorDistribution` (message → count): `timeout` is a
+ * timeout, the loader's own failures (`isLoaderError`) are `loaderErrors`, every other message an
+ * error. The summary keeps no per-request times, so the µs histogram is rebuilt from its quantiles
+ * (p10 … p99.99, the fastest and the slowest): exact at those quantiles, stepped between them.
+ */
+export function parseOhaJson(text: string, o: { expectStatus: readonly number[]; durationSec: number }): DriverRunResult {
+  const j = JSON.parse(text) as OhaJson;
+  const statusCounts: Record<string, number> = {};
+  const expected = new Set(o.expectStatus);
+  let requests = 0;
+  let non2xx = 0;
+  let unexpected = 0;
+  for (const [code, n] of Object.entries(j.statusCodeDistribution ?? {})) {
+    statusCounts[code] = n;
+    requests += n;
+    if (!code.startsWith('2')) non2xx += n;
+    if (!expected.has(Number(code))) unexpected += n;
+  }
+  let errors = 0;
+  let timeouts = 0;
+  let loaderErrors = 0;
+  for (const [message, n] of Object.entries(j.errorDistribution ?? {})) {
+    if (message === OHA_DEADLINE) continue;
+    if (message === OHA_TIMEOUT) timeouts += n;
+    else if (isLoaderError(message)) loaderErrors += n;
+    else errors += n;
+  }
+  const histogram = createHistogram();
+  const us = (sec: number) => Math.max(1, Math.round(sec * 1e6));
+  const quantiles = Object.entries(j.latencyPercentiles ?? {})
+    .map(([k, v]) => [Number(k.replace(/^p/, '')), v] as const)
+    .filter(([p, v]) => Number.isFinite(p) && Number.isFinite(v))
+    .sort((a, b) => a[0] - b[0]);
+  if (requests > 0) {
+    let ranked = 0;
+    const add = (rank: number, sec: number) => {
+      if (rank > ranked) histogram.recordValueWithCount(us(sec), rank - ranked);
+      ranked = Math.max(ranked, rank);
+    };
+    if (j.summary?.fastest !== undefined) add(1, j.summary.fastest);
+    // The slowest keeps the last rank: oha's p99.99 rounds to every request of a short window.
+    for (const [p, v] of quantiles) add(Math.min(requests - 1, Math.round((requests * p) / 100)), v);
+    add(requests, j.summary?.slowest ?? quantiles.at(-1)?.[1] ?? 0);
+  }
+  return { requests, durationSec: o.durationSec, histogram, statusCounts, errors, ...(loaderErrors ? { loaderErrors } : {}), timeouts, non2xx, unexpected };
+}
+
 let ohaVersion: Promise<string> | undefined;
 
 /**
@@ -154,7 +223,7 @@ export const ohaDriver: Driver = {
   // 98% busy, oha's 0.80 of its own): npm run bench:open-loop, 2026-11-27 01:38 UTC.
   openLoopCeilingRps: 40_000,
   capabilities: { capRate: true, openLoop: true, microsecondLatency: true, threads: 'one', oneRequest: true },
-  note: "oha's ticker wakes on tokio's 1-ms timer, so open-loop sends leave in bursts of up to a millisecond's worth; latency is timed from each send's place in the schedule (k ÷ rate); oha lists answered requests only, so a send that never left and one that got no answer both count as dropped.",
+  note: "oha's ticker wakes on tokio's 1-ms timer, so open-loop sends leave in bursts of up to a millisecond's worth; latency is timed from each send's place in the schedule (k ÷ rate); oha lists answered requests only, so a send that never left and one that got no answer both count as dropped; closed loop reads its JSON summary, which counts failed sends (errors, timeouts, the loader's own) but keeps latency only at its quantiles (p10 … p99.99).",
   async available() {
     return findOha() ? true : 'oha not found (benchsuite setup oha builds it with cargo from crates.io, about 6.5 min)';
   },
@@ -187,10 +256,11 @@ export const ohaDriver: Driver = {
       const body = o.requests[0]!.body;
       const bodyFile = body !== undefined ? join(dir, 'body') : undefined;
       if (bodyFile) writeFileSync(bodyFile, body!);
-      if (o.warmupSec > 0) await run(bin, ohaArgs(o, o.warmupSec, join(dir, 'warmup.csv'), bodyFile), o);
-      const out = join(dir, 'results.csv');
+      if (o.warmupSec > 0) await run(bin, ohaArgs(o, o.warmupSec, join(dir, `warmup.${formatOf(o)}`), bodyFile), o);
+      const out = join(dir, `results.${formatOf(o)}`);
       await run(bin, ohaArgs(o, o.durationSec, out, bodyFile), o, { start: o.onMeasureStart, end: o.onMeasureEnd, measureSec: o.durationSec });
-      return parseOhaCsv(readFileSync(out, 'utf8'), o);
+      const text = readFileSync(out, 'utf8');
+      return formatOf(o) === 'csv' ? parseOhaCsv(text, o) : parseOhaJson(text, o);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../defaults.js';
 import { createHistogram } from '../histogram.js';
+import { isLoaderError } from '../loader-errors.js';
 import { guardProcessGroup, guardTempDir } from '../process.js';
 import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 import { findGoTool } from '../cache.js';
@@ -79,7 +80,8 @@ function run(bin: string, args: string[], o: DriverRunOptions, hooks: { start?: 
 
 /**
  * Figures from `vegeta encode --to=csv` lines (timestamp ns, code, latency ns, bytes out, bytes in,
- * error, body, attack, seq, …). Open loop: request `seq` was due at T0 + seq/rate, where T0 is the
+ * error, body, attack, seq, …). A row with no status failed: a timeout, the loader's own failure
+ * (`isLoaderError`: `loaderErrors`) or an error. Open loop: request `seq` was due at T0 + seq/rate, where T0 is the
  * earliest `timestamp − seq/rate` (no send leaves before its time); its latency from the intended
  * send is its end minus that, and it was late when it left more than `lateSendMs` after it.
  * vegeta's pacer only counts a send once a worker took it, and stops at the duration: when every
@@ -101,6 +103,7 @@ export function parseVegetaCsv(
   const expected = new Set(o.expectStatus);
   let requests = 0;
   let errors = 0;
+  let loaderErrors = 0;
   let timeouts = 0;
   let non2xx = 0;
   let unexpected = 0;
@@ -115,6 +118,7 @@ export function parseVegetaCsv(
     first = Math.min(first, r.ts);
     if (r.code === 0) {
       if (/timeout|deadline/i.test(r.err)) timeouts++;
+      else if (isLoaderError(r.err)) loaderErrors++;
       else errors++;
       continue;
     }
@@ -132,7 +136,18 @@ export function parseVegetaCsv(
   }
   const durationSec = rows.length && last > first ? (last - first) / 1e9 : 0;
   const dropped = open ? Math.max(0, Math.floor(o.durationSec * o.rate!) - rows.length) : 0;
-  return { requests, durationSec, histogram, statusCounts, errors, timeouts, non2xx, unexpected, ...(open ? { openLoop: { corrected, late, dropped } } : {}) };
+  return {
+    requests,
+    durationSec,
+    histogram,
+    statusCounts,
+    errors,
+    ...(loaderErrors ? { loaderErrors } : {}),
+    timeouts,
+    non2xx,
+    unexpected,
+    ...(open ? { openLoop: { corrected, late, dropped } } : {}),
+  };
 }
 
 let vegetaVersion: Promise<string> | undefined;

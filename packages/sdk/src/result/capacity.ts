@@ -14,10 +14,22 @@ export const capacityProbeSchema = z.strictObject({
   /** The SLO term that failed first, e.g. `p99<50ms`. */
   failed: z.string().nullable(),
   /**
-   * It failed with the loader as the limit: the loader's core busy while the server's was not full,
-   * and sends dropped, late or short of the offered rate (absent in results before it was judged).
+   * It failed with the loader as the limit, the server having room per thread (absent in results
+   * before it was judged); `loaderEvidence` says how it was told.
    */
   loaderBound: z.boolean().optional(),
+  /**
+   * What showed the loader was the limit: `busy`, its own CPU over `loaderBound.loaderBusy` of its
+   * thread with its sends behind the schedule (`loaderLimited`); `late`, its late (or its own failed)
+   * sends alone made the SLO fail: judged from the actual send it was met (`loaderLate`); `failed`,
+   * the loader's process failed the window (`LoaderFailure`).
+   */
+  loaderEvidence: z.enum(['busy', 'late', 'failed']).optional(),
+  /**
+   * CPU steal over `stealThreshold` in its window: `repeated`, not judged, probed again at the same
+   * rate; `judged`, still over after `capacity.stealRepeats` repeats, judged as it was.
+   */
+  steal: z.enum(['repeated', 'judged']).optional(),
   /** A second probe at a rate whose first probe failed: the rate bounds the search only when both fail. */
   confirmation: z.boolean().optional(),
   /** The probe's open-loop window with its resources (absent in results before probes kept them). */
@@ -42,7 +54,7 @@ export const capacityBlockSchema = z.strictObject({
   loaderBoundAt: nonneg.optional(),
   /** Cut short by an interruption: not counted (a resumed run measures this block again). */
   interrupted: z.boolean().optional(),
-  /** The block could not finish (its server crashed, it could not start): why. */
+  /** The block could not finish (its server crashed, it could not start): why. The report says so, and the run exits 1. */
   failure: z.string().optional(),
 });
 /** `--slo`: the highest offered rate that met the SLO, per (scenario, target). */

@@ -29,6 +29,12 @@ export const countersShape = {
   statusCounts: statusCountsSchema,
   /** Socket or protocol errors (no response). */
   errors: int,
+  /**
+   * The loader's own failed sends, not in `errors`: it ran out of file descriptors, local ports or
+   * buffers (`isLoaderError`). Never the server's failure: left out of the error share. Absent
+   * when there were none, and where the driver cannot tell (oha's open-loop CSV, k6).
+   */
+  loaderErrors: int.optional(),
   timeouts: int,
   /** Responses whose status is not 2xx (304 counts as non-2xx here too). */
   non2xx: int,

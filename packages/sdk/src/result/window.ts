@@ -27,6 +27,12 @@ export const resourceSchema = z.strictObject({
   cpuSteal: nonneg.optional(),
   /** Server tree CPU seconds ÷ (window seconds × server cores): 1 = every server core busy. */
   serverCoreShare: nonneg,
+  /**
+   * The busiest thread of the server's tree: its CPU seconds ÷ window seconds (1 = a thread that ran
+   * throughout). A server on one thread is full at 1 however many cores it was given. Absent without
+   * per-thread schedstat, and in results before it was recorded.
+   */
+  serverBusiestThread: nonneg.optional(),
   /** CPU seconds of the target's helper services (e.g. a stub backend) in the window. */
   serviceCpuSeconds: nonneg,
   /** The busiest helper service's CPU seconds ÷ window seconds (one thread: 1 = saturated). */

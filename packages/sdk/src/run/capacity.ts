@@ -7,7 +7,8 @@ import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { failureOf, windowSpec } from './block.js';
 import type { RunContext } from './context.js';
-import { runtimeOf, type StartedTarget } from './runtime.js';
+import { LoaderFailure, runtimeOf, type StartedTarget } from './runtime.js';
+import { serverFullShare } from '../window-resources.js';
 import { measureWindow, type WindowFigures } from './window.js';
 import { warmUp } from './warmup.js';
 
@@ -46,18 +47,27 @@ export function capacityDurationSec(
   return { typicalSec: searches * settings.blocks * blockSec(Math.min(c.typicalProbes, settings.maxProbes)), maxSec: searches * settings.blocks * blockSec(settings.maxProbes) };
 }
 
-type ProbeFigures = Pick<WindowFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs' | 'resources'>;
+type ProbeFigures = Pick<WindowFigures, 'rps' | 'requests' | 'errors' | 'loaderErrors' | 'timeouts' | 'unexpected' | 'latency' | 'histogram' | 'openLoop' | 'cpuPerRequestUs' | 'resources'>;
 
 /**
- * Was the loader the limit of this window? The loader process kept its core busy (its own CPU per
- * thread it can use over `loaderBound.loaderBusy`) while the server's tree did not (under
- * `loaderBound.serverShare`; not judged for a server this runner does not sample), and the schedule
- * was not kept: sends dropped, more than `lateShare` of them late, or fewer delivered than
- * `keptUpShare` of the offered rate. A server that only answers slowly leaves the loader idle; a
- * loader that cannot send the rate is busy and late with a server that waits for requests. The
- * processes' own CPU, not the cores' busy share: on a shared host other work fills an idle core
- * (here other sessions' `nice -n 19` jobs kept the loader's core 90–99% busy while a Node loader
- * used 25–38% of it, and every such probe read as loader-bound).
+ * The server had room: per thread it can use, it was under `loaderBound.serverShare` busy
+ * (`serverFullShare`: its cores' share, or its busiest thread's, whichever is higher), or it is not
+ * sampled (a URL target). The processes' own CPU, not the cores' busy share: on a shared host other
+ * work fills an idle core.
+ */
+function serverHadRoom(r: ProbeFigures['resources'], t: Pick<DesignThresholds, 'loaderBound'>): boolean {
+  return r.serverProcesses === 0 || serverFullShare(r) < t.loaderBound.serverShare;
+}
+
+/**
+ * Was the loader the limit of this window by its CPU? The loader process kept its core busy (its
+ * own CPU per thread it can use over `loaderBound.loaderBusy`) while the server had room
+ * (`serverHadRoom`), and the schedule was not kept: sends dropped, more than `lateShare` of them
+ * late, or fewer delivered than `keptUpShare` of the offered rate. A server that only answers
+ * slowly leaves the loader idle; a loader that cannot send the rate is busy and late with a server
+ * that waits for requests. (Here other sessions' `nice -n 19` jobs kept the loader's core 90–99%
+ * busy while a Node loader used 25–38% of it, and every such probe read as loader-bound when the
+ * cores' busy share was the measure.) A loader late under 0.8 of its core is `loaderLate`'s.
  */
 export function loaderLimited(
   rate: number,
@@ -67,23 +77,61 @@ export function loaderLimited(
 ): boolean {
   const r = f.resources;
   const loaderBusy = r.loaderThreadBusy > t.loaderBound.loaderBusy;
-  const sampledServer = r.serverProcesses > 0;
-  const serverRoom = !sampledServer || r.serverCoreShare < t.loaderBound.serverShare;
   const dropped = f.openLoop?.dropped ?? 0;
   const sends = f.requests + dropped;
   const behind = dropped > 0 || (f.openLoop?.late ?? 0) > sends * c.lateShare || f.rps < rate * c.keptUpShare;
-  return loaderBusy && serverRoom && behind;
+  return loaderBusy && serverHadRoom(r, t) && behind;
 }
 
 /**
- * A probe meets the SLO when every term holds and the server kept up with the offered rate. A
- * probe that fails while its loader was the limit (`loaderLimited`) is marked loader-bound: its
- * failure says nothing about the server.
+ * Did the loader's late sends make this failure, whatever its CPU reads? Each open-loop request is
+ * timed twice: from its actual send (what the server took) and from its intended send (what a user
+ * arriving on time waited); the difference is the loader's lag alone. The failure is the loader's
+ * when all three hold:
+ * - judged again with latency from the actual send, and without the loader's own failed sends
+ *   (`loaderErrors`, also taken off the rate it had to deliver), the SLO is met: every other term
+ *   (errors with dropped sends, throughput ≥ `keptUpShare` of the rate) as before;
+ * - the lag is material: more than `lateShare` of the sends left late (over
+ *   `openLoop.lateSendMs` behind their schedule) or failed at the loader;
+ * - the server had room per thread (`serverHadRoom`).
+ * Example (`npm run bench:open-loop`): oha at 30k req/s used 0.66 of its core and sent 17% late,
+ * p99 95 ms from the intended send, 2 ms at the median, node:http 80% busy: under `p99<50ms` the
+ * probe fails, and it is the loader's. A server that is slow shows it from the actual send too, so
+ * its failures stay its own; and the loader's in-flight limit is a second of arrivals
+ * (`openLoop.inFlightSec`), so sends wait for a connection only once the server's latency from the
+ * actual send nears a second, which fails any tighter SLO as the server's.
+ */
+export function loaderLate(
+  rate: number,
+  f: Pick<ProbeFigures, 'rps' | 'requests' | 'errors' | 'loaderErrors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs' | 'resources'> & {
+    histogram?: string | undefined;
+  },
+  terms: readonly ThresholdTerm[],
+  t: Pick<DesignThresholds, 'loaderBound'> = DEFAULTS,
+  c: Pick<CapacitySettings, 'keptUpShare' | 'lateShare'> = DEFAULTS.capacity,
+): boolean {
+  const o = f.openLoop;
+  if (!o) return false;
+  const loaderErrors = f.loaderErrors ?? 0;
+  const sends = f.requests + f.errors + f.timeouts + o.dropped + loaderErrors;
+  if (o.late + loaderErrors <= sends * c.lateShare) return false;
+  if (!serverHadRoom(f.resources, t)) return false;
+  const asSent = { ...f, openLoop: { ...o, corrected: f.latency, correctedHistogram: f.histogram ?? o.correctedHistogram } };
+  const loaderShortRps = f.requests > 0 ? (loaderErrors * f.rps) / f.requests : 0;
+  return firstFailed(asSent, terms) === null && f.rps >= (rate - loaderShortRps) * c.keptUpShare;
+}
+
+/**
+ * A probe meets the SLO when every term holds (open-loop latency from the intended send; the
+ * loader's own failed sends are not errors) and the server kept up with the offered rate. A probe
+ * that fails is marked loader-bound when the loader was its limit, by its CPU (`loaderLimited`,
+ * `loaderEvidence: 'busy'`) or by its lateness (`loaderLate`, `'late'`): its failure says nothing
+ * about the server.
  */
 export function judgeProbe(
   rate: number,
   f: Pick<ProbeFigures, 'rps' | 'requests' | 'errors' | 'timeouts' | 'unexpected' | 'latency' | 'openLoop' | 'cpuPerRequestUs'> &
-    Partial<Pick<ProbeFigures, 'resources'>> & { histogram?: string | undefined },
+    Partial<Pick<ProbeFigures, 'resources' | 'loaderErrors'>> & { histogram?: string | undefined },
   terms: readonly ThresholdTerm[],
   t: Pick<DesignThresholds, 'loaderBound'> = DEFAULTS,
   c: Pick<CapacitySettings, 'keptUpShare' | 'lateShare'> = DEFAULTS.capacity,
@@ -95,6 +143,9 @@ export function judgeProbe(
   // queue grows, but a short probe may end first. Achieved throughput below the schedule fails too.
   const keptUp = f.rps >= rate * c.keptUpShare;
   const meets = failed === null && keptUp;
+  const withResources = f.resources ? { ...f, resources: f.resources } : undefined;
+  const evidence: CapacityProbe['loaderEvidence'] =
+    meets || !withResources ? undefined : loaderLimited(rate, withResources, t, c) ? 'busy' : loaderLate(rate, withResources, terms, t, c) ? 'late' : undefined;
   return {
     rate,
     achievedRps: f.rps,
@@ -103,7 +154,8 @@ export function judgeProbe(
     errorShare: errorShare(figures),
     meets,
     failed: failed ? failed.expression : keptUp ? null : `throughput ≥ ${Math.round(c.keptUpShare * 100)}% of the offered rate`,
-    loaderBound: !meets && f.resources !== undefined && loaderLimited(rate, { ...f, resources: f.resources }, t, c),
+    loaderBound: evidence !== undefined,
+    ...(evidence ? { loaderEvidence: evidence } : {}),
   };
 }
 
@@ -277,23 +329,48 @@ async function capacityBlock(
         if (ctx.signal.aborted) throw new Interrupted();
         const open: Scenario = { ...scenario, load: { ...scenario.load, rate, openLoop: true, connections: scenario.load.connections, duration: settings.probeSec, warmup: 0 } };
         const spec = windowSpec(open, requests, ctx.design, 0);
-        const base = { scenario: scenario.name, target: target.name, block: b, round: probes.length + 1, position: 0, startedAt: new Date().toISOString() };
-        let window: WindowRecord;
-        let p: Omit<CapacityProbe, 'window' | 'confirmation'>;
-        try {
-          const f = await measureWindow(ctx, s, { ...spec, steps: [Math.max(...spec.steps)] });
-          ctx.addLoad(f.durationSec);
-          const excluded = (f.resources.cpuSteal ?? 0) > ctx.design.stealThreshold ? ('steal' as const) : null;
-          window = { ...base, index: nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...f, excluded } satisfies OkWindow;
-          p = judgeProbe(rate, f, slo.terms, ctx.bottleneckThresholds ?? DEFAULTS, settings);
-        } catch (err) {
-          const failure = failureOf(err, ctx.signal);
-          if (failure.phase === 'interrupted') throw new Interrupted();
-          // A dead server cannot be probed again: the block ends (reported as a failed step).
-          if (failure.phase === 'crash') throw err;
-          window = { ...base, index: nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
-          p = { rate, achievedRps: 0, p50: 0, p99: 0, errorShare: 1, meets: false, failed: `window failed: ${failure.message}`, loaderBound: false };
+        const measure = async (): Promise<{ window: WindowRecord; p: Omit<CapacityProbe, 'window' | 'confirmation'>; stolen: boolean }> => {
+          const base = { scenario: scenario.name, target: target.name, block: b, round: probes.length + 1, position: 0, startedAt: new Date().toISOString() };
+          try {
+            const f = await measureWindow(ctx, s, { ...spec, steps: [Math.max(...spec.steps)] });
+            ctx.addLoad(f.durationSec);
+            const stolen = (f.resources.cpuSteal ?? 0) > ctx.design.stealThreshold;
+            const window = { ...base, index: nextIndex(), elapsedSec: ctx.elapsed(), status: 'ok', ...f, excluded: stolen ? ('steal' as const) : null } satisfies OkWindow;
+            return { window, p: judgeProbe(rate, f, slo.terms, ctx.bottleneckThresholds ?? DEFAULTS, settings), stolen };
+          } catch (err) {
+            const failure = failureOf(err, ctx.signal);
+            if (failure.phase === 'interrupted') throw new Interrupted();
+            // A dead server cannot be probed again: the block ends (reported as a failed step).
+            if (failure.phase === 'crash') throw err;
+            const window: WindowRecord = { ...base, index: nextIndex(), elapsedSec: ctx.elapsed(), status: 'failed', failure };
+            // The loader's own failure (its process exited with an error) says nothing about the server.
+            const loader = err instanceof LoaderFailure;
+            const p = {
+              rate,
+              achievedRps: 0,
+              p50: 0,
+              p99: 0,
+              errorShare: 1,
+              meets: false,
+              failed: `window failed: ${failure.message}`,
+              loaderBound: loader,
+              ...(loader ? { loaderEvidence: 'failed' as const } : {}),
+            };
+            return { window, p, stolen: false };
+          }
+        };
+        // A probe the hypervisor stole from is not judged: probed again at the same rate, and judged
+        // (marked) only when every repeat was stolen from too.
+        let m = await measure();
+        for (let repeat = 0; m.stolen && repeat < DEFAULTS.capacity.stealRepeats; repeat++) {
+          const skipped: CapacityProbe = { ...m.p, steal: 'repeated', ...(confirmation ? { confirmation } : {}), window: m.window };
+          probes.push(skipped);
+          onProbe?.(b, skipped);
+          if (ctx.signal.aborted) throw new Interrupted();
+          m = await measure();
         }
+        const { window } = m;
+        const p = m.stolen ? { ...m.p, steal: 'judged' as const } : m.p;
         const probe: CapacityProbe = { ...p, ...(confirmation ? { confirmation } : {}), window };
         probes.push(probe);
         onProbe?.(b, probe);

@@ -15,6 +15,13 @@ export class PhaseError extends Error {
   }
 }
 
+/** The loader itself failed a window (its process exited with an error, its output unreadable): never the server's failure. */
+export class LoaderFailure extends PhaseError {
+  constructor(message: string) {
+    super('load', message);
+  }
+}
+
 /** A started target: where to send load, which pid to sample, and how to stop it. */
 export interface StartedTarget {
   baseUrl: string;

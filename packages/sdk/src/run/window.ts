@@ -7,7 +7,7 @@ import { encodeHistogram, latencyOf, mergeHistograms, type Histogram } from '../
 import type { OkWindow, StepResult } from '../result-schema.js';
 import { bottlenecks, isClientBound, serverCpuExactOf, TreeSampler, type WindowResources } from '../window-resources.js';
 import type { RequestSpec, Scenario } from '../scenario.js';
-import { PhaseError, type StartedTarget } from './runtime.js';
+import { LoaderFailure, PhaseError, type StartedTarget } from './runtime.js';
 import { mergeOpenLoop, openLoopRecord } from '../open-loop.js';
 
 /** What one window needs besides the target: the driver, pinning and the window's timing. */
@@ -43,6 +43,7 @@ export type WindowFigures = Pick<
   | 'requests'
   | 'statusCounts'
   | 'errors'
+  | 'loaderErrors'
   | 'timeouts'
   | 'non2xx'
   | 'unexpected'
@@ -91,7 +92,7 @@ export function crashWatch(target: StartedTarget, signal: AbortSignal): { signal
   return {
     signal: ac.signal,
     // Why the loader failed: the server's crash, the run's interruption, or the loader's own error.
-    loadFailed: (err) => (crashed ? crashError() : signal.aborted ? new PhaseError('interrupted', 'interrupted') : new PhaseError('load', err.message)),
+    loadFailed: (err) => (crashed ? crashError() : signal.aborted ? new PhaseError('interrupted', 'interrupted') : new LoaderFailure(err.message)),
     throwIfCrashed: () => {
       if (crashed) throw crashError();
     },
@@ -183,6 +184,7 @@ export function stepOf(
     requests: res.requests,
     statusCounts: res.statusCounts,
     errors: res.errors,
+    ...(res.loaderErrors ? { loaderErrors: res.loaderErrors } : {}),
     timeouts: res.timeouts,
     non2xx: res.non2xx,
     unexpected: res.unexpected,
@@ -218,6 +220,7 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
     requests,
     statusCounts,
     errors: sum((s) => s.errors),
+    ...(steps.some((s) => s.loaderErrors) ? { loaderErrors: sum((s) => s.loaderErrors ?? 0) } : {}),
     timeouts: sum((s) => s.timeouts),
     non2xx: sum((s) => s.non2xx),
     unexpected: sum((s) => s.unexpected),
@@ -234,6 +237,7 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
       loaderThreadBusy: max((s) => s.resources.loaderThreadBusy),
       cpuSteal: weighted((s) => s.resources.cpuSteal ?? 0),
       serverCoreShare: weighted((s) => s.resources.serverCoreShare),
+      ...(steps.every((s) => s.resources.serverBusiestThread !== undefined) ? { serverBusiestThread: max((s) => s.resources.serverBusiestThread ?? 0) } : {}),
       serviceCpuSeconds: sum((s) => s.resources.serviceCpuSeconds),
       serviceBusy: max((s) => s.resources.serviceBusy),
       samples: sum((s) => s.resources.samples),
