@@ -130,3 +130,49 @@ describe('benchsuite history', () => {
     }
   });
 });
+
+describe('history check after a kernel update', () => {
+  // 20 runs on one kernel, 3 on the next, and the new run (the fourth on the new kernel): no step.
+  const OLD = '6.1.0-18-amd64';
+  const NEW = '6.1.0-21-amd64';
+  const runs = syntheticResults({ runs: 24, seed: 13 }).map((r, i) => ({ ...r, environment: { ...r.environment, kernel: i < 20 ? OLD : NEW } }));
+  let kernelDb: string;
+  let newest: string;
+  beforeAll(async () => {
+    kernelDb = join(dir, 'kernel.sqlite');
+    const added = await inProcess(['history', 'add', ...runs.slice(0, 23).map((r, i) => write(`kernel-${i}.json`, r)), '--db', kernelDb]);
+    expect(added.code, added.stderr).toBe(0);
+    newest = write('kernel-new.json', runs[23]!);
+  }, 120_000);
+
+  it('by default: says the kernel changed and when, judges without the runs before it (too short, exit 0), and names the flag that counts them', async () => {
+    const r = await inProcess(['history', 'check', newest, '--db', kernelDb]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain(`The kernel changed ${OLD} → ${NEW} 3 runs ago (the last run before it: ${commitOf(19, 13).slice(0, 10)}, 2026-11-01 19:00).`);
+    expect(r.stdout).toContain('count as another machine (--same-machine cpu,kernel,node,python), so this run is judged without them; to count them as this machine: --same-machine cpu,node,python.');
+    expect(r.stdout).toContain('11 of 11 figures have too little history to judge: 3 earlier runs of machine');
+  });
+
+  it('--same-machine cpu: judged against all 23 earlier runs, the kernel change still said', async () => {
+    const r = await inProcess(['history', 'check', newest, '--db', kernelDb, '--same-machine', 'cpu']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^No regression: 11 of 11 figures judged/);
+    expect(r.stdout).toContain(`The kernel changed ${OLD} → ${NEW} 3 runs ago`);
+    expect(r.stdout).toContain('The runs before the kernel change count as this machine (--same-machine cpu).');
+    const json = JSON.parse((await inProcess(['history', 'check', newest, '--db', kernelDb, '--same-machine', 'cpu', '--json'])).stdout) as {
+      sameMachine: string[];
+      machineChanges: { part: string; from: string; to: string; runsSince: number; counted: boolean }[];
+      checks: { history: unknown[] }[];
+    };
+    expect(json.sameMachine).toEqual(['cpu']);
+    expect(json.machineChanges).toMatchObject([{ part: 'kernel', from: OLD, to: NEW, runsSince: 3, counted: false }]);
+    expect(json.checks.every((c) => c.history.length === 24)).toBe(true);
+  });
+
+  it('--same-machine with an unknown part: exit 2 naming the parts', async () => {
+    const r = await inProcess(['history', 'check', newest, '--db', kernelDb, '--same-machine', 'cpu,gpu']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--same-machine: expected cpu, kernel, node, python \(or a comma list of them\), got "gpu"/);
+    expect(r.stderr).not.toMatch(STACK);
+  });
+});

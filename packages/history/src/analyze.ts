@@ -1,6 +1,6 @@
 import { DEFAULTS } from '@benchsuite/sdk';
 import { findChanges, judgeNewest, type ChangeRule, type SeriesChange } from './changes.js';
-import { FIGURES, type FigureName, type RunRecord } from './record.js';
+import { FIGURES, hardwareOf, MACHINE_PARTS, sameMachine, type FigureName, type MachineFacts, type MachinePart, type RunRecord, type SoftwarePart } from './record.js';
 import type { HistoryStore, Series, SeriesKey, SeriesPoint } from './store.js';
 
 /** The change-point rule with the defaults of `DEFAULTS.history` filled in. */
@@ -72,6 +72,9 @@ export function analyzeSeries(series: readonly Series[], rule: ChangeRule = chan
   });
 }
 
+/** Runs in the order they started (the store's order). */
+const byRun = (a: SeriesPoint, b: SeriesPoint) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.runId - b.runId);
+
 /** The gate's verdict on one figure of the new run. */
 export interface FigureCheck {
   scenario: string;
@@ -83,9 +86,27 @@ export interface FigureCheck {
   verdict: { status: 'too-short'; have: number; need: number } | { status: 'pass'; changes: PlacedChange[] } | { status: 'regression'; change: PlacedChange; changes: PlacedChange[] };
 }
 
+/**
+ * A part of the machine that changed under the same hardware within the runs the gate looks at: its
+ * value then and now, and where. `counted`: the part is one `sameMachine` matches, so the runs before
+ * the change are another machine's and the gate judges without them.
+ */
+export interface MachineChange {
+  part: SoftwarePart;
+  from: string | null;
+  to: string | null;
+  /** The last run with the old value, and how many runs of the new value came after it before this one. */
+  lastBefore: SeriesPoint;
+  runsSince: number;
+  counted: boolean;
+}
+
 export interface CheckOutcome {
   fingerprint: string;
   designKey: string;
+  /** What of the machine had to match (`--same-machine`), and what changed under the same hardware. */
+  sameMachine: MachinePart[];
+  machineChanges: MachineChange[];
   checks: FigureCheck[];
   regressions: FigureCheck[];
   /** The most history runs a figure still needs before it can be judged (0 when every figure could be). */
@@ -100,23 +121,30 @@ export interface CheckOutcome {
 export function checkRun(
   store: HistoryStore,
   rec: RunRecord,
-  o: { rule?: ChangeRule; window?: number; minRuns?: number; sinceStartedAt?: string; figures?: readonly FigureName[] } = {},
+  o: { rule?: ChangeRule; window?: number; minRuns?: number; sinceStartedAt?: string; figures?: readonly FigureName[]; sameMachine?: readonly MachinePart[] } = {},
 ): CheckOutcome {
   const rule = o.rule ?? changeRule();
   const window = o.window ?? DEFAULTS.history.gate.window;
   const minRuns = o.minRuns ?? DEFAULTS.history.gate.minRuns;
+  const parts: MachinePart[] = [...new Set<MachinePart>(['cpu', ...(o.sameMachine ?? DEFAULTS.history.gate.sameMachine)])];
   const self = store.runIdOf(rec.resultKey);
-  const all = store.series({
-    fingerprint: rec.fingerprint,
+  // Every run of this hardware and design; those that differ in a part `parts` names are another machine's.
+  const onHardware = store.series({
+    hardware: hardwareOf(rec.machine),
     designKey: rec.designKey,
     ...(self !== null ? { excludeRunId: self } : {}),
     ...(o.sinceStartedAt ? { sinceStartedAt: o.sinceStartedAt } : {}),
   });
+  const all = onHardware.filter((s) => sameMachine(s.key.machine, rec.machine, parts));
   const checks: FigureCheck[] = [];
   for (const f of rec.figures) {
     if (o.figures && !o.figures.includes(f.figure)) continue;
-    const s = all.find((x) => x.key.scenario === f.scenario && x.key.target === f.target && x.key.reference === f.reference && x.key.load === f.load && x.key.figure === f.figure);
-    const earlier = (s?.points ?? []).filter((p) => p.startedAt < rec.startedAt).slice(-window);
+    const mine = all.filter((x) => x.key.scenario === f.scenario && x.key.target === f.target && x.key.reference === f.reference && x.key.load === f.load && x.key.figure === f.figure);
+    const earlier = mine
+      .flatMap((s) => s.points)
+      .filter((p) => p.startedAt < rec.startedAt)
+      .sort(byRun)
+      .slice(-window);
     const newest: SeriesPoint = { runId: self ?? -1, startedAt: rec.startedAt, commit: rec.commit, branch: rec.branch, value: f.point, lo: f.lo, hi: f.hi };
     const history = [...earlier, newest];
     const v = judgeNewest(
@@ -133,5 +161,33 @@ export function checkRun(
     checks.push({ scenario: f.scenario, target: f.target, figure: f.figure, value: f.point, history, verdict });
   }
   const short = checks.flatMap((c) => (c.verdict.status === 'too-short' ? [c.verdict.need - c.verdict.have] : []));
-  return { fingerprint: rec.fingerprint, designKey: rec.designKey, checks, regressions: checks.filter((c) => c.verdict.status === 'regression'), need: short.length ? Math.max(...short) : 0 };
+  return {
+    fingerprint: rec.fingerprint,
+    designKey: rec.designKey,
+    sameMachine: parts,
+    machineChanges: machineChanges(onHardware, rec, parts, window),
+    checks,
+    regressions: checks.filter((c) => c.verdict.status === 'regression'),
+    need: short.length ? Math.max(...short) : 0,
+  };
+}
+
+/**
+ * What changed under the same hardware within the last `window` runs of this design before `rec`:
+ * per software part, the newest run whose value differs from the new run's. A change that old runs
+ * of the hardware saw but the window no longer holds is not news.
+ */
+function machineChanges(onHardware: readonly Series[], rec: RunRecord, parts: readonly MachinePart[], window: number): MachineChange[] {
+  const runs = new Map<number, { point: SeriesPoint; machine: MachineFacts }>();
+  for (const s of onHardware) for (const p of s.points) if (p.startedAt < rec.startedAt) runs.set(p.runId, { point: p, machine: s.key.machine });
+  const recent = [...runs.values()].sort((a, b) => byRun(a.point, b.point)).slice(-window);
+  const out: MachineChange[] = [];
+  for (const part of ['kernel', 'node', 'python'] as const) {
+    const fact = MACHINE_PARTS[part][0];
+    const at = recent.findLastIndex((r) => r.machine[fact] !== rec.machine[fact]);
+    if (at < 0) continue;
+    const then = recent[at]!;
+    out.push({ part, from: then.machine[fact], to: rec.machine[fact], lastBefore: then.point, runsSince: recent.length - 1 - at, counted: parts.includes(part) });
+  }
+  return out;
 }

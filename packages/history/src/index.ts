@@ -6,9 +6,27 @@
  */
 export { eDivisive, bestSplit, nextCandidate, segmentsOf, type Candidate, type DetectedChange, type EDivisiveOptions } from './e-divisive.js';
 export { findChanges, judgeNewest, stepSize, type Better, type ChangeRule, type SeriesChange, type GateVerdict } from './changes.js';
-export { FIGURES, figureNames, recordOf, machineOf, fingerprintOf, designKeyOf, designFacts, type FigureName, type FigureRecord, type MachineFacts, type RunRecord } from './record.js';
+export {
+  FIGURES,
+  figureNames,
+  recordOf,
+  machineOf,
+  fingerprintOf,
+  designKeyOf,
+  designFacts,
+  MACHINE_PARTS,
+  machinePartNames,
+  hardwareOf,
+  sameMachine,
+  type FigureName,
+  type FigureRecord,
+  type MachineFacts,
+  type MachinePart,
+  type SoftwarePart,
+  type RunRecord,
+} from './record.js';
 export { HistoryStore, HistoryError, withHistory, defaultHistoryFile, type Series, type SeriesKey, type SeriesPoint, type SeriesFilter, type StoredRun } from './store.js';
 export { MIGRATIONS, HISTORY_SCHEMA_VERSION } from './migrations.js';
-export { analyzeSeries, checkRun, changeRule, type AnalyzedSeries, type PlacedChange, type FigureCheck, type CheckOutcome } from './analyze.js';
+export { analyzeSeries, checkRun, changeRule, type AnalyzedSeries, type PlacedChange, type FigureCheck, type CheckOutcome, type MachineChange } from './analyze.js';
 export { NOISE_MODELS, simulateRun, simulateSeries, type NoiseModel, type SimulatedSeries } from './simulate.js';
 export { gitFacts } from './git.js';

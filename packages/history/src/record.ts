@@ -33,6 +33,31 @@ export function machineOf(env: Environment): MachineFacts {
 export const fingerprintOf = (m: MachineFacts) => hash(m);
 
 /**
+ * The parts of a machine `history check --same-machine` can ask to match: `cpu` (the hardware: CPU
+ * model, cores, architecture, memory; always matched) and the software that updates under it.
+ */
+export const MACHINE_PARTS = {
+  cpu: ['cpuModel', 'cores', 'arch', 'memoryGiB'],
+  kernel: ['kernel'],
+  node: ['node'],
+  python: ['python'],
+} as const satisfies Record<string, readonly (keyof MachineFacts)[]>;
+export type MachinePart = keyof typeof MACHINE_PARTS;
+export const machinePartNames = Object.keys(MACHINE_PARTS) as MachinePart[];
+/** The parts that can change while the hardware stays: what a change of machine facts names. */
+export type SoftwarePart = Exclude<MachinePart, 'cpu'>;
+
+/** The hardware facts of a machine (`cpu`): runs that differ here are never the same machine. */
+export const hardwareOf = (m: MachineFacts): Pick<MachineFacts, (typeof MACHINE_PARTS.cpu)[number]> => ({ cpuModel: m.cpuModel, cores: m.cores, arch: m.arch, memoryGiB: m.memoryGiB });
+
+/** Whether two machines are the same on `parts` (the hardware always counts). */
+export function sameMachine(a: MachineFacts, b: MachineFacts, parts: readonly MachinePart[]): boolean {
+  const facts = new Set<keyof MachineFacts>(MACHINE_PARTS.cpu);
+  for (const p of parts) for (const f of MACHINE_PARTS[p]) facts.add(f);
+  return [...facts].every((f) => a[f] === b[f]);
+}
+
+/**
  * The parts of a run's design that change what a figure means (not only how precise it is): the
  * reference, how processes are shared and warmed, the window, the driver, pinning, the
  * instruction-count settings. Budget, precision, rounds and blocks change the interval, not the

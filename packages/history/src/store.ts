@@ -65,6 +65,8 @@ export interface SeriesFilter {
   targets?: readonly string[];
   figures?: readonly FigureName[];
   fingerprint?: string;
+  /** Only runs on this hardware (CPU model, cores, architecture, memory), whatever their kernel and runtimes. */
+  hardware?: Pick<MachineFacts, 'cpuModel' | 'cores' | 'arch' | 'memoryGiB'>;
   designKey?: string;
   /** Leave this run out (a run already added that is being judged as the new one). */
   excludeRunId?: number;
@@ -274,6 +276,11 @@ export class HistoryStore {
     if (filter.fingerprint) {
       where.push('m.fingerprint = ?');
       params.push(filter.fingerprint);
+    }
+    if (filter.hardware) {
+      const h = filter.hardware;
+      where.push('m.cpu_model = ? AND m.cores = ? AND m.arch = ? AND m.memory_gib = ?');
+      params.push(h.cpuModel, h.cores, h.arch, h.memoryGiB);
     }
     if (filter.designKey) {
       where.push('r.design_key = ?');

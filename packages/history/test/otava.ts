@@ -13,11 +13,23 @@ export const otavaMissing = existsSync(python) ? null : `no Apache Otava virtual
 
 export interface OtavaAnswer {
   candidate: { index: number; qhat: number };
+  /** E-Divisive's change points (Otava's permutation test), sorted by index. */
   changes: { index: number; pValue: number }[];
+  /** The same after Otava's merge step, when `minMagnitude` was given. */
+  merged?: { index: number; magnitude: number }[];
 }
 
-/** Otava's first candidate split and `compute_change_points_orig` on each series. */
-export function otava(series: number[][], alpha: number, seed: number): OtavaAnswer[] {
-  const out = execFileSync(python, [script], { input: JSON.stringify({ series, alpha, seed }), encoding: 'utf8', maxBuffer: 64 << 20 });
+export interface OtavaSettings {
+  /** Otava's `max_pvalue`: a point passes when (shuffles with Q̂ at least as large) ÷ (shuffles + 1) ≤ it. */
+  maxPvalue: number;
+  permutations: number;
+  /** Otava's merge step's `min_magnitude` (relative, on the figure's segment means); none: no merge. */
+  minMagnitude?: number;
+  seed: number;
+}
+
+/** Otava's first candidate split, E-Divisive change points and (optionally) its merge step, on each series of logs. */
+export function otava(series: number[][], o: OtavaSettings): OtavaAnswer[] {
+  const out = execFileSync(python, [script], { input: JSON.stringify({ series, ...o }), encoding: 'utf8', maxBuffer: 64 << 20 });
   return JSON.parse(out) as OtavaAnswer[];
 }

@@ -59,6 +59,20 @@ export interface HistoryCheckView {
     | { status: 'regression'; change: HistoryChangeView; changes: readonly HistoryChangeView[] };
 }
 
+/** A part of the machine (`history check --same-machine`): the hardware, or software that updates under it. */
+export type HistoryMachinePart = 'cpu' | 'kernel' | 'node' | 'python';
+
+/** A kernel, Node or Python change under the same hardware among the runs the gate looked at. */
+export interface HistoryMachineChangeView {
+  part: Exclude<HistoryMachinePart, 'cpu'>;
+  from: string | null;
+  to: string | null;
+  lastBefore: HistoryPointView;
+  runsSince: number;
+  /** The gate counted the part (`--same-machine` names it): the runs before the change were left out. */
+  counted: boolean;
+}
+
 /** The rule behind every verdict, as the history ran it (`DEFAULTS.history`). */
 export interface HistoryRuleView {
   alpha: number;
@@ -127,8 +141,56 @@ export function renderHistoryChanges(series: readonly HistorySeriesView[], rule:
   return `${out.join('\n')}\n`;
 }
 
+const PART_TEXT: Record<HistoryMachinePart, string> = { cpu: 'hardware (CPU model, cores, architecture, memory)', kernel: 'kernel', node: 'Node', python: 'Python' };
+const PART_NAME: Record<HistoryMachineChangeView['part'], string> = { kernel: 'The kernel', node: 'Node', python: 'Python' };
+const versionText = (part: HistoryMachineChangeView['part'], v: string | null) => (v === null ? 'none' : part === 'node' ? v.replace(/^v/, '') : v);
+const andList = (xs: readonly string[]) => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+
+/**
+ * What changed under the same hardware, and what the gate made of it: `The kernel changed 6.1.0-18 →
+ * 6.1.0-21 since the last run of this machine.`, then whether the runs before count, and the
+ * `--same-machine` that would count them.
+ */
+function machineChangeLines(changes: readonly HistoryMachineChangeView[], parts: readonly HistoryMachinePart[]): string[] {
+  const out = changes.map(
+    (c) =>
+      `${PART_NAME[c.part]} changed ${versionText(c.part, c.from)} → ${versionText(c.part, c.to)} ${
+        c.runsSince === 0
+          ? 'since the last run of this machine'
+          : `${c.runsSince} run${c.runsSince === 1 ? '' : 's'} ago (the last run before it: ${short(c.lastBefore.commit)}, ${day(c.lastBefore.startedAt)})`
+      }.`,
+  );
+  const flag = (ps: readonly HistoryMachinePart[]) => `--same-machine ${ps.join(',')}`;
+  const counted = changes.filter((c) => c.counted);
+  if (counted.length)
+    out.push(
+      `The runs before ${counted.length === 1 ? 'that change' : 'those changes'} count as another machine (${flag(parts)}), so this run is judged without them; to count them as this machine: ${flag(parts.filter((p) => !counted.some((c) => c.part === p)))}.`,
+    );
+  const ignored = changes.filter((c) => !c.counted);
+  if (ignored.length) out.push(`The runs before the ${andList(ignored.map((c) => PART_TEXT[c.part]))} change${ignored.length === 1 ? '' : 's'} count as this machine (${flag(parts)}).`);
+  return out;
+}
+
+/** Whose earlier runs the gate had: the fingerprint's, or the same hardware's with the parts `--same-machine` named. */
+function machineWords(fingerprint: string, parts: readonly HistoryMachinePart[]): string {
+  const all = (['cpu', 'kernel', 'node', 'python'] as const).every((p) => parts.includes(p));
+  return all ? `machine ${fingerprint}` : `the same ${andList(parts.map((p) => PART_TEXT[p]))} as machine ${fingerprint}`;
+}
+
 /** `benchsuite history check`: the regressions the new run confirms, or why it passes. */
-export function renderHistoryCheck(checks: readonly HistoryCheckView[], o: { rule: HistoryRuleView; window: number; fingerprint: string; file: string }): string {
+export function renderHistoryCheck(
+  checks: readonly HistoryCheckView[],
+  o: {
+    rule: HistoryRuleView;
+    window: number;
+    fingerprint: string;
+    file: string;
+    /** What of the machine had to match (default all of it), and what changed under the same hardware. */
+    sameMachine?: readonly HistoryMachinePart[];
+    machineChanges?: readonly HistoryMachineChangeView[];
+  },
+): string {
+  const parts = o.sameMachine ?? ['cpu', 'kernel', 'node', 'python'];
   const out: string[] = [];
   const regressions = checks.filter((c) => c.verdict.status === 'regression');
   const short = checks.flatMap((c) => (c.verdict.status === 'too-short' ? [c.verdict] : []));
@@ -140,11 +202,12 @@ export function renderHistoryCheck(checks: readonly HistoryCheckView[], o: { rul
     const v = c.verdict as Extract<HistoryCheckView['verdict'], { status: 'regression' }>;
     out.push(`  ${c.target} on ${c.scenario}, ${FIGURE_TEXT[c.figure]('the reference')}: ${changeLine(c.figure, v.change)}; this run ${historyValue(c.figure, c.value)}`);
   }
+  out.push(...machineChangeLines(o.machineChanges ?? [], parts));
   if (short.length) {
     const have = Math.min(...short.map((s) => s.have));
     const need = short[0]!.need;
     out.push(
-      `${short.length} of ${checks.length} figures have too little history to judge: ${have} earlier run${have === 1 ? '' : 's'} of machine ${o.fingerprint} with this design in ${o.file}, and the gate needs ${need} (${need - have} more). Not a failure.`,
+      `${short.length} of ${checks.length} figures have too little history to judge: ${have} earlier run${have === 1 ? '' : 's'} of ${machineWords(o.fingerprint, parts)} with this design in ${o.file}, and the gate needs ${need} (${need - have} more). Not a failure.`,
     );
   }
   out.push(`Rule: the last ${o.window} runs before this one, then this run; ${ruleText(o.rule)}. A regression is the last change of that series, for the worse, with this run on its far side.`);

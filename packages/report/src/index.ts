@@ -28,6 +28,8 @@ export {
   type HistoryChangeView,
   type HistoryCheckView,
   type HistoryFigure,
+  type HistoryMachineChangeView,
+  type HistoryMachinePart,
   type HistoryMachineView,
   type HistoryPointView,
   type HistoryRuleView,

@@ -76,6 +76,49 @@ describe('the history in words', () => {
   });
 });
 
+describe('the gate on a machine whose kernel or Node changed', () => {
+  const tooShort = { scenario: 'baseline', target: 'fastify', figure: 'rps', value: 0.75, history: points.slice(0, 4), verdict: { status: 'too-short', have: 3, need: 10 } } as const;
+  const passed = { scenario: 'baseline', target: 'fastify', figure: 'rps', value: 0.75, history: points, verdict: { status: 'pass', changes: [] } } as const;
+  const o = { rule, window: 30, fingerprint: 'abc123abc123', file: '/h.sqlite' };
+
+  it('says what changed and when, that the runs before count as another machine, and the flag that counts them', () => {
+    const text = renderHistoryCheck([tooShort], {
+      ...o,
+      sameMachine: ['cpu', 'kernel', 'node', 'python'],
+      machineChanges: [
+        { part: 'kernel', from: '6.1.0-18', to: '6.1.0-21', lastBefore: points[16]!, runsSince: 3, counted: true },
+        { part: 'node', from: 'v20.11.0', to: 'v20.20.2', lastBefore: points[19]!, runsSince: 0, counted: true },
+      ],
+    });
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      'The kernel changed 6.1.0-18 → 6.1.0-21 3 runs ago (the last run before it: a001000000, 2026-11-01 16:00).',
+      'Node changed 20.11.0 → 20.20.2 since the last run of this machine.',
+      'The runs before those changes count as another machine (--same-machine cpu,kernel,node,python), so this run is judged without them; to count them as this machine: --same-machine cpu,python.',
+      '1 of 1 figures have too little history to judge: 3 earlier runs of machine abc123abc123 with this design in /h.sqlite, and the gate needs 10 (7 more). Not a failure.',
+    ]);
+  });
+
+  it('with --same-machine cpu: the change is said, its runs counted, and the earlier runs named by what matched', () => {
+    const change = { part: 'kernel', from: '6.1.0-18', to: '6.1.0-21', lastBefore: points[19]!, runsSince: 0, counted: false } as const;
+    expect(
+      renderHistoryCheck([passed], { ...o, sameMachine: ['cpu'], machineChanges: [change] })
+        .split('\n')
+        .slice(0, 3),
+    ).toEqual([
+      'No regression: 1 of 1 figures judged against the recent runs of this machine and design.',
+      'The kernel changed 6.1.0-18 → 6.1.0-21 since the last run of this machine.',
+      'The runs before the kernel change count as this machine (--same-machine cpu).',
+    ]);
+    expect(renderHistoryCheck([tooShort], { ...o, sameMachine: ['cpu', 'node'] })).toContain(
+      '3 earlier runs of the same hardware (CPU model, cores, architecture, memory) and Node as machine abc123abc123 with this design',
+    );
+  });
+
+  it('says nothing about the machine when nothing changed', () => {
+    expect(renderHistoryCheck([passed], { ...o, sameMachine: ['cpu'], machineChanges: [] })).not.toMatch(/changed|--same-machine/);
+  });
+});
+
 describe("a run's Markdown report with its history", () => {
   it('lists each change under a History section; without a history there is none', () => {
     const md = renderMarkdown(loadFixture(), { history: { series: [stepped, flat], rule } });

@@ -405,9 +405,19 @@ export const DEFAULTS = {
    * most recent `maxPoints` runs of a series are analyzed (the statistic costs O(n²) per shuffle).
    * The gate judges a new run against the `gate.window` runs before it, and needs `gate.minRuns`
    * of them: with fewer, no split of the series can reach p ≤ 0.01 (3 runs after a step among 10
-   * give C(10, 3) = 120 orders).
+   * give C(10, 3) = 120 orders). `gate.sameMachine`: what of the machine must match for an earlier
+   * run to count as the same machine (`history check --same-machine`); all of it by default, as a
+   * kernel or Node upgrade moves the figures and would otherwise read as the next commit's change.
    */
-  history: { alpha: 0.01, permutations: 199, minMagnitude: 0.01, minSegment: 3, seed: 1, maxPoints: 500, gate: { window: 30, minRuns: 10 } },
+  history: {
+    alpha: 0.01,
+    permutations: 199,
+    minMagnitude: 0.01,
+    minSegment: 3,
+    seed: 1,
+    maxPoints: 500,
+    gate: { window: 30, minRuns: 10, sameMachine: ['cpu', 'kernel', 'node', 'python'] },
+  },
 } as const;
 
 /** `--quick`: a smoke run that checks the plumbing in under 2 minutes, not a figure to publish. */

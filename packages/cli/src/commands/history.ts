@@ -9,10 +9,12 @@ import {
   defaultHistoryFile,
   figureNames,
   gitFacts,
+  machinePartNames,
   recordOf,
   withHistory,
   type AnalyzedSeries,
   type FigureName,
+  type MachinePart,
   type RunRecord,
 } from '@benchsuite/history';
 import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, type HistoryRuleView } from '@benchsuite/report';
@@ -30,6 +32,12 @@ const figureList = (raw: string): FigureName[] => {
   const names = parseNames(raw);
   for (const n of names) if (!(figureNames as readonly string[]).includes(n)) throw new ValueError(`expected ${figureNames.join(', ')} (or a comma list of them), got "${n}"`);
   return names as FigureName[];
+};
+
+const machineParts = (raw: string): MachinePart[] => {
+  const names = parseNames(raw);
+  for (const n of names) if (!(machinePartNames as readonly string[]).includes(n)) throw new ValueError(`expected ${machinePartNames.join(', ')} (or a comma list of them), got "${n}"`);
+  return names as MachinePart[];
 };
 
 const dbFlag = { type: 'value', value: 'PATH', parse: text, help: "the history's SQLite file", default: '<tool cache>/history.sqlite ($BENCHSUITE_CACHE_DIR or $XDG_CACHE_HOME moves it)' } as const;
@@ -179,6 +187,13 @@ const checkCommand = defineCommand({
     window: { type: 'value', value: 'N', parse: (r: string) => parseInteger(r, { min: 2 }), help: 'judge against this many runs before the new one', default: String(DEFAULTS.history.gate.window) },
     since: { type: 'value', value: 'COMMIT', parse: text, help: "only runs from this commit's first run on (after accepting a change: the commit that made it)" },
     minChange: minChangeFlag,
+    sameMachine: {
+      type: 'value',
+      value: 'LIST',
+      parse: machineParts,
+      help: "what must match for an earlier run to count as this machine: cpu (model, cores, architecture, memory; always), kernel, node, python. `cpu` judges across kernel and runtime updates (a runtime update's step then reads as the next commit's)",
+      default: DEFAULTS.history.gate.sameMachine.join(','),
+    },
     commit: { type: 'value', value: 'SHA', parse: text, help: 'the commit the new run measured (shown in the verdict)', default: 'as history add' },
     branch: { type: 'value', value: 'NAME', parse: text, help: 'the branch the new run measured', default: 'as history add' },
     json: { type: 'switch', help: 'print the verdict per figure as JSON' },
@@ -186,6 +201,7 @@ const checkCommand = defineCommand({
   examples: [
     ['benchsuite history check results.json', 'exit 1 when this run confirms a lasting regression'],
     ['benchsuite history check results.json --figure instructions', 'gate on the deterministic instruction counts only (noisy CI runners)'],
+    ['benchsuite history check results.json --same-machine cpu,node', 'keep judging across kernel updates (a runner image), not across Node updates'],
   ],
   exitCodes: [
     [EXIT.ok, 'no regression, or too little history to judge (the output says how many runs it needs)'],
@@ -210,6 +226,7 @@ const checkCommand = defineCommand({
           ...(flags.window ? { window: flags.window } : {}),
           ...(sinceStartedAt ? { sinceStartedAt } : {}),
           ...(flags.figure ? { figures: flags.figure } : {}),
+          ...(flags.sameMachine ? { sameMachine: flags.sameMachine } : {}),
         });
       } finally {
         store.close();
@@ -217,7 +234,17 @@ const checkCommand = defineCommand({
     });
     const window = flags.window ?? DEFAULTS.history.gate.window;
     if (flags.json) io.stdout(`${JSON.stringify({ file, ...outcome }, null, 2)}\n`);
-    else io.stdout(renderHistoryCheck(outcome.checks, { rule: ruleView(flags.minChange), window, fingerprint: outcome.fingerprint, file }));
+    else
+      io.stdout(
+        renderHistoryCheck(outcome.checks, {
+          rule: ruleView(flags.minChange),
+          window,
+          fingerprint: outcome.fingerprint,
+          file,
+          sameMachine: outcome.sameMachine,
+          machineChanges: outcome.machineChanges,
+        }),
+      );
     return outcome.regressions.length ? EXIT.failed : EXIT.ok;
   },
 });
