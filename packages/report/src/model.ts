@@ -523,6 +523,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict, bands: d.covBands }) }] : []),
     ...(r.control ? [{ label: 'A/A control', text: noteText({ kind: 'aa-control', control: r.control }) }] : []),
+    ...(r.designBias ? [{ label: 'Design bias', text: noteText({ kind: 'design-bias', bias: r.designBias }) }] : []),
     ...(o.limits ? [{ label: 'Interval width', text: noteText({ kind: 'interval-limits', limits: o.limits }) }] : []),
     ...forecastFacts(r),
     {

@@ -1,4 +1,15 @@
-import { DEFAULTS, type BudgetChange, type CapacityProbe, type ControlRecord, type IntervalLimitsRecord, type PairVerdict, type RunVerdict, type StopRecord, type VerdictBand } from '@benchsuite/sdk';
+import {
+  DEFAULTS,
+  type BudgetChange,
+  type CapacityProbe,
+  type ControlRecord,
+  type DesignBiasRecord,
+  type IntervalLimitsRecord,
+  type PairVerdict,
+  type RunVerdict,
+  type StopRecord,
+  type VerdictBand,
+} from '@benchsuite/sdk';
 import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtPct, fmtRatio, fmtRps } from './format.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
@@ -19,6 +30,7 @@ export type Note =
   | { kind: 'run-verdict'; verdict: RunVerdict | null; bands: { excellent: number; acceptable: number; noisy: number } }
   | { kind: 'interval-limits'; limits: IntervalLimitsRecord }
   | { kind: 'aa-control'; control: ControlRecord }
+  | { kind: 'design-bias'; bias: DesignBiasRecord }
   | { kind: 'young-generation'; mb: number | 'default' | undefined }
   | { kind: 'host-disturbed'; windows: number; other: number; slowLoader: number; of: number }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold: number }
@@ -212,6 +224,8 @@ export function noteText(n: Note): string {
       return limitsText(n.limits);
     case 'aa-control':
       return controlText(n.control);
+    case 'design-bias':
+      return designBiasText(n.bias);
     case 'young-generation':
       return n.mb === undefined || n.mb === 'default'
         ? "every Node target with the runtime's own young-generation sizing: V8 grows it under load, so a process was measured at some point of that growth (a figure partly of GC state, not of the framework)"
@@ -376,4 +390,29 @@ function controlText(c: ControlRecord): string {
     ? `; one process's own level varies by ${fmtPct(c.processSd.point, 1)}${c.processSd.ci95 ? ` [${fmtPct(c.processSd.ci95[0], 1)}, ${fmtPct(c.processSd.ci95[1], 1)}]` : ''} (SD, ${c.processSd.df} df): the floor under every ratio's spread between blocks`
     : '';
   return `${c.twin} ÷ ${c.reference} (a second process of the reference in every block) read ${per}; ${holds}${sd}`;
+}
+
+const factorText = (e: { point: number; ci95: [number, number] | null } | null): string => (e ? `${e.point.toFixed(3)}${e.ci95 ? ` [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]` : ''}` : '—');
+
+/**
+ * The design-bias check: `round 1 ÷ later rounds 0.994 [0.985, 1.003] (mean over 12 pairs); a
+ * slot's first half ÷ its second 0.97–1.01 by target, on the ratios 0.995–1.004; flagged (beyond
+ * ±1%, interval excluding 1): koa/json-post round 1 0.951 [0.92, 0.98]`.
+ */
+function designBiasText(b: DesignBiasRecord): string {
+  const parts: string[] = [];
+  const o = b.roundOne.overall;
+  if (o) parts.push(`round 1 ÷ the block's later rounds ${factorText(o)} (mean over ${o.n} pairs' ratios to the reference)`);
+  const halves = b.slotHalves.targets.map((t) => t.firstHalf?.point).filter((x): x is number => x !== undefined);
+  const on = b.slotHalves.pairs.map((p) => p.onRatio);
+  if (halves.length) {
+    const span = (xs: number[]) => (Math.min(...xs) === Math.max(...xs) ? xs[0]!.toFixed(3) : `${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}`);
+    parts.push(`a slot's first half ÷ its second ${span(halves)} by target${on.length ? `, a factor of ${span(on)} on the ratios` : ''}`);
+  }
+  const flags = [
+    ...b.roundOne.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} round 1 ${factorText(p.roundOne)}`),
+    ...b.slotHalves.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} slots ×${p.onRatio.toFixed(3)}`),
+  ];
+  parts.push(flags.length ? `flagged (beyond ±${pct(b.flag)}, the interval excluding 1): ${flags.join(', ')}` : `no pair beyond ±${pct(b.flag)}`);
+  return parts.join('; ');
 }

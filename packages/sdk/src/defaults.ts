@@ -72,6 +72,12 @@ export const DEFAULTS = {
    * is the processes' own noise (the SD of one process's level is that spread ÷ √2).
    */
   control: { kind: 'aa' as 'aa' | 'none', twinSuffix: '.twin' },
+  /**
+   * The design-bias check of every run (`analysis/design-bias.ts`): round 1 ÷ the block's later
+   * rounds, and a slot's first half ÷ its second, are flagged per pair when their 95% interval
+   * excludes 1 and they differ from it by more than `flag` (issue 38's goal: under 1%).
+   */
+  designBias: { flag: 0.01 },
   /** Blocks (fresh server processes) per scenario. */
   blocks: { min: 2, max: 12 },
   /**

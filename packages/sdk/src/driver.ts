@@ -80,6 +80,11 @@ export interface SlicedFigures {
   rps: number;
   /** Responses to requests sent in a slot that arrived after its end (the drain). */
   drained: number;
+  /**
+   * Responses inside their slot in its first half (from its first send to the slot's midpoint) and
+   * in its second: their ratio shows what the switch from the previous slot's server costs.
+   */
+  halves?: [number, number];
   /** Slots the loader sent in. */
   slots: number;
 }

@@ -12,6 +12,7 @@ export * from './result/environment.js';
 export * from './result/thresholds.js';
 export * from './result/capacity.js';
 export * from './result/control.js';
+export * from './result/design-bias.js';
 export * from './result/loader-floor.js';
 export * from './result/instructions.js';
 export * from './result/streaming.js';

@@ -54,7 +54,7 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
     '  for k, v in pairs(totals) do io.write("@@BS status ", k, " ", v, "\\n") end',
     ...(slots
       ? [
-          '  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), "\\n") end',
+          '  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), " ", t:get("bs_head"), " ", t:get("bs_tail"), "\\n") end',
           // Its own CPU (every thread, CLOCK_PROCESS_CPUTIME_ID): a round's loaders exit together,
           // and the runner's reaped-children ticks cannot tell one from another.
           '  ffi.C.clock_gettime(2, bs_ts); io.write("@@BS cpu ", tonumber(bs_ts.tv_sec) + tonumber(bs_ts.tv_nsec) / 1e9, "\\n")',
@@ -106,7 +106,7 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     // bs_i: the slot now or next; bs_opened: the slot this thread has sent in, from bs_open_at;
     // bs_mark: where the measured time of that slot has been counted to (its last response so far).
     'local bs_i, bs_opened, bs_open_at, bs_spanned, bs_mark = 1, 0, 0, 0, 0',
-    'bs_active, bs_inslot, bs_drained, bs_slots = 0, 0, 0, 0',
+    'bs_active, bs_inslot, bs_drained, bs_slots, bs_head, bs_tail = 0, 0, 0, 0, 0, 0',
     'local function bs_advance(t) while bs_i <= #bs_plan and t >= bs_plan[bs_i][2] do bs_i = bs_i + 1 end end',
     'delay = function()',
     '  local t = bs_now()',
@@ -128,6 +128,9 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     '    if bs_spanned ~= bs_i then bs_spanned = bs_i; bs_mark = bs_open_at end',
     '    bs_active = bs_active + (t - bs_mark); bs_mark = t',
     '    bs_inslot = bs_inslot + 1',
+    // The slot's first half (from its first send) against its second: what the switch from the
+    // previous slot's server costs this one (cold caches, the scheduler) shows as a short first half.
+    '    if t < (bs_open_at + bs_plan[bs_i][2]) / 2 then bs_head = bs_head + 1 else bs_tail = bs_tail + 1 end',
     '  else bs_drained = bs_drained + 1 end',
     'end',
   ].join('\n');
@@ -187,7 +190,7 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
 }
 
 /**
- * A sliced window's figures from each thread's `@@BS slice <active ms> <in slot> <drained> <slots>`:
+ * A sliced window's figures from each thread's `@@BS slice <active ms> <in slot> <drained> <slots> <first half> <second half>`:
  * responses summed, the active time the mean over the threads that sent (each thread's connections
  * start each slot on their own timer).
  */
@@ -202,6 +205,7 @@ function slicedFigures(threads: readonly number[][]): SlicedFigures {
     rps: rate,
     drained: threads.reduce((a, t) => a + (t[2] ?? 0), 0),
     slots: Math.max(0, ...threads.map((t) => t[3] ?? 0)),
+    ...(threads.every((t) => t.length >= 6) ? { halves: [threads.reduce((a, t) => a + (t[4] ?? 0), 0), threads.reduce((a, t) => a + (t[5] ?? 0), 0)] as [number, number] } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { blockSchema, stopSchema } from './block.js';
 import { capacitySchema } from './capacity.js';
 import { controlSchema } from './control.js';
+import { designBiasSchema } from './design-bias.js';
 import { int, nonneg } from './common.js';
 import { designSchema, scenarioInfoSchema } from './design.js';
 import { environmentSchema, targetInfoSchema, verifyOutcomeSchema } from './environment.js';
@@ -62,6 +63,8 @@ export const resultSchema = z.strictObject({
   streaming: z.array(streamResultSchema).optional(),
   /** The run's A/A control: the reference's second process ÷ the reference, and the processes' own SD; absent when the run had none (`result/control.ts`). */
   control: controlSchema.optional(),
+  /** The design's own biases measured in this run: round 1 ÷ later rounds, a slot's first half ÷ its second (`result/design-bias.ts`); absent in results from before. */
+  designBias: designBiasSchema.optional(),
   /** The runner itself: its peak RSS and where the wall time went. */
   runner: z.strictObject({
     peakRssBytes: int,

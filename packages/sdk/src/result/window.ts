@@ -69,6 +69,8 @@ export const sliceSchema = z.strictObject({
   activeSec: nonneg,
   /** Responses that arrived after their slot ended (requests in flight when it closed). */
   drained: int,
+  /** Responses inside their slots in the slots' first halves and in their second halves (absent in results before they were counted). */
+  halves: z.tuple([int, int]).optional(),
 });
 export type SliceRecord = z.infer<typeof sliceSchema>;
 

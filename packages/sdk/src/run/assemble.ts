@@ -6,6 +6,7 @@ import { connectionSteps, scenarioRequests } from '../scenario.js';
 import type { Target } from '../target.js';
 import { evaluateThresholds } from '../analysis/thresholds.js';
 import { controlOf, controlTwin } from '../analysis/control.js';
+import { designBiasOf } from '../analysis/design-bias.js';
 import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis/summarize.js';
 import type { RunForecast } from '../analysis/budget.js';
 import type { IntervalLimits } from '../analysis/limits.js';
@@ -93,6 +94,14 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
       )
     : undefined;
   const loaded = new Set(loadScenarios.map((s) => s.name));
+  // The A/A twin is kept in: its round trend says whether a trend is the reference's own.
+  const bias = designBiasOf(
+    windows,
+    loadScenarios.map((s) => s.name),
+    design.reference,
+    [],
+    design.confidence,
+  );
   const thresholdOutcomes =
     thresholdTerms.run.length || thresholdTerms.scenarios.size
       ? evaluateThresholds(
@@ -181,6 +190,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     ...(slo ? { capacity: [...capacity] } : {}),
     ...(kindScenarios.length ? { streaming } : {}),
     ...(control ? { control } : {}),
+    ...(bias ? { designBias: bias } : {}),
     runner: { peakRssBytes: process.resourceUsage().maxRSS * 1024, wallSec, loadSec, measuredSec },
     overall: { ...overallOf(summaries, windows, loadSec > 0 ? wallSec / loadSec : null, design), ...(run.noise?.limits ? { limits: run.noise.limits } : {}) },
   };

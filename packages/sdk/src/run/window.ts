@@ -195,7 +195,18 @@ export function stepOf(
     ...bottlenecks(r, { sampledServer: o.sampledServer, clientBound }, ctx.bottleneckThresholds),
     rpsPerCpuSecond: r.serverCpuSeconds > 0 ? res.requests / r.serverCpuSeconds : null,
     ...(o.openLoop ? { openLoop: openLoopRecord(res.openLoop, o.openLoop.rate) } : {}),
-    ...(res.sliced && o.slice ? { slice: { sliceSec: o.slice.sliceSec, gapSec: o.slice.gapSec, slots: res.sliced.slots, activeSec: res.sliced.activeSec, drained: res.sliced.drained } } : {}),
+    ...(res.sliced && o.slice
+      ? {
+          slice: {
+            sliceSec: o.slice.sliceSec,
+            gapSec: o.slice.gapSec,
+            slots: res.sliced.slots,
+            activeSec: res.sliced.activeSec,
+            drained: res.sliced.drained,
+            ...(res.sliced.halves ? { halves: res.sliced.halves } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,0 +1,126 @@
+import { DEFAULTS } from '../defaults.js';
+import type { DesignBiasRecord, WindowRecord } from '../result-schema.js';
+import { tQuantile } from './student-t.js';
+import { WindowIndex } from './summarize.js';
+
+type OkWindow = Extract<WindowRecord, { status: 'ok' }>;
+type Effect = DesignBiasRecord['roundOne']['overall'];
+
+/** Mean of logs with its t-interval (n − 1 degrees of freedom), as a factor: exp(mean) [exp(lo), exp(hi)]. Null without a value. */
+export function meanFactor(logs: readonly number[], confidence: number = DEFAULTS.confidence): Effect {
+  const xs = logs.filter(Number.isFinite);
+  if (!xs.length) return null;
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (xs.length < 2) return { point: Math.exp(m), ci95: null, n: xs.length };
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+  const h = tQuantile(1 - (1 - confidence) / 2, xs.length - 1) * (sd / Math.sqrt(xs.length));
+  return { point: Math.exp(m), ci95: [Math.exp(m - h), Math.exp(m + h)], n: xs.length };
+}
+
+/** An effect beyond the flag: its interval excludes 1 and its point is more than `flag` away from it. */
+export const flagged = (e: Effect, flag: number = DEFAULTS.designBias.flag): boolean => e !== null && e.ci95 !== null && (e.ci95[0] > 1 || e.ci95[1] < 1) && Math.abs(e.point - 1) > flag;
+
+/**
+ * Round 1 against the block's later rounds, per block: log(ratio in round 1) − the mean log of the
+ * later rounds' ratios (ratio = target ÷ reference, both measured in the same round). Blocks with
+ * fewer than two paired rounds give nothing.
+ */
+function roundOneLogs(index: WindowIndex, blocks: readonly number[], rounds: (b: number) => number, scenario: string, target: string, reference: string): number[] {
+  const out: number[] = [];
+  for (const b of blocks) {
+    const logs: Array<[number, number]> = [];
+    for (let r = 1; r <= rounds(b); r++) {
+      const t = index.get(scenario, b, r, target);
+      const ref = index.get(scenario, b, r, reference);
+      if (t && ref && t.rps > 0 && ref.rps > 0) logs.push([r, Math.log(t.rps / ref.rps)]);
+    }
+    const first = logs.find(([r]) => r === 1);
+    const later = logs.filter(([r]) => r > 1).map(([, x]) => x);
+    if (first && later.length) out.push(first[1] - later.reduce((a, x) => a + x, 0) / later.length);
+  }
+  return out;
+}
+
+/** Per window, log(first half ÷ second half) of its slots' responses (all its steps); null when not counted. */
+function halvesLog(w: OkWindow): number | null {
+  let head = 0;
+  let tail = 0;
+  for (const s of w.steps) {
+    if (!s.slice?.halves) return null;
+    head += s.slice.halves[0];
+    tail += s.slice.halves[1];
+  }
+  return head > 0 && tail > 0 ? Math.log(head / tail) : null;
+}
+
+/**
+ * The two biases of the design that more blocks do not shrink (issue 38), measured in this run:
+ * - round 1 ÷ the block's later rounds, per pair (the ratio to the reference) and over all pairs
+ *   (the mean per pair, then a t-interval over pairs): a trend while a figure is taken;
+ * - time-sliced rounds: each target's slots' first half ÷ second half (over blocks), and what it
+ *   does to each pair's ratio: a slot's rate counts both halves, a settled server's would be twice
+ *   the second, so a target's figure is (1 + first ÷ second) ÷ 2 of its settled one, and a pair's
+ *   ratio that factor ÷ the reference's.
+ * A pair is flagged when either interval excludes 1 by more than `DEFAULTS.designBias.flag`.
+ */
+export function designBiasOf(
+  windows: readonly WindowRecord[],
+  scenarios: readonly string[],
+  reference: string,
+  exclude: readonly string[] = [],
+  confidence: number = DEFAULTS.confidence,
+): DesignBiasRecord | undefined {
+  const index = new WindowIndex(windows);
+  const ok = windows.filter((w): w is OkWindow => w.status === 'ok' && w.excluded === null);
+  const pairs: DesignBiasRecord['roundOne']['pairs'] = [];
+  const slots: DesignBiasRecord['slotHalves']['targets'] = [];
+  const ratios: DesignBiasRecord['slotHalves']['pairs'] = [];
+  const perPair: number[] = [];
+  for (const scenario of scenarios) {
+    const mine = ok.filter((w) => w.scenario === scenario);
+    if (!mine.length) continue;
+    const blocks = [...new Set(mine.map((w) => w.block))].sort((a, b) => a - b);
+    const maxRound = new Map<number, number>();
+    for (const w of mine) maxRound.set(w.block, Math.max(maxRound.get(w.block) ?? 0, w.round));
+    const rounds = (b: number) => maxRound.get(b) ?? 0;
+    const targets = [...new Set(mine.map((w) => w.target))].filter((t) => !exclude.includes(t));
+    const settle = new Map<string, Effect>();
+    for (const target of targets) {
+      // Per block the mean log(first ÷ second half) of its windows, then over blocks.
+      const byBlock = blocks
+        .map((b) =>
+          mine
+            .filter((w) => w.block === b && w.target === target)
+            .map(halvesLog)
+            .filter((x): x is number => x !== null),
+        )
+        .filter((xs) => xs.length)
+        .map((xs) => xs.reduce((a, x) => a + x, 0) / xs.length);
+      const e = meanFactor(byBlock, confidence);
+      settle.set(target, e);
+      if (e) slots.push({ scenario, target, firstHalf: e, flagged: flagged(e) });
+      if (target === reference) continue;
+      const logs = roundOneLogs(index, blocks, rounds, scenario, target, reference);
+      const r1 = meanFactor(logs, confidence);
+      if (r1) {
+        pairs.push({ scenario, target, roundOne: r1, flagged: flagged(r1) });
+        perPair.push(Math.log(r1.point));
+      }
+    }
+    const ref = settle.get(reference);
+    if (!ref) continue;
+    for (const target of targets) {
+      const t = settle.get(target);
+      if (target === reference || !t) continue;
+      const f = (x: number) => (1 + x) / 2;
+      const onRatio = f(t.point) / f(ref.point);
+      ratios.push({ scenario, target, onRatio, flagged: Math.abs(onRatio - 1) > DEFAULTS.designBias.flag && (flagged(t) || flagged(ref)) });
+    }
+  }
+  if (!pairs.length && !slots.length) return undefined;
+  return {
+    flag: DEFAULTS.designBias.flag,
+    roundOne: { overall: meanFactor(perPair, confidence), pairs },
+    slotHalves: { targets: slots, pairs: ratios },
+  };
+}
