@@ -1,5 +1,4 @@
 import { BenchsuiteConfigError, DEFAULTS } from '@benchsuite/sdk';
-import type { CommandIO } from './_io.js';
 
 /** Exit codes of every command; `compare` uses `failed` for a regression. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, threshold: DEFAULTS.thresholdExitCode, interrupted: 130 } as const;
@@ -29,7 +28,7 @@ const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
  * The one error path of the CLI: a usage or config error prints its issues (one per line, each
  * naming its flag or field) and gives exit 2; anything else is a bug, printed with its stack, exit 1.
  */
-export function errorExit(err: unknown, io: CommandIO): number {
+export function errorExit(err: unknown, io: { stderr: (text: string) => void }): number {
   if (err instanceof UsageError || err instanceof BenchsuiteConfigError) {
     const issues = ((err as { issues?: string[] }).issues ?? [err.message]).map((i) => i.replace(ANSI, ''));
     const title = err instanceof UsageError ? err.title : undefined;

@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { type Command, parseArgs, renderHelp, wantsHelp } from './_cli.js';
 import { errorExit, EXIT } from './_errors.js';
 import { type CommandIO, processIO, useColor } from './_io.js';
-
-/** This CLI's version (package.json). */
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+import { version } from './_version.js';
 
 /** Commands by name, loaded on use: `report` and `compare` pull in the report renderers. */
 export const commands: Record<string, () => Promise<Command>> = {

@@ -1,4 +1,4 @@
-import type { Design } from './options.js';
+import type { Design } from './design-options.js';
 import type { StreamResult } from './result-schema.js';
 import type { Scenario } from './scenario.js';
 import type { Target } from './target.js';

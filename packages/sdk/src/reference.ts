@@ -1,5 +1,5 @@
 import { DEFAULTS } from './defaults.js';
-import type { Design } from './options.js';
+import type { Design } from './design-options.js';
 import type { Target } from './target.js';
 
 /** The reference of the relative figures: the design's, else `node-http` when present, else the first target. */

@@ -1,15 +1,20 @@
 import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
 import { twinOf } from './analysis/control.js';
 import { resolveReference } from './reference.js';
-import { removedDesignOptions, suiteOptionsSchema, type RunSuiteOptions } from './options.js';
+import { removedDesignOptions } from './design-options.js';
+import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
 import { connectionSteps, driverLoaded, parseScenario, type Scenario } from './scenario.js';
 import { parseThresholds } from './analysis/thresholds.js';
 import { unusableDir } from './output-dir.js';
 import { hostRuntime, isHostNode, parseRuntime, runtimeVariants, type RuntimeSpec } from './runtimes.js';
 import { parseTarget, type Target } from './target.js';
 
-/** Validate every definition up front, listing every problem at once: nothing starts when one is invalid. */
-export function validateSuite(given: RunSuiteOptions) {
+/**
+ * Validate every definition up front, listing every problem at once: nothing starts when one is invalid.
+ * Its return type is spelled out: inferred, the declarations would name a type through the package's
+ * index, an import circle in `dist`.
+ */
+export function validateSuite(given: RunSuiteOptions): { opts: ReturnType<typeof suiteOptionsSchema.parse>; scenarios: Scenario[]; targets: Target[] } {
   const errors: string[] = [];
   const collect = (err: unknown) => errors.push(...((err as BenchsuiteConfigError).issues ?? [(err as Error).message]));
   // A design option measurements rejected is said with why, once (not also as an unknown key).

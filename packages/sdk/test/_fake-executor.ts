@@ -8,10 +8,10 @@ import { subSeed } from '../src/analysis/bootstrap.js';
 import { createHistogram, encodeHistogram, latencyOf } from '../src/histogram.js';
 import { mulberry32 } from '../src/random.js';
 import type { StepResult } from '../src/result-schema.js';
-import type { BlockProcess, Clock, Executor, RoundItem } from '../src/run/executor.js';
+import type { BlockProcess, Clock, Executor } from '../src/run/executor.js';
 import { PhaseError, type StartedTarget } from '../src/run/runtime.js';
 import type { RunSeam } from '../src/run/suite.js';
-import type { WindowFigures } from '../src/run/window.js';
+import type { RoundItem, WindowFigures } from '../src/run/window.js';
 import { zeroResources } from './_helpers.js';
 
 /** Where a window falls, as the fake executor sees it: the nth start of processes, the nth measured window of the process in a scenario. */

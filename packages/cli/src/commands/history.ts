@@ -22,6 +22,7 @@ import { defineCommand, type Command } from '../_cli.js';
 import { EXIT, UsageError } from '../_errors.js';
 import { writeFileAtomic, type CommandIO } from '../_io.js';
 import { readResultFile } from '../_results.js';
+import { version } from '../_version.js';
 import { parseFraction, parseInteger, parseNames, ValueError } from '../_values.js';
 
 const text = (raw: string) => {
@@ -262,7 +263,6 @@ const reportCommand = defineCommand({
     const file = historyFile(flags.db, io);
     const analyzed = await analyzeStore(file, flags, io);
     const out = join(resolve(flags.out ?? 'benchsuite-history'), 'history.html');
-    const { version } = await import('../main.js');
     await writeFileAtomic(out, renderHistoryHtml(analyzed, { rule: ruleView(flags.minChange), generator: `benchsuite ${version}`, file }));
     io.stderr(`wrote ${out} (${analyzed.length} series)\n`);
     return EXIT.ok;

@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import type { Design } from '../options.js';
+import type { Design } from '../design-options.js';
 import type { BlockRecord, WindowRecord } from '../result-schema.js';
 import { median } from './bootstrap.js';
 import { blocksAhead, optimalRounds, varianceComponents } from './components.js';

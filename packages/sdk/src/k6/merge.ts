@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { captureEnvironment } from '../environment.js';
 import { encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
-import { designOptionsSchema } from '../options.js';
+import { designOptionsSchema } from '../design-options.js';
 import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult, type OkWindow } from '../result-schema.js';
 import { evaluateThresholds, parseThresholds } from '../analysis/thresholds.js';
 import { INTERVAL_METHOD, overallOf, summarizePair, type EstimatorOptions } from '../analysis/summarize.js';

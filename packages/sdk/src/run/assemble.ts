@@ -14,7 +14,7 @@ import { windowSpec } from './block.js';
 import { FLOOR_RESPONDER } from './floor.js';
 import { loaderFloorsOf } from '../analysis/loader-floor.js';
 import type { RunState } from './state.js';
-import type { SuitePlan } from './suite.js';
+import type { SuitePlan } from './suite-plan.js';
 
 /** Everything a finished (or interrupted) run planned, measured and decided, for `assembleResult`. */
 export interface RunOutcome {

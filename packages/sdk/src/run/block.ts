@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import type { Design } from '../options.js';
+import type { Design } from '../design-options.js';
 import { seededShuffle } from '../random.js';
 import type { BlockRecord, FailedWindow, WindowRecord } from '../result-schema.js';
 import { connectionSteps, type RequestSpec, type Scenario } from '../scenario.js';
@@ -7,10 +7,10 @@ import type { Target } from '../target.js';
 import { lastLines } from '../process.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import type { RunContext } from './context.js';
-import type { BlockProcess, RoundItem, WindowOutcome } from './executor.js';
+import type { BlockProcess, WindowOutcome } from './executor.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 import { blockState, cutShortRecord } from './state.js';
-import { fittedWindowSec, settleSecOf, type WindowSpec } from './window.js';
+import { fittedWindowSec, settleSecOf, type RoundItem, type WindowSpec } from './window.js';
 import { warmupSchemes, type WarmTarget } from './warmup.js';
 
 /** The seeded order of targets in one round: a fresh permutation per (scenario, block, round). */

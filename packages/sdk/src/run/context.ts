@@ -1,4 +1,5 @@
-import type { Design, SuiteEvent } from '../options.js';
+import type { Design } from '../design-options.js';
+import type { SuiteEvent } from '../options.js';
 import type { DesignRecord } from '../result-schema.js';
 import type { Executor } from './executor.js';
 import type { RunJournal } from './journal.js';

@@ -4,7 +4,7 @@ import { subSeed } from '../analysis/bootstrap.js';
 import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
 import { measureSlicedRound, slicesLoad } from './sliced.js';
 import { unrecordedWindows } from './warmup.js';
-import { measureWindow, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
+import { measureWindow, type RoundItem, type WindowContext, type WindowFigures } from './window.js';
 
 /** The run's clock: seconds on a monotonic scale for durations and the budget, and the date records carry. */
 export interface Clock {
@@ -20,12 +20,6 @@ export interface BlockProcess {
   started?: StartedTarget;
   /** Why it could not start (it takes no part in the block). */
   failure?: unknown;
-}
-
-/** One target of a round: the process that serves it and how the scenario loads it. */
-export interface RoundItem {
-  target: StartedTarget;
-  spec: WindowSpec;
 }
 
 /** A measured window of a round: its figures, or why it failed, and when it began. */

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULTS } from '../defaults.js';
 import { BenchsuiteConfigError } from '../errors.js';
-import { designOptionsSchema, removedDesignOptions, type Design, type DesignOptions, type LoadOverrides, type RunSuiteOptions } from '../options.js';
+import { designOptionsSchema, removedDesignOptions, type Design, type DesignOptions } from '../design-options.js';
+import type { LoadOverrides, RunSuiteOptions } from '../options.js';
 import { designSchema } from '../result-schema.js';
 
 const PLAN_FILE = 'run.json';

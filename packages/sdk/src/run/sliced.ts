@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import { monotonicMs, type Driver, type DriverRunResult } from '../driver.js';
-import type { Design } from '../options.js';
+import type { Design } from '../design-options.js';
 import type { Scenario } from '../scenario.js';
 import { pinPrefix } from '../environment.js';
 import type { Histogram } from '../histogram.js';

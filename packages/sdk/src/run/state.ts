@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BudgetChange } from '../analysis/budget.js';
-import type { Design } from '../options.js';
+import type { Design } from '../design-options.js';
 import {
   blockSchema,
   capacityBlockSchema,

@@ -2,7 +2,8 @@ import { DEFAULTS } from '../defaults.js';
 import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { decidePinning, pinSelf } from '../environment.js';
 import { BenchsuiteConfigError } from '../errors.js';
-import type { Design, SuiteEvent, RunSuiteOptions } from '../options.js';
+import type { Design } from '../design-options.js';
+import type { SuiteEvent, RunSuiteOptions } from '../options.js';
 import type { BenchResult, StreamResult, WindowRecord } from '../result-schema.js';
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
@@ -15,8 +16,8 @@ import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import type { Driver } from '../driver.js';
 import { effectiveMethod, slicesLoad } from './sliced.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
-import { INTERVAL_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
-import { parseThresholds, type ThresholdTerm } from '../analysis/thresholds.js';
+import { INTERVAL_METHOD } from '../analysis/summarize.js';
+import { parseThresholds } from '../analysis/thresholds.js';
 import { kindOf } from '../kinds.js';
 import { assembleResult } from './assemble.js';
 import { windowSpec } from './block.js';
@@ -24,11 +25,11 @@ import { lowSteps } from './floor.js';
 import { capacitySettings } from './capacity.js';
 import type { RunContext, RunDesign } from './context.js';
 import { processExecutor, systemClock, type Clock, type Executor, type ExecutorContext } from './executor.js';
-import type { InstructionsPlan } from './instructions.js';
 import { replayJournal, RunJournal } from './journal.js';
 import { frozen, missingDefinitions, planOptions, readPlan, writePlan, type RunPlan } from './plan.js';
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
 import { scheduleHttp } from './scheduler.js';
+import type { SuitePlan } from './suite-plan.js';
 import { designNow, emptyState, type RunState } from './state.js';
 import { settleSecOf } from './window.js';
 import { FRESH_WARMUP } from './warmup.js';
@@ -145,31 +146,6 @@ function noiseOutlook(
     slicedWithinFactor: DEFAULTS.forecast.prior.sliced.within / DEFAULTS.forecast.prior.sequential.within,
   });
   return { ...(forecast ? { forecast } : {}), ...(limits ? { limits } : {}) };
-}
-
-/**
- * A run as planned, before anything starts: its validated options and definitions, the design as
- * fitted to the budget (a resumed run's as its plan recorded it), and what follows from them.
- */
-export interface SuitePlan {
-  opts: ReturnType<typeof validateSuite>['opts'];
-  scenarios: readonly Scenario[];
-  targets: readonly Target[];
-  /** Target names as given (before runtime variants), as the plan records them. */
-  givenTargets: readonly string[];
-  /** The plan of the interrupted run this one resumes. */
-  recorded: RunPlan | undefined;
-  seed: number;
-  design: RunDesign;
-  /** The planner's fit of the minimum design to the budget (a new run says it when it changed something). */
-  budget: BudgetPlan | undefined;
-  loadScenarios: readonly Scenario[];
-  kindScenarios: readonly Scenario[];
-  planned: readonly PlannedScenario[];
-  est: EstimatorOptions;
-  thresholdTerms: { run: ThresholdTerm[]; scenarios: Map<string, ThresholdTerm[]> };
-  slo: { text: string; terms: ThresholdTerm[] } | undefined;
-  instructionsPlan: InstructionsPlan | undefined;
 }
 
 /**

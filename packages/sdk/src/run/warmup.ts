@@ -1,10 +1,9 @@
 import { subSeed } from '../analysis/bootstrap.js';
 import { pinPrefix } from '../environment.js';
-import type { Design } from '../options.js';
+import { warmupWindows, type Design } from '../design-options.js';
 import { seededShuffle } from '../random.js';
-import type { RoundItem } from './executor.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
-import type { WindowContext, WindowSpec } from './window.js';
+import type { RoundItem, WindowContext, WindowSpec } from './window.js';
 
 /** A target of a scenario's part of a block, as a warm-up sees it. */
 export interface WarmTarget {
@@ -93,14 +92,6 @@ export function isSteady(rps: readonly number[], minWindows: number, tolerance: 
   const a = rps.at(-2)!;
   const b = rps.at(-1)!;
   return a > 0 && Math.abs(b / a - 1) <= tolerance;
-}
-
-/** Warm-up windows: at most 1 s each, so a steady state is noticed within a second, and at least two fit the maximum. */
-export function warmupWindows(w: Design['warmup']): { windowSec: number; min: number; max: number } {
-  const windowSec = Math.min(1, Math.max(w.maxSec / 2, 0.1));
-  const min = Math.ceil(w.minSec / windowSec - 1e-9);
-  const max = Math.max(min, Math.floor(w.maxSec / windowSec + 1e-9));
-  return { windowSec, min, max };
 }
 
 /**

@@ -32,6 +32,12 @@ export interface WindowSpec {
   laterSettleSec: number;
 }
 
+/** One target of a round: the process that serves it and how the scenario loads it. */
+export interface RoundItem {
+  target: StartedTarget;
+  spec: WindowSpec;
+}
+
 /** Unrecorded load seconds of a window: the first step's settle and each later step's. */
 export const settleSecOf = (spec: Pick<WindowSpec, 'steps' | 'settleSec' | 'laterSettleSec'>): number => spec.settleSec + (spec.steps.length - 1) * spec.laterSettleSec;
 

@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import type { Design } from '../options.js';
+import type { Design } from '../design-options.js';
 import type { StreamResult } from '../result-schema.js';
 import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { DEFAULTS } from './defaults.js';
+
+/*
+ * The measuring design's options (`design` of a suite, `--quick`, the plan's `design`) and what
+ * follows from them alone. Their own module, so the budget planner and the result's upgrade read
+ * them without importing the suite's options or the run loop.
+ */
+
+const range = (d: { min: number; max: number }) =>
+  z
+    .strictObject({ min: z.number().int().positive().default(d.min), max: z.number().int().positive().default(d.max) })
+    .refine((r) => r.max >= r.min, { message: 'max must be ≥ min' })
+    .default({ ...d });
+
+/** The measuring design: rounds of short paired windows in blocks of fresh processes, adaptive precision. */
+export const designOptionsSchema = z.strictObject({
+  /** Target of the relative figures; defaults to `node-http` when present, else the first target. */
+  reference: z.string().optional(),
+  windowSec: z.number().positive().default(DEFAULTS.windowSec),
+  warmup: z
+    .strictObject({
+      minSec: z.number().nonnegative().default(DEFAULTS.warmup.minSec),
+      maxSec: z.number().nonnegative().default(DEFAULTS.warmup.maxSec),
+      tolerance: z.number().positive().default(DEFAULTS.warmup.tolerance),
+    })
+    .refine((w) => w.maxSec >= w.minSec, { message: 'maxSec must be ≥ minSec' })
+    .default({ ...DEFAULTS.warmup }),
+  rounds: range(DEFAULTS.rounds),
+  blocks: range(DEFAULTS.blocks),
+  /** `per-scenario`: fresh processes for each scenario's block; `shared`: one set per block serves every scenario (`DEFAULTS.processes`). */
+  processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
+  /** Shared processes: unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
+  carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
+  /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
+  carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
+  /** How a round loads its targets: `sliced` (the same seconds, in alternating slots) or `sequential` (one window after another) (`DEFAULTS.method`). */
+  method: z.enum(['sliced', 'sequential']).default(DEFAULTS.method),
+  /** V8's young generation of every Node target, MB (`--min/max-semi-space-size`), or `'default'` for the runtime's own sizing (`DEFAULTS.youngGenerationMb`). */
+  youngGenerationMb: z.union([z.number().int().positive().max(1024), z.literal('default')]).default(DEFAULTS.youngGenerationMb),
+  /** `aa`: the reference also runs as a second process in every block, the run's A/A control (`DEFAULTS.control`); `none`: not. */
+  control: z.enum(['aa', 'none']).default(DEFAULTS.control.kind),
+  precision: z.number().positive().max(1).default(DEFAULTS.precision),
+  budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
+  stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),
+  practicalBand: z.number().nonnegative().max(1).default(DEFAULTS.practicalBand),
+  bootstrapResamples: z.number().int().min(100).default(DEFAULTS.bootstrapResamples),
+  /** `--slo`: seconds of each open-loop probe of the capacity search (`DEFAULTS.capacity.probeSec`). */
+  capacityProbeSec: z.number().positive().default(DEFAULTS.capacity.probeSec),
+});
+/**
+ * Design options that measurements rejected, with why: a configuration that sets one is refused,
+ * and so is resuming a run that recorded one (`readPlan`).
+ */
+export const removedDesignOptions = {
+  freshWarmup:
+    "removed: a block's fresh processes are warmed together in rotation rounds; warmed one by one, then a wake-up round, they sat idle through each other's warm-ups and the wake-up round cost 3.2 s per block",
+  warmupRequests: "removed: fresh processes are warmed on their first scenario's requests; warmed on every scenario's at once (commit 8489025), round 1 without a rotation round came out low",
+} as const;
+
+export type DesignOptions = z.input<typeof designOptionsSchema>;
+export type Design = z.output<typeof designOptionsSchema>;
+
+/** Warm-up windows: at most 1 s each, so a steady state is noticed within a second, and at least two fit the maximum. */
+export function warmupWindows(w: Design['warmup']): { windowSec: number; min: number; max: number } {
+  const windowSec = Math.min(1, Math.max(w.maxSec / 2, 0.1));
+  const min = Math.ceil(w.minSec / windowSec - 1e-9);
+  const max = Math.max(min, Math.floor(w.maxSec / windowSec + 1e-9));
+  return { windowSec, min, max };
+}
