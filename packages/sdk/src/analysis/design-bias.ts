@@ -7,7 +7,7 @@ type OkWindow = Extract<WindowRecord, { status: 'ok' }>;
 type Effect = DesignBiasRecord['roundOne']['overall'];
 
 /** Mean of logs with its t-interval (n − 1 degrees of freedom), as a factor: exp(mean) [exp(lo), exp(hi)]. Null without a value. */
-export function meanFactor(logs: readonly number[], confidence: number = DEFAULTS.confidence): Effect {
+function meanFactor(logs: readonly number[], confidence: number = DEFAULTS.confidence): Effect {
   const xs = logs.filter(Number.isFinite);
   if (!xs.length) return null;
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -18,7 +18,7 @@ export function meanFactor(logs: readonly number[], confidence: number = DEFAULT
 }
 
 /** An effect beyond the flag: its interval excludes 1 and its point is more than `flag` away from it. */
-export const flagged = (e: Effect, flag: number = DEFAULTS.designBias.flag): boolean => e !== null && e.ci95 !== null && (e.ci95[0] > 1 || e.ci95[1] < 1) && Math.abs(e.point - 1) > flag;
+const flagged = (e: Effect, flag: number = DEFAULTS.designBias.flag): boolean => e !== null && e.ci95 !== null && (e.ci95[0] > 1 || e.ci95[1] < 1) && Math.abs(e.point - 1) > flag;
 
 /**
  * Round 1 against the block's later rounds, per block: log(ratio in round 1) − the mean log of the
