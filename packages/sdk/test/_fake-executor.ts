@@ -41,6 +41,10 @@ export interface FakeModel {
   crash?(w: FakePlace): boolean;
   /** Extra seconds this window takes beyond its length (a late window). */
   lateSec?(w: FakePlace): number;
+  /** A factor on this window's req/s (a trend across a block's rounds). Default 1. */
+  factor?(w: FakePlace): number;
+  /** Time-sliced windows: the target's slots' first half ÷ second half (a switch cost); its steps then carry slice records. */
+  firstHalf?(target: string): number;
 }
 
 /** Every call the block and scheduler made, for tests that check the schedule itself. */
@@ -58,9 +62,10 @@ const gauss = (seed: number): number => {
 };
 
 /** A window's figures at `rps` req/s over `sec` per connection step. */
-function figures(rps: number, connections: readonly number[], sec: number, steal: number): WindowFigures {
+function figures(rps: number, connections: readonly number[], sec: number, steal: number, firstHalf?: number): WindowFigures {
   const steps: StepResult[] = connections.map((c) => {
     const requests = Math.max(1, Math.round(rps * sec));
+    const head = firstHalf === undefined ? 0 : Math.round((requests * firstHalf) / (1 + firstHalf));
     const h = createHistogram();
     h.recordValueWithCount(Math.max(1, Math.round((1e6 * c) / rps)), requests);
     const resources = zeroResources({ serverCpuSeconds: requests * 30e-6, serverPeakRssBytes: 50e6, serverProcesses: 1, serverWorkers: 1, cpuSteal: steal, serverCoreShare: 1, samples: 10 });
@@ -82,6 +87,7 @@ function figures(rps: number, connections: readonly number[], sec: number, steal
       serverNotSaturated: false,
       loaderBound: false,
       rpsPerCpuSecond: requests / resources.serverCpuSeconds,
+      ...(firstHalf === undefined ? {} : { slice: { sliceSec: 0.05, gapSec: 0.002, slots: Math.round(sec / 0.05), activeSec: sec, drained: 0, halves: [head, requests - head] as [number, number] } }),
     };
   });
   const requests = steps.reduce((a, s) => a + s.requests, 0);
@@ -198,7 +204,8 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
             onWindow(i, { startedAt, error: new PhaseError('crash', 'server exited during the window (exit code 1)', 'fake: the process died', { code: 1, signal: null }) });
             continue;
           }
-          onWindow(i, { startedAt, figures: figures(level(p, scenario, window), spec.steps, spec.windowSec, model.steal?.(place) ?? 0) });
+          const rate = level(p, scenario, window) * (model.factor?.(place) ?? 1);
+          onWindow(i, { startedAt, figures: figures(rate, spec.steps, spec.windowSec, model.steal?.(place) ?? 0, model.firstHalf?.(p.name)) });
         }
       },
     }),

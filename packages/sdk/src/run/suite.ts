@@ -1,3 +1,4 @@
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { DEFAULTS } from '../defaults.js';
 import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { decidePinning, pinSelf } from '../environment.js';
@@ -247,6 +248,9 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
   let design = suite.design;
   const emit = (e: SuiteEvent) => opts.onEvent?.(e);
   const signal = opts.signal ?? new AbortController().signal;
+  // A sliced round listens on the run's signal once per target (its loader, its crash watch): many
+  // targets are no leak.
+  setMaxListeners(Math.max(defaultMaxListeners, 4 * suite.targets.length + 10), signal);
   const startedAt = seam.clock.date();
   const t0 = seam.clock.now();
 

@@ -1,0 +1,164 @@
+// The A/A control (the reference's second process in every block, `result.control`), the
+// design-bias check (`result.designBias`) and the runtime flags of Node targets: the statistics by
+// hand-computed values and by simulation, the run loop on the scripted executor (no server).
+import { describe, expect, it } from 'vitest';
+import { chiSquareQuantile, estimate, processSdOf, resultSchema, twinOf, withNodeFlags, youngGenerationFlags, type EstimatorOptions, type ScenarioInput } from '../src/index.js';
+import { mulberry32 } from '../src/random.js';
+import { runSuiteWith } from '../src/run/suite.js';
+import { fakeDriver, fakeSeam, type FakeModel } from './_fake-executor.js';
+
+describe('chi-square quantile', () => {
+  it('matches the tables (0.025 and 0.975 at 1, 3, 4 and 10 df)', () => {
+    expect(chiSquareQuantile(0.975, 1)).toBeCloseTo(5.0239, 3);
+    expect(chiSquareQuantile(0.025, 1)).toBeCloseTo(0.000982, 5);
+    expect(chiSquareQuantile(0.975, 3)).toBeCloseTo(9.3484, 3);
+    expect(chiSquareQuantile(0.025, 3)).toBeCloseTo(0.2158, 3);
+    expect(chiSquareQuantile(0.975, 4)).toBeCloseTo(11.1433, 3);
+    expect(chiSquareQuantile(0.025, 4)).toBeCloseTo(0.4844, 3);
+    expect(chiSquareQuantile(0.5, 10)).toBeCloseTo(9.3418, 3);
+  });
+});
+
+describe('one process SD from the A/A spread', () => {
+  it('is the between-block SD ÷ √2, with blocks − 1 df and a chi-square interval (by hand)', () => {
+    // Between 0.1 at 5 blocks: 0.1/√2 = 0.070711; df 4; 0.070711·√(4/11.1433) = 0.042365, ·√(4/0.48442) = 0.20320.
+    const sd = processSdOf([{ between: 0.1, blocks: 5 }])!;
+    expect(sd.point).toBeCloseTo(0.070711, 5);
+    expect(sd.df).toBe(4);
+    expect(sd.ci95![0]).toBeCloseTo(0.042365, 4);
+    expect(sd.ci95![1]).toBeCloseTo(0.2032, 3);
+  });
+
+  it('pools scenarios by their variances, keeps the processes’ df, and gives nothing below two blocks', () => {
+    // (0.1² + 0.2²)/2 = 0.025; /2 → 0.0125; √ = 0.1118.
+    const sd = processSdOf([
+      { between: 0.1, blocks: 4 },
+      { between: 0.2, blocks: 4 },
+    ])!;
+    expect(sd.point).toBeCloseTo(0.1118, 4);
+    expect(sd.df).toBe(3);
+    expect(processSdOf([{ between: 0.1, blocks: 1 }])).toBeNull();
+    expect(processSdOf([{ between: null, blocks: 4 }])).toBeNull();
+  });
+});
+
+/** One simulated A/A pair: two processes per block, each with its own level (SD `proc`), and independent round noise. */
+function simulateAA(rnd: () => number, blocks: number, rounds: number, proc: number, within: number): number[][] {
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+  return Array.from({ length: blocks }, () => {
+    const a = proc * normal();
+    const b = proc * normal();
+    return Array.from({ length: rounds }, () => Math.exp(b - a + within * normal()));
+  });
+}
+
+const est = (seed: number): EstimatorOptions => ({ reference: 'r', precision: 0.02, practicalBand: 0.01, bootstrapResamples: 200, confidence: 0.95, seed });
+
+describe('A/A intervals by simulation (process SD 0.06 per process, round SD 0.07 within a block, 3 rounds)', () => {
+  for (const blocks of [2, 3, 5]) {
+    it(`hold 1 in at least 95% of 1000 simulated runs at ${blocks} blocks`, { timeout: 120_000 }, () => {
+      const rnd = mulberry32(4100 + blocks);
+      let hits = 0;
+      for (let run = 0; run < 1000; run++) {
+        const ci = estimate(simulateAA(rnd, blocks, 3, 0.06, 0.07), est(run), ['aa', blocks], 'sim').ci95;
+        if (ci && ci[0] <= 1 && 1 <= ci[1]) hits++;
+      }
+      expect(hits / 1000).toBeGreaterThanOrEqual(0.95);
+    });
+  }
+});
+
+const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 10 } } satisfies ScenarioInput;
+const other = { ...ping, name: 'other', request: { path: '/other' } };
+/** Process targets (the fake executor starts nothing): the reference gets its A/A twin. */
+const processTargets = (...names: string[]) => names.map((name) => ({ kind: 'process' as const, name, command: ['node', `${name}.js`] }));
+
+async function fakeRun(model: FakeModel, design: Record<string, unknown> = {}, targets = ['ref', 'b']) {
+  const seam = fakeSeam(model);
+  const r = await runSuiteWith(
+    {
+      scenarios: [ping, other],
+      targets: processTargets(...targets),
+      design: { reference: 'ref', blocks: { min: 5, max: 5 }, rounds: { min: 4, max: 4 }, budgetSec: 3600, ...design },
+      driver: fakeDriver,
+      seed: 5,
+      verify: false,
+      pinning: false,
+    },
+    seam,
+  );
+  expect(resultSchema.safeParse(r).success).toBe(true);
+  return { r, seam };
+}
+
+// The twin is a second process of the reference: the same level, its own process noise.
+const level = (t: string) => (t === 'b' ? 8000 : 10_000);
+
+describe('the A/A control in a run (scripted executor)', () => {
+  it('loads the twin in every block and round beside the reference, and reports it as the control, not as a pair', async () => {
+    const { r, seam } = await fakeRun({ rps: level, noise: { between: 0.05, within: 0.03, seed: 7 } });
+    const twin = twinOf('ref');
+    expect(twin).toBe('ref.twin');
+    for (const c of seam.calls.filter((x) => x.op === 'measure')) expect(c.targets).toContain(twin);
+    expect(r.summaries.map((s) => s.target)).not.toContain(twin);
+    expect(r.rankings.flatMap((x) => x.places.flatMap((p) => p.targets))).not.toContain(twin);
+    expect(r.design.control).toBe('aa');
+    const c = r.control!;
+    expect(c).toMatchObject({ reference: 'ref', twin });
+    expect(c.scenarios.map((s) => s.scenario)).toEqual(['ping', 'other']);
+    for (const s of c.scenarios) {
+      expect(s.blocks).toBe(5);
+      expect(s.containsOne).toBe(s.ratio!.ci95![0] <= 1 && 1 <= s.ratio!.ci95![1]);
+    }
+    expect(c.processSd!.df).toBe(4);
+    // The planted process SD (0.05 each) lies inside the measured interval.
+    expect(c.processSd!.ci95![0]).toBeLessThan(0.05);
+    expect(c.processSd!.ci95![1]).toBeGreaterThan(0.05);
+  });
+
+  it('measures no twin with control none, or when the reference is a URL', async () => {
+    const { r } = await fakeRun({ rps: level }, { control: 'none' });
+    expect(r.control).toBeUndefined();
+    expect(r.windows.some((w) => w.target === 'ref.twin')).toBe(false);
+  });
+
+  it('finds a twin that differs: its interval misses 1 and `holds` is false', async () => {
+    const { r } = await fakeRun({ rps: (t) => (t === 'ref.twin' ? 11_000 : level(t)), noise: { between: 0.01, within: 0.01, seed: 2 } });
+    expect(r.control!.holds).toBe(false);
+    expect(r.control!.scenarios[0]!.ratio!.point).toBeCloseTo(1.1, 1);
+  });
+});
+
+describe('the design-bias check (scripted executor)', () => {
+  it('finds a planted round-1 deficit of one target and a switch cost of another, and flags both pairs', async () => {
+    const { r } = await fakeRun({
+      rps: (t) => (t === 'c' ? 9000 : level(t)),
+      noise: { between: 0.02, within: 0.005, seed: 3 },
+      factor: (w) => (w.target === 'b' && w.window === 1 ? 0.94 : 1),
+      firstHalf: (t) => (t === 'c' ? 0.9 : 1),
+    }, {}, ['ref', 'b', 'c']);
+    const bias = r.designBias!;
+    const b = bias.roundOne.pairs.find((p) => p.target === 'b' && p.scenario === 'ping')!;
+    expect(b.roundOne!.point).toBeCloseTo(0.94, 2);
+    expect(b.flagged).toBe(true);
+    for (const p of bias.roundOne.pairs.filter((x) => x.target !== 'b')) expect(p.flagged, `${p.target}/${p.scenario}`).toBe(false);
+    expect(bias.slotHalves.targets.find((t) => t.target === 'ref')!.firstHalf!.point).toBeCloseTo(1, 3);
+    const c = bias.slotHalves.pairs.find((p) => p.target === 'c' && p.scenario === 'ping')!;
+    // (1 + 0.9)/2 ÷ (1 + 1)/2 = 0.95.
+    expect(c.onRatio).toBeCloseTo(0.95, 2);
+    expect(c.flagged).toBe(true);
+    expect(bias.slotHalves.pairs.find((p) => p.target === 'b' && p.scenario === 'ping')!.flagged).toBe(false);
+  });
+});
+
+describe('Node runtime flags', () => {
+  const flags = youngGenerationFlags(32);
+  it('fix the young generation right after a Node binary, leave other runtimes and a target’s own flag alone', () => {
+    expect(flags).toEqual(['--min-semi-space-size=32', '--max-semi-space-size=32']);
+    expect(youngGenerationFlags('default')).toEqual([]);
+    expect(withNodeFlags(['/usr/bin/node', 'serve.js', 'x'], flags)).toEqual(['/usr/bin/node', ...flags, 'serve.js', 'x']);
+    expect(withNodeFlags(['node', '--max-semi-space-size=8', 's.js'], flags)).toEqual(['node', '--min-semi-space-size=32', '--max-semi-space-size=8', 's.js']);
+    expect(withNodeFlags(['/opt/bun/bin/bun', 's.js'], flags)).toEqual(['/opt/bun/bin/bun', 's.js']);
+    expect(withNodeFlags(['python3', '-m', 'uvicorn'], flags)).toEqual(['python3', '-m', 'uvicorn']);
+  });
+});
