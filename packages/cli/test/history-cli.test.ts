@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commitOf, syntheticResults } from '../../history/test/_synthetic.js';
+import { commitOf, syntheticResults, withControl } from '../../history/test/_synthetic.js';
 import { inProcess, scratch, STACK } from './_helpers.js';
 
 /*
@@ -174,5 +174,74 @@ describe('history check after a kernel update', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--same-machine: expected cpu, kernel, node, python \(or a comma list of them\), got "gpu"/);
     expect(r.stderr).not.toMatch(STACK);
+  });
+});
+
+describe('the A/A coverage check', () => {
+  // Machine A: 2 runs from before the control, then 8 with two scenarios each, run 5's json-post
+  // missing 1 and run 9's without an interval yet: 14 of 15 held. Machine B: 20 runs of one
+  // scenario, 4 missing 1 (16 of 20, P(X ≤ 16 | 20, 0.95) = 0.0159), and a new run that holds.
+  const A = syntheticResults({ runs: 10, seed: 21 }).map((r, i) => (i < 2 ? r : withControl(r, [true, i === 5 ? false : i === 9 ? null : true], i === 9 ? null : 0.02 + 0.005 * (i - 2))));
+  const B = syntheticResults({ runs: 21, seed: 22, cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz', startHour: 100 }).map((r, i) => withControl(r, [i % 5 !== 4], 0.04));
+  let aaDb: string;
+  let fpA: string;
+  let fpB: string;
+  beforeAll(async () => {
+    aaDb = join(dir, 'aa.sqlite');
+    const added = await inProcess(['history', 'add', ...[...A, ...B.slice(0, 20)].map((r, i) => write(`aa-${i}.json`, r)), '--db', aaDb]);
+    expect(added.code, added.stderr).toBe(0);
+    const machines = [...added.stderr.matchAll(/machine ([0-9a-f]{12})/g)].map((m) => m[1]!);
+    fpA = machines[0]!;
+    fpB = machines.at(-1)!;
+  }, 120_000);
+
+  it('changes: the share that held 1 per machine and overall, with counts, the process SD, and too narrow where the binomial test says so', async () => {
+    const r = await inProcess(['history', 'changes', '--db', aaDb]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "A/A control, all 2 machines: 30 of 35 intervals held 1 (86%) over 28 runs (the other 2 kept had no control); expected about 95%. That is clearly fewer (one-sided binomial test, p = 0.029 < 0.05): the tool's intervals are too narrow on these machines;",
+    );
+    expect(r.stdout).toContain(
+      `  machine ${fpA}: 14 of 15 intervals held 1 (93%) over 8 runs (the other 2 kept had no control); expected about 95%. One process's own level varies by 3.5% (SD of its log; median of 7 runs, range 2.0%–5.0%).`,
+    );
+    expect(r.stdout).toContain(
+      `  machine ${fpB}: 16 of 20 intervals held 1 (80%) over 20 runs; expected about 95%. That is clearly fewer (one-sided binomial test, p = 0.016 < 0.05): the tool's intervals are too narrow on this machine; read every interval on this machine as wider than it says. One process's own level varies by 4.0% (SD of its log; median of 20 runs, range 4.0%–4.0%).`,
+    );
+    const json = JSON.parse((await inProcess(['history', 'changes', '--db', aaDb, '--json'])).stdout) as {
+      control: { overall: Record<string, unknown>; machines: Record<string, unknown>[] };
+    };
+    expect(json.control.overall).toMatchObject({ runs: 30, controlled: 28, intervals: 35, held: 30, nominal: 0.95, alpha: 0.05, tooNarrow: true });
+    expect(json.control.machines).toMatchObject([
+      { fingerprint: fpA, intervals: 15, held: 14, tooNarrow: false, processSd: { runs: 7, median: 0.035, min: 0.02, max: 0.05 } },
+      { fingerprint: fpB, intervals: 20, held: 16, tooNarrow: true },
+    ]);
+    // --scenario keeps that scenario's intervals only.
+    const one = await inProcess(['history', 'changes', '--db', aaDb, '--scenario', 'json-post']);
+    expect(one.stdout).toContain(`  machine ${fpA}: 6 of 7 intervals held 1 (86%) over 8 runs`);
+  });
+
+  it('check: one line on the new run’s machine, this run included; the exit code does not change', async () => {
+    const r = await inProcess(['history', 'check', write('aa-new.json', B[20]!), '--db', aaDb]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain(
+      "A/A control on this machine: 17 of 21 intervals held 1 (81%) over 21 runs; expected about 95%. That is clearly fewer (one-sided binomial test, p = 0.019 < 0.05): the tool's intervals are too narrow on this machine;",
+    );
+    const json = JSON.parse((await inProcess(['history', 'check', join(dir, 'aa-new.json'), '--db', aaDb, '--json'])).stdout) as { control: Record<string, unknown> };
+    expect(json.control).toMatchObject({ fingerprint: fpB, runs: 21, intervals: 21, held: 17, tooNarrow: true });
+    // A history without any control says so.
+    const none = await inProcess(['history', 'check', files[10]!, '--db', db]);
+    expect(none.stdout).toContain('A/A control on this machine: none of the 50 runs kept had one (results from before it, or runs with --control none)');
+  });
+
+  it('report: the sentence per machine and a chart of the A/A intervals, the misses marked', async () => {
+    const out = join(dir, 'aa-site');
+    const r = await inProcess(['history', 'report', '--db', aaDb, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const html = readFileSync(join(out, 'history.html'), 'utf8');
+    expect(html.match(/<svg class="chart history control"/g)).toHaveLength(2);
+    expect(html.match(/<circle class="aa missed"/g)).toHaveLength(5);
+    expect(html).toContain('A/A control, all 2 machines: 30 of 35 intervals held 1 (86%)');
+    expect(html).toContain('<p class="note bad">A/A control: 16 of 20 intervals held 1 (80%) over 20 runs; expected about 95%. That is clearly fewer');
+    expect(html).toContain('<p class="muted">A/A control: 14 of 15 intervals held 1 (93%)');
   });
 });

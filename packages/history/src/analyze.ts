@@ -1,5 +1,6 @@
 import { DEFAULTS } from '@benchsuite/sdk';
 import { findChanges, judgeNewest, type ChangeRule, type SeriesChange } from './changes.js';
+import { coverageOf, coverageRule, type CoverageRule, type MachineCoverage } from './coverage.js';
 import { FIGURES, hardwareOf, MACHINE_PARTS, sameMachine, type FigureName, type MachineFacts, type MachinePart, type RunRecord, type SoftwarePart } from './record.js';
 import type { HistoryStore, Series, SeriesKey, SeriesPoint } from './store.js';
 
@@ -111,6 +112,8 @@ export interface CheckOutcome {
   regressions: FigureCheck[];
   /** The most history runs a figure still needs before it can be judged (0 when every figure could be). */
   need: number;
+  /** The A/A coverage check over every run kept of this machine fingerprint, this run included. */
+  control: MachineCoverage;
 }
 
 /**
@@ -121,7 +124,15 @@ export interface CheckOutcome {
 export function checkRun(
   store: HistoryStore,
   rec: RunRecord,
-  o: { rule?: ChangeRule; window?: number; minRuns?: number; sinceStartedAt?: string; figures?: readonly FigureName[]; sameMachine?: readonly MachinePart[] } = {},
+  o: {
+    rule?: ChangeRule;
+    window?: number;
+    minRuns?: number;
+    sinceStartedAt?: string;
+    figures?: readonly FigureName[];
+    sameMachine?: readonly MachinePart[];
+    coverage?: CoverageRule;
+  } = {},
 ): CheckOutcome {
   const rule = o.rule ?? changeRule();
   const window = o.window ?? DEFAULTS.history.gate.window;
@@ -169,6 +180,11 @@ export function checkRun(
     checks,
     regressions: checks.filter((c) => c.verdict.status === 'regression'),
     need: short.length ? Math.max(...short) : 0,
+    control: {
+      fingerprint: rec.fingerprint,
+      machine: rec.machine,
+      ...coverageOf([...store.controls({ fingerprint: rec.fingerprint }).map((s) => s.control), ...(self === null ? [rec.control] : [])], o.coverage ?? coverageRule()),
+    },
   };
 }
 

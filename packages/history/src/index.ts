@@ -10,6 +10,7 @@ export {
   FIGURES,
   figureNames,
   recordOf,
+  controlOf,
   machineOf,
   fingerprintOf,
   designKeyOf,
@@ -24,9 +25,12 @@ export {
   type MachinePart,
   type SoftwarePart,
   type RunRecord,
+  type ControlFacts,
+  type ControlScenarioRecord,
 } from './record.js';
-export { HistoryStore, HistoryError, withHistory, defaultHistoryFile, type Series, type SeriesKey, type SeriesPoint, type SeriesFilter, type StoredRun } from './store.js';
+export { HistoryStore, HistoryError, withHistory, defaultHistoryFile, type Series, type SeriesKey, type SeriesPoint, type SeriesFilter, type StoredRun, type StoredControl } from './store.js';
 export { MIGRATIONS, HISTORY_SCHEMA_VERSION } from './migrations.js';
 export { analyzeSeries, checkRun, changeRule, type AnalyzedSeries, type PlacedChange, type FigureCheck, type CheckOutcome, type MachineChange } from './analyze.js';
+export { binomialLowerTail, coverageOf, coverageByMachine, coverageRule, type Coverage, type CoverageRule, type CoverageReport, type MachineCoverage } from './coverage.js';
 export { NOISE_MODELS, simulateRun, simulateSeries, type NoiseModel, type SimulatedSeries } from './simulate.js';
 export { gitFacts } from './git.js';

@@ -67,6 +67,28 @@ ALTER TABLE figures ADD COLUMN within_sd REAL;
 ALTER TABLE figures ADD COLUMN between_sd REAL;
 ALTER TABLE figures ADD COLUMN spread REAL;`,
   },
+  {
+    version: 3,
+    what: "each run's A/A control: the twin (null: no control), one process's SD with its interval and df, and per scenario the twin ÷ reference ratio, its interval and whether it holds 1",
+    sql: `
+ALTER TABLE runs ADD COLUMN control_twin TEXT;
+ALTER TABLE runs ADD COLUMN process_sd REAL;
+ALTER TABLE runs ADD COLUMN process_sd_lo REAL;
+ALTER TABLE runs ADD COLUMN process_sd_hi REAL;
+ALTER TABLE runs ADD COLUMN process_sd_df INTEGER;
+CREATE TABLE controls (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  scenario TEXT NOT NULL,
+  blocks INTEGER NOT NULL,
+  point REAL,
+  lo REAL,
+  hi REAL,
+  contains_one INTEGER,
+  within_sd REAL,
+  between_sd REAL,
+  PRIMARY KEY (run_id, scenario)
+);`,
+  },
 ];
 
 /** The version a store written by this code is at. */

@@ -100,6 +100,47 @@ export interface FigureRecord {
   spread: number | null;
 }
 
+/** One scenario's A/A interval in a run: twin ÷ reference, which should hold 1. */
+export interface ControlScenarioRecord {
+  scenario: string;
+  blocks: number;
+  point: number | null;
+  lo: number | null;
+  hi: number | null;
+  /** Whether the interval holds 1; null when the run had no interval (one block). */
+  containsOne: boolean | null;
+  withinSd: number | null;
+  betweenSd: number | null;
+}
+
+/** A run's A/A control (`result.control`) as the history keeps it. */
+export interface ControlFacts {
+  twin: string;
+  scenarios: ControlScenarioRecord[];
+  /** One process's own level, SD of its log, with its 95% interval and degrees of freedom. */
+  processSd: { point: number; lo: number | null; hi: number | null; df: number } | null;
+}
+
+/** The A/A control of a result, or null for a run without one (`--control none`, results from before it). */
+export function controlOf(result: BenchResult): ControlFacts | null {
+  const c = result.control;
+  if (!c) return null;
+  return {
+    twin: c.twin,
+    scenarios: c.scenarios.map((s) => ({
+      scenario: s.scenario,
+      blocks: s.blocks,
+      point: s.ratio?.point ?? null,
+      lo: s.ratio?.ci95?.[0] ?? null,
+      hi: s.ratio?.ci95?.[1] ?? null,
+      containsOne: s.containsOne,
+      withinSd: s.within,
+      betweenSd: s.between,
+    })),
+    processSd: c.processSd ? { point: c.processSd.point, lo: c.processSd.ci95?.[0] ?? null, hi: c.processSd.ci95?.[1] ?? null, df: c.processSd.df } : null,
+  };
+}
+
 /** A finished run as the history keeps it. */
 export interface RunRecord {
   /** Identifies the result document, so the same run is never added twice. */
@@ -127,6 +168,8 @@ export interface RunRecord {
   };
   wallSec: number;
   figures: FigureRecord[];
+  /** The run's A/A control; null when it had none. */
+  control: ControlFacts | null;
 }
 
 /**
@@ -195,5 +238,6 @@ export function recordOf(result: BenchResult, meta: { commit?: string | null; br
     },
     wallSec: result.runner.wallSec,
     figures,
+    control: controlOf(result),
   };
 }

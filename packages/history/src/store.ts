@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import { toolCacheDir } from '@benchsuite/sdk';
 import { HISTORY_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
-import type { FigureName, MachineFacts, RunRecord } from './record.js';
+import type { ControlFacts, FigureName, MachineFacts, RunRecord } from './record.js';
 
 /** A problem with the history file a user can fix (not SQLite, newer schema, unwritable, locked): the CLI exits 2 with it. */
 export class HistoryError extends Error {
@@ -74,6 +74,17 @@ export interface SeriesFilter {
   sinceStartedAt?: string;
 }
 
+/** A run's A/A control as stored (null: the run had none), with the run's place: what the coverage check counts. */
+export interface StoredControl {
+  runId: number;
+  startedAt: string;
+  commit: string | null;
+  fingerprint: string;
+  machine: MachineFacts;
+  designKey: string;
+  control: ControlFacts | null;
+}
+
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
 function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string, SqlValue>[] {
@@ -90,6 +101,17 @@ function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string
 
 const num = (v: SqlValue) => (typeof v === 'number' ? v : null);
 const str = (v: SqlValue) => (typeof v === 'string' ? v : null);
+
+/** A machine's facts from a row that joined `machines`. */
+const machineOfRow = (r: Record<string, SqlValue>): MachineFacts => ({
+  cpuModel: str(r.cpu_model!)!,
+  cores: num(r.cores!)!,
+  arch: str(r.arch!)!,
+  kernel: str(r.kernel!)!,
+  node: str(r.node!)!,
+  python: str(r.python ?? null),
+  memoryGiB: num(r.memory_gib!)!,
+});
 
 /** The history: a SQLite database held in memory by sql.js, read from and written back to one file. */
 export class HistoryStore {
@@ -185,8 +207,9 @@ export class HistoryStore {
       const n = rec.noise;
       this.db.run(
         `INSERT INTO runs (result_key, suite, started_at, finished_at, commit_sha, branch, dirty, machine_id, design_key, design_json, seed, mean_steal, max_steal,
-           median_half_width, worst_half_width, precision_target, windows, excluded_steal, verdict, wall_sec, added_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           median_half_width, worst_half_width, precision_target, windows, excluded_steal, verdict, wall_sec, added_at,
+           control_twin, process_sd, process_sd_lo, process_sd_hi, process_sd_df)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           rec.resultKey,
           rec.suite,
@@ -209,6 +232,11 @@ export class HistoryStore {
           n.verdict,
           rec.wallSec,
           new Date().toISOString(),
+          rec.control?.twin ?? null,
+          rec.control?.processSd?.point ?? null,
+          rec.control?.processSd?.lo ?? null,
+          rec.control?.processSd?.hi ?? null,
+          rec.control?.processSd?.df ?? null,
         ],
       );
       const runId = num(rows(this.db, 'SELECT last_insert_rowid() AS id')[0]!.id!)!;
@@ -220,6 +248,18 @@ export class HistoryStore {
       } finally {
         st.free();
       }
+      for (const c of rec.control?.scenarios ?? [])
+        this.db.run('INSERT INTO controls (run_id, scenario, blocks, point, lo, hi, contains_one, within_sd, between_sd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+          runId,
+          c.scenario,
+          c.blocks,
+          c.point,
+          c.lo,
+          c.hi,
+          c.containsOne === null ? null : c.containsOne ? 1 : 0,
+          c.withinSd,
+          c.betweenSd,
+        ]);
       this.db.run('COMMIT');
       this.dirty = true;
       return { runId, added: true };
@@ -307,15 +347,7 @@ export class HistoryStore {
     for (const r of found) {
       const key: SeriesKey = {
         fingerprint: str(r.fingerprint!)!,
-        machine: {
-          cpuModel: str(r.cpu_model!)!,
-          cores: num(r.cores!)!,
-          arch: str(r.arch!)!,
-          kernel: str(r.kernel!)!,
-          node: str(r.node!)!,
-          python: str(r.python ?? null),
-          memoryGiB: num(r.memory_gib!)!,
-        },
+        machine: machineOfRow(r),
         designKey: str(r.design_key!)!,
         scenario: str(r.scenario!)!,
         target: str(r.target!)!,
@@ -340,6 +372,63 @@ export class HistoryStore {
       });
     }
     return [...bySeries.values()];
+  }
+
+  /**
+   * Every run's A/A control, oldest first: runs without one (from before it, `--control none`) are
+   * listed with `control: null`, so a count can say how many runs had none. `scenarios` keeps only
+   * those scenarios' intervals.
+   */
+  controls(filter: { fingerprint?: string; scenarios?: readonly string[] } = {}): StoredControl[] {
+    const runs = rows(
+      this.db,
+      `SELECT r.id, r.started_at, r.commit_sha, r.design_key, r.control_twin, r.process_sd, r.process_sd_lo, r.process_sd_hi, r.process_sd_df,
+              m.fingerprint, m.cpu_model, m.cores, m.arch, m.kernel, m.node, m.python, m.memory_gib
+       FROM runs r JOIN machines m ON m.id = r.machine_id
+       ${filter.fingerprint ? 'WHERE m.fingerprint = ?' : ''}
+       ORDER BY r.started_at, r.id`,
+      filter.fingerprint ? [filter.fingerprint] : [],
+    );
+    const byRun = new Map<number, ControlFacts['scenarios']>();
+    for (const c of rows(this.db, 'SELECT run_id, scenario, blocks, point, lo, hi, contains_one, within_sd, between_sd FROM controls ORDER BY run_id, scenario')) {
+      const scenario = str(c.scenario!)!;
+      if (filter.scenarios?.length && !filter.scenarios.includes(scenario)) continue;
+      const runId = num(c.run_id!)!;
+      const contains = num(c.contains_one ?? null);
+      const list = byRun.get(runId) ?? [];
+      list.push({
+        scenario,
+        blocks: num(c.blocks!)!,
+        point: num(c.point ?? null),
+        lo: num(c.lo ?? null),
+        hi: num(c.hi ?? null),
+        containsOne: contains === null ? null : contains === 1,
+        withinSd: num(c.within_sd ?? null),
+        betweenSd: num(c.between_sd ?? null),
+      });
+      byRun.set(runId, list);
+    }
+    return runs.map((r) => {
+      const runId = num(r.id!)!;
+      const twin = str(r.control_twin ?? null);
+      const sd = num(r.process_sd ?? null);
+      return {
+        runId,
+        startedAt: str(r.started_at!)!,
+        commit: str(r.commit_sha ?? null),
+        fingerprint: str(r.fingerprint!)!,
+        machine: machineOfRow(r),
+        designKey: str(r.design_key!)!,
+        control:
+          twin === null
+            ? null
+            : {
+                twin,
+                scenarios: byRun.get(runId) ?? [],
+                processSd: sd === null ? null : { point: sd, lo: num(r.process_sd_lo ?? null), hi: num(r.process_sd_hi ?? null), df: num(r.process_sd_df ?? null) ?? 0 },
+              },
+      };
+    });
   }
 
   /**

@@ -61,3 +61,33 @@ export function syntheticResults(o: SyntheticOptions): BenchResult[] {
     return r;
   });
 }
+
+/**
+ * `r` with an A/A control: one scenario per entry of `held` (the fixture's scenarios in turn),
+ * whose interval holds 1 (true), misses it (false) or is not there yet (null); one process's SD
+ * `sd` (null: none).
+ */
+export function withControl(r: BenchResult, held: readonly (boolean | null)[], sd: number | null): BenchResult {
+  const names = r.scenarios.map((s) => s.name);
+  const reference = r.design.reference;
+  return {
+    ...r,
+    control: {
+      reference,
+      twin: `${reference}.twin`,
+      scenarios: held.map((h, i) => {
+        const point = h === false ? 1.08 : 1.01;
+        return {
+          scenario: names[i]!,
+          blocks: h === null ? 1 : 4,
+          ratio: { point, ci95: h === null ? null : ([point - 0.03, point + 0.03] as [number, number]), halfWidth: h === null ? null : 0.03, n: 16, method: 'median of per-round ratios' },
+          containsOne: h,
+          between: h === null ? null : 0.02,
+          within: 0.05,
+        };
+      }),
+      processSd: sd === null ? null : { point: sd, ci95: [sd * 0.6, sd * 2.9], df: 3 },
+      holds: held.every((h) => h === null) ? null : held.every((h) => h !== false),
+    },
+  };
+}

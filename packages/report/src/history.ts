@@ -80,6 +80,44 @@ export interface HistoryRuleView {
   minMagnitude: number;
 }
 
+/** The A/A coverage check of a set of runs (`coverageOf` in @benchsuite/history). */
+export interface HistoryCoverageView {
+  runs: number;
+  controlled: number;
+  intervals: number;
+  held: number;
+  share: number | null;
+  nominal: number;
+  alpha: number;
+  pValue: number | null;
+  tooNarrow: boolean;
+  processSd: { runs: number; median: number; min: number; max: number } | null;
+}
+
+export interface HistoryMachineCoverageView extends HistoryCoverageView {
+  fingerprint: string;
+  machine: HistoryMachineView;
+}
+
+/** The coverage check over every run kept and per machine. */
+export interface HistoryCoverageReportView {
+  overall: HistoryCoverageView;
+  machines: readonly HistoryMachineCoverageView[];
+}
+
+/** A run's A/A intervals as stored, for the chart (null: the run had no control). */
+export interface HistoryControlRunView {
+  runId: number;
+  startedAt: string;
+  commit: string | null;
+  fingerprint: string;
+  control: {
+    twin: string;
+    scenarios: readonly { scenario: string; point: number | null; lo: number | null; hi: number | null; containsOne: boolean | null }[];
+    processSd: { point: number } | null;
+  } | null;
+}
+
 const FIGURE_TEXT: Record<HistoryFigure, (reference: string) => string> = {
   rps: (ref) => `throughput ÷ ${ref}`,
   cpu: (ref) => `server CPU per request ÷ ${ref}`,
@@ -119,8 +157,38 @@ function changeLine(figure: HistoryFigure, c: HistoryChangeView): string {
 const ruleText = (r: HistoryRuleView) =>
   `E-Divisive means on the logs of each series, permutation test at α = ${r.alpha} over ${r.permutations} shuffles, changes under ${fmtPct(r.minMagnitude, 0)} merged away; series never mix machines or designs`;
 
-/** `benchsuite history changes`: every change found, grouped by machine, then pair and figure. */
-export function renderHistoryChanges(series: readonly HistorySeriesView[], rule: HistoryRuleView): string {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const pText = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`);
+
+/**
+ * The tool's own check of its intervals, from the A/A controls of the runs kept: `37 of 39 intervals
+ * held 1 (95%) over 13 runs; expected about 95%.`, then, when a one-sided binomial test finds the
+ * share clearly below that, that the intervals are too narrow `where` (`on this machine`), and one
+ * process's own SD over the runs.
+ */
+function coverageText(c: HistoryCoverageView, where = 'on this machine'): string {
+  if (!c.controlled) return `none of the ${plural(c.runs, 'run')} kept had one (results from before it, or runs with --control none), so the intervals' coverage goes unchecked.`;
+  const without = c.runs - c.controlled;
+  const over = `over ${plural(c.controlled, 'run')}${without ? ` (the other ${without} kept had no control)` : ''}`;
+  const sd = c.processSd
+    ? ` One process's own level varies by ${fmtPct(c.processSd.median, 1)} (SD of its log; ${c.processSd.runs === 1 ? 'one run' : `median of ${c.processSd.runs} runs, range ${fmtPct(c.processSd.min, 1)}–${fmtPct(c.processSd.max, 1)}`}).`
+    : '';
+  if (!c.intervals || c.share === null) return `${plural(c.controlled, 'run')} had one, but no interval yet (one block each).${sd}`;
+  const verdict =
+    c.tooNarrow && c.pValue !== null
+      ? ` That is clearly fewer (one-sided binomial test, ${pText(c.pValue)} < ${c.alpha}): the tool's intervals are too narrow ${where}; read every interval ${where} as wider than it says.`
+      : '';
+  return `${c.held} of ${plural(c.intervals, 'interval')} held 1 (${fmtPct(c.share, 0)}) ${over}; expected about ${fmtPct(c.nominal, 0)}.${verdict}${sd}`;
+}
+
+/** The coverage lines of `history changes`: one for a single machine, else all of them and each. */
+function coverageLines(c: HistoryCoverageReportView): string[] {
+  if (c.machines.length <= 1) return [`A/A control: ${coverageText(c.machines[0] ?? c.overall)}`];
+  return [`A/A control, all ${c.machines.length} machines: ${coverageText(c.overall, 'on these machines')}`, ...c.machines.map((m) => `  machine ${m.fingerprint}: ${coverageText(m)}`)];
+}
+
+/** `benchsuite history changes`: every change found, grouped by machine, then pair and figure; and the A/A coverage check. */
+export function renderHistoryChanges(series: readonly HistorySeriesView[], rule: HistoryRuleView, control?: HistoryCoverageReportView): string {
   const out: string[] = [];
   const runs = new Set(series.flatMap((s) => s.points.map((p) => p.runId))).size;
   const found = series.filter((s) => s.changes.length);
@@ -129,6 +197,7 @@ export function renderHistoryChanges(series: readonly HistorySeriesView[], rule:
     `${series.length} series over ${runs} run${runs === 1 ? '' : 's'} on ${machines.length} machine${machines.length === 1 ? '' : 's'}; ${found.length ? `changes in ${found.length}` : 'no lasting change found'}.`,
   );
   out.push(`Rule: ${ruleText(rule)}.`);
+  if (control) out.push(...coverageLines(control));
   for (const [fp, m] of machines) {
     const mine = found.filter((s) => s.key.fingerprint === fp);
     if (!mine.length) continue;
@@ -188,6 +257,8 @@ export function renderHistoryCheck(
     /** What of the machine had to match (default all of it), and what changed under the same hardware. */
     sameMachine?: readonly HistoryMachinePart[];
     machineChanges?: readonly HistoryMachineChangeView[];
+    /** The A/A coverage check over this machine's runs, this one included. */
+    control?: HistoryCoverageView;
   },
 ): string {
   const parts = o.sameMachine ?? ['cpu', 'kernel', 'node', 'python'];
@@ -210,6 +281,7 @@ export function renderHistoryCheck(
       `${short.length} of ${checks.length} figures have too little history to judge: ${have} earlier run${have === 1 ? '' : 's'} of ${machineWords(o.fingerprint, parts)} with this design in ${o.file}, and the gate needs ${need} (${need - have} more). Not a failure.`,
     );
   }
+  if (o.control) out.push(`A/A control on this machine: ${coverageText(o.control)}`);
   out.push(`Rule: the last ${o.window} runs before this one, then this run; ${ruleText(o.rule)}. A regression is the last change of that series, for the worse, with this run on its far side.`);
   return `${out.join('\n')}\n`;
 }
@@ -280,6 +352,55 @@ function historyChartSvg(s: HistorySeriesView, width = 560): string {
   return `<svg class="chart history" viewBox="0 0 ${width} ${top + plotH + 40}" width="${width}" height="${top + plotH + 40}" role="img" aria-label="${esc(title)}">${parts.join('')}</svg>`;
 }
 
+/**
+ * A machine's A/A intervals over runs: each run's twin ÷ reference per scenario with its interval, a
+ * dashed line at 1, and the intervals that miss 1 in red. Inline SVG, no script.
+ */
+function controlChartSvg(runs: readonly HistoryControlRunView[], c: HistoryCoverageView, width = 560): string {
+  const pts = runs.flatMap((r) => (r.control?.scenarios ?? []).flatMap((s) => (s.point !== null && s.point > 0 ? [{ run: r, s, point: s.point }] : [])));
+  const twin = runs.find((r) => r.control)?.control?.twin;
+  const title = `A/A control${twin ? `, ${twin} ÷ the reference` : ''}: ${c.held} of ${plural(c.intervals, 'interval')} held 1`;
+  const left = 70;
+  const right = width - 14;
+  const top = 30;
+  const plotH = 150;
+  const values = [1, ...pts.map((p) => p.point)];
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  const pad = (hi - lo || 0.05) * 0.3;
+  lo = Math.max(0, lo - pad);
+  hi += pad;
+  const sx = (i: number) => (pts.length <= 1 ? (left + right) / 2 : left + (i / (pts.length - 1)) * (right - left));
+  const sy = (v: number) => top + plotH - ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * plotH;
+  const parts: string[] = [`<text class="chart-title" x="0" y="16">${esc(title)}</text>`];
+  for (let k = 0; k <= 4; k++) {
+    const v = lo + ((hi - lo) * k) / 4;
+    parts.push(`<line class="grid" x1="${left}" x2="${right}" y1="${n1(sy(v))}" y2="${n1(sy(v))}"/><text class="tick" x="${left - 6}" y="${n1(sy(v) + 4)}" text-anchor="end">${v.toFixed(3)}</text>`);
+  }
+  parts.push(`<line class="marker" x1="${left}" x2="${right}" y1="${n1(sy(1))}" y2="${n1(sy(1))}"/>`);
+  const every = Math.max(1, Math.ceil(pts.length / 8));
+  pts.forEach((p, i) => {
+    if (i % every === 0) parts.push(`<text class="tick" x="${n1(sx(i))}" y="${top + plotH + 15}" text-anchor="middle">${esc(p.run.commit ? p.run.commit.slice(0, 7) : `#${p.run.runId}`)}</text>`);
+  });
+  parts.push(`<text class="axis" x="${n1((left + right) / 2)}" y="${top + plotH + 31}" text-anchor="middle">runs, oldest first, a point per scenario (commit)</text>`);
+  pts.forEach((p, i) => {
+    const missed = p.s.containsOne === false;
+    const colour = missed ? '#dc2626' : '#2563eb';
+    const interval = p.s.lo !== null && p.s.hi !== null ? ` [${p.s.lo.toFixed(3)}, ${p.s.hi.toFixed(3)}]` : '';
+    if (p.s.lo !== null && p.s.hi !== null) parts.push(`<path d="M${n1(sx(i))} ${n1(sy(p.s.lo))}V${n1(sy(p.s.hi))}" stroke="${missed ? '#fca5a5' : '#93c5fd'}" stroke-width="1.3"/>`);
+    parts.push(
+      `<circle class="${missed ? 'aa missed' : 'aa'}" cx="${n1(sx(i))}" cy="${n1(sy(p.point))}" r="2.8" fill="${colour}"><title>${esc(`${short(p.run.commit)} ${day(p.run.startedAt)}, ${p.s.scenario}: ${p.point.toFixed(3)}${interval}${missed ? ', misses 1' : ''}`)}</title></circle>`,
+    );
+  });
+  return `<svg class="chart history control" viewBox="0 0 ${width} ${top + plotH + 40}" width="${width}" height="${top + plotH + 40}" role="img" aria-label="${esc(title)}">${parts.join('')}</svg>`;
+}
+
+/** A machine's coverage check on the page: its sentence, and its chart when it had intervals. */
+function coverageHtml(c: HistoryCoverageView, runs: readonly HistoryControlRunView[]): string {
+  const sentence = `<p class="${c.tooNarrow ? 'note bad' : 'muted'}">A/A control: ${esc(coverageText(c))}</p>`;
+  return c.intervals ? `${sentence}<div class="charts two"><div class="history-series">${controlChartSvg(runs, c)}</div></div>` : sentence;
+}
+
 /** The changes of a series as a list (HTML). */
 function changesListHtml(s: HistorySeriesView): string {
   if (!s.changes.length) return '<p class="muted small">No lasting change.</p>';
@@ -304,15 +425,23 @@ export function historySectionMarkdown(series: readonly HistorySeriesView[], rul
 }
 
 /** `benchsuite history report`: one self-contained page for the whole history, by machine. */
-export function renderHistoryPage(series: readonly HistorySeriesView[], o: { rule: HistoryRuleView; css: string; generator: string; file: string }): string {
-  const machines = [...new Map(series.map((s) => [s.key.fingerprint, s.key.machine])).entries()];
+export function renderHistoryPage(
+  series: readonly HistorySeriesView[],
+  o: { rule: HistoryRuleView; css: string; generator: string; file: string; control?: { coverage: HistoryCoverageReportView; runs: readonly HistoryControlRunView[] } },
+): string {
+  const machines = [...new Map([...series.map((s) => [s.key.fingerprint, s.key.machine] as const), ...(o.control?.coverage.machines ?? []).map((m) => [m.fingerprint, m.machine] as const)]).entries()];
   const runs = new Set(series.flatMap((s) => s.points.map((p) => p.runId))).size;
   const sections = machines.map(([fp, m]) => {
     const mine = series.filter((s) => s.key.fingerprint === fp);
     const charts = mine.map((s) => `<div class="history-series">${historyChartSvg(s)}${changesListHtml(s)}</div>`).join('\n');
-    return `<section id="m-${esc(fp)}"><h2>Machine ${esc(fp)}</h2><p class="muted">${esc(machineText(m))}; ${mine.length} series.</p><div class="charts two">${charts}</div></section>`;
+    const coverage = o.control?.coverage.machines.find((c) => c.fingerprint === fp);
+    const control = coverage ? coverageHtml(coverage, o.control?.runs.filter((r) => r.fingerprint === fp) ?? []) : '';
+    return `<section id="m-${esc(fp)}"><h2>Machine ${esc(fp)}</h2><p class="muted">${esc(machineText(m))}; ${mine.length} series.</p>${control}<div class="charts two">${charts}</div></section>`;
   });
   const changes = series.reduce((a, s) => a + s.changes.length, 0);
+  const all = o.control?.coverage.overall;
+  const overall =
+    all && machines.length > 1 ? `<p class="${all.tooNarrow ? 'note bad' : 'muted'}">A/A control, all ${machines.length} machines: ${esc(coverageText(all, 'on these machines'))}</p>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -327,7 +456,7 @@ export function renderHistoryPage(series: readonly HistorySeriesView[], o: { rul
 <main>
 <header class="card"><h1>benchsuite history</h1>
 <p class="lead">${series.length} series over ${runs} run${runs === 1 ? '' : 's'} on ${machines.length} machine${machines.length === 1 ? '' : 's'}; ${changes} change${changes === 1 ? '' : 's'} found.</p>
-<p class="muted">${esc(o.file)}. ${esc(ruleText(o.rule))}.</p></header>
+<p class="muted">${esc(o.file)}. ${esc(ruleText(o.rule))}.</p>${overall}</header>
 ${sections.join('\n') || '<section><p>The history holds no run yet: <code>benchsuite history add results.json</code> adds one.</p></section>'}
 </main>
 </body>

@@ -1,7 +1,7 @@
 import { capacityCharts } from './load-tables.js';
 import { runtimeCharts } from './runtime-table.js';
 import { outline, scenarioId, type Section } from './outline.js';
-import { historySectionHtml, renderHistoryPage, type HistoryRuleView, type HistorySeriesView } from './history.js';
+import { historySectionHtml, renderHistoryPage, type HistoryControlRunView, type HistoryCoverageReportView, type HistoryRuleView, type HistorySeriesView } from './history.js';
 import { createHash } from 'node:crypto';
 import { decodeHistogram, disturbedWindows, median, thresholdsOf, type BenchResult, type OkWindow, type PairSummary } from '@benchsuite/sdk';
 import type { Note } from './notes.js';
@@ -544,6 +544,9 @@ ${sections.map((s) => sectionHtml(m, s)).join('\n')}
  * The whole history as one self-contained page (`benchsuite history report`): every series of every
  * machine with its change points marked, in the report's style, no script.
  */
-export function renderHistoryHtml(series: readonly HistorySeriesView[], o: { rule: HistoryRuleView; generator: string; file: string }): string {
+export function renderHistoryHtml(
+  series: readonly HistorySeriesView[],
+  o: { rule: HistoryRuleView; generator: string; file: string; control?: { coverage: HistoryCoverageReportView; runs: readonly HistoryControlRunView[] } },
+): string {
   return renderHistoryPage(series, { ...o, css: CSS });
 }

@@ -414,6 +414,10 @@ export const DEFAULTS = {
    * give C(10, 3) = 120 orders). `gate.sameMachine`: what of the machine must match for an earlier
    * run to count as the same machine (`history check --same-machine`); all of it by default, as a
    * kernel or Node upgrade moves the figures and would otherwise read as the next commit's change.
+   * `coverage`: the tool's own check of its intervals across the runs kept, from each run's A/A
+   * control (`result.control`): a 95% interval of twin ÷ reference should hold 1 in about
+   * `nominal` of runs; a share whose one-sided binomial test gives P(this few or fewer | `nominal`)
+   * under `alpha` says the intervals are too narrow on that machine.
    */
   history: {
     alpha: 0.01,
@@ -423,6 +427,7 @@ export const DEFAULTS = {
     seed: 1,
     maxPoints: 500,
     gate: { window: 30, minRuns: 10, sameMachine: ['cpu', 'kernel', 'node', 'python'] },
+    coverage: { nominal: 0.95, alpha: 0.05 },
   },
 } as const;
 

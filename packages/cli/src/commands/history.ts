@@ -6,6 +6,7 @@ import {
   analyzeSeries,
   changeRule,
   checkRun,
+  coverageByMachine,
   defaultHistoryFile,
   figureNames,
   gitFacts,
@@ -13,9 +14,11 @@ import {
   recordOf,
   withHistory,
   type AnalyzedSeries,
+  type CoverageReport,
   type FigureName,
   type MachinePart,
   type RunRecord,
+  type StoredControl,
 } from '@benchsuite/history';
 import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, type HistoryRuleView } from '@benchsuite/report';
 import { defineCommand, type Command } from '../_cli.js';
@@ -144,13 +147,23 @@ const seriesFlags = {
   minChange: minChangeFlag,
 } as const;
 
-async function analyzeStore(file: string, flags: { scenario?: string[]; target?: string[]; figure?: FigureName[]; minChange?: number }, io: CommandIO): Promise<AnalyzedSeries[]> {
+/**
+ * The history's series with their changes, and the A/A coverage check over its runs (`--scenario`
+ * keeps those scenarios' A/A intervals; `--target` and `--figure` leave the check as it is: the
+ * twin is the reference's).
+ */
+async function analyzeStore(
+  file: string,
+  flags: { scenario?: string[]; target?: string[]; figure?: FigureName[]; minChange?: number },
+  io: CommandIO,
+): Promise<{ series: AnalyzedSeries[]; control: CoverageReport; controls: StoredControl[] }> {
   return guarded(async () => {
     const store = await HistoryStore.open(file);
     try {
       const series = store.series({ ...(flags.scenario ? { scenarios: flags.scenario } : {}), ...(flags.target ? { targets: flags.target } : {}), ...(flags.figure ? { figures: flags.figure } : {}) });
       if (series.length > 4) io.stderr(`analyzing ${series.length} series…\n`);
-      return analyzeSeries(series, changeRule(flags.minChange !== undefined ? { minMagnitude: flags.minChange } : {}));
+      const controls = store.controls(flags.scenario ? { scenarios: flags.scenario } : {});
+      return { series: analyzeSeries(series, changeRule(flags.minChange !== undefined ? { minMagnitude: flags.minChange } : {})), control: coverageByMachine(controls), controls };
     } finally {
       store.close();
     }
@@ -160,7 +173,7 @@ async function analyzeStore(file: string, flags: { scenario?: string[]; target?:
 const changesCommand = defineCommand({
   name: 'history changes',
   summary: 'find lasting changes per pair and figure across the runs of each machine (E-Divisive means, permutation test)',
-  flags: { ...seriesFlags, json: { type: 'switch', help: 'print the series and their changes as JSON' } },
+  flags: { ...seriesFlags, json: { type: 'switch', help: 'print the series, their changes and the A/A coverage check as JSON' } },
   examples: [
     ['benchsuite history changes', 'every change in the history'],
     ['benchsuite history changes --scenario json-post --target fastify --figure instructions', 'one pair, its instruction counts'],
@@ -171,9 +184,9 @@ const changesCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const file = historyFile(flags.db, io);
-    const analyzed = await analyzeStore(file, flags, io);
-    if (flags.json) io.stdout(`${JSON.stringify({ file, rule: ruleView(flags.minChange), series: analyzed }, null, 2)}\n`);
-    else io.stdout(renderHistoryChanges(analyzed, ruleView(flags.minChange)));
+    const { series, control } = await analyzeStore(file, flags, io);
+    if (flags.json) io.stdout(`${JSON.stringify({ file, rule: ruleView(flags.minChange), control, series }, null, 2)}\n`);
+    else io.stdout(renderHistoryChanges(series, ruleView(flags.minChange), control));
     return EXIT.ok;
   },
 });
@@ -197,7 +210,7 @@ const checkCommand = defineCommand({
     },
     commit: { type: 'value', value: 'SHA', parse: text, help: 'the commit the new run measured (shown in the verdict)', default: 'as history add' },
     branch: { type: 'value', value: 'NAME', parse: text, help: 'the branch the new run measured', default: 'as history add' },
-    json: { type: 'switch', help: 'print the verdict per figure as JSON' },
+    json: { type: 'switch', help: "print the verdict per figure and the machine's A/A coverage check as JSON" },
   },
   examples: [
     ['benchsuite history check results.json', 'exit 1 when this run confirms a lasting regression'],
@@ -244,6 +257,7 @@ const checkCommand = defineCommand({
           file,
           sameMachine: outcome.sameMachine,
           machineChanges: outcome.machineChanges,
+          control: outcome.control,
         }),
       );
     return outcome.regressions.length ? EXIT.failed : EXIT.ok;
@@ -261,10 +275,10 @@ const reportCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const file = historyFile(flags.db, io);
-    const analyzed = await analyzeStore(file, flags, io);
+    const { series, control, controls } = await analyzeStore(file, flags, io);
     const out = join(resolve(flags.out ?? 'benchsuite-history'), 'history.html');
-    await writeFileAtomic(out, renderHistoryHtml(analyzed, { rule: ruleView(flags.minChange), generator: `benchsuite ${version}`, file }));
-    io.stderr(`wrote ${out} (${analyzed.length} series)\n`);
+    await writeFileAtomic(out, renderHistoryHtml(series, { rule: ruleView(flags.minChange), generator: `benchsuite ${version}`, file, control: { coverage: control, runs: controls } }));
+    io.stderr(`wrote ${out} (${series.length} series)\n`);
     return EXIT.ok;
   },
 });

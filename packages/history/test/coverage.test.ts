@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scratch } from '@benchsuite/testkit';
+import { binomialLowerTail, checkRun, coverageByMachine, coverageOf, HistoryStore, recordOf, withHistory } from '../src/index.js';
+import { syntheticResults, withControl } from './_synthetic.js';
+
+describe('the one-sided binomial test of A/A coverage', () => {
+  it('gives P(this few or fewer held | 95%) as computed by hand', () => {
+    // P(X ≤ 2 | 3) = 1 − 0.95³ = 0.142625; P(X = 0 | 3) = 0.05³.
+    expect(binomialLowerTail(2, 3, 0.95)).toBeCloseTo(0.142625, 12);
+    expect(binomialLowerTail(0, 3, 0.95)).toBeCloseTo(0.000125, 12);
+    // 37 of 39: 1 − 0.95³⁹ − 39 · 0.05 · 0.95³⁸ = 1 − 0.1352760 − 0.2776717.
+    expect(binomialLowerTail(37, 39, 0.95)).toBeCloseTo(0.5870524, 6);
+    // 16 of 20: 1 − (0.3584859 + 0.3773536 + 0.1886768 + 0.0595821), under 5%; 17 of 20 is not.
+    expect(binomialLowerTail(16, 20, 0.95)).toBeCloseTo(0.0159015, 6);
+    expect(binomialLowerTail(17, 20, 0.95)).toBeCloseTo(0.0754837, 6);
+    expect(binomialLowerTail(20, 20, 0.95)).toBe(1);
+    expect(binomialLowerTail(-1, 20, 0.95)).toBe(0);
+    // A long history neither underflows nor loses its tail: 4,700 of 5,000 (94%) against 95%.
+    expect(binomialLowerTail(4700, 5000, 0.95) / 0.00087833928).toBeCloseTo(1, 6);
+  });
+
+  it('calls 16 of 20 too narrow at α = 5% and 17 of 20 not', () => {
+    const runs = (missed: number) => Array.from({ length: 20 }, (_, i) => recordOf(withControl(syntheticResults({ runs: 1, seed: 5 })[0]!, [i >= missed], 0.03)).control);
+    expect(coverageOf(runs(4))).toMatchObject({ runs: 20, controlled: 20, intervals: 20, held: 16, share: 0.8, nominal: 0.95, alpha: 0.05, tooNarrow: true });
+    expect(coverageOf(runs(4)).pValue).toBeCloseTo(0.0159015, 6);
+    expect(coverageOf(runs(3))).toMatchObject({ held: 17, tooNarrow: false });
+    expect(coverageOf([null, null])).toMatchObject({ runs: 2, controlled: 0, intervals: 0, held: 0, share: null, pValue: null, tooNarrow: false, processSd: null });
+  });
+});
+
+describe('a history whose runs carry their A/A control (and older ones without)', () => {
+  let file: string;
+  // Machine A: 2 runs from before the control, then 8 with two scenarios each; run 5's json-post
+  // misses 1 and run 9's json-post has no interval yet (nor a process SD): 14 of 15 held.
+  const A = syntheticResults({ runs: 10, seed: 21 }).map((r, i) => (i < 2 ? r : withControl(r, [true, i === 5 ? false : i === 9 ? null : true], i === 9 ? null : 0.02 + 0.005 * (i - 2))));
+  // Machine B: 20 runs of one scenario, 4 of them missing 1: 16 of 20.
+  const B = syntheticResults({ runs: 21, seed: 22, cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz', startHour: 100 }).map((r, i) => withControl(r, [i % 5 !== 4], 0.04));
+
+  beforeAll(async () => {
+    file = join(scratch('benchsuite-history-coverage'), 'h.sqlite');
+    await withHistory(file, (store) => {
+      for (const r of [...A, ...B.slice(0, 20)]) store.add(recordOf(r));
+    });
+  });
+
+  it('stores each run’s control: per scenario the ratio, its interval and whether it holds 1, and the process SD with df; none for older runs', async () => {
+    const store = await HistoryStore.open(file);
+    const controls = store.controls();
+    store.close();
+    expect(controls).toHaveLength(30);
+    expect(controls.slice(0, 2).map((c) => c.control)).toEqual([null, null]);
+    expect(controls[5]!.control).toEqual({
+      twin: 'node-http.twin',
+      scenarios: [
+        { scenario: 'baseline', blocks: 4, point: 1.01, lo: 1.01 - 0.03, hi: 1.01 + 0.03, containsOne: true, withinSd: 0.05, betweenSd: 0.02 },
+        { scenario: 'json-post', blocks: 4, point: 1.08, lo: 1.08 - 0.03, hi: 1.08 + 0.03, containsOne: false, withinSd: 0.05, betweenSd: 0.02 },
+      ],
+      processSd: { point: 0.035, lo: 0.035 * 0.6, hi: 0.035 * 2.9, df: 3 },
+    });
+    expect(controls[9]!.control).toMatchObject({ scenarios: [{ containsOne: true }, { containsOne: null, lo: null, hi: null, blocks: 1 }], processSd: null });
+  });
+
+  it('counts, per machine and over all, the intervals that held 1, and judges the share by the binomial test', async () => {
+    const store = await HistoryStore.open(file);
+    const report = coverageByMachine(store.controls());
+    store.close();
+    const [a, b] = report.machines;
+    expect(report.machines).toHaveLength(2);
+    expect(a).toMatchObject({ runs: 10, controlled: 8, intervals: 15, held: 14, tooNarrow: false, processSd: { runs: 7, median: 0.035, min: 0.02, max: 0.05 } });
+    // 14 of 15: P(X ≤ 14) = 1 − 0.95¹⁵.
+    expect(a!.pValue).toBeCloseTo(1 - 0.95 ** 15, 12);
+    expect(b).toMatchObject({ runs: 20, controlled: 20, intervals: 20, held: 16, tooNarrow: true, processSd: { runs: 20, median: 0.04, min: 0.04, max: 0.04 } });
+    expect(b!.machine.cpuModel).toMatch(/Xeon/);
+    expect(b!.pValue).toBeCloseTo(0.0159015, 6);
+    // 30 of 35 over both machines: P(X ≤ 30 | 35, 0.95) = 0.0290263.
+    expect(report.overall).toMatchObject({ runs: 30, controlled: 28, intervals: 35, held: 30, tooNarrow: true });
+    expect(report.overall.pValue).toBeCloseTo(0.0290263, 6);
+    // Only json-post's intervals: machine A's one miss among 7, machine B has none of that scenario.
+    const store2 = await HistoryStore.open(file);
+    const jsonPost = coverageByMachine(store2.controls({ scenarios: ['json-post'] }));
+    store2.close();
+    expect(jsonPost.machines.map((m) => [m.intervals, m.held])).toEqual([
+      [7, 6],
+      [0, 0],
+    ]);
+  });
+
+  it('history check reports the coverage of the new run’s machine, the new run included', async () => {
+    const store = await HistoryStore.open(file);
+    const outcome = checkRun(store, recordOf(B[20]!));
+    const again = checkRun(store, recordOf(B[19]!));
+    store.close();
+    // 16 of 20 stored and the new run's interval, which holds: 17 of 21, P(X ≤ 17 | 21) = 0.0188806.
+    expect(outcome.control).toMatchObject({ runs: 21, controlled: 21, intervals: 21, held: 17, tooNarrow: true });
+    expect(outcome.control.pValue).toBeCloseTo(0.0188806, 6);
+    expect(outcome.control.fingerprint).toBe(recordOf(B[20]!).fingerprint);
+    // A run already stored is not counted twice.
+    expect(again.control).toMatchObject({ runs: 20, intervals: 20, held: 16 });
+  });
+});
