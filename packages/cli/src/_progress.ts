@@ -200,7 +200,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
         const failed = b.targets.filter((t) => t.status === 'failed').map((t) => `${t.target} (${t.failure?.message ?? 'failed'})`);
         const parts = [
           `${b.rounds} round${b.rounds === 1 ? '' : 's'}${b.extraRounds ? ` (${b.extraRounds} extra for CPU steal)` : ''}`,
-          unsteady.length ? `warm-up ended at its maximum, not steady: ${unsteady.join(', ')}` : '',
+          unsteady.length ? `warm-up ended at its maximum before it was warm: ${unsteady.join(', ')}` : '',
           failed.length ? `failed: ${failed.join(', ')}` : '',
           b.complete ? '' : 'incomplete',
         ].filter(Boolean);

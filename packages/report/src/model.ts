@@ -1,5 +1,6 @@
 import {
   DEFAULTS,
+  median,
   twinOf,
   upgradeResult,
   warmupWindows,
@@ -192,7 +193,7 @@ const warmupPhrase = (d: DesignShape) => `warm-up ${freshWarmupPhrase(d)}`;
 const freshWarmupPhrase = (d: DesignShape) => {
   const w = d.warmup;
   const secs = `${range({ min: w.minSec, max: w.maxSec })} s`;
-  const until = `until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`;
+  const until = w.served ? `until it has served ${fmtInt(w.served)} requests` : `until per-second req/s is within ±${fmtPct(w.tolerance, 0)}`;
   return d.freshWarmup === 'rotation'
     ? `${secs} per target in each block, the targets in rotation (one ${+warmupWindows(w).windowSec.toFixed(3)}-s window each per round), ${until}`
     : `${secs} per block ${until}, one target after another, then a wake-up window each`;
@@ -422,7 +423,7 @@ function pairNotes(result: BenchResult, s: PairSummary, stop: StopRecord | null)
   if (s.windows.failed > 0) notes.push({ kind: 'failed-windows', windows: s.windows.failed, of: s.windows.ok + s.windows.failed });
   const warm = result.blocks.filter((b) => b.scenario === s.scenario).flatMap((b) => b.targets.filter((t) => t.target === s.target && t.status === 'ok' && !t.carried));
   const unsteady = warm.filter((t) => !t.steady).length;
-  if (unsteady) notes.push({ kind: 'warmup-not-steady', target: s.target, blocks: unsteady, of: warm.length, tolerance: result.design.warmup.tolerance });
+  if (unsteady) notes.push({ kind: 'warmup-not-steady', target: s.target, blocks: unsteady, of: warm.length, tolerance: result.design.warmup.tolerance, served: result.design.warmup.served });
   return notes;
 }
 
@@ -524,6 +525,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     ...(o.verdict !== undefined ? [{ label: 'Verdict', text: noteText({ kind: 'run-verdict', verdict: o.verdict, bands: d.covBands }) }] : []),
     ...(r.control ? [{ label: 'A/A control', text: noteText({ kind: 'aa-control', control: r.control }) }] : []),
     ...(r.designBias ? [{ label: 'Design bias', text: noteText({ kind: 'design-bias', bias: r.designBias }) }] : []),
+    ...warmupFacts(r),
     ...(o.limits ? [{ label: 'Interval width', text: noteText({ kind: 'interval-limits', limits: o.limits }) }] : []),
     ...forecastFacts(r),
     {
@@ -543,6 +545,26 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...cpuClockFacts(r),
     { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
+  ];
+}
+
+/** What the fresh processes' warm-ups served (median per target) and how many ended at their maximum before they were warm. */
+function warmupFacts(r: BenchResult): Fact[] {
+  const fresh = r.blocks.flatMap((b) => b.targets.filter((t) => t.status === 'ok' && !t.carried && t.warmupRequests !== undefined));
+  if (!fresh.length) return [];
+  const byTarget = new Map<string, number[]>();
+  for (const t of fresh) byTarget.set(t.target, [...(byTarget.get(t.target) ?? []), t.warmupRequests!]);
+  return [
+    {
+      label: 'Warm-up',
+      text: noteText({
+        kind: 'warmup-served',
+        served: r.design.warmup.served,
+        targets: [...byTarget].map(([target, xs]) => ({ target, median: median(xs) })),
+        cold: fresh.length,
+        short: fresh.filter((t) => !t.steady).length,
+      }),
+    },
   ];
 }
 
@@ -645,6 +667,7 @@ export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ 
   const scenario: Note[] = [];
   const precision = new Map<string, { target: number; targets: Array<{ target: string; reached: number }> }>();
   const warm = new Map<number, Array<{ target: string; blocks: number; of: number }>>();
+  let served: number | undefined;
   const rows = s.rows.map((r) => ({
     target: r.target,
     notes: r.notes.filter((n) => {
@@ -656,6 +679,7 @@ export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ 
         return false;
       }
       if (n.kind === 'warmup-not-steady') {
+        served = n.served;
         warm.set(n.tolerance, [...(warm.get(n.tolerance) ?? []), { target: n.target, blocks: n.blocks, of: n.of }]);
         return false;
       }
@@ -663,7 +687,7 @@ export function foldedNotes(s: ScenarioView): { scenario: Note[]; rows: Array<{ 
     }),
   }));
   for (const [key, g] of precision) scenario.push({ kind: 'precision-not-met-targets', targets: g.targets, target: g.target, reason: key.slice(key.indexOf('\u0000') + 1) });
-  for (const [tolerance, targets] of warm) scenario.push({ kind: 'warmup-not-steady-targets', targets, tolerance });
+  for (const [tolerance, targets] of warm) scenario.push({ kind: 'warmup-not-steady-targets', targets, tolerance, served });
   return { scenario, rows };
 }
 

@@ -10,7 +10,7 @@ import {
   type StopRecord,
   type VerdictBand,
 } from '@benchsuite/sdk';
-import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtPct, fmtRatio, fmtRps } from './format.js';
+import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtInt, fmtPct, fmtRatio, fmtRps } from './format.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
 
@@ -30,6 +30,7 @@ export type Note =
   | { kind: 'run-verdict'; verdict: RunVerdict | null; bands: { excellent: number; acceptable: number; noisy: number } }
   | { kind: 'interval-limits'; limits: IntervalLimitsRecord }
   | { kind: 'aa-control'; control: ControlRecord }
+  | { kind: 'warmup-served'; served: number | undefined; targets: Array<{ target: string; median: number }>; cold: number; short: number }
   | { kind: 'design-bias'; bias: DesignBiasRecord }
   | { kind: 'young-generation'; mb: number | 'default' | undefined }
   | { kind: 'host-disturbed'; windows: number; other: number; slowLoader: number; of: number }
@@ -64,7 +65,7 @@ export type Note =
       costs: boolean;
     }
   | { kind: 'precision-not-met'; reached: number; target: number; reason: string }
-  | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance: number }
+  | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance: number; served?: number | undefined }
   | { kind: 'failed-windows'; windows: number; of: number }
   | { kind: 'relative-figures'; reference: string; sliced?: boolean }
   | { kind: 'capacity-figures' }
@@ -77,7 +78,7 @@ export type Note =
   | { kind: 'instruction-rule'; thresholdPct: number }
   | { kind: 'incomparable'; fields: string[] }
   | { kind: 'forced-comparison'; fields: string[] }
-  | { kind: 'warmup-not-steady-targets'; targets: Array<{ target: string; blocks: number; of: number }>; tolerance: number }
+  | { kind: 'warmup-not-steady-targets'; targets: Array<{ target: string; blocks: number; of: number }>; tolerance: number; served?: number | undefined }
   | { kind: 'precision-not-met-targets'; targets: Array<{ target: string; reached: number }>; target: number; reason: string }
   | { kind: 'profile-shares' }
   | { kind: 'profile-cost'; ratio: number | null; profiled: number; unprofiled: number }
@@ -226,6 +227,11 @@ export function noteText(n: Note): string {
       return controlText(n.control);
     case 'design-bias':
       return designBiasText(n.bias);
+    case 'warmup-served':
+      return (
+        `fresh processes served ${n.targets.map((t) => `${t.target} ${fmtInt(Math.round(t.median))}`).join(', ')} requests in their warm-ups (median per block)` +
+        (n.served ? `; ${n.short} of ${n.cold} ended at the maximum before serving ${fmtInt(n.served)}` : `; ${n.short} of ${n.cold} ended at the maximum before steady`)
+      );
     case 'young-generation':
       return n.mb === undefined || n.mb === 'default'
         ? "every Node target with the runtime's own young-generation sizing: V8 grows it under load, so a process was measured at some point of that growth (a figure partly of GC state, not of the framework)"
@@ -275,7 +281,9 @@ export function noteText(n: Note): string {
     case 'precision-not-met':
       return `precision ±${pct(n.reached, 1)} reached, target ±${pct(n.target, 1)} (${n.reason})`;
     case 'warmup-not-steady':
-      return `${n.target}: warm-up reached its maximum without steady req/s (within ±${pct(n.tolerance)}) in ${n.blocks} of ${n.of} blocks`;
+      return n.served
+        ? `${n.target}: warm-up reached its maximum before serving ${fmtInt(n.served)} requests in ${n.blocks} of ${n.of} blocks`
+        : `${n.target}: warm-up reached its maximum without steady req/s (within ±${pct(n.tolerance)}) in ${n.blocks} of ${n.of} blocks`;
     case 'failed-windows':
       return `${n.windows} of ${n.of} windows failed (see the raw windows for each failure)`;
     case 'relative-figures':
@@ -324,7 +332,8 @@ export function noteText(n: Note): string {
         const key = `${t.blocks} of ${t.of} block${t.of === 1 ? '' : 's'}`;
         groups.set(key, [...(groups.get(key) ?? []), t.target]);
       }
-      return `warm-up not steady within ±${pct(n.tolerance)} for: ${[...groups].map(([k, ts]) => `${ts.join(', ')} (${k})`).join('; ')}`;
+      const which = [...groups].map(([k, ts]) => `${ts.join(', ')} (${k})`).join('; ');
+      return n.served ? `warm-up reached its maximum before serving ${fmtInt(n.served)} requests for: ${which}` : `warm-up not steady within ±${pct(n.tolerance)} for: ${which}`;
     }
     case 'precision-not-met-targets':
       return `precision target ±${pct(n.target, 1)} not reached by: ${n.targets.map((t) => `${t.target} ±${pct(t.reached, 1)}`).join(', ')} (${n.reason})`;
@@ -410,7 +419,7 @@ function designBiasText(b: DesignBiasRecord): string {
     parts.push(`a slot's first half ÷ its second ${span(halves)} by target${on.length ? `, a factor of ${span(on)} on the ratios` : ''}`);
   }
   const flags = [
-    ...b.roundOne.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} round 1 ${factorText(p.roundOne)}`),
+    ...b.roundOne.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} round 1 ${factorText(p.roundOne)} (not steady: left out of its estimate)`),
     ...b.slotHalves.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} slots ×${p.onRatio.toFixed(3)}`),
   ];
   parts.push(flags.length ? `flagged (beyond ±${pct(b.flag)}, the interval excluding 1): ${flags.join(', ')}` : `no pair beyond ±${pct(b.flag)}`);

@@ -23,6 +23,8 @@ export const designOptionsSchema = z.strictObject({
       minSec: z.number().nonnegative().default(DEFAULTS.warmup.minSec),
       maxSec: z.number().nonnegative().default(DEFAULTS.warmup.maxSec),
       tolerance: z.number().positive().default(DEFAULTS.warmup.tolerance),
+      /** Requests a fresh process serves before it is warm (within min and max seconds); 0: until steady within the tolerance. */
+      served: z.number().int().nonnegative().default(DEFAULTS.warmup.served),
     })
     .refine((w) => w.maxSec >= w.minSec, { message: 'maxSec must be ≥ minSec' })
     .default({ ...DEFAULTS.warmup }),
@@ -62,7 +64,7 @@ export type DesignOptions = z.input<typeof designOptionsSchema>;
 export type Design = z.output<typeof designOptionsSchema>;
 
 /** Warm-up windows: at most 1 s each, so a steady state is noticed within a second, and at least two fit the maximum. */
-export function warmupWindows(w: Design['warmup']): { windowSec: number; min: number; max: number } {
+export function warmupWindows(w: Pick<Design['warmup'], 'minSec' | 'maxSec'>): { windowSec: number; min: number; max: number } {
   const windowSec = Math.min(1, Math.max(w.maxSec / 2, 0.1));
   const min = Math.ceil(w.minSec / windowSec - 1e-9);
   const max = Math.max(min, Math.floor(w.maxSec / windowSec + 1e-9));

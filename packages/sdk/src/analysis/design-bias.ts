@@ -124,3 +124,14 @@ export function designBiasOf(
     slotHalves: { targets: slots, pairs: ratios },
   };
 }
+
+/**
+ * The windows with round 1 of every pair the check flagged left out (`excluded: 'unsteady'`): the
+ * pair's target's round-1 windows, so its ratio is taken from the rounds after (the reference's
+ * round 1 still serves the other pairs). Windows already left out keep their reason.
+ */
+export function withoutUnsteadyRounds(windows: readonly WindowRecord[], bias: DesignBiasRecord | undefined, reference: string): WindowRecord[] {
+  const unsteady = new Set((bias?.roundOne.pairs ?? []).filter((p) => p.flagged && p.target !== reference).map((p) => `${p.scenario}\u0000${p.target}`));
+  if (!unsteady.size) return [...windows];
+  return windows.map((w) => (w.status === 'ok' && w.round === 1 && w.excluded === null && unsteady.has(`${w.scenario}\u0000${w.target}`) ? { ...w, excluded: 'unsteady' as const } : w));
+}

@@ -29,7 +29,9 @@ export const blockSchema = z.strictObject({
       startupMs: nonneg.optional(),
       /** Per-second req/s of the warm-up windows, never used in any estimate. */
       warmupRps: z.array(nonneg),
-      /** Whether the warm-up ended steady (within the tolerance) rather than at its maximum; for a carried process, whether its last two rotation windows were within the tolerance (false after a single rotation round: it takes two). */
+      /** Requests its warm-up windows served (fresh processes: the work `design.warmup.served` asks for); absent in results before it was recorded. */
+      warmupRequests: z.number().int().nonnegative().optional(),
+      /** Whether the warm-up ended warm (served its requests, or steady within the tolerance) rather than at its maximum; for a carried process, whether its last two rotation windows were within the tolerance (false after a single rotation round: it takes two). */
       steady: z.boolean(),
       /** Shared processes: the process had served an earlier scenario of the block, and `warmupRps` holds its rotation rounds. */
       carried: z.boolean().optional(),

@@ -51,7 +51,8 @@ export const forecastSchema = z.strictObject({
 export const designSchema = z.strictObject({
   reference: z.string(),
   windowSec: nonneg,
-  warmup: z.strictObject({ minSec: nonneg, maxSec: nonneg, tolerance: nonneg }),
+  /** `served`: requests a fresh process served before it counted as warm (absent in results before it: warmed until steady within the tolerance). */
+  warmup: z.strictObject({ minSec: nonneg, maxSec: nonneg, tolerance: nonneg, served: int.optional() }),
   rounds: z.strictObject({ min: int, max: int }),
   blocks: z.strictObject({ min: int, max: int }),
   /** Who a block's processes served: each scenario's own block, or every scenario of the suite in turn. */

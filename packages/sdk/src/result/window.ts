@@ -136,8 +136,12 @@ export const okWindowSchema = z.strictObject({
   steps: z.array(stepResultSchema).min(1),
   /** `load.requests` / `--requests`: every step of this window sent exactly this many requests instead of running for a duration. */
   fixedRequests: z.number().int().positive().optional(),
-  /** Why this window is left out of the estimates (it stays in the raw data): CPU steal over the threshold. */
-  excluded: z.enum(['steal']).nullable(),
+  /**
+   * Why this window is left out of the estimates (it stays in the raw data): CPU steal over the
+   * threshold, or `unsteady`: round 1 of a pair whose round 1 this run found off its later rounds
+   * (`result.designBias`, said per pair in the report).
+   */
+  excluded: z.enum(['steal', 'unsteady']).nullable(),
   openLoop: openLoopSchema.optional(),
 });
 export const failedWindowSchema = z.strictObject({

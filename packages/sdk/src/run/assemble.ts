@@ -6,7 +6,7 @@ import { connectionSteps, scenarioRequests } from '../scenario.js';
 import type { Target } from '../target.js';
 import { evaluateThresholds } from '../analysis/thresholds.js';
 import { controlOf, controlTwin } from '../analysis/control.js';
-import { designBiasOf } from '../analysis/design-bias.js';
+import { designBiasOf, withoutUnsteadyRounds } from '../analysis/design-bias.js';
 import { overallOf, rankScenario, summarizePair, WindowIndex } from '../analysis/summarize.js';
 import type { RunForecast } from '../analysis/budget.js';
 import type { IntervalLimits } from '../analysis/limits.js';
@@ -46,7 +46,18 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const { infos, usable, verify } = run.targets;
   const { streaming } = run;
   const { driver, reason } = run.driver;
-  const { windows, blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
+  const { blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
+  // The design's own biases, from the windows as measured (the A/A twin kept in: its round trend
+  // says whether a trend is the reference's own); a pair's round 1 that is off its later rounds is
+  // left out of that pair's estimates (the windows stay, marked `unsteady`).
+  const bias = designBiasOf(
+    state.windows,
+    loadScenarios.map((s) => s.name),
+    suite.design.reference,
+    [],
+    suite.design.confidence,
+  );
+  const windows = withoutUnsteadyRounds(state.windows, bias, suite.design.reference);
   const floors = loaderFloorsOf(state.floorWindows, { driver: run.driver.driver.name, responder: FLOOR_RESPONDER, est });
   // The recorded design is the planned one; a change made during the run is in its budget plan.
   const measuredForecast = run.noise?.measuredForecast;
@@ -94,14 +105,6 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
       )
     : undefined;
   const loaded = new Set(loadScenarios.map((s) => s.name));
-  // The A/A twin is kept in: its round trend says whether a trend is the reference's own.
-  const bias = designBiasOf(
-    windows,
-    loadScenarios.map((s) => s.name),
-    design.reference,
-    [],
-    design.confidence,
-  );
   const thresholdOutcomes =
     thresholdTerms.run.length || thresholdTerms.scenarios.size
       ? evaluateThresholds(

@@ -147,6 +147,8 @@ interface Live extends WarmTarget {
   readonly carried: boolean;
   spec?: WindowSpec;
   warmupRps: number[];
+  /** Requests its recorded warm-up windows served. */
+  warmupRequests: number;
   steady: boolean;
   failure?: FailedWindow['failure'];
 }
@@ -188,6 +190,7 @@ function targetRecord(l: Live, shared: boolean): BlockRecord['targets'][number] 
     status: l.failure ? 'failed' : 'ok',
     ...(l.started?.startupMs !== undefined ? { startupMs: l.started.startupMs } : {}),
     warmupRps: l.warmupRps,
+    warmupRequests: l.warmupRequests,
     steady: l.steady,
     ...(shared ? { carried: l.carried } : {}),
     ...(l.failure ? { failure: l.failure } : {}),
@@ -201,7 +204,7 @@ function targetRecord(l: Live, shared: boolean): BlockRecord['targets'][number] 
 async function startPart(ctx: RunContext, part: Part): Promise<Live[]> {
   const { scenario, block } = part;
   const live: Live[] = seededShuffle(
-    part.procs.map((p) => ({ name: p.name, started: p.started, carried: part.carried.has(p.name), warmupRps: [], steady: false })),
+    part.procs.map((p) => ({ name: p.name, started: p.started, carried: part.carried.has(p.name), warmupRps: [], warmupRequests: 0, steady: false })),
     subSeed(ctx.seed, scenario.name, block, 'start'),
   );
   if (part.position !== undefined) ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: live.map((l) => l.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });
@@ -241,6 +244,7 @@ async function warm(ctx: RunContext, part: Part, live: Live[]): Promise<void> {
         ctx.addLoad(scheme.windowSec);
         if (!scheme.records(l)) continue;
         l.warmupRps.push(x);
+        l.warmupRequests += Math.round(x * scheme.windowSec);
         l.steady = scheme.steady(l.warmupRps);
         ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: round, rps: x, steady: l.steady });
       }

@@ -100,6 +100,8 @@ export function readPlan(dir: string): RunPlan {
       method: d.method ?? 'sequential',
       capacityProbeSec: d.capacityProbeSec ?? DEFAULTS.capacity.probeSec,
       youngGenerationMb: d.youngGenerationMb ?? 'default',
+      // Before warm-ups by work served, fresh processes warmed until steady within the tolerance.
+      warmup: { ...d.warmup, served: d.warmup.served ?? 0 },
       control: d.control ?? 'none',
     },
     options: { ...options, overrides: options.overrides as LoadOverrides },

@@ -53,8 +53,16 @@ function freshRotation(design: Pick<Design, 'warmup'>, o: SchemeSeed): WarmupSch
             subSeed(o.seed, o.scenario, o.block, 'warmup', round),
           ),
     records: (t) => !t.carried,
-    steady: (rps) => isSteady(rps, min, design.warmup.tolerance),
+    steady: (rps) => (design.warmup.served ? hasServed(rps, windowSec, min, design.warmup.served) : isSteady(rps, min, design.warmup.tolerance)),
   };
+}
+
+/**
+ * Has the warm-up done its work? After at least `minWindows`, when the windows of `windowSec` have
+ * served `requests` between them (each window's req/s × its length).
+ */
+function hasServed(rps: readonly number[], windowSec: number, minWindows: number, requests: number): boolean {
+  return rps.length >= Math.max(1, minWindows) && rps.reduce((a, x) => a + x * windowSec, 0) >= requests;
 }
 
 /**
@@ -138,7 +146,7 @@ export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: Wi
   const rps: number[] = [];
   for (let i = 0; i < max; i++) {
     rps.push(await warmupWindow(ctx, { target, spec }, windowSec));
-    const steady = isSteady(rps, min, w.tolerance);
+    const steady = w.served ? hasServed(rps, windowSec, min, w.served) : isSteady(rps, min, w.tolerance);
     onSecond?.(rps.at(-1)!, steady);
     if (steady) return { rps, steady };
   }
