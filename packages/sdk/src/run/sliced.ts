@@ -2,14 +2,14 @@ import { DEFAULTS } from '../defaults.js';
 import { monotonicMs, type Driver, type DriverRunResult } from '../driver.js';
 import type { Design } from '../design-options.js';
 import type { Scenario } from '../scenario.js';
-import { pinPrefix } from '../environment.js';
 import type { Histogram } from '../histogram.js';
 import { seededShuffle } from '../random.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import type { StepResult } from '../result-schema.js';
-import { otherShare, TreeSampler, type WindowResources } from '../window-resources.js';
+import { otherShare, type TreeSampler, type WindowResources } from '../window-resources.js';
+import { loadOnce } from './load.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
-import { combineSteps, crashWatch, emptyResources, stepOf, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
+import { combineSteps, emptyResources, stepOf, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
 
 /**
  * Whether a scenario's rounds are time-sliced: the design asks for it, the driver can, and the load
@@ -116,21 +116,10 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
     const runs = live.map(async (k, j) => {
       const { target, spec } = items[k]!;
       const scenario = spec.scenario;
-      const sampler = new TreeSampler(
-        target.pid,
-        ctx.pinning.loaderCpus,
-        ctx.pinning.serverCpus,
-        ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length),
-        target.servicePids,
-        // Several samplers at once: each walks /proc, so sample peak memory less often than a window's.
-        500,
-      );
-      const watch = crashWatch(target, ctx.signal);
-      let resources: WindowResources | undefined;
       try {
-        const res: DriverRunResult = await ctx.driver
-          .run({
-            baseUrl: target.baseUrl,
+        const { res, resources, cores } = await loadOnce(ctx, {
+          server: target,
+          send: {
             requests: spec.requests,
             connections,
             warmupSec: 0,
@@ -139,17 +128,11 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
             drainSec: timing.gapsSec[j]! + 0.05,
             timeoutSec: scenario.load.timeout,
             expectStatus: Array.isArray(scenario.expect.status) ? scenario.expect.status : [scenario.expect.status],
-            pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
-            signal: watch.signal,
-            onMeasureStart: (pid) => sampler.windowStart(pid),
-            onMeasureEnd: () => {
-              resources = sampler.windowEnd();
-            },
-          })
-          .catch((err: Error) => {
-            throw watch.loadFailed(err);
-          });
-        watch.throwIfCrashed();
+          },
+          failures: 'window',
+          // Several samplers at once: each walks /proc, so sample peak memory less often than a window's.
+          sample: { intervalMs: 500 },
+        });
         const active = res.sliced?.activeSec ?? 0;
         if (res.requests === 0 || !res.sliced || active <= 0) {
           throw new PhaseError('load', `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
@@ -158,13 +141,10 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
         // The loader's CPU from itself when it said it (the sampler's fallback for an exited loader,
         // the runner's reaped-children ticks, adds every loader of the round that ended before it).
         const own = res.sliced.loaderCpuSec;
-        const last = sampler.last && own !== undefined ? { ...sampler.last, knownSec: sampler.last.knownSec + own - sampled.loaderCpuSeconds } : sampler.last;
+        const last = cores && own !== undefined ? { ...cores, knownSec: cores.knownSec + own - sampled.loaderCpuSeconds } : cores;
         got.push({ k, j, res, resources: own !== undefined ? { ...sampled, loaderCpuSeconds: own } : sampled, last });
       } catch (err) {
         failed[k] = err instanceof PhaseError ? err : new PhaseError('load', (err as Error).message);
-      } finally {
-        watch.dispose();
-        sampler.stop();
       }
     });
     await Promise.all(runs);
