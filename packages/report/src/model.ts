@@ -16,6 +16,7 @@ import {
 } from '@benchsuite/sdk';
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
+import { methodText } from './method-text.js';
 import { withReference } from './reference.js';
 import type { HistoryRuleView, HistorySeriesView } from './history.js';
 
@@ -209,7 +210,7 @@ const carriedPhrase = (d: DesignShape) => `then ${plural(d.carriedWarmupRounds, 
 /** The design in one sentence: the run facts of every report. */
 function designText(d: DesignShape, o: { windows: string }): string {
   return (
-    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ${d.method === 'sliced' ? 'every target in the same seconds of each round, in time slices' : 'every target once per round in a seeded random order'}; ` +
+    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ${methodText(d.method).design}; ` +
     (d.processes === 'shared'
       ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, ${carriedPhrase(d)}`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; ${warmupPhrase(d)}`)
@@ -268,7 +269,7 @@ function capacitySearchText(c: CapacitySearch, probeSec: number, d: Pick<DesignS
  * noise); ±5.0% needs about 24 min; ±2.0% would need more blocks than allowed`.
  */
 export function forecastText(f: RunForecast): string {
-  const how = f.method === 'sliced' ? 'time-sliced' : 'sequential';
+  const how = methodText(f.method).forecast;
   const source = f.source === 'measured' ? 'noise measured so far' : 'typical VM noise';
   const priced = f.budgetFor.filter((g) => g.budgetSec !== null).map((g) => `${fmtHalfWidth(g.precision)} needs about ${fmtDuration(Math.round(g.budgetSec!))}`);
   const beyond = f.budgetFor.filter((g) => g.budgetSec === null).map((g) => fmtHalfWidth(g.precision));
@@ -501,7 +502,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
     ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
-    ...(r.design.method ? [{ label: 'Rounds', text: methodText(r) }] : []),
+    ...(r.design.method ? [{ label: 'Rounds', text: methodText(r.design.method).rounds(r) }] : []),
     ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     ...(d.youngGenerationMb !== undefined ? [{ label: 'Node runtime', text: noteText({ kind: 'young-generation', mb: d.youngGenerationMb }) }] : []),
@@ -576,18 +577,6 @@ function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
   if (p.measuredForecast) said.push(`${fmtHalfWidth(p.measuredForecast.halfWidth)} from this run's own noise after its first blocks`);
   return [{ label: 'Forecast', text: `${said.join(', ')}; reached ${fmtHalfWidth(r.overall.medianHalfWidth)} (median over pairs)` }];
 }
-
-/** How the rounds loaded their targets. */
-function methodText(r: BenchResult): string {
-  if (r.design.method === 'sequential') return 'one window per target after another, in a seeded order per round';
-  const slices = r.windows.flatMap((w) => (w.status === 'ok' ? w.steps.flatMap((s) => (s.slice ? [s.slice.sliceSec] : [])) : []));
-  const range = slices.length ? (Math.min(...slices) === Math.max(...slices) ? `${fmtSec(slices[0]!)}` : `${fmtSec(Math.min(...slices))}–${fmtSec(Math.max(...slices))}`) : '?';
-  return (
-    `time-sliced: every target of a round loaded in the same seconds, in alternating slots of ${range} (a seeded order per cycle), ` +
-    "so a ratio compares the same moments of the host; each figure is still the server's own, with the core to itself in its slots"
-  );
-}
-const fmtSec = (s: number) => (s < 1 ? `${Math.round(s * 1000)} ms` : `${+s.toFixed(2)} s`);
 
 /** Shared processes: how often each scenario met the block's processes fresh from their start. */
 function processesFacts(r: BenchResult): Array<{ label: string; text: string }> {
@@ -775,7 +764,7 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
     remarks: isCapacityRun(result)
       ? [{ kind: 'capacity-figures' }]
       : [
-          { kind: 'relative-figures', reference, ...(result.design.method === 'sliced' ? { sliced: true } : {}) },
+          { kind: 'relative-figures', reference, method: result.design.method },
           ...(o.verdict !== undefined ? [{ kind: 'verdict-bands', bands: th.covBands, share: th.verdictShare } as const] : []),
           { kind: 'noise-labels', stealThreshold: th.stealThreshold, noisyWindowCov: th.noisyWindowCov, disturbedSteal: th.disturbedSteal },
           ...(result.profiles.some((p) => p.status === 'ok' && p.summary) ? [{ kind: 'profile-shares' } as const] : []),

@@ -1,3 +1,5 @@
+import type { MethodName } from './method-names.js';
+
 /**
  * Every default and threshold of the measuring design, in one place. The SDK, the CLI (help,
  * flag defaults, README table) and the reports import them from here; nothing restates a number.
@@ -57,7 +59,7 @@ export const DEFAULTS = {
    * 0.53 one window after another and 0.145 in slots, in the same hour on the same processes
    * (`npm run bench:slices`, 2026-11-27; docs/measurements.md).
    */
-  method: 'sliced' as 'sliced' | 'sequential',
+  method: 'sliced' as MethodName,
   /**
    * V8's young generation (semi-space, MB) every Node target runs with: `--min-semi-space-size` and
    * `--max-semi-space-size` both set to it, the reference included; `'default'` leaves the runtime's
@@ -378,17 +380,15 @@ export const DEFAULTS = {
    */
   /**
    * What a typical pair's per-round log-ratio is expected to carry before a run has measured it
-   * (the forecast in the run's header), per method: the SD between blocks (processes) and the robust
-   * SD of a round within its block (the host). Measured on the project's 2-vCPU VM (see
-   * docs/measurements.md): sliced within 0.13–0.17 (median 0.145) over 5 pairs of contract A's
-   * baseline (`npm run bench:slices`, 2026-11-27); sequential within 0.10–0.35 in the default runs
-   * of 2026-11-26 (0.24 the newcomer's run) and 0.53 in the noisy hour of that bench. Between
-   * blocks the processes differ whatever the method: 0.03 (median, bench:slices, 4 blocks), 0.057
-   * (a default run, 2026-11-26), 0.099 (a 6-minute run of 3 scenarios × 4 targets, 2026-11-27 01:44,
-   * where it set 83% of the interval): 0.07. A run replaces them with its own after its first blocks.
+   * (the forecast in the run's header): the SD between blocks (processes) here, and the robust SD
+   * of a round within its block (the host) with each method (`RoundMethod.prior`, `run/methods/`).
+   * Between blocks the processes differ whatever the method, on the project's 2-vCPU VM (see
+   * docs/measurements.md): 0.03 (median, bench:slices, 4 blocks), 0.057 (a default run,
+   * 2026-11-26), 0.099 (a 6-minute run of 3 scenarios × 4 targets, 2026-11-27 01:44, where it set
+   * 83% of the interval): 0.07. A run replaces them with its own after its first blocks.
    */
   forecast: {
-    prior: { sliced: { between: 0.07, within: 0.145 }, sequential: { between: 0.07, within: 0.24 } },
+    priorBetween: 0.07,
     /**
      * How much the prior's SD between blocks weighs once the run has measured its own, in degrees of
      * freedom beside the run's (`pooledBetween`; the run's are blocks − 1 per pair, `measuredDf`).

@@ -1,3 +1,4 @@
+import { METHOD_NAMES } from './method-names.js';
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
 
@@ -37,7 +38,7 @@ export const designOptionsSchema = z.strictObject({
   /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
   /** How a round loads its targets: `sliced` (the same seconds, in alternating slots) or `sequential` (one window after another) (`DEFAULTS.method`). */
-  method: z.enum(['sliced', 'sequential']).default(DEFAULTS.method),
+  method: z.enum(METHOD_NAMES).default(DEFAULTS.method),
   /** V8's young generation of every Node target, MB (`--min/max-semi-space-size`), or `'default'` for the runtime's own sizing (`DEFAULTS.youngGenerationMb`). */
   youngGenerationMb: z.union([z.number().int().positive().max(1024), z.literal('default')]).default(DEFAULTS.youngGenerationMb),
   /** `aa`: the reference also runs as a second process in every block, the run's A/A control (`DEFAULTS.control`); `none`: not. */

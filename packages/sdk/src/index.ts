@@ -29,6 +29,7 @@ export {
   type SetupContext,
   type SetupResult,
 } from './target.js';
+export { METHOD_NAMES, type MethodName } from './method-names.js';
 export { defineDriver, type Driver, type DriverCapabilities, type DriverRunOptions, type DriverRunResult } from './driver.js';
 export { defineConfig, type BenchsuiteConfig, type RunSuiteOptions, type SuiteEvent, type LoadOverrides } from './options.js';
 export { BenchsuiteConfigError } from './errors.js';

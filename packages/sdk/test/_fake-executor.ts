@@ -8,7 +8,10 @@ import { subSeed } from '../src/analysis/bootstrap.js';
 import { createHistogram, encodeHistogram, latencyOf } from '../src/histogram.js';
 import { mulberry32 } from '../src/random.js';
 import type { StepResult } from '../src/result-schema.js';
-import type { BlockProcess, Clock, Executor } from '../src/run/executor.js';
+import { DEFAULTS } from '../src/defaults.js';
+import type { BlockProcess, Clock, Executor, ExecutorContext } from '../src/run/executor.js';
+import { fallbackMethod, roundMethod } from '../src/run/methods/index.js';
+import type { MethodContext } from '../src/run/methods/method.js';
 import { PhaseError, type StartedTarget } from '../src/run/runtime.js';
 import type { RunSeam } from '../src/run/suite.js';
 import type { RoundItem, WindowFigures } from '../src/run/window.js';
@@ -145,6 +148,72 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
     const within = n ? k * n.within * gauss(subSeed(n.seed, p.name, scenario, p.start, window)) : 0;
     return model.rps(p.name, scenario) * Math.exp(between + within);
   };
+  // A method other than the fallback (sliced) runs its own rounds (`run/methods/`) on this scripted
+  // driver: each call is one target's loader of the round, served at its process's scripted level
+  // (a warm-up round's as the fallback's warm-up windows are), its slots all measured.
+  let phase: 'warm' | 'measure' = 'measure';
+  const byUrl = new Map<string, StartedTarget>();
+  const slotDriver: Driver = {
+    ...fakeDriver,
+    capabilities: { ...fakeDriver.capabilities, slots: true },
+    async run(o) {
+      const started = byUrl.get(o.baseUrl)!;
+      const p = procs.get(started)!;
+      const scenario = runningScenario.get(started)!;
+      let rate: number;
+      let firstHalf: number | undefined;
+      if (phase === 'warm') {
+        p.warmed++;
+        rate = level(p, scenario, 0) * (1 - 0.5 ** p.warmed);
+      } else {
+        const window = (p.measured.get(scenario) ?? 0) + 1;
+        p.measured.set(scenario, window);
+        const place: FakePlace = { target: p.name, scenario, start: p.start, window };
+        rate = level(p, scenario, window) * (model.factor?.(place) ?? 1);
+        firstHalf = model.firstHalf?.(p.name);
+      }
+      const requests = Math.max(1, Math.round(rate * o.durationSec));
+      const histogram = createHistogram();
+      histogram.recordValueWithCount(Math.max(1, Math.round((1e6 * o.connections) / rate)), requests);
+      const head = firstHalf === undefined ? undefined : Math.round((requests * firstHalf) / (1 + firstHalf));
+      return {
+        requests,
+        durationSec: o.durationSec,
+        histogram,
+        statusCounts: { '200': requests },
+        errors: 0,
+        timeouts: 0,
+        non2xx: 0,
+        unexpected: 0,
+        sliced: {
+          activeSec: o.durationSec,
+          inSlot: requests,
+          rps: requests / o.durationSec,
+          drained: 0,
+          slots: o.slots?.length ?? 0,
+          ...(head === undefined ? {} : { halves: [head, requests - head] as [number, number] }),
+        },
+      };
+    },
+  };
+  // Which scenario each process serves in the round under way (the scripted driver sees only its URL).
+  const runningScenario = new Map<StartedTarget, string>();
+  const lastRps = new WeakMap<StartedTarget, number>();
+  let rounds = 0;
+  /** What the run's method reads, as the real executor gives it, on the scripted driver and clock. */
+  const methodContext = (ctx: ExecutorContext, items: readonly RoundItem[]): MethodContext => {
+    for (const i of items) runningScenario.set(i.target, i.spec.scenario.name);
+    return {
+      ...ctx,
+      driver: slotDriver,
+      date: () => clock.date(),
+      nextRoundSeed: () => subSeed(ctx.seed, 'round', ++rounds),
+      lastRps: (t) => lastRps.get(t),
+      saw: (t, rps) => {
+        if (rps > 0) lastRps.set(t, rps);
+      },
+    };
+  };
   const seam: RunSeam & { calls: FakeCall[]; clock: typeof clock } = {
     clock,
     calls,
@@ -167,6 +236,7 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
             stop: async () => undefined,
           };
           procs.set(started, state);
+          byUrl.set(started.baseUrl, started);
           return { name: t.name, started };
         });
       },
@@ -178,6 +248,13 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
       },
       async warmRound(items: readonly RoundItem[], windowSec: number) {
         calls.push({ op: 'warm', targets: items.map((i) => procs.get(i.target)!.name), scenario: items[0]?.spec.scenario.name, windowSec, at: clock.now() });
+        const method = roundMethod(ctx.method, items[0]?.spec.scenario, items.length);
+        if (method !== fallbackMethod) {
+          // The run's own method (sliced) measures the round on the scripted driver; its warm-up round is at the first step.
+          phase = 'warm';
+          clock.advance(method.roundSec({ name: '', targets: items.length, steps: 1, windowSec, settleSec: 0 }, DEFAULTS.planCosts));
+          return method.warmRound(methodContext(ctx, items), items, windowSec);
+        }
         return items.map((i) => {
           if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
           const p = procs.get(i.target)!;
@@ -189,6 +266,16 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
       },
       async measureRound(items, onWindow) {
         calls.push({ op: 'measure', targets: items.map((i) => procs.get(i.target)!.name), scenario: items[0]?.spec.scenario.name, at: clock.now() });
+        const method = roundMethod(ctx.method, items[0]?.spec.scenario, items.length);
+        if (method !== fallbackMethod) {
+          // Every target in the same seconds: the round takes what the planner says the method's round takes.
+          phase = 'measure';
+          const { spec } = items[0]!;
+          const done = method.measureRound(methodContext(ctx, items), items, onWindow);
+          clock.advance(method.roundSec({ name: '', targets: items.length, steps: spec.steps.length, windowSec: spec.windowSec, settleSec: 0 }, DEFAULTS.planCosts));
+          return done;
+        }
+        // One window after another: the fake's own script of the fallback method, window by window.
         for (const [i, item] of items.entries()) {
           if (ctx.signal.aborted) return;
           const p = procs.get(item.target)!;
@@ -223,3 +310,6 @@ export const fakeDriver: Driver = {
 
 /** Targets the setup phase leaves alone (a URL is never started by the run): the fake executor serves them. */
 export const fakeTargets = (...names: string[]) => names.map((name) => ({ kind: 'url' as const, name, url: `http://fake.invalid/${name}` }));
+
+/** The fake driver as one that can confine its sends to slots: a run asked for sliced rounds runs the sliced method's rounds on the fake executor. */
+export const fakeSlicingDriver: Driver = { ...fakeDriver, capabilities: { ...fakeDriver.capabilities, slots: true } };

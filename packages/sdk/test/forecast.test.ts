@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { measuredDf, pooledBetween, type PairNoise } from '../src/analysis/forecast.js';
 import { DEFAULTS, estimate, expectedHalfWidth, median, noiseComponents, typicalComponents, type EstimatorOptions, type NoiseComponents } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
+import { methods } from '../src/run/methods/index.js';
 
 describe('the pieces of the forecast, by hand', () => {
   it('reads the SD within a block from the differences between its rounds: 3 rounds 0, 0.1, 0.3 differ by 0.1, 0.2, 0.3, median 0.2, × 1/(0.6745·√2)', () => {
@@ -46,7 +47,7 @@ describe('the pieces of the forecast, by hand', () => {
     expect(measuredDf(pairs('a', 9, 2))).toBeCloseTo(3, 12);
     expect(measuredDf([...pairs('a', 9, 3), ...pairs('b', 9, 3)])).toBeCloseTo(12, 12);
     // With the prior's 4 degrees of freedom: one pair's 2 blocks keep 4/5 of the prior's variance; 5 scenarios of 9 pairs, 4/19.
-    const prior = DEFAULTS.forecast.prior.sliced.between;
+    const prior = methods.sliced.prior.between;
     expect(DEFAULTS.forecast.priorDf).toBe(4);
     expect(pooledBetween(prior, 0, 1, 4)).toBeCloseTo(prior * Math.sqrt(4 / 5), 12);
     expect(pooledBetween(prior, 0.113, 15, 4)).toBeCloseTo(Math.sqrt((4 * prior ** 2 + 15 * 0.113 ** 2) / 19), 12);
@@ -128,7 +129,7 @@ function forecastAndReached(t: Truth, shape: { scenarios: number; targets: numbe
       rounds: shape.rounds,
     }));
     const typical = typicalComponents(noise.map((p) => p.components))!;
-    const prior = DEFAULTS.forecast.prior.sliced;
+    const prior = methods.sliced.prior;
     const between = pooledBetween(prior.between, typical.between, rule.runDf(noise), rule.priorDf);
     const forecast = expectedHalfWidth({ between, within: typical.within }, shape.blocks, shape.rounds);
     const reached = median(pairs.map((p, i) => estimate(p.groups, est(run * 1000 + i), ['sim', i], 'sim').halfWidth ?? Number.POSITIVE_INFINITY));
@@ -143,7 +144,7 @@ describe('the forecast after 2 blocks, against what the run reports', () => {
   const DEFAULT_RUN = { scenarios: 5, targets: 9, blocks: 4, rounds: 3 };
   for (const [name, truth] of [
     ['processes differ by 0.113 (run 1: forecast ±6.3%, reached ±20.0%)', { between: 0.113, within: 0.12 }],
-    ['processes differ by the prior', { between: DEFAULTS.forecast.prior.sliced.between, within: DEFAULTS.forecast.prior.sliced.within }],
+    ['processes differ by the prior', { between: methods.sliced.prior.between, within: methods.sliced.prior.within }],
     ['processes differ by 0.03, windows noisier', { between: 0.03, within: 0.2 }],
   ] as const) {
     it(`${name}: 45 pairs, 4 blocks of 3 rounds: the median forecast is within 25% of the median half-width reached`, { timeout: 60_000 }, () => {

@@ -6,13 +6,14 @@
 // Estimated with the project's estimator, 1,000 runs per case:
 //   - the intervals of the time-sliced method hold the true ratio in at least 93% of runs;
 //   - they are narrower than one window after another by at least the factor the forecast's priors
-//     claim (DEFAULTS.forecast.prior, the figures in docs/measurements.md);
+//     claim (each method's `prior`, run/methods/, the figures in docs/measurements.md);
 //   - the forecast (`expectedHalfWidth` from the components) is within 25% of the simulated median.
 // A seeded generator makes it deterministic; 200 resamples per bootstrap keep it fast.
 import { describe, expect, it } from 'vitest';
 import { pooledBetween } from '../src/analysis/forecast.js';
 import { DEFAULTS, estimate, expectedHalfWidth, median, noiseComponents, type EstimatorOptions } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
+import { methods } from '../src/run/methods/index.js';
 
 const TRUE_RATIO = 0.8;
 const RUNS = 1000;
@@ -55,11 +56,11 @@ function simulate(rnd: () => number, m: HostModel, method: 'sliced' | 'sequentia
 
 /**
  * The project's VM as measured (2026-11-26/27): one window after another, a window's log-ratio to the
- * reference had a robust SD of DEFAULTS.forecast.prior.sequential.within; time-sliced,
- * DEFAULTS.forecast.prior.sliced.within. The model's moves and dips are set so that its robust SDs
+ * reference had a robust SD of methods.sequential.prior.within; time-sliced,
+ * methods.sliced.prior.within. The model's moves and dips are set so that its robust SDs
  * come out there (checked below), with dips in 6% of windows as bench:dips counted.
  */
-const HOST: HostModel = { moveSd: 0.145, dipShare: 0.06, dipSpeed: [0.35, 0.75], differential: 0.55, slotSd: 0.11, betweenSd: DEFAULTS.forecast.prior.sliced.between };
+const HOST: HostModel = { moveSd: 0.145, dipShare: 0.06, dipSpeed: [0.35, 0.75], differential: 0.55, slotSd: 0.11, betweenSd: methods.sliced.prior.between };
 
 const est = (seed: number): EstimatorOptions => ({ reference: 'r', precision: 0.02, practicalBand: 0.01, bootstrapResamples: 200, confidence: 0.95, seed });
 
@@ -68,7 +69,7 @@ function runs(method: 'sliced' | 'sequential', blocks: number, rounds: number, s
   let hits = 0;
   const widths: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const g = simulate(rnd, { ...HOST, betweenSd: DEFAULTS.forecast.prior[method].between }, method, blocks, rounds);
+    const g = simulate(rnd, { ...HOST, betweenSd: methods[method].prior.between }, method, blocks, rounds);
     const e = estimate(g, est(run), ['sim', method], 'sim');
     if (e.ci95 && e.ci95[0] <= TRUE_RATIO && TRUE_RATIO <= e.ci95[1]) hits++;
     widths.push(e.halfWidth ?? Number.POSITIVE_INFINITY);
@@ -82,8 +83,8 @@ describe('a simulated host with dips, measured one window after another and time
     for (const method of ['sliced', 'sequential'] as const) {
       const g = Array.from({ length: 200 }, () => simulate(rnd, { ...HOST, betweenSd: 0 }, method, 1, 20)[0]!.map(Math.log));
       const c = noiseComponents(g)!;
-      expect(c.within, method).toBeGreaterThan(DEFAULTS.forecast.prior[method].within * 0.9);
-      expect(c.within, method).toBeLessThan(DEFAULTS.forecast.prior[method].within * 1.1);
+      expect(c.within, method).toBeGreaterThan(methods[method].prior.within * 0.9);
+      expect(c.within, method).toBeLessThan(methods[method].prior.within * 1.1);
     }
   });
 
@@ -98,7 +99,7 @@ describe('a simulated host with dips, measured one window after another and time
       const sequential = runs('sequential', blocks, rounds, 200 + blocks);
       expect(sliced.coverage).toBeGreaterThanOrEqual(0.93);
       expect(sequential.coverage).toBeGreaterThanOrEqual(0.93);
-      const forecast = (m: 'sliced' | 'sequential') => expectedHalfWidth(DEFAULTS.forecast.prior[m], blocks, rounds);
+      const forecast = (m: 'sliced' | 'sequential') => expectedHalfWidth(methods[m].prior, blocks, rounds);
       // Narrower by (at least nearly) the factor the forecast claims from the priors.
       const claimed = forecast('sequential') / forecast('sliced');
       expect(claimed).toBeGreaterThan(1.3);
@@ -115,7 +116,7 @@ describe('a simulated host with dips, measured one window after another and time
 
 describe('the forecast after the first blocks', () => {
   it("pools the prior's SD between blocks with the run's own, each by its degrees of freedom (the prior's priorDf): an SD of 0 read from one pair's 2 blocks does not promise a narrow interval", () => {
-    const prior = DEFAULTS.forecast.prior.sliced.between;
+    const prior = methods.sliced.prior.between;
     const df = DEFAULTS.forecast.priorDf;
     expect(pooledBetween(prior, 0.2, 0, df)).toBeCloseTo(prior, 12);
     // 2 blocks that happened to agree: still most of the prior.
@@ -126,7 +127,7 @@ describe('the forecast after the first blocks', () => {
     // In simulated runs whose processes differ by the prior, the median forecast from 2 blocks (its
     // between pooled) is within 25% of the half-width 6 blocks of 3 rounds reach; from the 2 blocks alone, not.
     const rnd = mulberry32(11);
-    const hm = (between: number) => expectedHalfWidth({ between, within: DEFAULTS.forecast.prior.sliced.within }, 6, 3);
+    const hm = (between: number) => expectedHalfWidth({ between, within: methods.sliced.prior.within }, 6, 3);
     const pooled: number[] = [];
     const raw: number[] = [];
     const reached: number[] = [];

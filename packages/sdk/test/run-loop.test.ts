@@ -12,7 +12,7 @@ import { createHistogram, encodeHistogram, resultSchema, type BenchResult, type 
 import { replayJournal } from '../src/run/journal.js';
 import { emptyState, reduce, type JournalEvent } from '../src/run/state.js';
 import { runSuiteWith } from '../src/run/suite.js';
-import { fakeDriver, fakeSeam, fakeTargets, type FakeModel } from './_fake-executor.js';
+import { fakeDriver, fakeSeam, fakeSlicingDriver, fakeTargets, type FakeModel } from './_fake-executor.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 10 } } satisfies ScenarioInput;
 const other = { ...ping, name: 'other', request: { path: '/other' } };
@@ -30,6 +30,9 @@ interface FakeRun {
   resume?: boolean;
   signal?: AbortSignal;
   onEvent?: (e: SuiteEvent) => void;
+  /** The fake driver by default (it cannot slice: rounds one window after another). */
+  driver?: typeof fakeDriver;
+  targets?: string[];
 }
 
 async function fakeRun(o: FakeRun): Promise<{ r: BenchResult; events: SuiteEvent[]; seam: ReturnType<typeof fakeSeam> }> {
@@ -38,9 +41,9 @@ async function fakeRun(o: FakeRun): Promise<{ r: BenchResult; events: SuiteEvent
   const r = await runSuiteWith(
     {
       scenarios: o.scenarios ?? [ping],
-      targets: fakeTargets('ref', 'b'),
+      targets: fakeTargets(...(o.targets ?? ['ref', 'b'])),
       design: { reference: 'ref', ...o.design },
-      driver: fakeDriver,
+      driver: o.driver ?? fakeDriver,
       seed: 3,
       verify: false,
       pinning: false,
@@ -158,6 +161,54 @@ describe.each(['shared', 'per-scenario'] as const)('spending the budget where th
         .targets.sort(),
     ).toEqual(['b', 'ref']);
     expect(a.blocks).toBe(k);
+  });
+});
+
+describe('time-sliced rounds on the scripted executor', () => {
+  it("runs the sliced method's rounds (every target of a round in the same seconds, slots recorded) until the stopping rule stops each scenario", async () => {
+    const { r, events, seam } = await fakeRun({
+      scenarios: [ping, other],
+      targets: ['ref', 'b', 'c'],
+      driver: fakeSlicingDriver,
+      design: { method: 'sliced', precision: 0.02, blocks: { min: 2, max: 8 }, budgetSec: 3600 },
+      model: quiet,
+    });
+    expectConsistent(r);
+    expect(r.design.method).toBe('sliced');
+    expect(r.design.budgetPlan?.forecast?.method).toBe('sliced');
+    const ok = r.windows.filter((w) => w.status === 'ok');
+    expect(ok.length).toBeGreaterThan(0);
+    // Every step of every window was measured in slots.
+    for (const w of ok) for (const s of w.steps) expect(s.slice?.slots).toBeGreaterThan(0);
+    // Each round of a block covers the same targets, the reference among them (every target in the
+    // first blocks; a pair that met the precision leaves later ones), all of them in the same seconds.
+    const rounds = new Map<string, WindowRecord[]>();
+    for (const w of r.windows) rounds.set(`${w.scenario}/${w.block}/${w.round}`, [...(rounds.get(`${w.scenario}/${w.block}/${w.round}`) ?? []), w]);
+    const covered = (scenario: string, block: number) =>
+      [...rounds.entries()]
+        .filter(([k]) => k.startsWith(`${scenario}/${block}/`))
+        .map(([, ws]) =>
+          ws
+            .map((w) => w.target)
+            .sort()
+            .join(),
+        );
+    for (const [k, ws] of rounds) {
+      const [scenario, block] = k.split('/');
+      expect(new Set(covered(scenario!, Number(block))).size).toBe(1);
+      expect(ws.map((w) => w.target)).toContain('ref');
+      expect(new Set(ws.map((w) => w.startedAt)).size).toBe(1);
+      if (block === '1') expect(ws.map((w) => w.target).sort()).toEqual(['b', 'c', 'ref']);
+    }
+    // The scripted executor was asked for whole rounds, and measured them as one (one measure call per round).
+    expect(seam.calls.filter((c) => c.op === 'measure').length).toBe(rounds.size);
+    for (const s of r.stops) {
+      expect(s.reason).toBe('precision');
+      expect(s.blocks).toBeGreaterThanOrEqual(2);
+      expect(decisions(events, s.scenario)).toEqual([...Array.from({ length: s.blocks - 1 }, () => 'continue'), 'precision']);
+    }
+    const b = r.summaries.find((x) => x.target === 'b' && x.scenario === 'ping')!;
+    expect(b.relativeRps!.point).toBeCloseTo(0.8, 1);
   });
 });
 

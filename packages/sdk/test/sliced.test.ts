@@ -6,7 +6,8 @@ import { DEFAULTS } from '../src/defaults.js';
 import { h2loadDriver } from '../src/drivers/h2load.js';
 import { wrkDriver } from '../src/drivers/wrk.js';
 import { runtimeOf, type StartedTarget } from '../src/run/runtime.js';
-import { effectiveMethod, measureSlicedRound, scheduleSec, sliceSchedule, slicesScenario, sliceTiming } from '../src/run/sliced.js';
+import { fallbackMethod, methodFor, methods, roundMethod, runMethod } from '../src/run/methods/index.js';
+import { measureSlicedRound, scheduleSec, sliceSchedule, sliceTiming } from '../src/run/methods/sliced.js';
 import { measureWindow, type WindowSpec } from '../src/run/window.js';
 import { defineScenario, validateSuite } from '../src/index.js';
 import { hasWrk, tinyServer } from './_helpers.js';
@@ -59,21 +60,26 @@ describe('slot plan', () => {
     expect(sliceSchedule(timing, 1000, 8)).not.toEqual(plan);
   });
 
-  it('slicesScenario: sliced with a driver that can, for closed-loop loads of a duration only', () => {
-    const wrk = { capabilities: { slots: true } } as Parameters<typeof slicesScenario>[1];
-    const ac = { capabilities: {} } as Parameters<typeof slicesScenario>[1];
-    const load = (x: object) => ({ load: { connections: 50, timeout: 10, ...x } }) as Parameters<typeof slicesScenario>[2];
-    expect(slicesScenario({ method: 'sliced' }, wrk, load({}))).toBe(true);
-    expect(slicesScenario({ method: 'sequential' }, wrk, load({}))).toBe(false);
-    expect(slicesScenario({ method: 'sliced' }, ac, load({}))).toBe(false);
-    expect(slicesScenario({ method: 'sliced' }, wrk, load({ rate: 100 }))).toBe(false);
-    expect(slicesScenario({ method: 'sliced' }, wrk, load({ requests: 100 }))).toBe(false);
+  it('the sliced method measures with a driver that can, for closed-loop loads of a duration only', () => {
+    const wrk = { slots: true } as Parameters<typeof runMethod>[1];
+    const ac = {} as Parameters<typeof runMethod>[1];
+    const load = (x: object) => ({ load: { connections: 50, timeout: 10, ...x } }) as Parameters<typeof methodFor>[1];
+    const slices = (method: 'sliced' | 'sequential', caps: Parameters<typeof runMethod>[1], scenario: Parameters<typeof methodFor>[1]) =>
+      methodFor(runMethod(method, caps), scenario) === methods.sliced;
+    expect(slices('sliced', wrk, load({}))).toBe(true);
+    expect(slices('sequential', wrk, load({}))).toBe(false);
+    expect(slices('sliced', ac, load({}))).toBe(false);
+    expect(slices('sliced', wrk, load({ rate: 100 }))).toBe(false);
+    expect(slices('sliced', wrk, load({ requests: 100 }))).toBe(false);
+    // A round of one target has nothing to interleave.
+    expect(roundMethod('sliced', load({}), 1)).toBe(fallbackMethod);
+    expect(roundMethod('sliced', load({}), 2)).toBe(methods.sliced);
   });
 
-  it('effectiveMethod: a sliced design runs sliced on wrk, and one window after another on h2load (it cannot hold its sends for a slot)', () => {
-    expect(effectiveMethod({ method: 'sliced' }, wrkDriver)).toBe('sliced');
-    expect(effectiveMethod({ method: 'sliced' }, h2loadDriver)).toBe('sequential');
-    expect(effectiveMethod({ method: 'sequential' }, wrkDriver)).toBe('sequential');
+  it('runMethod: a sliced design runs sliced on wrk, and one window after another on h2load (it cannot hold its sends for a slot)', () => {
+    expect(runMethod('sliced', wrkDriver.capabilities)).toBe('sliced');
+    expect(runMethod('sliced', h2loadDriver.capabilities)).toBe('sequential');
+    expect(runMethod('sequential', wrkDriver.capabilities)).toBe('sequential');
   });
 });
 

@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
+  METHOD_NAMES,
+  type MethodName,
+  type DriverCapabilities,
   BenchsuiteConfigError,
   DEFAULTS,
   capacityDurationSec,
@@ -54,10 +57,9 @@ const processesMode = (raw: string): (typeof PROCESS_MODES)[number] => {
   if (!(PROCESS_MODES as readonly string[]).includes(raw)) throw new ValueError(`expected per-scenario or shared, got "${raw}"`);
   return raw as (typeof PROCESS_MODES)[number];
 };
-const METHODS = ['sliced', 'sequential'] as const;
-const methodName = (raw: string): (typeof METHODS)[number] => {
-  if (!(METHODS as readonly string[]).includes(raw)) throw new ValueError(`expected sliced or sequential, got "${raw}"`);
-  return raw as (typeof METHODS)[number];
+const methodName = (raw: string): MethodName => {
+  if (!(METHOD_NAMES as readonly string[]).includes(raw)) throw new ValueError(`expected ${METHOD_NAMES.join(' or ')}, got "${raw}"`);
+  return raw as MethodName;
 };
 const youngGeneration = (raw: string): number | 'default' => {
   if (raw === 'default') return 'default';
@@ -397,7 +399,7 @@ interface Prepared {
   /** The budget planner's estimate and what it fitted (the forecast for a driver that slices rounds when the design asks). */
   budget: BudgetPlan;
   /** The same for the driver chosen: whether it slices rounds changes what the budget buys. */
-  replan: (slices: boolean) => BudgetPlan;
+  replan: (driverCapabilities: DriverCapabilities) => BudgetPlan;
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -477,7 +479,7 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
   }
   if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
   // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
-  const replan = (slices?: boolean) => planRun(checked.scenarios, checked.targets, checked.opts.design, { ...checked.opts, slices });
+  const replan = (driverCapabilities?: DriverCapabilities) => planRun(checked.scenarios, checked.targets, checked.opts.design, { ...checked.opts, driverCapabilities });
   const budget = replan();
   const resolved = { ...checked.opts.design, freshWarmup: FRESH_WARMUP, ...budget.design };
   return {
@@ -498,8 +500,8 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
 async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
   try {
     const choice = await resolveDriver(p.options.driver ?? 'auto', p.needs);
-    // What the budget buys depends on whether this driver slices rounds.
-    p.budget = p.replan(choice.driver.capabilities.slots === true);
+    // What the budget buys depends on whether this driver runs the design's method.
+    p.budget = p.replan(choice.driver.capabilities);
     return { name: choice.driver.name, reason: choice.reason };
   } catch (err) {
     throw new UsageError(`driver: ${(err as Error).message}`);

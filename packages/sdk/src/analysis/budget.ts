@@ -1,5 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../design-options.js';
+import type { MethodName } from '../method-names.js';
 import type { BlockRecord, WindowRecord } from '../result-schema.js';
 import { median } from './bootstrap.js';
 import { blocksAhead, optimalRounds, varianceComponents } from './components.js';
@@ -22,9 +23,12 @@ export interface PlannedScenario {
   windowSec: number;
   /** Unrecorded settle seconds of one window (before its first step, and before each later one if any). */
   settleSec: number;
-  /** Rounds are time-sliced (every target in the same seconds, `DEFAULTS.slice`): no settle, one loader start per step for all. */
-  sliced?: boolean | undefined;
+  /** Seconds of one round, by the way its rounds are measured (`RoundMethod.roundSec`); absent: one window after another (`oneAfterAnotherSec`). */
+  roundSec?: RoundCost | undefined;
 }
+
+/** The planner's seconds of one round of a scenario. */
+export type RoundCost = (s: PlannedScenario, c: PlanCosts) => number;
 
 export interface PlanCosts {
   /** Starting a block's servers (all at once) and stopping them, s. */
@@ -72,7 +76,7 @@ export interface BudgetPlan {
  * the least budget that would reach ±5% and ±2% (null: not within the maximum of blocks and rounds).
  */
 export interface RunForecast {
-  method: 'sliced' | 'sequential';
+  method: MethodName;
   source: 'prior' | 'measured';
   components: NoiseComponents;
   blocks: number;
@@ -86,11 +90,11 @@ export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, 
   return c.blockStartSec + s.targets * warmupSec + rounds * roundSec(s, c);
 }
 
-/** Seconds of one round of a scenario: every target's window one after another, or (sliced) all in the same seconds with their gaps. */
-function roundSec(s: PlannedScenario, c: PlanCosts): number {
-  if (s.sliced && s.targets > 1) return s.steps * (s.targets * s.windowSec * (1 + c.slicedGapShare) + c.slicedStepSec);
-  return s.targets * (s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec);
-}
+/** Seconds of one round of a scenario whose targets' windows run one after another: each window's steps, loader starts and settle. */
+export const oneAfterAnotherSec: RoundCost = (s, c) => s.targets * (s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec);
+
+/** Seconds of one round of a scenario, by the method that measures it. */
+const roundSec = (s: PlannedScenario, c: PlanCosts): number => (s.roundSec ?? oneAfterAnotherSec)(s, c);
 
 /**
  * Seconds of a scenario's part of a shared block on processes that served an earlier scenario of

@@ -1,3 +1,4 @@
+import type { MethodName } from '../method-names.js';
 import { median } from './bootstrap.js';
 import { medianVariance, type NoiseComponents, type PairNoise } from './forecast.js';
 import { tQuantile } from './student-t.js';
@@ -38,9 +39,9 @@ export interface IntervalLimits {
 export function intervalLimits(
   pairs: ReadonlyArray<Pick<PairNoise, 'components' | 'blocks' | 'rounds'>>,
   o: {
-    method: 'sliced' | 'sequential';
+    method: MethodName;
     canSlice: boolean;
-    forecast: (noise: NoiseComponents, budgetFactor: number, method: 'sliced' | 'sequential') => number | undefined;
+    forecast: (noise: NoiseComponents, budgetFactor: number, method: MethodName) => number | undefined;
     slicedWithinFactor: number;
   },
 ): IntervalLimits | undefined {

@@ -1,3 +1,4 @@
+import { METHOD_NAMES } from '../method-names.js';
 import { z } from 'zod';
 import { int, nonneg, num } from './common.js';
 
@@ -38,7 +39,7 @@ export const scenarioInfoSchema = z.strictObject({
  * the typical half-width then, and the budget that ±5% and ±2% would take (null: beyond the maximum).
  */
 export const forecastSchema = z.strictObject({
-  method: z.enum(['sliced', 'sequential']),
+  method: z.enum(METHOD_NAMES),
   source: z.enum(['prior', 'measured']),
   components: z.strictObject({ between: nonneg, within: nonneg }),
   blocks: int,
@@ -73,7 +74,7 @@ export const designSchema = z.strictObject({
    * whose driver cannot slice records `sequential`; absent in results from before sliced rounds
    * (every round was one window after another).
    */
-  method: z.enum(['sliced', 'sequential']).optional(),
+  method: z.enum(METHOD_NAMES).optional(),
   precision: nonneg,
   budgetSec: nonneg,
   stealThreshold: nonneg,

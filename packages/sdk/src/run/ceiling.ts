@@ -6,7 +6,8 @@ import { startProcess } from '../process.js';
 import type { Ceiling } from '../result-schema.js';
 import { connectionSteps, type Scenario } from '../scenario.js';
 import type { ServiceSpec, Target } from '../target.js';
-import { isClientBound, TreeSampler } from '../window-resources.js';
+import { isClientBound } from '../window-resources.js';
+import { loadOnce } from './load.js';
 import { estimate, ABSOLUTE_METHOD, type EstimatorOptions } from '../analysis/summarize.js';
 
 /**
@@ -27,34 +28,15 @@ export async function measureCeiling(
   const spec = from.services[backend.service] as ServiceSpec;
   const svc = await startProcess({ ...spec, unsetEnv: [...DEFAULTS.unsetEnv], pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus), signal: ctx.signal });
   const connections = Math.max(...connectionSteps(scenario.load));
-  const run = (sec: number, sampler?: TreeSampler) =>
-    ctx.driver.run({
-      baseUrl: svc.url,
-      requests: [backend.request],
-      connections,
-      warmupSec: 0,
-      durationSec: sec,
-      timeoutSec: scenario.load.timeout,
-      expectStatus: [200],
-      pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
-      signal: ctx.signal,
-      ...(sampler
-        ? {
-            onMeasureStart: (pid: number) => sampler.windowStart(pid),
-            onMeasureEnd: () => {
-              clientBound ||= isClientBound(sampler.windowEnd());
-            },
-          }
-        : {}),
-    });
+  const server = { baseUrl: svc.url, pid: svc.pid };
+  const send = { requests: [backend.request], connections, warmupSec: 0, timeoutSec: scenario.load.timeout, expectStatus: [200] };
   let clientBound = false;
   try {
-    await run(Math.min(1, ctx.windowSec * 2));
+    await loadOnce(ctx, { server, send: { ...send, durationSec: Math.min(1, ctx.windowSec * 2) }, failures: 'as-thrown' });
     const rps: number[] = [];
     for (let i = 0; i < (ctx.windows ?? 5) && !ctx.signal.aborted; i++) {
-      const sampler = new TreeSampler(svc.pid, ctx.pinning.loaderCpus, ctx.pinning.serverCpus, ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length));
-      const r = await run(ctx.windowSec, sampler);
-      sampler.stop();
+      const { res: r, resources } = await loadOnce(ctx, { server, send: { ...send, durationSec: ctx.windowSec }, failures: 'as-thrown', sample: {} });
+      if (resources) clientBound ||= isClientBound(resources);
       if (r.durationSec > 0) rps.push(r.requests / r.durationSec);
       await sleep(10);
     }

@@ -1,10 +1,11 @@
 import { prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { subSeed } from '../analysis/bootstrap.js';
-import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
-import { measureSlicedRound, slicesLoad } from './sliced.js';
-import { unrecordedWindows } from './warmup.js';
-import { measureWindow, type RoundItem, type WindowContext, type WindowFigures } from './window.js';
+import type { MethodName } from '../method-names.js';
+import { roundMethod } from './methods/index.js';
+import type { MethodContext, WindowOutcome } from './methods/method.js';
+import { runtimeOf, type StartedTarget } from './runtime.js';
+import type { RoundItem, WindowContext } from './window.js';
 
 /** The run's clock: seconds on a monotonic scale for durations and the budget, and the date records carry. */
 export interface Clock {
@@ -21,9 +22,6 @@ export interface BlockProcess {
   /** Why it could not start (it takes no part in the block). */
   failure?: unknown;
 }
-
-/** A measured window of a round: its figures, or why it failed, and when it began. */
-export type WindowOutcome = { startedAt: string } & ({ figures: WindowFigures } | { error: unknown });
 
 /**
  * Where a block meets servers and time: starting a block's processes, the requests a scenario
@@ -46,33 +44,33 @@ export interface Executor {
   measureRound(items: readonly RoundItem[], onWindow: (index: number, outcome: WindowOutcome) => void): Promise<void>;
 }
 
-/** What the real executor needs: the driver, pinning, the run's signal, and the commands targets' setup produced. */
+/** What the real executor needs: the driver, pinning, the run's signal, the commands targets' setup produced, and how its rounds are measured. */
 export interface ExecutorContext extends WindowContext {
   commands: ReadonlyMap<string, readonly string[]>;
-  /**
-   * Time-sliced rounds (`design.method: 'sliced'` with a driver that slices): the seed their slot
-   * orders are drawn from. Absent: every round one window after another.
-   */
-  slices?: { seed: number } | undefined;
+  /** The run's way of measuring a round (`design.method` as its driver can run it, `runMethod`). */
+  method: MethodName;
+  /** The seed the rounds' own orders (a sliced round's slots) are drawn from. */
+  seed: number;
 }
 
 /**
  * The executor of real server processes: starts them (pinned, in their own process groups), and
- * measures a round either time-sliced (`ctx.slices`: every target in the same seconds, in
- * alternating slots, `measureSlicedRound`) or one window after another in the order given
- * (`measureWindow`). Scenarios whose load cannot be sliced (a capped rate, an open loop, fixed
- * request counts) and rounds of one target are measured one window after another either way. A
- * target's latest req/s at the scenario's first step (warm-up or measured) plans its next slots.
+ * measures each round by the method the registry names for it (`run/methods/`, `roundMethod`:
+ * the run's method for the scenario's load, one window after another for a round of one target).
  */
 export function processExecutor(ctx: ExecutorContext, clock: Clock = systemClock): Executor {
   const lastRps = new WeakMap<StartedTarget, number>();
   let rounds = 0;
-  const sliced = (items: readonly RoundItem[]) => ctx.slices !== undefined && items.length > 1 && slicesLoad(items[0]!.spec.scenario);
-  const sliceItems = (items: readonly RoundItem[], windowSec?: number) =>
-    items.map((it) => ({ target: it.target, spec: windowSec === undefined ? it.spec : { ...it.spec, steps: it.spec.steps.slice(0, 1), windowSec }, rps: lastRps.get(it.target) }));
-  const seen = (it: RoundItem, rps: number) => {
-    if (rps > 0) lastRps.set(it.target, rps);
+  const mctx: MethodContext = {
+    ...ctx,
+    date: () => clock.date(),
+    nextRoundSeed: () => subSeed(ctx.seed, 'round', ++rounds),
+    lastRps: (t) => lastRps.get(t),
+    saw: (t, rps) => {
+      if (rps > 0) lastRps.set(t, rps);
+    },
   };
+  const methodOf = (items: readonly RoundItem[]) => roundMethod(ctx.method, items[0]?.spec.scenario, items.length);
   return {
     clock,
     async start(targets) {
@@ -93,46 +91,7 @@ export function processExecutor(ctx: ExecutorContext, clock: Clock = systemClock
       await Promise.all(procs.map((p) => p.started?.stop()));
     },
     prepare: (scenario, target) => prepareRequests(scenario, target.baseUrl),
-    async warmRound(items, windowSec) {
-      if (!sliced(items)) {
-        const out = await unrecordedWindows(ctx, items, windowSec);
-        for (const [i, x] of out.entries()) if (typeof x === 'number') seen(items[i]!, x);
-        return out;
-      }
-      // With sliced rounds the warm-up rounds are sliced too (at the first step), so the processes
-      // meet round 1 in the state its slots leave them in.
-      const out = await measureSlicedRound(ctx, sliceItems(items, windowSec), subSeed(ctx.slices!.seed, 'round', ++rounds));
-      if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
-      return out.map((o, i) => {
-        if ('error' in o) return { error: o.error };
-        seen(items[i]!, o.steps[0]!.rps);
-        return o.rps;
-      });
-    },
-    async measureRound(items, onWindow) {
-      if (sliced(items)) {
-        const startedAt = clock.date().toISOString();
-        const out = await measureSlicedRound(ctx, sliceItems(items), subSeed(ctx.slices!.seed, 'round', ++rounds));
-        if (ctx.signal.aborted) return;
-        for (const [i, o] of out.entries()) {
-          if (!('error' in o)) seen(items[i]!, o.steps[0]!.rps);
-          onWindow(i, 'error' in o ? { startedAt, error: o.error } : { startedAt, figures: o });
-        }
-        return;
-      }
-      for (const [i, item] of items.entries()) {
-        if (ctx.signal.aborted) return;
-        const startedAt = clock.date().toISOString();
-        let outcome: WindowOutcome;
-        try {
-          const figures = await measureWindow(ctx, item.target, item.spec);
-          seen(item, figures.steps[0]!.rps);
-          outcome = { startedAt, figures };
-        } catch (error) {
-          outcome = { startedAt, error };
-        }
-        onWindow(i, outcome);
-      }
-    },
+    warmRound: (items, windowSec) => methodOf(items).warmRound(mctx, items, windowSec),
+    measureRound: (items, onWindow) => methodOf(items).measureRound(mctx, items, onWindow),
   };
 }

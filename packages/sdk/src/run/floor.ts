@@ -7,7 +7,8 @@ import { encodeHistogram } from '../histogram.js';
 import { startProcess, type RunningProcess } from '../process.js';
 import type { FloorWindow } from '../result-schema.js';
 import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
-import { isClientBound, TreeSampler } from '../window-resources.js';
+import { isClientBound } from '../window-resources.js';
+import { loadOnce } from './load.js';
 
 // From dist this sits beside us; when the SDK runs from source (vitest), use the built responder.
 const builtResponder = fileURLToPath(new URL('../floor/_responder.js', import.meta.url));
@@ -37,7 +38,6 @@ export interface FloorSession {
 export function floorSession(ctx: { driver: Driver; pinning: Pinning; signal: AbortSignal; windowSec: number; lowConnections: number }): FloorSession {
   let responder: Promise<RunningProcess> | undefined;
   let first = true;
-  const threads = ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length);
   return {
     async windows(scenario, block) {
       const steps = lowSteps(scenario, ctx.lowConnections);
@@ -47,11 +47,9 @@ export function floorSession(ctx: { driver: Driver; pinning: Pinning; signal: Ab
       const out: FloorWindow[] = [];
       for (const connections of steps) {
         for (let w = 0; w < DEFAULTS.loaderFloor.windowsPerBlock && !ctx.signal.aborted; w++) {
-          const sampler = new TreeSampler(srv.pid, ctx.pinning.loaderCpus, ctx.pinning.serverCpus, threads);
-          let clientBound = false;
-          try {
-            const r = await ctx.driver.run({
-              baseUrl: srv.url,
+          const { res: r, resources } = await loadOnce(ctx, {
+            server: { baseUrl: srv.url, pid: srv.pid },
+            send: {
               requests: scenarioRequests(scenario),
               connections,
               warmupSec: first ? DEFAULTS.loaderFloor.firstSettleSec : DEFAULTS.loaderFloor.settleSec,
@@ -59,28 +57,22 @@ export function floorSession(ctx: { driver: Driver; pinning: Pinning; signal: Ab
               requestCount: scenario.load.requests,
               timeoutSec: scenario.load.timeout,
               expectStatus: [200],
-              pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
-              signal: ctx.signal,
-              onMeasureStart: (pid) => sampler.windowStart(pid),
-              onMeasureEnd: () => {
-                clientBound = isClientBound(sampler.windowEnd());
-              },
+            },
+            failures: 'as-thrown',
+            sample: {},
+          });
+          first = false;
+          if (r.requests > 0 && r.durationSec > 0)
+            out.push({
+              scenario: scenario.name,
+              block,
+              connections,
+              requests: r.requests,
+              durationSec: r.durationSec,
+              rps: r.requests / r.durationSec,
+              histogram: encodeHistogram(r.histogram),
+              clientBound: resources ? isClientBound(resources) : false,
             });
-            first = false;
-            if (r.requests > 0 && r.durationSec > 0)
-              out.push({
-                scenario: scenario.name,
-                block,
-                connections,
-                requests: r.requests,
-                durationSec: r.durationSec,
-                rps: r.requests / r.durationSec,
-                histogram: encodeHistogram(r.histogram),
-                clientBound,
-              });
-          } finally {
-            sampler.stop();
-          }
         }
       }
       return out;

@@ -15,7 +15,7 @@ import { minimumSec, planBudget, type BudgetPlan, type PlannedScenario, type Run
 import { budgetFor, forecastBudget, measuredDf, pairNoise, pooledBetween, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import type { Driver } from '../driver.js';
-import { effectiveMethod, slicesLoad } from './sliced.js';
+import { methodFor, methods, runMethod } from './methods/index.js';
 import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
 import { INTERVAL_METHOD } from '../analysis/summarize.js';
 import { parseThresholds } from '../analysis/thresholds.js';
@@ -49,8 +49,8 @@ export function planRun(
     verify?: boolean | undefined;
     costs?: boolean | { startups: number } | undefined;
     instructions?: boolean | { processes?: number | undefined } | undefined;
-    /** Whether the driver can slice rounds (`capabilities.slots`); unknown: as the design says. */
-    slices?: boolean | undefined;
+    /** What the run's driver can do (whether it runs the design's method, `runMethod`); unknown: as the design says. */
+    driverCapabilities?: Driver['capabilities'] | undefined;
     /** A typical pair's noise measured by this run so far, instead of the method's prior. */
     noise?: NoiseComponents | undefined;
   },
@@ -61,7 +61,7 @@ export function planRun(
   const pairs = scenarios.filter(driverLoaded).reduce((a, s) => a + targets.filter((t) => targetSupports(t, s)).length, 0);
   const processes = typeof o.instructions === 'object' ? (o.instructions.processes ?? DEFAULTS.instructions.processes) : DEFAULTS.instructions.processes;
   const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
-  const method = (design.method ?? DEFAULTS.method) === 'sliced' && o.slices !== false ? 'sliced' : 'sequential';
+  const method = runMethod(design.method ?? DEFAULTS.method, o.driverCapabilities);
   const planned = plannedScenarios(scenarios, targets, design, method);
   const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + floorSec(scenarios, design) + targets.length * perTarget };
   const plan = planBudget(planned, design, costs);
@@ -73,7 +73,7 @@ export function planRun(
     blocks: { min: fitted.blocks.min, max: fitted.blocks.max },
     rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
   };
-  const components = o.noise ?? DEFAULTS.forecast.prior[method];
+  const components = o.noise ?? methods[method].prior;
   const f = forecastBudget(components, design.budgetSec, forecastPlan);
   const forecast: RunForecast = {
     method,
@@ -95,12 +95,19 @@ function floorSec(scenarios: readonly Scenario[], design: Pick<Design, 'windowSe
   }, 0);
 }
 
-/** What the budget planner needs of each loaded scenario: targets per round, steps, window and settle, and whether its rounds are sliced. */
-function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>, method: Design['method'] = 'sequential'): PlannedScenario[] {
+/** What the budget planner needs of each loaded scenario: targets per round, steps, window, and the settle and round seconds of the method that measures its rounds. */
+function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>, method: Design['method']): PlannedScenario[] {
   return scenarios.filter(driverLoaded).map((s) => {
     const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    const sliced = method === 'sliced' && slicesLoad(s);
-    return { name: s.name, targets: targets.filter((t) => targetSupports(t, s)).length, steps: w.steps.length, windowSec: w.windowSec, settleSec: sliced ? 0 : settleSecOf(w), sliced };
+    const m = methodFor(method, s);
+    return {
+      name: s.name,
+      targets: targets.filter((t) => targetSupports(t, s)).length,
+      steps: w.steps.length,
+      windowSec: w.windowSec,
+      settleSec: m.plannedSettleSec(settleSecOf(w)),
+      roundSec: m.roundSec,
+    };
   });
 }
 
@@ -111,7 +118,7 @@ function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Targ
  */
 function designFor(suite: SuitePlan, driver: Driver): RunDesign {
   if (suite.recorded) return suite.design;
-  const method = effectiveMethod(suite.design, driver);
+  const method = runMethod(suite.design.method, driver.capabilities);
   const forecast = planRun(suite.scenarios, suite.targets, { ...suite.design, method }, suite.opts).forecast;
   return frozen({ ...suite.design, method, ...(suite.design.budgetPlan && forecast ? { budgetPlan: { ...suite.design.budgetPlan, forecast } } : {}) });
 }
@@ -144,7 +151,7 @@ function noiseOutlook(
     method: design.method,
     canSlice: suite.opts.design.method === 'sliced' && design.method === 'sequential',
     forecast: (n, factor, method) => forecastWith(n, factor, method)?.halfWidth,
-    slicedWithinFactor: DEFAULTS.forecast.prior.sliced.within / DEFAULTS.forecast.prior.sequential.within,
+    slicedWithinFactor: methods.sliced.prior.within / methods.sequential.prior.within,
   });
   return { ...(forecast ? { forecast } : {}), ...(limits ? { limits } : {}) };
 }
@@ -197,7 +204,7 @@ function planSuite(given: RunSuiteOptions): SuitePlan {
     budget,
     loadScenarios: scenarios.filter(driverLoaded),
     kindScenarios: scenarios.filter((s) => !s.verifyOnly && kindOf(s)),
-    planned: plannedScenarios(scenarios, targets, design),
+    planned: plannedScenarios(scenarios, targets, design, design.method),
     est: { reference: design.reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed },
     thresholdTerms: {
       run: opts.thresholds.flatMap((t) => parseThresholds(t)),
@@ -294,7 +301,7 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
       },
       seed: suite.seed,
       journal,
-      executor: seam.executor({ ...windowCtx, commands, ...(design.method === 'sliced' ? { slices: { seed: suite.seed } } : {}) }, seam.clock),
+      executor: seam.executor({ ...windowCtx, commands, method: design.method, seed: suite.seed }, seam.clock),
       emit,
       elapsed,
       commands,

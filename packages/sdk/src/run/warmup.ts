@@ -1,7 +1,7 @@
 import { subSeed } from '../analysis/bootstrap.js';
-import { pinPrefix } from '../environment.js';
 import { warmupWindows, type Design } from '../design-options.js';
 import { seededShuffle } from '../random.js';
+import { loadOnce } from './load.js';
 import { PhaseError, type StartedTarget } from './runtime.js';
 import type { RoundItem, WindowContext, WindowSpec } from './window.js';
 
@@ -113,11 +113,10 @@ export const rotationWindowSec = (d: Pick<Design, 'warmup'> & { carriedWarmupWin
 
 /** One unrecorded window at the scenario's first connection step: its req/s. */
 async function warmupWindow(ctx: WindowContext, { target, spec }: RoundItem, windowSec: number): Promise<number> {
-  if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
   const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
-  const res = await ctx.driver
-    .run({
-      baseUrl: target.baseUrl,
+  const { res } = await loadOnce(ctx, {
+    server: target,
+    send: {
       requests: spec.requests,
       connections: spec.steps[0]!,
       warmupSec: 0,
@@ -125,14 +124,9 @@ async function warmupWindow(ctx: WindowContext, { target, spec }: RoundItem, win
       rate: spec.scenario.load.rate,
       timeoutSec: spec.scenario.load.timeout,
       expectStatus,
-      pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
-      signal: ctx.signal,
-    })
-    .catch((err: Error) => {
-      const e = target.exitInfo();
-      if (e) throw new PhaseError('crash', `server exited during the warm-up`, target.tail(), e);
-      throw new PhaseError(ctx.signal.aborted ? 'interrupted' : 'warmup', err.message);
-    });
+    },
+    failures: 'warm-up',
+  });
   return res.durationSec > 0 ? res.requests / res.durationSec : 0;
 }
 

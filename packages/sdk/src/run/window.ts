@@ -1,20 +1,16 @@
 import { DEFAULTS } from '../defaults.js';
-import type { Driver, DriverRunResult } from '../driver.js';
+import type { DriverRunResult } from '../driver.js';
 import type { DesignThresholds } from '../design-thresholds.js';
-import { pinPrefix, type Pinning } from '../environment.js';
-import { describeExit } from '../process.js';
 import { encodeHistogram, latencyOf, mergeHistograms, type Histogram } from '../histogram.js';
 import type { OkWindow, StepResult } from '../result-schema.js';
-import { bottlenecks, isClientBound, serverCpuExactOf, TreeSampler, type WindowResources } from '../window-resources.js';
+import { bottlenecks, isClientBound, serverCpuExactOf, type WindowResources } from '../window-resources.js';
 import type { RequestSpec, Scenario } from '../scenario.js';
-import { LoaderFailure, PhaseError, type StartedTarget } from './runtime.js';
+import { loadOnce, type LoadContext } from './load.js';
+import { PhaseError, type StartedTarget } from './runtime.js';
 import { mergeOpenLoop, openLoopRecord } from '../open-loop.js';
 
 /** What one window needs besides the target: the driver, pinning and the window's timing. */
-export interface WindowContext {
-  driver: Driver;
-  pinning: Pinning;
-  signal: AbortSignal;
+export interface WindowContext extends LoadContext {
   clientBoundBusy: number;
   /** The run's recorded bottleneck thresholds (`result.design`); `DEFAULTS` when absent. */
   bottleneckThresholds?: Pick<DesignThresholds, 'backendBoundBusy' | 'serverSaturatedShare' | 'loaderBound'>;
@@ -82,33 +78,6 @@ export const emptyResources = (): WindowResources => ({
   samples: 0,
 });
 
-/** A loader that aborts when the server dies, so a crash ends the window at once instead of at its timeout. */
-export function crashWatch(target: StartedTarget, signal: AbortSignal): { signal: AbortSignal; loadFailed: (err: Error) => PhaseError; throwIfCrashed: () => void; dispose: () => void } {
-  const ac = new AbortController();
-  let crashed: string | undefined;
-  let live = true;
-  const onAbort = () => ac.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  void target.exited?.then((e) => {
-    if (!live) return;
-    crashed = `server exited during the window (${describeExit(e)})`;
-    ac.abort();
-  });
-  const crashError = () => new PhaseError('crash', crashed!, target.tail(), target.exitInfo());
-  return {
-    signal: ac.signal,
-    // Why the loader failed: the server's crash, the run's interruption, or the loader's own error.
-    loadFailed: (err) => (crashed ? crashError() : signal.aborted ? new PhaseError('interrupted', 'interrupted') : new LoaderFailure(err.message)),
-    throwIfCrashed: () => {
-      if (crashed) throw crashError();
-    },
-    dispose: () => {
-      live = false;
-      signal.removeEventListener('abort', onAbort);
-    },
-  };
-}
-
 /**
  * Load one target for one window: each connection step in turn (settle, then measure), sampling
  * the server's process tree and the loader's CPU at the measured edges. Throws `PhaseError`.
@@ -116,54 +85,30 @@ export function crashWatch(target: StartedTarget, signal: AbortSignal): { signal
 export async function measureWindow(ctx: WindowContext, target: StartedTarget, spec: WindowSpec): Promise<WindowFigures> {
   const load = spec.scenario.load;
   const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
-  const sampler = new TreeSampler(
-    target.pid,
-    ctx.pinning.loaderCpus,
-    ctx.pinning.serverCpus,
-    ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length),
-    target.servicePids,
-  );
-  const watch = crashWatch(target, ctx.signal);
   const steps: StepResult[] = [];
   const histograms: Histogram[] = [];
-  try {
-    for (const [i, connections] of spec.steps.entries()) {
-      let resources: WindowResources | undefined;
-      const res = await ctx.driver
-        .run({
-          baseUrl: target.baseUrl,
-          requests: spec.requests,
-          connections,
-          warmupSec: i === 0 ? spec.settleSec : spec.laterSettleSec,
-          durationSec: spec.windowSec,
-          requestCount: load.requests,
-          rate: load.rate,
-          openLoop: load.openLoop,
-          timeoutSec: load.timeout,
-          expectStatus,
-          pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
-          signal: watch.signal,
-          onMeasureStart: (pid) => sampler.windowStart(pid),
-          onMeasureEnd: () => {
-            resources = sampler.windowEnd();
-          },
-        })
-        .catch((err: Error) => {
-          throw watch.loadFailed(err);
-        });
-      watch.throwIfCrashed();
-      if (res.requests === 0) {
-        throw new PhaseError(
-          'load',
-          `no response in the measured window at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`,
-        );
-      }
-      histograms.push(res.histogram);
-      steps.push(stepOf(ctx, connections, res, resources ?? emptyResources(), { sampledServer: target.pid !== undefined, openLoop: load.openLoop ? { rate: load.rate } : undefined }));
+  for (const [i, connections] of spec.steps.entries()) {
+    const { res, resources } = await loadOnce(ctx, {
+      server: target,
+      send: {
+        requests: spec.requests,
+        connections,
+        warmupSec: i === 0 ? spec.settleSec : spec.laterSettleSec,
+        durationSec: spec.windowSec,
+        requestCount: load.requests,
+        rate: load.rate,
+        openLoop: load.openLoop,
+        timeoutSec: load.timeout,
+        expectStatus,
+      },
+      failures: 'window',
+      sample: {},
+    });
+    if (res.requests === 0) {
+      throw new PhaseError('load', `no response in the measured window at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
     }
-  } finally {
-    watch.dispose();
-    sampler.stop();
+    histograms.push(res.histogram);
+    steps.push(stepOf(ctx, connections, res, resources ?? emptyResources(), { sampledServer: target.pid !== undefined, openLoop: load.openLoop ? { rate: load.rate } : undefined }));
   }
   const figures = combineSteps(steps, histograms, target.pid !== undefined);
   return load.requests !== undefined ? { ...figures, fixedRequests: load.requests } : figures;

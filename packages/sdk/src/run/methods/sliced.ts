@@ -1,31 +1,16 @@
-import { DEFAULTS } from '../defaults.js';
-import { monotonicMs, type Driver, type DriverRunResult } from '../driver.js';
-import type { Design } from '../design-options.js';
-import type { Scenario } from '../scenario.js';
-import { pinPrefix } from '../environment.js';
-import type { Histogram } from '../histogram.js';
-import { seededShuffle } from '../random.js';
-import { subSeed } from '../analysis/bootstrap.js';
-import type { StepResult } from '../result-schema.js';
-import { otherShare, TreeSampler, type WindowResources } from '../window-resources.js';
-import { PhaseError, type StartedTarget } from './runtime.js';
-import { combineSteps, crashWatch, emptyResources, stepOf, type WindowContext, type WindowFigures, type WindowSpec } from './window.js';
-
-/**
- * Whether a scenario's rounds are time-sliced: the design asks for it, the driver can, and the load
- * is closed-loop for a duration (a capped rate, an open loop or fixed request counts keep their
- * windows one after another).
- */
-export function slicesScenario(design: Pick<Design, 'method'>, driver: Pick<Driver, 'capabilities'>, scenario: Pick<Scenario, 'load'>): boolean {
-  return effectiveMethod(design, driver) === 'sliced' && slicesLoad(scenario);
-}
-
-/** The method a run measures with: sliced when the design asks and the driver can confine its sends to slots (wrk), else one window after another. */
-export const effectiveMethod = (design: Pick<Design, 'method'>, driver: Pick<Driver, 'capabilities'>): Design['method'] =>
-  design.method === 'sliced' && driver.capabilities.slots === true ? 'sliced' : 'sequential';
-
-/** A load whose windows can be sliced: closed loop for a duration (a capped rate, an open loop or fixed request counts keep their windows one after another). */
-export const slicesLoad = (scenario: Pick<Scenario, 'load'>): boolean => !scenario.load.openLoop && scenario.load.rate === undefined && scenario.load.requests === undefined;
+import { DEFAULTS } from '../../defaults.js';
+import { monotonicMs, type DriverRunResult } from '../../driver.js';
+import type { Histogram } from '../../histogram.js';
+import { seededShuffle } from '../../random.js';
+import { subSeed } from '../../analysis/bootstrap.js';
+import type { StepResult } from '../../result-schema.js';
+import { otherShare, type TreeSampler, type WindowResources } from '../../window-resources.js';
+import { loadOnce } from '../load.js';
+import { PhaseError, type StartedTarget } from '../runtime.js';
+import { combineSteps, emptyResources, stepOf, type RoundItem, type WindowContext, type WindowFigures, type WindowSpec } from '../window.js';
+import { oneAfterAnotherSec } from '../../analysis/budget.js';
+import type { Scenario } from '../../scenario.js';
+import type { MethodContext, RoundMethod } from './method.js';
 
 /** How a sliced round divides its time: slot length, each target's idle gap after its slots, cycles. */
 export interface SliceTiming {
@@ -116,21 +101,10 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
     const runs = live.map(async (k, j) => {
       const { target, spec } = items[k]!;
       const scenario = spec.scenario;
-      const sampler = new TreeSampler(
-        target.pid,
-        ctx.pinning.loaderCpus,
-        ctx.pinning.serverCpus,
-        ctx.driver.capabilities.threads === 'one' ? 1 : Math.max(1, ctx.pinning.loaderCpus.length),
-        target.servicePids,
-        // Several samplers at once: each walks /proc, so sample peak memory less often than a window's.
-        500,
-      );
-      const watch = crashWatch(target, ctx.signal);
-      let resources: WindowResources | undefined;
       try {
-        const res: DriverRunResult = await ctx.driver
-          .run({
-            baseUrl: target.baseUrl,
+        const { res, resources, cores } = await loadOnce(ctx, {
+          server: target,
+          send: {
             requests: spec.requests,
             connections,
             warmupSec: 0,
@@ -139,17 +113,11 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
             drainSec: timing.gapsSec[j]! + 0.05,
             timeoutSec: scenario.load.timeout,
             expectStatus: Array.isArray(scenario.expect.status) ? scenario.expect.status : [scenario.expect.status],
-            pin: pinPrefix(ctx.pinning, ctx.pinning.loaderCpus),
-            signal: watch.signal,
-            onMeasureStart: (pid) => sampler.windowStart(pid),
-            onMeasureEnd: () => {
-              resources = sampler.windowEnd();
-            },
-          })
-          .catch((err: Error) => {
-            throw watch.loadFailed(err);
-          });
-        watch.throwIfCrashed();
+          },
+          failures: 'window',
+          // Several samplers at once: each walks /proc, so sample peak memory less often than a window's.
+          sample: { intervalMs: 500 },
+        });
         const active = res.sliced?.activeSec ?? 0;
         if (res.requests === 0 || !res.sliced || active <= 0) {
           throw new PhaseError('load', `no response in its slots at ${connections} connections (${res.errors} errors, ${res.timeouts} timeouts): is the server reachable at ${target.baseUrl}?`);
@@ -158,13 +126,10 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
         // The loader's CPU from itself when it said it (the sampler's fallback for an exited loader,
         // the runner's reaped-children ticks, adds every loader of the round that ended before it).
         const own = res.sliced.loaderCpuSec;
-        const last = sampler.last && own !== undefined ? { ...sampler.last, knownSec: sampler.last.knownSec + own - sampled.loaderCpuSeconds } : sampler.last;
+        const last = cores && own !== undefined ? { ...cores, knownSec: cores.knownSec + own - sampled.loaderCpuSeconds } : cores;
         got.push({ k, j, res, resources: own !== undefined ? { ...sampled, loaderCpuSeconds: own } : sampled, last });
       } catch (err) {
         failed[k] = err instanceof PhaseError ? err : new PhaseError('load', (err as Error).message);
-      } finally {
-        watch.dispose();
-        sampler.stop();
       }
     });
     await Promise.all(runs);
@@ -209,3 +174,50 @@ function activeShares(r: WindowResources, activeSec: number, wallSec: number | u
     ...(wallSec !== undefined && wallSec > 0 && { serviceBusy: (r.serviceBusy * wallSec) / activeSec }),
   };
 }
+
+/** A load whose rounds can be sliced: closed loop for a duration (a capped rate, an open loop or fixed request counts keep their windows one after another). */
+const slicesLoad = (scenario: Pick<Scenario, 'load'>): boolean => !scenario.load.openLoop && scenario.load.rate === undefined && scenario.load.requests === undefined;
+
+/**
+ * Time-sliced rounds: every target of a round in the same seconds, in alternating slots
+ * (`measureSlicedRound`), with a driver that can confine its sends to slots (wrk) and a closed-loop
+ * load of a duration. Its warm-up rounds are sliced too (at the first step), so the processes meet
+ * round 1 in the state its slots leave them in. A target's latest req/s at the first step (warm-up
+ * or measured) plans its next slots.
+ */
+export const sliced: RoundMethod = {
+  runsOn: (capabilities) => capabilities.slots === true,
+  measures: slicesLoad,
+  // No settle: the loaders open their connections in the lead before the first slot.
+  plannedSettleSec: () => 0,
+  // One loader start per step for all targets; the slots' idle gaps on top of the measured seconds.
+  roundSec: (s, c) => (s.targets > 1 ? s.steps * (s.targets * s.windowSec * (1 + c.slicedGapShare) + c.slicedStepSec) : oneAfterAnotherSec(s, c)),
+  /**
+   * Within 0.13–0.17 (median 0.145) over 5 pairs of contract A's baseline on the project's 2-vCPU
+   * VM (`npm run bench:slices`, 2026-11-27; docs/measurements.md); between blocks as any method's
+   * (`DEFAULTS.forecast.priorBetween`).
+   */
+  prior: { between: DEFAULTS.forecast.priorBetween, within: 0.145 },
+  async warmRound(ctx, items, windowSec) {
+    const out = await measureSlicedRound(ctx, sliceItems(ctx, items, windowSec), ctx.nextRoundSeed());
+    if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
+    return out.map((o, i) => {
+      if ('error' in o) return { error: o.error };
+      ctx.saw(items[i]!.target, o.steps[0]!.rps);
+      return o.rps;
+    });
+  },
+  async measureRound(ctx, items, onWindow) {
+    const startedAt = ctx.date().toISOString();
+    const out = await measureSlicedRound(ctx, sliceItems(ctx, items), ctx.nextRoundSeed());
+    if (ctx.signal.aborted) return;
+    for (const [i, o] of out.entries()) {
+      if (!('error' in o)) ctx.saw(items[i]!.target, o.steps[0]!.rps);
+      onWindow(i, 'error' in o ? { startedAt, error: o.error } : { startedAt, figures: o });
+    }
+  },
+};
+
+/** A round's items as a sliced round takes them: a warm-up round (`windowSec`) at the first step only, each with its latest req/s. */
+const sliceItems = (ctx: MethodContext, items: readonly RoundItem[], windowSec?: number): SliceItem[] =>
+  items.map((it) => ({ target: it.target, spec: windowSec === undefined ? it.spec : { ...it.spec, steps: it.spec.steps.slice(0, 1), windowSec }, rps: ctx.lastRps(it.target) }));

@@ -1,0 +1,44 @@
+import { DEFAULTS } from '../../defaults.js';
+import { oneAfterAnotherSec } from '../../analysis/budget.js';
+import { unrecordedWindows } from '../warmup.js';
+import { measureWindow } from '../window.js';
+import type { RoundMethod, WindowOutcome } from './method.js';
+
+/**
+ * One window after another: each target of a round loaded alone for its window (`measureWindow`),
+ * in the round's seeded order. It measures any load with any driver, so it is also the run's
+ * fallback (`fallbackMethod`): for a driver that cannot run the design's method, a load that method
+ * does not measure, and a round of one target.
+ */
+export const sequential: RoundMethod = {
+  runsOn: () => true,
+  measures: () => true,
+  plannedSettleSec: (windowSettleSec) => windowSettleSec,
+  roundSec: oneAfterAnotherSec,
+  /**
+   * Within 0.10–0.35 in the default runs of 2026-11-26 on the project's 2-vCPU VM (0.24 the
+   * newcomer's run) and 0.53 in the noisy hour of `npm run bench:slices` (docs/measurements.md);
+   * between blocks as any method's (`DEFAULTS.forecast.priorBetween`).
+   */
+  prior: { between: DEFAULTS.forecast.priorBetween, within: 0.24 },
+  async warmRound(ctx, items, windowSec) {
+    const out = await unrecordedWindows(ctx, items, windowSec);
+    for (const [i, x] of out.entries()) if (typeof x === 'number') ctx.saw(items[i]!.target, x);
+    return out;
+  },
+  async measureRound(ctx, items, onWindow) {
+    for (const [i, item] of items.entries()) {
+      if (ctx.signal.aborted) return;
+      const startedAt = ctx.date().toISOString();
+      let outcome: WindowOutcome;
+      try {
+        const figures = await measureWindow(ctx, item.target, item.spec);
+        ctx.saw(item.target, figures.steps[0]!.rps);
+        outcome = { startedAt, figures };
+      } catch (error) {
+        outcome = { startedAt, error };
+      }
+      onWindow(i, outcome);
+    }
+  },
+};
