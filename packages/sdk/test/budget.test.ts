@@ -1,7 +1,6 @@
 // The budget planner and the window fit, on fixed costs and figures (no servers).
 import { describe, expect, it } from 'vitest';
-import { carriedBlockSec, minimumSec, narrowestBlocks, planBudget, type PlannedScenario } from '../src/analysis/budget.js';
-import { expectedHalfWidth } from '../src/analysis/forecast.js';
+import { carriedBlockSec, minimumSec, planBudget, type PlannedScenario } from '../src/analysis/budget.js';
 import { fittedWindowSec } from '../src/run/window.js';
 
 const costs = { blockStartSec: 1.5, loaderStartSec: 0.1, beforeSec: 10 };
@@ -117,27 +116,5 @@ describe('fittedWindowSec', () => {
   });
   it('takes the longest window when a warm-up second saw no response at all (the latency is longer than it)', () => {
     expect(fittedWindowSec(0.2, [50], [[0, 0], [3000]], 5, 2)).toBe(2);
-  });
-});
-
-describe('the split between blocks and rounds, priced with the interval (narrowestBlocks)', () => {
-  // A block costs 20 s outside its rounds, a round 4 s; 200 s left; at least 3 rounds: 6 blocks fit (32 s each).
-  const c = { blockSec: 20, roundSec: 4 };
-  const o = { leftSec: 200, minRounds: 3, maxRounds: 20, blocksLeft: 10 };
-
-  it('keeps as many blocks as fit before the noise is known, and when processes differ much', () => {
-    expect(narrowestBlocks(c, o, undefined)).toEqual({ blocks: 6 });
-    const r = narrowestBlocks(c, o, { between: 0.2, within: 0.03, done: 2 });
-    expect(r.blocks).toBe(6);
-  });
-
-  it('buys rounds with fewer blocks when the rounds are what is noisy and a block is dear, by the expected half-width', () => {
-    const r = narrowestBlocks(c, o, { between: 0, within: 0.15, done: 4 });
-    expect(r.blocks).toBeLessThan(6);
-    expect(r.rounds).toBe(Math.floor((200 / r.blocks - 20) / 4));
-    // By hand: the chosen split's expected half-width is at least 5% narrower than the all-blocks one (prior between pooled in).
-    const between = Math.sqrt((4 * 0.025 ** 2 + 3 * 0) / 7);
-    const hw = (b: number, rounds: number) => expectedHalfWidth({ between, within: 0.15 }, 4 + b, rounds);
-    expect(hw(r.blocks, r.rounds!)).toBeLessThan(0.95 * hw(6, 3));
   });
 });

@@ -4,7 +4,7 @@ import type { MethodName } from '../method-names.js';
 import type { BlockRecord, WindowRecord } from '../result-schema.js';
 import { median } from './bootstrap.js';
 import { blocksAhead, optimalRounds, varianceComponents } from './components.js';
-import { expectedHalfWidth, pooledBetween, type NoiseComponents } from './forecast.js';
+import type { NoiseComponents } from './forecast.js';
 import { ratioGroups } from './summarize.js';
 
 /**
@@ -183,65 +183,6 @@ export function blockCosts(blocks: readonly BlockRecord[], scenario: string): { 
 export interface BlocksAhead {
   blocks: number;
   shareSec: number;
-  /** The rounds the split was priced with (`narrowestBlocks`), when it was: the blocks are then filled with rounds. */
-  rounds?: number | undefined;
-}
-
-/** What the split between blocks and rounds is priced with: a pair's SDs of its log-ratio and the blocks it has. */
-export interface SplitNoise {
-  between: number | null;
-  within: number | null;
-  /** Blocks measured so far. */
-  done: number;
-}
-
-/**
- * Kalibera & Jones's trade, priced with the interval the run reports: of the numbers of blocks that
- * still fit at the minimum of rounds (`blocksAhead`), the one whose blocks, each filled with the
- * rounds its share of the time buys (at most `maxRounds`), give the narrowest expected interval
- * (`expectedHalfWidth`: the t-quantile at blocks − 1 degrees of freedom against the rounds' noise
- * in each block median). The SD between blocks is the pair's pooled with the prior
- * (`pooledBetween`), so two blocks that happened to agree do not buy a plan of few blocks. Fewer
- * blocks than fit are chosen only when they narrow the interval by `DEFAULTS.splitGain` or more: more
- * processes are the safer sample. Without noise measured (fewer than the minimum of blocks), as many
- * blocks as fit. Pure.
- */
-export function narrowestBlocks(
-  c: { blockSec: number; roundSec: number },
-  o: { leftSec: number; minRounds: number; maxRounds: number; blocksLeft: number },
-  noise: SplitNoise | undefined,
-): { blocks: number; rounds?: number } {
-  const most = blocksAhead(c, o);
-  if (!noise?.within || noise.done < 1 || c.roundSec <= 0) return { blocks: most };
-  const components = { between: pooledBetween(DEFAULTS.forecast.priorBetween, noise.between ?? 0, Math.max(0, noise.done - 1), DEFAULTS.forecast.priorDf), within: noise.within };
-  let best: { blocks: number; rounds?: number } = { blocks: most };
-  let bestHw = Number.POSITIVE_INFINITY;
-  for (let b = most; b >= 1; b--) {
-    const rounds = Math.min(o.maxRounds, Math.floor((o.leftSec / b - c.blockSec) / c.roundSec));
-    if (rounds < o.minRounds) continue;
-    const hw = expectedHalfWidth(components, noise.done + b, rounds);
-    if (hw < bestHw * (1 - (best.rounds === undefined ? 0 : DEFAULTS.splitGain))) {
-      best = { blocks: b, rounds };
-      bestHw = hw;
-    }
-  }
-  return best;
-}
-
-/** The noisiest pair's components (its between- and within-block SDs of the log-ratio) in a scenario: what the split is priced with. */
-export function worstComponents(windows: readonly WindowRecord[], scenario: string, names: readonly string[], reference: string): { between: number | null; within: number | null } {
-  let worst = { between: null as number | null, within: null as number | null };
-  let worstTotal = -1;
-  for (const name of names) {
-    if (name === reference) continue;
-    const vc = varianceComponents(ratioGroups(windows, scenario, name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
-    const total = (vc.between ?? 0) ** 2 + (vc.within ?? 0) ** 2;
-    if (total > worstTotal) {
-      worst = vc;
-      worstTotal = total;
-    }
-  }
-  return worst;
 }
 
 /**
@@ -264,22 +205,28 @@ export function planRounds(
   if (!costs) return { rounds: design.rounds.min, blockSec: 0 };
   const { roundSec, fixedSec } = costs;
   let rounds = design.rounds.min;
-  // From the minimum of blocks on, the noisiest target's components decide the split between blocks and rounds.
-  const worst = costs.blocks >= design.blocks.min ? worstComponents(windows, scenario, names, reference) : undefined;
-  if (worst) rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
-  const split = ahead
-    ? undefined
-    : narrowestBlocks(
-        { blockSec: fixedSec, roundSec },
-        { leftSec: budgetLeftSec, minRounds: design.rounds.min, maxRounds: design.rounds.max, blocksLeft: design.blocks.max - costs.blocks },
-        worst && { ...worst, done: costs.blocks },
-      );
-  const plan = ahead ?? { blocks: split!.blocks, shareSec: budgetLeftSec };
+  if (costs.blocks >= design.blocks.min) {
+    // Components of the noisiest target's log-ratio decide the split between blocks and rounds.
+    let worst = { between: null as number | null, within: null as number | null };
+    let worstTotal = -1;
+    for (const name of names) {
+      if (name === reference) continue;
+      const vc = varianceComponents(ratioGroups(windows, scenario, name, reference).map((g) => g.filter((x) => x > 0).map(Math.log)));
+      const total = (vc.between ?? 0) ** 2 + (vc.within ?? 0) ** 2;
+      if (total > worstTotal) {
+        worst = vc;
+        worstTotal = total;
+      }
+    }
+    rounds = optimalRounds({ blockSec: fixedSec, roundSec }, worst, design.rounds);
+  }
+  const plan = ahead ?? {
+    blocks: blocksAhead({ blockSec: fixedSec, roundSec }, { leftSec: budgetLeftSec, minRounds: design.rounds.min, blocksLeft: design.blocks.max - costs.blocks }),
+    shareSec: budgetLeftSec,
+  };
   const partSec = plan.blocks > 1 ? Math.min(budgetLeftSec, plan.shareSec / plan.blocks) : budgetLeftSec;
   const fit = Math.floor((partSec - fixedSec) / Math.max(roundSec, 1e-3));
-  // The split priced with the interval fills its blocks with rounds; otherwise Kalibera & Jones's optimum, fitted.
-  const priced = (ahead?.rounds ?? split?.rounds) !== undefined;
-  rounds = Math.max(design.rounds.min, priced ? Math.min(design.rounds.max, fit) : Math.min(rounds, fit));
+  rounds = Math.max(design.rounds.min, Math.min(rounds, fit));
   return { rounds, blockSec: fixedSec + rounds * roundSec };
 }
 
@@ -291,11 +238,10 @@ export function planRounds(
  */
 export function sharedBlocksAhead(
   costs: ReadonlyArray<{ leastFixedSec: number; roundSec: number } | undefined>,
-  o: { startSec: number; leftSec: number; minRounds: number; blocksLeft: number; maxRounds?: number },
-  noise?: SplitNoise,
-): { blocks: number; leftSec: number; rounds?: number } | undefined {
+  o: { startSec: number; leftSec: number; minRounds: number; blocksLeft: number },
+): { blocks: number; leftSec: number } | undefined {
   if (!costs.length || costs.some((c) => c === undefined)) return undefined;
   const perBlock = { blockSec: o.startSec + costs.reduce((a, c) => a + c!.leastFixedSec, 0), roundSec: costs.reduce((a, c) => a + c!.roundSec, 0) };
-  const split = narrowestBlocks(perBlock, { ...o, maxRounds: o.maxRounds ?? Number.POSITIVE_INFINITY }, noise);
-  return { blocks: split.blocks, leftSec: o.leftSec - split.blocks * o.startSec, ...(split.rounds !== undefined ? { rounds: split.rounds } : {}) };
+  const blocks = blocksAhead(perBlock, o);
+  return { blocks, leftSec: o.leftSec - blocks * o.startSec };
 }

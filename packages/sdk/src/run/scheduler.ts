@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import { controlTwin } from '../analysis/control.js';
-import { blockCosts, blockSec, planRounds, sharedBlocksAhead, worstComponents, type PlannedScenario, type SplitNoise } from '../analysis/budget.js';
+import { blockCosts, blockSec, planRounds, sharedBlocksAhead, type PlannedScenario } from '../analysis/budget.js';
 import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
@@ -230,27 +230,8 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
         leftSec: left(),
         minRounds: ctx.design.rounds.min,
         blocksLeft: ctx.design.blocks.max - Math.min(...among.map((e) => completeBlocks(state().blocks, e.scenario.name))),
-        maxRounds: ctx.design.rounds.max,
       },
-      splitNoise(among),
     );
-  // From the minimum of blocks on, the noisiest pair of the scenarios still measuring prices the split between blocks and rounds.
-  const splitNoise = (among: readonly Entry[]): SplitNoise | undefined => {
-    const done = Math.min(...among.map((e) => completeBlocks(state().blocks, e.scenario.name)));
-    if (done < ctx.design.blocks.min) return undefined;
-    const twin = controlTwin(ctx.design);
-    let worst: SplitNoise | undefined;
-    for (const e of among) {
-      const c = worstComponents(
-        state().windows,
-        e.scenario.name,
-        e.names.filter((n) => n !== twin),
-        ctx.design.reference,
-      );
-      if (!worst || (c.between ?? 0) ** 2 + (c.within ?? 0) ** 2 > (worst.between ?? 0) ** 2 + (worst.within ?? 0) ** 2) worst = { ...c, done };
-    }
-    return worst;
-  };
   // A scenario's rounds in its part of the planned blocks: its share of what their starts leave.
   const rounds = (e: Entry, shareSec: number, among: readonly Entry[], planned: ReturnType<typeof plannedBlocks>) =>
     planRounds(
@@ -261,7 +242,7 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
       state().windows,
       state().blocks,
       shareSec,
-      planned && { blocks: planned.blocks, shareSec: share(e, among, planned.leftSec), rounds: planned.rounds },
+      planned && { blocks: planned.blocks, shareSec: share(e, among, planned.leftSec) },
     );
   return {
     block(active, b) {
