@@ -385,10 +385,13 @@ export const DEFAULTS = {
    * Between blocks the processes differ whatever the method, on the project's 2-vCPU VM (see
    * docs/measurements.md): 0.03 (median, bench:slices, 4 blocks), 0.057 (a default run,
    * 2026-11-26), 0.099 (a 6-minute run of 3 scenarios × 4 targets, 2026-11-27 01:44, where it set
-   * 83% of the interval): 0.07. A run replaces them with its own after its first blocks.
+   * 83% of the interval): 0.07 while Node ran with its own young-generation sizing. With it fixed
+   * (`youngGenerationMb`), one process's SD read 0–1.6% in `npm run bench:aa` (2026-11-28) and the
+   * pairs of a 6-minute run 0–0.030 between blocks (median 0.015): 0.025, a pair's two processes
+   * rounded up. A run replaces them with its own after its first blocks.
    */
   forecast: {
-    priorBetween: 0.07,
+    priorBetween: 0.025,
     /**
      * How much the prior's SD between blocks weighs once the run has measured its own, in degrees of
      * freedom beside the run's (`pooledBetween`; the run's are blocks − 1 per pair, `measuredDf`).
