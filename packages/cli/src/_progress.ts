@@ -173,7 +173,7 @@ export function createProgress(opts: ProgressOptions): { onEvent: (e: SuiteEvent
         break;
       case 'warmup': {
         const what = `${e.scenario} · block ${e.block} · warm-up ${e.target} ${e.second}s ${rate(e.rps)} req/s${e.steady ? ' steady' : ''}`;
-        setStatus(what, e.steady ? `  warm-up ${e.target}: steady after ${e.second}s at ${rate(e.rps)} req/s` : undefined);
+        setStatus(what, e.steady ? `  warm-up ${e.target}: warm after ${e.second}s at ${rate(e.rps)} req/s` : undefined);
         break;
       }
       case 'window': {

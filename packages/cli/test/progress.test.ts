@@ -89,7 +89,7 @@ describe('progress when piped: plain lines, one per event worth keeping', () => 
     expect(text().split('\n')).toEqual([
       'driver autocannon: wrk not available (not installed): using autocannon',
       'baseline: block 2 (node-http, fastify) at 3m05s of 18m',
-      '  warm-up fastify: steady after 3s at 45.2k req/s',
+      '  warm-up fastify: warm after 3s at 45.2k req/s',
       '  block 2 round 3 fastify: 45.2k req/s (3m10s of 18m)',
       '  block 2 round 3 node-http: 61.0k req/s [steal 14.0%: left out] (3m11s of 18m)',
       '  block 2 round 4 node-http: 75.0k req/s [steal 7.0%, client-bound] (3m12s of 18m)',

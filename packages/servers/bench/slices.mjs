@@ -16,7 +16,7 @@
 //        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents } from '@benchsuite/sdk';
+import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents, withNodeFlags, youngGenerationFlags } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 // The run loop's own pieces (not public API): the same code measures here as in a run.
 import { measureSlicedRound } from '../../sdk/dist/run/sliced.js';
@@ -91,7 +91,12 @@ async function sequential(items, sec, rseed) {
 for (let b = 1; b <= blocks && !ac.signal.aborted; b++) {
   const started = [];
   try {
-    for (const n of names) started.push({ name: n, target: await runtimeOf(targetByName.get(n)).start({ pinning, signal: ac.signal }) });
+    // Started as a run starts them: V8's young generation fixed at the design's default.
+    const flags = youngGenerationFlags(DEFAULTS.youngGenerationMb);
+    for (const n of names) {
+      const t = targetByName.get(n);
+      started.push({ name: n, target: await runtimeOf(t).start({ pinning, signal: ac.signal, command: withNodeFlags(t.command, flags) }) });
+    }
     const items = [];
     for (const s of started) items.push({ name: s.name, target: s.target, spec: windowSpec(scenario, await prepareRequests(scenario, s.target.baseUrl), { windowSec }, DEFAULTS.stepSettleSec) });
     // Warm-up: sequential 1-s windows in rotation; their req/s sets the slot plan.
@@ -167,6 +172,41 @@ for (const [label, f] of [
     });
     console.log(`  ${t.padEnd(10)} ${cells.join('   ')}`);
   }
+}
+// The bias of each method against the long windows, with its interval: per block the mean over reps
+// of (log ratio by the method − log ratio in the long windows of the same rep), t over blocks. For
+// sliced rounds also their settled form: each slot's rate from its second half only (the first half
+// carries the switch from the previous slot's server).
+const settled = (v) => (v.slice?.halves && v.slice.halves[0] + v.slice.halves[1] > 0 ? (v.rps * 2 * v.slice.halves[1]) / (v.slice.halves[0] + v.slice.halves[1]) : NaN);
+function biasOf(method, target, rate = (v) => v.rps) {
+  const perBlock = [];
+  for (let b = 1; b <= blocks; b++) {
+    const d = [];
+    for (let rep = 1; rep <= reps; rep++) {
+      const m = rows.find((r) => r.block === b && r.rep === rep && r.method === method);
+      const l = rows.find((r) => r.block === b && r.rep === rep && r.method === 'long');
+      if (!m?.x[target] || !m.x[reference] || !l?.x[target] || !l.x[reference]) continue;
+      const v = Math.log(rate(m.x[target]) / rate(m.x[reference])) - Math.log(l.x[target].rps / l.x[reference].rps);
+      if (Number.isFinite(v)) d.push(v);
+    }
+    if (d.length) perBlock.push(mean(d));
+  }
+  const m = mean(perBlock);
+  const se = perBlock.length > 1 ? Math.sqrt(perBlock.reduce((a, v) => a + (v - m) ** 2, 0) / (perBlock.length - 1) / perBlock.length) : NaN;
+  const q = perBlock.length > 1 ? tQuantile(0.975, perBlock.length - 1) : NaN;
+  return `${fmt(Math.exp(m))} [${fmt(Math.exp(m - q * se))}, ${fmt(Math.exp(m + q * se))}]`;
+}
+if (methods.includes('long')) {
+  console.log(`\nbias against the ${longSec}-s windows (method ÷ long, paired by rep; 95% t-interval over ${blocks} blocks of ${reps} reps):`);
+  for (const t of names.slice(1)) {
+    const cells = methods.filter((m) => m !== 'long').map((m) => `${m} ${biasOf(m, t)}${m === 'sliced' ? `   sliced-settled ${biasOf(m, t, settled)}` : ''}`);
+    console.log(`  ${t.padEnd(10)} ${cells.join('   ')}`);
+  }
+  const halves = (t) => {
+    const xs = rows.filter((r) => r.method === 'sliced' && r.x[t]?.slice?.halves).map((r) => Math.log(r.x[t].slice.halves[0] / r.x[t].slice.halves[1]));
+    return xs.length ? fmt(Math.exp(mean(xs))) : '–';
+  };
+  console.log(`  slots' first half ÷ second half: ${names.map((t) => `${t} ${halves(t)}`).join(', ')}`);
 }
 const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const m of methods) {
