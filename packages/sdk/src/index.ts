@@ -32,11 +32,13 @@ export {
 export { METHOD_NAMES, type MethodName } from './method-names.js';
 export { defineDriver, type Driver, type DriverCapabilities, type DriverRunOptions, type DriverRunResult } from './driver.js';
 export { defineConfig, type BenchsuiteConfig, type RunSuiteOptions, type SuiteEvent, type LoadOverrides } from './options.js';
-export { BenchsuiteConfigError } from './errors.js';
+export { BenchsuiteConfigError, DriverUnusableError } from './errors.js';
 export * from './result-schema.js';
 export { upgradeResult, ResultVersionError, READABLE_RESULT_VERSIONS } from './result/upgrade.js';
 export { createHistogram, encodeHistogram, decodeHistogram, mergeHistograms, latencyOf, type Histogram } from './histogram.js';
-export { runSuite } from './run/suite.js';
+export { runSuite, type RunHooks } from './run/suite.js';
+export { planSuiteRun } from './run/planning.js';
+export type { SuiteRunPlan } from './run/suite-plan.js';
 export { resolveReference } from './reference.js';
 export { validateSuite } from './validate.js';
 export { setupTarget } from './run/phases.js';
@@ -81,6 +83,6 @@ export { readPlan, planOptions, diffPlans, type PlanAsk, type RunPlan } from './
 export { unusableDir } from './output-dir.js';
 export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type PlannedScenario, type RunForecast } from './analysis/budget.js';
 export { expectedHalfWidth, forecastBudget, budgetFor, noiseComponents, typicalComponents, type NoiseComponents } from './analysis/forecast.js';
-export { planRun } from './run/suite.js';
+export { planRun } from './run/planning.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';
