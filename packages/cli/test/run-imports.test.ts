@@ -14,7 +14,13 @@ function importedNames(text: string, from: string): string[] {
   return blocks.flatMap((m) =>
     m[1]!
       .split(',')
-      .map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)
+      .map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!,
+      )
       .filter(Boolean),
   );
 }

@@ -178,7 +178,6 @@ function planSuite(given: RunSuiteOptions): SuitePlan {
   };
 }
 
-
 /**
  * Plan a run, all of it, before anything starts: validate the options and definitions (a resumed
  * run's from the plan it wrote), fit the minimum design to the budget, resolve the driver and the
