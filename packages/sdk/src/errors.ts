@@ -11,6 +11,14 @@ export class BenchsuiteConfigError extends Error {
   }
 }
 
+/**
+ * The run's driver cannot be used (not installed, or lacks what a scenario needs): a
+ * `BenchsuiteConfigError` found after the options were valid, when the driver is resolved.
+ */
+export class DriverUnusableError extends BenchsuiteConfigError {
+  override name = 'DriverUnusableError';
+}
+
 /** Render a zod path like `scenarios[2].load.connections`. */
 function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix;

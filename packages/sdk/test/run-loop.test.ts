@@ -11,6 +11,7 @@ import { ABSOLUTE_METHOD, estimate } from '../src/analysis/summarize.js';
 import { createHistogram, encodeHistogram, resultSchema, type BenchResult, type DesignOptions, type ScenarioInput, type SuiteEvent, type WindowRecord } from '../src/index.js';
 import { replayJournal } from '../src/run/journal.js';
 import { emptyState, reduce, type JournalEvent } from '../src/run/state.js';
+import { planSuiteRun } from '../src/run/planning.js';
 import { runSuiteWith } from '../src/run/suite.js';
 import { fakeDriver, fakeSeam, fakeSlicingDriver, fakeTargets, type FakeModel } from './_fake-executor.js';
 
@@ -520,5 +521,52 @@ describe('an interrupted run', () => {
     for (const s of done.stops) expect(s).toMatchObject({ reason: 'max-blocks' });
     for (const name of ['ping', 'other']) expect(done.blocks.filter((b) => b.scenario === name && b.complete)).toHaveLength(2);
     for (const w of r.windows) expect(done.windows.find((x) => key(x) === key(w))).toEqual(w);
+  });
+});
+
+describe('one plan: runSuite given a plan runs it and plans nothing', () => {
+  const options = {
+    scenarios: [ping],
+    targets: fakeTargets('ref', 'b'),
+    design: { reference: 'ref', precision: 0.5, blocks: { min: 2, max: 6 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 },
+    driver: fakeDriver,
+    seed: 3,
+    verify: false,
+    pinning: false,
+  };
+  const shape = (r: BenchResult) => [...new Set(r.windows.map((w) => `${w.block}/${w.round}`))];
+
+  it('the plan is frozen and holds the driver, its reason and the design with its method', async () => {
+    const plan = await planSuiteRun(options);
+    expect(Object.isFrozen(plan)).toBe(true);
+    expect(Object.isFrozen(plan.design)).toBe(true);
+    expect(plan.driver.driver).toBe(fakeDriver);
+    expect(plan.driver.reason).toBeTruthy();
+    // The fake driver cannot slice: the plan's design says the method the run measures with.
+    expect(plan.design.method).toBe('sequential');
+    expect(plan.outlook.budget.forecast?.method).toBe('sequential');
+    expect(plan.targets.map((t) => t.name)).toEqual(['ref', 'b']);
+  });
+
+  it('a plan from planSuiteRun gives the result the same options give (the same windows, events and figures)', async () => {
+    const fromOptions = await fakeRun({ design: options.design, model: quiet });
+    const events: SuiteEvent[] = [];
+    const r = await runSuiteWith(await planSuiteRun(options), fakeSeam(quiet), { onEvent: (e) => events.push(e) });
+    expect(r.windows).toEqual(fromOptions.r.windows);
+    expect(r.summaries).toEqual(fromOptions.r.summaries);
+    expect(r.design).toEqual(fromOptions.r.design);
+    expect(events).toEqual(fromOptions.events);
+  });
+
+  it('a plan whose design planning these options would never give runs as given: 4 blocks of 5 rounds, not 2 of 3', async () => {
+    const planned = await runSuiteWith(await planSuiteRun(options), fakeSeam(quiet));
+    // The options stop at their minimum of 2 blocks of 3 rounds (a ±50% goal is met at once).
+    expect(shape(planned)).toEqual(['1/1', '1/2', '1/3', '2/1', '2/2', '2/3']);
+    const plan = await planSuiteRun(options);
+    const edited = { ...plan, design: Object.freeze({ ...plan.design, blocks: { min: 4, max: 4 }, rounds: { min: 5, max: 5 } }) };
+    const r = await runSuiteWith(edited, fakeSeam(quiet));
+    expectConsistent(r);
+    expect(r.design).toMatchObject({ blocks: { min: 4, max: 4 }, rounds: { min: 5, max: 5 } });
+    expect(shape(r)).toEqual(Array.from({ length: 4 }, (_, b) => Array.from({ length: 5 }, (_, i) => `${b + 1}/${i + 1}`)).flat());
   });
 });

@@ -3,37 +3,28 @@ import { join, resolve } from 'node:path';
 import {
   METHOD_NAMES,
   type MethodName,
-  type DriverCapabilities,
   BenchsuiteConfigError,
   DEFAULTS,
-  capacityDurationSec,
-  capacitySettings,
-  FRESH_WARMUP,
+  DriverUnusableError,
   QUICK,
   drivers,
   driverNames,
-  driverNeeds,
   parseRuntime,
-  planRun,
-  type BudgetPlan,
   unusableDir,
   planOptions,
+  planSuiteRun,
   diffPlans,
   readPlan,
-  resolveDriver,
-  resolveReference,
   runSuite,
   stopAllProcesses,
-  validateSuite,
   type BenchResult,
   type BenchsuiteConfig,
-  type Design,
   type DesignOptions,
-  type DriverNeeds,
   type LoadOverrides,
   type PlanAsk,
   type RunPlan,
   type RunSuiteOptions,
+  type SuiteRunPlan,
 } from '@benchsuite/sdk';
 import { budgetTexts, noteText, runHeaderFacts, stoppingText, warmupText, type RenderOptions, type RunOutlook } from '@benchsuite/report';
 import { closest, defineCommand, kebab, type FlagValues } from '../_cli.js';
@@ -353,31 +344,23 @@ function nameFlag(issue: string, flags: RunFlags): string {
   return issue;
 }
 
-/** What the header and `--dry-run` say of the run before it starts (the sentences come from the report package). */
-function outlook(p: Prepared, driver: { name: string; reason: string }): RunOutlook {
+/** What the header and `--dry-run` say of the run before it starts, all from its plan (the sentences come from the report package). */
+function outlook(p: Prepared): RunOutlook {
+  const { plan } = p;
   return {
     suite: p.suite,
-    scenarios: p.options.scenarios.map((s) => s.name),
-    targets: p.targetNames,
-    reference: p.reference,
-    design: p.design,
-    windowSec: windowSec(p),
-    requests: p.options.overrides?.requests,
-    minimumSec: p.budget.minimumSec,
-    expectedHalfWidth: p.budget.expectedHalfWidth,
-    forecast: p.budget.forecast,
-    driver,
-    capacity: capacityOutlook(p),
+    scenarios: plan.scenarios.map((s) => s.name),
+    targets: plan.targets.map((t) => t.name),
+    reference: plan.design.reference,
+    design: plan.design,
+    windowSec: plan.outlook.windowSec,
+    requests: plan.opts.overrides.requests,
+    minimumSec: plan.outlook.budget.minimumSec,
+    expectedHalfWidth: plan.outlook.budget.expectedHalfWidth,
+    forecast: plan.outlook.budget.forecast,
+    driver: { name: plan.driver.name, reason: plan.driver.reason },
+    capacity: plan.outlook.capacity,
   };
-}
-
-/** A capacity run's search as the SDK will do it, and how long it takes. */
-function capacityOutlook(p: Prepared): RunOutlook['capacity'] {
-  const slo = p.options.slo;
-  if (slo === undefined) return undefined;
-  const settings = capacitySettings(p.design);
-  const { typicalSec, maxSec } = capacityDurationSec(p.design, settings, p.options.scenarios.length * p.targetNames.length);
-  return { slo, settings, probeSec: p.design.capacityProbeSec ?? DEFAULTS.capacity.probeSec, typicalSec, maxSec };
 }
 
 /** Facts as aligned lines: `  label   text`. */
@@ -388,18 +371,10 @@ interface Prepared {
   options: RunSuiteOptions & { outDir: string };
   suite: string;
   configFile: string | undefined;
-  /** The design as the run will record it: options, how fresh processes are warmed, and the budget planner's fit. */
-  design: Design & { freshWarmup: typeof FRESH_WARMUP };
-  reference: string;
-  /** What the scenarios ask of the driver (a capped rate, a fixed number of requests). */
-  needs: DriverNeeds;
-  plan: RunPlan | undefined;
-  /** The targets as run: with `--runtime`, every variant `<target>@<runtime>`. */
-  targetNames: string[];
-  /** The budget planner's estimate and what it fitted (the forecast for a driver that slices rounds when the design asks). */
-  budget: BudgetPlan;
-  /** The same for the driver chosen: whether it slices rounds changes what the budget buys. */
-  replan: (driverCapabilities: DriverCapabilities) => BudgetPlan;
+  /** The plan of the interrupted run being resumed (`--resume`), as written in its folder. */
+  resumed: RunPlan | undefined;
+  /** The SDK's plan of the run: what the header and `--dry-run` print and what `runSuite` runs. */
+  plan: SuiteRunPlan;
 }
 
 /** Everything `run` needs, validated as a whole: every problem in flags, config and selection is listed at once. */
@@ -469,62 +444,34 @@ export async function prepareRun(flags: RunFlags, cwd = process.cwd()): Promise<
     ...((flags.slo?.[0] ?? config?.slo) !== undefined ? { slo: flags.slo?.[0] ?? config?.slo } : {}),
     ...planned,
   };
-  // The SDK's own validation of the final options (design ranges, reference among the targets…).
-  let checked: ReturnType<typeof validateSuite> | undefined;
+  // The SDK plans the run (validation, the design fitted to the budget, the driver, the forecast);
+  // its messages are said with the flag the user typed. An unusable driver is a usage error too,
+  // said only when nothing else was wrong.
+  let suitePlan: SuiteRunPlan | undefined;
   try {
-    checked = validateSuite(options);
+    suitePlan = await planSuiteRun(options);
   } catch (err) {
     if (!(err instanceof BenchsuiteConfigError)) throw err;
-    issues.push(...err.issues.map((i) => nameFlag(i, flags)));
+    if (!(err instanceof DriverUnusableError)) issues.push(...err.issues.map((i) => nameFlag(i, flags)));
+    else if (!issues.length) throw new UsageError(err.message);
   }
-  if (issues.length || !checked) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
-  // The minimum design fitted to the budget, as the SDK will fit it when the run starts.
-  const replan = (driverCapabilities?: DriverCapabilities) => planRun(checked.scenarios, checked.targets, checked.opts.design, { ...checked.opts, driverCapabilities });
-  const budget = replan();
-  const resolved = { ...checked.opts.design, freshWarmup: FRESH_WARMUP, ...budget.design };
-  return {
-    options,
-    suite: suiteName,
-    configFile: loaded?.file,
-    design: resolved,
-    reference: resolveReference(resolved, checked.targets),
-    needs: driverNeeds(checked.scenarios, { slo: checked.opts.slo }),
-    plan,
-    targetNames: checked.targets.map((t) => t.name),
-    budget,
-    replan,
-  };
-}
-
-/** Resolve the driver before anything is printed, so an unusable one is a usage error (exit 2). */
-async function chooseDriver(p: Prepared): Promise<{ name: string; reason: string }> {
-  try {
-    const choice = await resolveDriver(p.options.driver ?? 'auto', p.needs);
-    // What the budget buys depends on whether this driver runs the design's method.
-    p.budget = p.replan(choice.driver.capabilities);
-    return { name: choice.driver.name, reason: choice.reason };
-  } catch (err) {
-    throw new UsageError(`driver: ${(err as Error).message}`);
-  }
-}
-
-function windowSec(p: Prepared): number {
-  return p.options.overrides?.duration ?? p.design.windowSec;
+  if (issues.length || !suitePlan) throw new UsageError(issues, issues.length > 1 ? `${issues.length} problems` : undefined);
+  return { options, suite: suiteName, configFile: loaded?.file, resumed: plan, plan: suitePlan };
 }
 
 async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number> {
-  const driver = await chooseDriver(p);
   const o = p.options;
+  const { driver: d, design, outlook: planned } = p.plan;
   const plan = {
     suite: p.suite,
     config: p.configFile ?? null,
     resume: o.resume ?? false,
     scenarios: o.scenarios.map((s) => s.name),
-    targets: p.targetNames,
-    reference: p.reference,
-    design: p.design,
+    targets: p.plan.targets.map((t) => t.name),
+    reference: design.reference,
+    design,
     overrides: o.overrides ?? {},
-    driver,
+    driver: { name: d.name, reason: d.reason },
     seed: o.seed ?? null,
     outDir: o.outDir,
     pinning: o.pinning,
@@ -536,13 +483,13 @@ async function dryRun(p: Prepared, json: boolean, io: CommandIO): Promise<number
     return EXIT.ok;
   }
   // The header's lines, then what the plan holds beside them.
-  const facts = runHeaderFacts(outlook(p, driver));
+  const facts = runHeaderFacts(outlook(p));
   const at = (label: string) => facts.findIndex((f) => f.label === label) + 1;
   facts.splice(at('suite'), 0, { label: 'scenarios', text: plan.scenarios.join(', ') });
   // A capacity run's header says its own search, warm-up and length; the budget's fit is not its.
   if (p.options.slo === undefined) {
-    facts.splice(at('budget'), 0, ...budgetTexts(p.budget, p.design.budgetSec).map((text) => ({ label: '', text })));
-    facts.splice(at('design'), 0, { label: 'warm-up', text: warmupText(p.design) }, { label: 'stopping', text: stoppingText(p.design) });
+    facts.splice(at('budget'), 0, ...budgetTexts(planned.budget, design.budgetSec).map((text) => ({ label: '', text })));
+    facts.splice(at('design'), 0, { label: 'warm-up', text: warmupText(design) }, { label: 'stopping', text: stoppingText(design) });
   }
   if (p.configFile || plan.resume) facts[0]!.text += `${p.configFile ? ` (${p.configFile})` : ''}${plan.resume ? ', resuming the run in the output folder' : ''}`;
   facts.push(
@@ -620,18 +567,17 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
   if (flags.db !== undefined && !flags.history) throw new UsageError('--db names the history file of --history; add --history, or drop --db');
   const p = await prepareRun(flags);
   if (flags.dryRun) return dryRun(p, Boolean(flags.json), io);
-  const driver = await chooseDriver(p);
   const o = p.options;
   const resumeHint = `\`benchsuite run --resume ${o.outDir}\` continues it`;
   const output = { label: 'output', text: `${o.outDir} (Ctrl-C stops after the current window; ${resumeHint})` };
   io.stderr(
-    p.plan
+    p.resumed
       ? `benchsuite run: resuming suite ${p.suite} in ${o.outDir} (same seed, plan and design)\n`
-      : `${['benchsuite run', ...factLines([...runHeaderFacts(outlook(p, driver)), output], '  ', 7)].join('\n')}\n`,
+      : `${['benchsuite run', ...factLines([...runHeaderFacts(outlook(p)), output], '  ', 7)].join('\n')}\n`,
   );
 
   // The header named the driver and why; the run's own choice is said again only if it differs.
-  const progress = createProgress({ write: io.stderr, tty: io.stderrTTY && !io.env.CI, columns: process.stderr.columns, announcedDriver: p.plan ? undefined : driver.name });
+  const progress = createProgress({ write: io.stderr, tty: io.stderrTTY && !io.env.CI, columns: process.stderr.columns, announcedDriver: p.resumed ? undefined : p.plan.driver.name });
   const ac = new AbortController();
   let interrupts = 0;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -645,7 +591,8 @@ async function run(flags: RunFlags, io: CommandIO): Promise<number> {
   process.on('SIGTERM', onSignal);
   let result: BenchResult;
   try {
-    result = await runSuite({ ...o, signal: ac.signal, onEvent: progress.onEvent });
+    // The plan the header showed, run as it is.
+    result = await runSuite(p.plan, { signal: ac.signal, onEvent: progress.onEvent });
   } finally {
     progress.done();
     process.off('SIGINT', onSignal);

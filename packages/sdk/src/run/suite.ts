@@ -1,127 +1,29 @@
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { DEFAULTS } from '../defaults.js';
-import { driverNeeds, resolveDriver } from '../drivers/index.js';
 import { decidePinning, pinSelf } from '../environment.js';
-import { BenchsuiteConfigError } from '../errors.js';
 import type { Design } from '../design-options.js';
 import type { SuiteEvent, RunSuiteOptions } from '../options.js';
 import type { BenchResult, StreamResult, WindowRecord } from '../result-schema.js';
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
-import { validateSuite } from '../validate.js';
 import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
 import { controlTwin } from '../analysis/control.js';
-import { minimumSec, planBudget, type BudgetPlan, type PlannedScenario, type RunForecast } from '../analysis/budget.js';
-import { budgetFor, forecastBudget, measuredDf, pairNoise, pooledBetween, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
+import type { RunForecast } from '../analysis/budget.js';
+import { measuredDf, pairNoise, pooledBetween, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
-import type { Driver } from '../driver.js';
-import { methodFor, methods, runMethod } from './methods/index.js';
-import { recordedThresholds, thresholdsOf } from '../design-thresholds.js';
-import { INTERVAL_METHOD } from '../analysis/summarize.js';
-import { parseThresholds } from '../analysis/thresholds.js';
+import { methods } from './methods/index.js';
+import { thresholdsOf } from '../design-thresholds.js';
 import { kindOf } from '../kinds.js';
 import { assembleResult } from './assemble.js';
-import { windowSpec } from './block.js';
-import { lowSteps } from './floor.js';
-import { capacitySettings } from './capacity.js';
-import type { RunContext, RunDesign } from './context.js';
+import type { RunContext } from './context.js';
 import { processExecutor, systemClock, type Clock, type Executor, type ExecutorContext } from './executor.js';
 import { replayJournal, RunJournal } from './journal.js';
-import { frozen, missingDefinitions, planOptions, readPlan, writePlan, type RunPlan } from './plan.js';
+import { writePlan, type RunPlan } from './plan.js';
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
+import { isSuiteRunPlan, planRun, planSuiteRun } from './planning.js';
 import { scheduleHttp } from './scheduler.js';
-import type { SuitePlan } from './suite-plan.js';
+import type { SuitePlan, SuiteRunPlan } from './suite-plan.js';
 import { designNow, emptyState, type RunState } from './state.js';
-import { settleSecOf } from './window.js';
-import { FRESH_WARMUP } from './warmup.js';
-import { resolveReference } from '../reference.js';
-
-/**
- * The minimum design fitted to the run's budget: the http scenarios' rounds and blocks, after the
- * time set aside for verifying and cold starts per target and for scenarios of another kind
- * (streaming), which take a fixed time. The run and `--dry-run` both plan with this.
- */
-export function planRun(
-  scenarios: readonly Scenario[],
-  targets: readonly Target[],
-  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined; method?: Design['method'] | undefined },
-  o: {
-    verify?: boolean | undefined;
-    costs?: boolean | { startups: number } | undefined;
-    instructions?: boolean | { processes?: number | undefined } | undefined;
-    /** What the run's driver can do (whether it runs the design's method, `runMethod`); unknown: as the design says. */
-    driverCapabilities?: Driver['capabilities'] | undefined;
-    /** A typical pair's noise measured by this run so far, instead of the method's prior. */
-    noise?: NoiseComponents | undefined;
-  },
-): BudgetPlan {
-  const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
-  const perTarget = (o.verify ? DEFAULTS.planPerTarget.verifySec : 0) + (o.costs ? (typeof o.costs === 'object' ? o.costs.startups : DEFAULTS.startups) * DEFAULTS.planPerTarget.coldStartSec : 0);
-  // --instructions: every (scenario, target) of the driver's scenarios on fresh processes under callgrind.
-  const pairs = scenarios.filter(driverLoaded).reduce((a, s) => a + targets.filter((t) => targetSupports(t, s)).length, 0);
-  const processes = typeof o.instructions === 'object' ? (o.instructions.processes ?? DEFAULTS.instructions.processes) : DEFAULTS.instructions.processes;
-  const instructionsSec = o.instructions ? (pairs * DEFAULTS.instructions.pairSec * processes) / DEFAULTS.instructions.processes : 0;
-  const method = runMethod(design.method ?? DEFAULTS.method, o.driverCapabilities);
-  const planned = plannedScenarios(scenarios, targets, design, method);
-  const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + floorSec(scenarios, design) + targets.length * perTarget };
-  const plan = planBudget(planned, design, costs);
-  if (!planned.length) return plan;
-  // What the budget buys for a typical pair, by the run's own rule (blocks before rounds).
-  const fitted = { ...design, ...plan.design };
-  const forecastPlan = {
-    costSec: (blocks: number, rounds: number) => minimumSec(planned, { ...fitted, blocks: { min: blocks, max: blocks }, rounds: { min: rounds, max: rounds } }, costs),
-    blocks: { min: fitted.blocks.min, max: fitted.blocks.max },
-    rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
-  };
-  const components = o.noise ?? methods[method].prior;
-  const f = forecastBudget(components, design.budgetSec, forecastPlan);
-  const forecast: RunForecast = {
-    method,
-    source: o.noise ? 'measured' : 'prior',
-    components: { ...components },
-    ...f,
-    budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
-  };
-  return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
-}
-
-/** The loader floor's time in the minimum design (`run/floor.ts`): after each of the minimum of blocks, its windows at each low step. */
-function floorSec(scenarios: readonly Scenario[], design: Pick<Design, 'windowSec' | 'blocks'>): number {
-  return scenarios.filter(driverLoaded).reduce((a, s) => {
-    const steps = lowSteps(s).length;
-    const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    const perWindow = w.windowSec + DEFAULTS.loaderFloor.settleSec + DEFAULTS.planCosts.loaderStartSec;
-    return a + design.blocks.min * steps * DEFAULTS.loaderFloor.windowsPerBlock * perWindow;
-  }, 0);
-}
-
-/** What the budget planner needs of each loaded scenario: targets per round, steps, window, and the settle and round seconds of the method that measures its rounds. */
-function plannedScenarios(scenarios: readonly Scenario[], targets: readonly Target[], design: Pick<Design, 'windowSec'>, method: Design['method']): PlannedScenario[] {
-  return scenarios.filter(driverLoaded).map((s) => {
-    const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-    const m = methodFor(method, s);
-    return {
-      name: s.name,
-      targets: targets.filter((t) => targetSupports(t, s)).length,
-      steps: w.steps.length,
-      windowSec: w.windowSec,
-      settleSec: m.plannedSettleSec(settleSecOf(w)),
-      roundSec: m.roundSec,
-    };
-  });
-}
-
-/**
- * The design a run measures with, once its driver is known: the method it can run (sliced rounds
- * need a driver that slices) and what its budget is expected to buy with that method (said in the
- * header, recorded in the budget plan). A resumed run keeps its plan's.
- */
-function designFor(suite: SuitePlan, driver: Driver): RunDesign {
-  if (suite.recorded) return suite.design;
-  const method = runMethod(suite.design.method, driver.capabilities);
-  const forecast = planRun(suite.scenarios, suite.targets, { ...suite.design, method }, suite.opts).forecast;
-  return frozen({ ...suite.design, method, ...(suite.design.budgetPlan && forecast ? { budgetPlan: { ...suite.design.budgetPlan, forecast } } : {}) });
-}
 
 /** How far into a run its own noise replaces the prior in the forecast: blocks 1 (within) and 2 (between blocks too). */
 const FORECAST_BLOCKS = 2;
@@ -156,73 +58,6 @@ function noiseOutlook(
   return { ...(forecast ? { forecast } : {}), ...(limits ? { limits } : {}) };
 }
 
-/**
- * Plan a run: a resumed run asks what its plan asked (seed, design, driver, load overrides and
- * options; the definitions come from the caller and must hold the plan's scenarios and targets);
- * a new one has its minimum design fitted to the budget before anything starts (fewer rounds,
- * shorter warm-ups, fewer blocks). Throws `BenchsuiteConfigError` on invalid definitions.
- */
-function planSuite(given: RunSuiteOptions): SuitePlan {
-  if (given.resume && !given.outDir) throw new BenchsuiteConfigError('resume: needs outDir, the folder of the run to continue');
-  const recorded = given.resume ? frozen(readPlan(given.outDir!)) : undefined;
-  const input: RunSuiteOptions = recorded ? { ...given, ...planOptions(recorded), ...(typeof given.driver === 'object' ? { driver: given.driver } : {}) } : given;
-  const { opts, scenarios, targets } = validateSuite(input);
-  const givenTargets = input.targets.map((t) => t.name);
-  if (recorded) {
-    const missing = missingDefinitions(
-      recorded,
-      scenarios.map((s) => s.name),
-      [...givenTargets, ...targets.map((t) => t.name)],
-    );
-    if (missing.length) throw new BenchsuiteConfigError(`resume: the run in ${opts.outDir} had ${missing.join(', ')}, which this configuration lacks`);
-  }
-  const budget = recorded ? undefined : planRun(scenarios, targets, opts.design, opts);
-  const fitted = recorded ? undefined : { ...opts.design, ...budget!.design };
-  const design: RunDesign =
-    recorded?.design ??
-    frozen({
-      ...opts.design,
-      freshWarmup: FRESH_WARMUP,
-      reference: resolveReference(opts.design, targets),
-      confidence: DEFAULTS.confidence,
-      ...recordedThresholds(),
-      intervalMethod: INTERVAL_METHOD,
-      ...budget!.design,
-      budgetPlan: { minimumSec: budget!.minimumSec, givenMinimumSec: budget!.givenMinimumSec, changes: budget!.changes, overBySec: budget!.overBySec },
-      // --slo: the capacity search as this run does it (blocks, growth, resolution, probes, shares).
-      ...(opts.slo !== undefined ? { capacity: capacitySettings(fitted!) } : {}),
-    });
-  const seed = recorded?.seed ?? opts.seed ?? Math.floor(Math.random() * 2 ** 31);
-  return {
-    opts,
-    scenarios,
-    targets,
-    givenTargets,
-    recorded,
-    seed,
-    design,
-    budget,
-    loadScenarios: scenarios.filter(driverLoaded),
-    kindScenarios: scenarios.filter((s) => !s.verifyOnly && kindOf(s)),
-    planned: plannedScenarios(scenarios, targets, design, design.method),
-    est: { reference: design.reference, precision: design.precision, practicalBand: design.practicalBand, bootstrapResamples: design.bootstrapResamples, confidence: design.confidence, seed },
-    thresholdTerms: {
-      run: opts.thresholds.flatMap((t) => parseThresholds(t)),
-      scenarios: new Map(scenarios.filter((s) => s.thresholds?.length).map((s) => [s.name, s.thresholds!.flatMap((t) => parseThresholds(t))])),
-    },
-    slo: opts.slo !== undefined ? { text: opts.slo, terms: parseThresholds(opts.slo) } : undefined,
-    instructionsPlan: opts.instructions
-      ? {
-          processes: DEFAULTS.instructions.processes,
-          warmupRequests: DEFAULTS.instructions.warmupRequests,
-          requests: DEFAULTS.instructions.requests,
-          loadedRequests: DEFAULTS.instructions.loadedRequests,
-          ...(typeof opts.instructions === 'object' ? opts.instructions : {}),
-        }
-      : undefined,
-  };
-}
-
 /** Where a run meets time and servers: its clock, and the executor it makes once its driver and pinning are known. */
 export interface RunSeam {
   clock: Clock;
@@ -231,30 +66,37 @@ export interface RunSeam {
 
 const realServers: RunSeam = { clock: systemClock, executor: (ctx, clock) => processExecutor(ctx, clock) };
 
+/** What a run reports to and listens on while it runs: given beside a plan, which holds none. */
+export type RunHooks = Pick<RunSuiteOptions, 'signal' | 'onEvent'>;
+
 /**
  * Run scenarios × targets in rounds of short paired windows and return one validated result.
  * For each scenario, blocks of fresh server processes (one per target, pinned apart from the load
  * generator) are warmed up until steady; then every round measures every target once, in a seeded
  * random order. Figures are medians of per-round ratios to a reference with two-level bootstrap
  * intervals; blocks are added until every interval is within the precision target or the budget is
- * spent. Never prints: progress goes to `onEvent`. Invalid definitions throw `BenchsuiteConfigError`
- * before anything starts.
+ * spent. Never prints: progress goes to `onEvent`. Given options, it plans the run first
+ * (`planSuiteRun`: invalid definitions throw `BenchsuiteConfigError` before anything starts); given
+ * a plan, it runs that plan as it is and plans nothing (`hooks` then carry the signal and events).
  *
  * @example
  * const result = await runSuite({ scenarios: [baseline], targets: [mine, theirs], design: { precision: 0.02 } });
+ * // or: plan, show the plan, run it
+ * const plan = await planSuiteRun({ scenarios: [baseline], targets: [mine, theirs] });
+ * const same = await runSuite(plan, { onEvent: console.log });
  */
-export function runSuite(given: RunSuiteOptions): Promise<BenchResult> {
-  return runSuiteWith(given, realServers);
+export function runSuite(given: RunSuiteOptions | SuiteRunPlan, hooks: RunHooks = {}): Promise<BenchResult> {
+  return runSuiteWith(given, realServers, hooks);
 }
 
-/** `runSuite` on a given clock and executor (the tests' scripted ones): plan → replay → schedule → assemble. */
-export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promise<BenchResult> {
-  // Plan: the options, definitions and design (a resumed run's from the plan it wrote).
-  const suite = planSuite(given);
-  const { opts, recorded } = suite;
-  let design = suite.design;
-  const emit = (e: SuiteEvent) => opts.onEvent?.(e);
-  const signal = opts.signal ?? new AbortController().signal;
+/** `runSuite` on a given clock and executor (the tests' scripted ones): plan (unless given one) → replay → schedule → assemble. */
+export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: RunSeam, hooks: RunHooks = {}): Promise<BenchResult> {
+  // Plan: the options, definitions, design and driver (a resumed run's from the plan it wrote); a plan given is run as it is.
+  const suite = isSuiteRunPlan(given) ? given : await planSuiteRun(given);
+  const { opts, recorded, design } = suite;
+  const onEvent = hooks.onEvent ?? opts.onEvent;
+  const emit = (e: SuiteEvent) => onEvent?.(e);
+  const signal = hooks.signal ?? opts.signal ?? new AbortController().signal;
   // A sliced round listens on the run's signal once per target (its loader, its crash watch): many
   // targets are no leak.
   setMaxListeners(Math.max(defaultMaxListeners, 4 * suite.targets.length + 10), signal);
@@ -270,22 +112,16 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
   const resumedSec = replayed.windows.reduce((a, w) => Math.max(a, w.elapsedSec), 0);
   const elapsed = () => resumedSec + (seam.clock.now() - t0);
 
-  const choice = await resolveDriver(opts.driver, driverNeeds(suite.scenarios, { slo: opts.slo })).catch((err: Error) => {
-    throw new BenchsuiteConfigError(`driver: ${err.message}`);
-  });
-  const driver = choice.driver;
-  emit({ type: 'driver', name: driver.name, reason: choice.reason });
-  // The method this driver can run, and what the budget buys with it.
-  suite.design = designFor(suite, driver);
-  suite.planned = plannedScenarios(suite.scenarios, suite.targets, suite.design, suite.design.method);
-  design = suite.design;
+  const { driver, reason } = suite.driver;
+  emit({ type: 'driver', name: driver.name, reason });
+  // The method this driver can run, and what the budget buys with it (the plan's design holds both).
   const forecast = design.budgetPlan?.forecast;
   if (windowed && forecast && !recorded) emit({ type: 'forecast', forecast });
   const pinning = decidePinning(opts.pinning);
   const unpin = pinSelf(pinning);
   if (!pinning.enabled) emit({ type: 'not-pinned', reason: pinning.reason });
   const journal = new RunJournal(opts.outDir, replayed);
-  if (!recorded && opts.outDir) writePlan(opts.outDir, newPlan(suite, driver.name, choice.reason, startedAt));
+  if (!recorded && opts.outDir) writePlan(opts.outDir, newPlan(suite, driver.name, reason, startedAt));
   const commands = new Map<string, readonly string[]>();
   const phase: PhaseContext = { pinning, signal, emit, commands, journal };
 
@@ -338,7 +174,7 @@ export async function runSuiteWith(given: RunSuiteOptions, seam: RunSeam): Promi
       state: journal.state,
       targets: { infos, usable, verify },
       streaming,
-      driver: { driver, reason: choice.reason },
+      driver: { driver, reason },
       pinning,
       time: { startedAt, finishedAt: seam.clock.date(), wallSec: elapsed() },
       interrupted: signal.aborted,
