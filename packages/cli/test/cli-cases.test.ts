@@ -157,7 +157,7 @@ describe('flags', () => {
     const r = await inProcess(['run', '--config', config, '-s', 'tiny', '-c', '7', '-d', '2s', '-w', '0.5', '-o', out, '-n', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout);
-    expect(plan).toMatchObject({ suite: 'tiny', overrides: { connections: 7, duration: 2, warmup: 0.5 }, outDir: out, scenarios: ['ping'], targets: ['tiny'] });
+    expect(plan).toMatchObject({ suite: 'tiny', overrides: { connections: 7, duration: 2, warmup: 0.5 }, outDir: out, scenarios: ['ping'], targets: ['tiny', 'tiny.twin'] });
   });
 
   it('design flags land in the design; defaults come from the SDK', async () => {
@@ -201,7 +201,7 @@ describe('flags', () => {
     const c = markedConfig();
     const r = await inProcess(['run', '--config', c.file, '-s', 'marked', '-n', '-o', c.out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^suite {6}marked: 1 scenario × 1 target \(/);
+    expect(r.stdout).toMatch(/^suite {6}marked: 1 scenario × 1 target \+ an A\/A control \(/);
     expect(r.stdout).toMatch(/\ntargets {4}(.*, )?marked \(reference\)/);
     expect(r.stdout).toMatch(/\ndriver {5}(wrk|autocannon): \S/);
     expect(r.stdout).toContain('nothing was started (--dry-run)');

@@ -80,7 +80,9 @@ describe('benchsuite run --json', () => {
     const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')));
     expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
     expect(doc).toMatchObject({ schemaVersion: 3, suite: 'tiny', seed: 7, design: { rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 } } });
-    expect(doc.windows.filter((w: { status: string }) => w.status === 'ok')).toHaveLength(2);
+    // One target and its A/A control (a second process of it), one block of two rounds.
+    expect(doc.windows.filter((w: { status: string }) => w.status === 'ok')).toHaveLength(4);
+    expect(doc.control).toMatchObject({ reference: 'tiny', twin: 'tiny.twin' });
     // The schema is strict enough to fail: a document missing a field does not validate.
     delete doc.environment.cpuModel;
     expect(validate(doc)).toBe(false);
@@ -88,8 +90,8 @@ describe('benchsuite run --json', () => {
     const lines = r.stderr.split('\n');
     expect(lines.slice(0, 8)).toEqual([
       'benchsuite run',
-      '  suite   tiny: 1 scenario × 1 target',
-      '  targets tiny (reference)',
+      '  suite   tiny: 1 scenario × 1 target + an A/A control',
+      '  targets tiny (reference), tiny.twin (A/A control)',
       expect.stringMatching(/^ {2}budget {2}1 min 00 s to bring every interval within ±\d+\.\d%; the minimum design takes about /),
       // autocannon has no slots: sequential windows, and 1 block cannot reach ±5% or ±2% at typical noise.
       expect.stringMatching(/^ {2}expects about ±\d+\.\d% for a typical pair \(1 block × 2 rounds, sequential, typical VM noise\); ±\d+\.\d% or ±\d+\.\d% would need more blocks than allowed$/),
@@ -98,7 +100,7 @@ describe('benchsuite run --json', () => {
       expect.stringMatching(/^ {2}output {2}.* \(Ctrl-C stops after the current window; `benchsuite run --resume .*` continues it\)$/),
     ]);
     expect(r.stderr).not.toMatch(/\ndriver autocannon/);
-    expect(r.stderr).toMatch(/\nping: block 1 \(tiny\) at \d+s of 1m\n/);
+    expect(r.stderr).toMatch(/\nping: block 1 \(tiny, tiny\.twin\) at \d+s of 1m\n/);
     expect(r.stderr).toMatch(/\n {2}block 1 round 2 tiny: [\d.]+k? req\/s/);
     expect(r.stderr).toMatch(/\nping: .* after 1 block, 2 rounds → stop: maximum blocks reached\n/);
     for (const f of ['results.json', 'report.md', 'report.html', 'windows.jsonl', 'run.json']) expect(existsSync(join(out, f)), f).toBe(true);

@@ -277,13 +277,19 @@ export function forecastText(f: RunForecast): string {
   return `about ${fmtHalfWidth(f.halfWidth)} for a typical pair (${plural(f.blocks, 'block')} × ${plural(f.rounds, 'round')}, ${how}, ${source})${goals.length ? `; ${goals.join('; ')}` : ''}`;
 }
 
+/** The targets a run measures, its A/A control apart: `6 targets + an A/A control`. */
+const targetsText = (o: Pick<RunOutlook, 'targets' | 'reference'>): string => {
+  const twin = o.targets.includes(twinOf(o.reference));
+  return `${plural(o.targets.length - (twin ? 1 : 0), 'target')}${twin ? ' + an A/A control' : ''}`;
+};
+
 /** The run's header in a few short lines (label, text): suite, targets, budget, design, driver. */
 export function runHeaderFacts(o: RunOutlook): Fact[] {
   const d = o.design;
   if (o.capacity) return capacityHeaderFacts(o, o.capacity);
   const expected = o.expectedHalfWidth === undefined || o.forecast ? '' : ` (expected: about ${fmtHalfWidth(o.expectedHalfWidth)})`;
   return [
-    { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${plural(o.targets.length, 'target')}` },
+    { label: 'suite', text: `${o.suite}: ${plural(o.scenarios.length, 'scenario')} × ${targetsText(o)}` },
     { label: 'targets', text: o.targets.map((t) => (t === o.reference ? `${t} (reference)` : t === twinOf(o.reference) ? `${t} (A/A control)` : t)).join(', ') },
     {
       label: 'budget',

@@ -16,7 +16,8 @@ export function tiny(name: string, env: Record<string, string> = {}, extra: Part
 export const hasWrk = (): boolean => hasCommand('wrk');
 
 /** A tiny measuring design for tests: one block, two rounds of 0.25-s windows, a short warm-up. */
-export const tinyDesign = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.4 } } satisfies DesignOptions;
+// No A/A control: these tests count targets, windows and rounds (the control has tests of its own, aa-control.test.ts and run-cli's).
+export const tinyDesign = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.4 }, control: 'none' } satisfies DesignOptions;
 
 /**
  * A window's resource figures, 0 for every field of the schema that takes a number (a new numeric

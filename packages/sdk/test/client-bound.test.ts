@@ -93,7 +93,7 @@ describe.skipIf(skipReason !== '')('client-bound guard on one loader core of sev
     const r = await runSuite({
       scenarios: [{ name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 5 } }],
       targets: [tiny('t')],
-      design: { windowSec: 0.5, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0, maxSec: 0 } },
+      design: { windowSec: 0.5, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0, maxSec: 0 }, control: 'none' },
       driver: 'autocannon',
       pinning: { server: [server], loader: [hot] },
       verify: false,

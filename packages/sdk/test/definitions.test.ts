@@ -89,6 +89,8 @@ describe('the measuring design', () => {
       practicalBand: DEFAULTS.practicalBand,
       bootstrapResamples: DEFAULTS.bootstrapResamples,
       capacityProbeSec: DEFAULTS.capacity.probeSec,
+      youngGenerationMb: DEFAULTS.youngGenerationMb,
+      control: DEFAULTS.control.kind,
     });
     const given = validateSuite({
       scenarios: [ok],

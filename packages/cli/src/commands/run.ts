@@ -634,10 +634,7 @@ export const runCommand = defineCommand({
   ],
   exitCodes: [
     [EXIT.ok, 'done'],
-    [
-      EXIT.failed,
-      "some windows failed, a capacity block failed (a crash, a start that failed), a target failed to set up, or a target failed verify (with a threshold named on it: the thresholds' code)",
-    ],
+    [EXIT.failed, 'some windows or capacity blocks failed, or a target failed to set up or verify'],
     [EXIT.usage, 'bad usage or config (every problem is listed, each naming its flag or field)'],
     [EXIT.threshold, "a threshold (--threshold, or a scenario's thresholds) failed, or a target that failed verify had one named on it; the reports show each with its measured value"],
     [EXIT.interrupted, 'interrupted: Ctrl-C stops after the current window and writes the results (--resume DIR continues); a second Ctrl-C quits at once'],
