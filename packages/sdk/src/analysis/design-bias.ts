@@ -63,13 +63,7 @@ function halvesLog(w: OkWindow): number | null {
  *   ratio that factor ÷ the reference's.
  * A pair is flagged when either interval excludes 1 by more than `DEFAULTS.designBias.flag`.
  */
-export function designBiasOf(
-  windows: readonly WindowRecord[],
-  scenarios: readonly string[],
-  reference: string,
-  exclude: readonly string[] = [],
-  confidence: number = DEFAULTS.confidence,
-): DesignBiasRecord | undefined {
+export function designBiasOf(windows: readonly WindowRecord[], scenarios: readonly string[], reference: string, confidence: number = DEFAULTS.confidence): DesignBiasRecord | undefined {
   const index = new WindowIndex(windows);
   const ok = windows.filter((w): w is OkWindow => w.status === 'ok' && w.excluded === null);
   const pairs: DesignBiasRecord['roundOne']['pairs'] = [];
@@ -83,7 +77,7 @@ export function designBiasOf(
     const maxRound = new Map<number, number>();
     for (const w of mine) maxRound.set(w.block, Math.max(maxRound.get(w.block) ?? 0, w.round));
     const rounds = (b: number) => maxRound.get(b) ?? 0;
-    const targets = [...new Set(mine.map((w) => w.target))].filter((t) => !exclude.includes(t));
+    const targets = [...new Set(mine.map((w) => w.target))];
     const settle = new Map<string, Effect>();
     for (const target of targets) {
       // Per block the mean log(first ÷ second half) of its windows, then over blocks.

@@ -54,7 +54,6 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     state.windows,
     loadScenarios.map((s) => s.name),
     suite.design.reference,
-    [],
     suite.design.confidence,
   );
   const windows = withoutUnsteadyRounds(state.windows, bias, suite.design.reference);
