@@ -187,7 +187,10 @@ const windowsPhrase = (windowSec: number, requests: number | undefined) => (requ
 const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
 
 type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'> &
-  Partial<Pick<BenchResult['design'], 'method'>>;
+  Partial<Pick<BenchResult['design'], 'method' | 'replicas'>>;
+
+/** With replicas, what a block holds of each target: ` (3 processes of every target)`; nothing with one. */
+const replicasPhrase = (d: DesignShape) => ((d.replicas ?? 1) > 1 ? `, ${d.replicas} processes of every target in each, a round's figure their geometric mean` : '');
 
 /** How a block's fresh processes were warmed, as a phrase. */
 const warmupPhrase = (d: DesignShape) => `warm-up ${freshWarmupPhrase(d)}`;
@@ -212,8 +215,8 @@ function designText(d: DesignShape, o: { windows: string }): string {
   return (
     `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ${methodText(d.method).design}; ` +
     (d.processes === 'shared'
-      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block); ${warmupPhrase(d)}, ${carriedPhrase(d)}`
-      : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario; ${warmupPhrase(d)}`)
+      ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block)${replicasPhrase(d)}; ${warmupPhrase(d)}, ${carriedPhrase(d)}`
+      : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario${replicasPhrase(d)}; ${warmupPhrase(d)}`)
   );
 }
 
@@ -222,7 +225,8 @@ function designBrief(d: DesignShape, o: { windowSec?: number | undefined; reques
   const blocks = `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} of fresh processes`;
   return (
     `${windowsPhrase(o.windowSec ?? d.windowSec, o.requests)}, ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ` +
-    (d.processes === 'shared' ? `${blocks} shared by every scenario` : `${blocks} per scenario`)
+    (d.processes === 'shared' ? `${blocks} shared by every scenario` : `${blocks} per scenario`) +
+    replicasPhrase(d)
   );
 }
 

@@ -82,6 +82,16 @@ export const DEFAULTS = {
    */
   control: { kind: 'aa' as 'aa' | 'none', twinSuffix: '.twin' },
   /**
+   * Processes of every target in each block (`--replicas k`): each its own slot in a round, a round's
+   * figure of the target the geometric mean over its processes (`replicas.ts`). 1, because here a
+   * replica costs what a block costs: with shared processes a block's fixed cost is its processes'
+   * start and warm-ups (and a rotation round per later scenario), paid per process either way, so k
+   * replicas buy the k process samples that k blocks buy, and the blocks bring degrees of freedom
+   * (the interval's t has blocks − 1) where replicas bring none (Kalibera & Jones 2013: a level
+   * is worth repeating only when it has costs of its own; docs/method.md).
+   */
+  replicas: 1,
+  /**
    * The design-bias check of every run (`analysis/design-bias.ts`): round 1 ÷ the block's later
    * rounds, and a slot's first half ÷ its second, are flagged per pair when their 95% interval
    * excludes 1 and they differ from it by more than `flag` (issue 38's goal: under 1%).

@@ -43,6 +43,8 @@ export const designOptionsSchema = z.strictObject({
   youngGenerationMb: z.union([z.number().int().positive().max(1024), z.literal('default')]).default(DEFAULTS.youngGenerationMb),
   /** `aa`: the reference also runs as a second process in every block, the run's A/A control (`DEFAULTS.control`); `none`: not. */
   control: z.enum(['aa', 'none']).default(DEFAULTS.control.kind),
+  /** Processes of every target in each block, each loaded in its own slot (`DEFAULTS.replicas`). */
+  replicas: z.number().int().min(1).max(8).default(DEFAULTS.replicas),
   precision: z.number().positive().max(1).default(DEFAULTS.precision),
   budgetSec: z.number().positive().default(DEFAULTS.budgetSec),
   stealThreshold: z.number().positive().max(1).default(DEFAULTS.stealThreshold),

@@ -64,6 +64,7 @@ export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './ana
 export { chiSquareQuantile, normalQuantile, tQuantile } from './analysis/student-t.js';
 export { controlOf, controlTwin, processSdOf, twinOf } from './analysis/control.js';
 export { withNodeFlags, youngGenerationFlags } from './runtimes.js';
+export { isReplica, processOf } from './replicas.js';
 export { mulberry32 } from './random.js';
 export { thresholdsOf, recordedThresholds } from './design-thresholds.js';
 export { changeEstimate, headlineGroups, CHANGE_METHOD, type Change } from './analysis/compare.js';

@@ -1,5 +1,6 @@
 import { BenchsuiteConfigError, parseOrThrow } from './errors.js';
 import { twinOf } from './analysis/control.js';
+import { replicaName } from './replicas.js';
 import { resolveReference } from './reference.js';
 import { removedDesignOptions } from './design-options.js';
 import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
@@ -120,7 +121,22 @@ export function validateSuite(given: RunSuiteOptions): { opts: ReturnType<typeof
   }
   if (errors.length) throw new BenchsuiteConfigError(errors.join('\n'), errors);
   const twin = controlTarget(opts, scenarios, targets);
-  return { opts, scenarios, targets: twin ? [...targets, twin] : targets };
+  const all = twin ? [...targets, twin] : targets;
+  return { opts, scenarios, targets: [...all, ...replicaTargets(opts, scenarios, all)] };
+}
+
+/**
+ * The second to k-th processes of every target (`design.replicas`; the twin's too, so the A/A
+ * control is measured as every pair is): started, warmed and loaded like any target, their setup
+ * the target's own (not run again). None in a capacity run, when no scenario is loaded by the
+ * driver, or for a target that is a URL (one process, not started by the run).
+ */
+function replicaTargets(opts: ReturnType<typeof suiteOptionsSchema.parse>, scenarios: readonly Scenario[], targets: readonly Target[]): Target[] {
+  const k = opts.design.replicas;
+  if (k <= 1 || opts.slo !== undefined || !scenarios.some(driverLoaded)) return [];
+  return targets.flatMap((t) =>
+    t.kind !== 'process' ? [] : Array.from({ length: k - 1 }, (_, i) => ({ ...t, name: replicaName(t.name, i + 2), setup: undefined, metadata: { ...t.metadata, replicaOf: t.name } })),
+  );
 }
 
 /**

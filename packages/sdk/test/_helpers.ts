@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { DesignOptions, TargetInput } from '../src/index.js';
 import { hasCommand } from '../src/environment.js';
 import type { z } from 'zod';
-import { resourceSchema } from '../src/result-schema.js';
+import { okWindowSchema, resourceSchema, type OkWindow } from '../src/result-schema.js';
+import { createHistogram, encodeHistogram, latencyOf } from '../src/histogram.js';
 
 type Resources = z.infer<typeof resourceSchema>;
 
@@ -26,4 +27,39 @@ export const tinyDesign = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks:
 export function zeroResources<T extends Record<string, number>>(over: T): Resources & T {
   const zeros = Object.entries(resourceSchema.shape).flatMap(([k, field]) => (field.safeParse(0).success ? [[k, 0] as const] : []));
   return { ...Object.fromEntries(zeros), ...over } as Resources & T;
+}
+
+let windowIndex = 0;
+/** One ok window of 0.5 s at `rps`, every response at 100 µs, checked against the result schema. */
+export function okWindow(o: { scenario: string; target: string; block: number; round: number; rps: number }): OkWindow {
+  const requests = Math.max(1, Math.round(o.rps * 0.5));
+  const h = createHistogram();
+  h.recordValueWithCount(100, requests);
+  const latency = latencyOf(h);
+  const histogram = encodeHistogram(h);
+  const resources = zeroResources({ serverCpuSeconds: requests * 10e-6, serverPeakRssBytes: 50e6, serverProcesses: 1 });
+  const counters = { requests, statusCounts: { '200': requests }, errors: 0, timeouts: 0, non2xx: 0, unexpected: 0 };
+  const flags = { clientBound: false, backendBound: false, serverNotSaturated: false, loaderBound: false };
+  const step = { connections: 10, durationSec: 0.5, rps: o.rps, ...counters, latency, histogram, resources, ...flags, rpsPerCpuSecond: null };
+  return okWindowSchema.parse({
+    scenario: o.scenario,
+    target: o.target,
+    block: o.block,
+    round: o.round,
+    position: 0,
+    index: windowIndex++,
+    startedAt: new Date(0).toISOString(),
+    elapsedSec: 1,
+    status: 'ok',
+    durationSec: 0.5,
+    rps: o.rps,
+    ...counters,
+    latency,
+    histogram,
+    resources,
+    ...flags,
+    cpuPerRequestUs: 10,
+    steps: [step],
+    excluded: null,
+  });
 }

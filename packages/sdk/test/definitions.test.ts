@@ -91,6 +91,7 @@ describe('the measuring design', () => {
       capacityProbeSec: DEFAULTS.capacity.probeSec,
       youngGenerationMb: DEFAULTS.youngGenerationMb,
       control: DEFAULTS.control.kind,
+      replicas: DEFAULTS.replicas,
     });
     const given = validateSuite({
       scenarios: [ok],

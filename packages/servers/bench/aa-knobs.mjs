@@ -18,10 +18,15 @@
 // Knobs: plain (the runtime's defaults), y<MB> (V8's young generation fixed at MB:
 // --min/max-semi-space-size), st (--single-threaded: no concurrent GC or compiler threads),
 // nocr (--no-concurrent-recompilation), warm<N>k (a long warm-up: the block's warm-up extended by
-// --warmup-sec; applies to the whole run, so it is its own run).
+// --warmup-sec; applies to the whole run, so it is its own run), nomr (--no-memory-reducer: V8 does
+// not shrink the heap when the process allocates little, as it does while other targets' slots run),
+// grow30 (--heap-growing-percent=30: the old generation's limit grows by a fixed factor). Knobs
+// combine with '+': y32+nomr. The first knob is the one every other's level is measured against
+// (plain when given).
 //
 // Usage: npm run bench:aa -- [--frameworks node-http,fastify,koa] [--knobs plain,y16,y32]
 //        [--scenario baseline,json-post] [--blocks 6] [--rounds 4] [--warmup-sec 3] [--seed N] [--json FILE]
+//        [--reference KNOB] (one node-http process with that knob as the reference, not twins per knob)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { estimate, processSdOf, runSuite, varianceComponents, WindowIndex } from '@benchsuite/sdk';
@@ -38,6 +43,7 @@ const { values: args } = parseArgs({
     'warmup-sec': { type: 'string', default: '3' },
     seed: { type: 'string' },
     json: { type: 'string' },
+    reference: { type: 'string' },
   },
 });
 const fail = (m) => {
@@ -48,17 +54,21 @@ const KNOBS = {
   plain: [],
   st: ['--single-threaded'],
   nocr: ['--no-concurrent-recompilation'],
+  nomr: ['--no-memory-reducer'],
+  grow30: ['--heap-growing-percent=30'],
 };
-const knobFlags = (k) => {
+const oneKnob = (k) => {
   if (k in KNOBS) return KNOBS[k];
   const y = /^y(\d+)$/.exec(k);
   if (y) return [`--min-semi-space-size=${y[1]}`, `--max-semi-space-size=${y[1]}`];
-  fail(`--knobs: ${k} is not plain, st, nocr or y<MB>`);
+  fail(`--knobs: ${k} is not plain, st, nocr, nomr, grow30 or y<MB>`);
 };
+const knobFlags = (k) => k.split('+').flatMap(oneKnob);
 const frameworks = args.frameworks.split(',').filter(Boolean);
 for (const f of frameworks) if (!(f in nodeTargets)) fail(`--frameworks: ${f} is not one of ${Object.keys(nodeTargets).join(', ')}`);
 const knobs = args.knobs.split(',').filter(Boolean);
-if (!knobs.includes('plain')) fail('--knobs: needs plain (the level of every knob is measured against it)');
+const baseKnob = knobs.includes('plain') ? 'plain' : knobs[0];
+if (args.reference !== undefined) knobFlags(args.reference);
 const scenarios = args.scenario.split(',').map((s) => contractAScenariosByName[s] ?? fail(`--scenario: ${s} is not a contract A scenario`));
 const blocks = Number(args.blocks);
 const rounds = Number(args.rounds);
@@ -66,15 +76,13 @@ const warmupSec = Number(args['warmup-sec']);
 const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 
 const name = (fw, knob, twin) => `${fw}.${knob}.${twin}`;
-const targets = frameworks.flatMap((fw) =>
-  knobs.flatMap((knob) =>
-    ['a', 'b'].map((twin) => {
-      const t = nodeTargets[fw];
-      return { ...t, name: name(fw, knob, twin), command: [t.command[0], ...knobFlags(knob), ...t.command.slice(1)] };
-    }),
-  ),
-);
-const reference = name(frameworks.includes('node-http') ? 'node-http' : frameworks[0], 'plain', 'a');
+const withKnob = (fw, knob, twin) => {
+  const t = nodeTargets[fw];
+  return { ...t, name: name(fw, knob, twin), command: [t.command[0], ...knobFlags(knob), ...t.command.slice(1)] };
+};
+const targets = frameworks.flatMap((fw) => knobs.flatMap((knob) => ['a', 'b'].map((twin) => withKnob(fw, knob, twin))));
+if (args.reference !== undefined) targets.unshift(withKnob('node-http', args.reference, 'ref'));
+const reference = args.reference !== undefined ? name('node-http', args.reference, 'ref') : name(frameworks.includes('node-http') ? 'node-http' : frameworks[0], baseKnob, 'a');
 process.stderr.write(`bench:aa: ${targets.length} processes per block (${frameworks.join(', ')} × ${knobs.join(', ')} × 2), ${blocks} blocks × ${rounds} rounds, seed ${seed}\n`);
 const t0 = Date.now();
 const result = await runSuite({
@@ -119,21 +127,51 @@ for (const s of scenarios) {
       const aa = ratioGroups(result.windows, s.name, b, a, index).filter((g) => g.length);
       const vc = varianceComponents(aa.map((g) => g.map(Math.log)));
       const sd = processSdOf([{ between: vc.between, blocks: aa.length }]);
-      const level = knob === 'plain' ? null : estimate(pooledRatio(s.name, [a, b], [name(fw, 'plain', 'a'), name(fw, 'plain', 'b')]), est, [s.name, fw, knob, 'level'], RATIO_METHOD);
-      const refKnob = frameworks.includes('node-http') ? [name('node-http', knob, 'a'), name('node-http', knob, 'b')] : null;
+      const level = knob === baseKnob ? null : estimate(pooledRatio(s.name, [a, b], [name(fw, baseKnob, 'a'), name(fw, baseKnob, 'b')]), est, [s.name, fw, knob, 'level'], RATIO_METHOD);
+      const refKnob = args.reference !== undefined ? [reference, reference] : frameworks.includes('node-http') ? [name('node-http', knob, 'a'), name('node-http', knob, 'b')] : null;
       const vsRef = fw === 'node-http' || !refKnob ? null : estimate(pooledRatio(s.name, [a, b], refKnob), est, [s.name, fw, knob, 'ref'], RATIO_METHOD);
-      rows.push({ scenario: s.name, framework: fw, knob, aa: estimate(aa, est, [s.name, fw, knob, 'aa'], RATIO_METHOD), processSd: sd, within: vc.within, level, vsReference: vsRef });
+      const refGroups = fw === 'node-http' || !refKnob ? null : pooledRatio(s.name, [a, b], refKnob).filter((g) => g.length);
+      const refBetween = refGroups ? varianceComponents(refGroups.map((g) => g.map(Math.log))).between : null;
+      rows.push({
+        scenario: s.name,
+        framework: fw,
+        knob,
+        aa: estimate(aa, est, [s.name, fw, knob, 'aa'], RATIO_METHOD),
+        processSd: sd,
+        aaBetween: vc.between,
+        blocks: aa.length,
+        within: vc.within,
+        level,
+        vsReference: vsRef,
+        refBetween,
+      });
     }
   }
 }
 const lines = [
   `bench:aa — ${new Date().toISOString()}, seed ${seed}, ${blocks} blocks × ${rounds} rounds, warm-up ≤ ${warmupSec} s, steal ${pct(steal)} mean (${pct(result.overall.maxSteal)} worst window), ${Math.round((Date.now() - t0) / 1000)} s`,
-  '| scenario | framework | knob | A/A (b ÷ a) | process SD [95%] (df) | within-block SD | level ÷ plain | ÷ node-http (same knob) |',
+  `| scenario | framework | knob | A/A (b ÷ a) | process SD [95%] (df) | within-block SD | level ÷ ${baseKnob} | ÷ node-http |`,
   '|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
       `| ${r.scenario} | ${r.framework} | ${r.knob} | ${fmt(r.aa)} | ${r.processSd ? `${pct(r.processSd.point)} [${pct(r.processSd.ci95[0])}, ${pct(r.processSd.ci95[1])}] (${r.processSd.df})` : '—'} | ${r.within === null ? '—' : r.within.toFixed(3)} | ${fmt(r.level)} | ${fmt(r.vsReference)} |`,
   ),
 ];
+// Over the scenarios: one process's level SD from every scenario's A/A (the processes are shared, so
+// the degrees of freedom stay blocks − 1), and the median SD between blocks of the pair the run
+// reports (both twins pooled ÷ the reference), the figure that sets a run's intervals.
+const med = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : Number.NaN;
+};
+lines.push('', '| framework | knob | process SD over scenarios [95%] (df) | median SD between blocks of ÷ node-http |', '|---|---|---|---|');
+for (const fw of frameworks) {
+  for (const knob of knobs) {
+    const mine = rows.filter((r) => r.framework === fw && r.knob === knob);
+    const sd = processSdOf(mine.map((r) => ({ between: r.aaBetween, blocks: r.blocks })));
+    const rb = mine.map((r) => r.refBetween).filter((x) => x !== null && x !== undefined);
+    lines.push(`| ${fw} | ${knob} | ${sd ? `${pct(sd.point)} [${pct(sd.ci95[0])}, ${pct(sd.ci95[1])}] (${sd.df})` : '—'} | ${rb.length ? pct(med(rb)) : '—'} |`);
+  }
+}
 process.stdout.write(`${lines.join('\n')}\n`);
 if (args.json) writeFileSync(args.json, `${JSON.stringify({ seed, blocks, rounds, warmupSec, steal, rows, result }, null, 1)}\n`);

@@ -5,6 +5,7 @@ import {
   type MethodName,
   BenchsuiteConfigError,
   DEFAULTS,
+  isReplica,
   DriverUnusableError,
   QUICK,
   drivers,
@@ -57,6 +58,11 @@ const youngGeneration = (raw: string): number | 'default' => {
   const mb = Number(raw);
   if (!Number.isInteger(mb) || mb < 1 || mb > 1024) throw new ValueError(`expected a size in MB (1–1024) or default, got "${raw}"`);
   return mb;
+};
+const replicaCount = (raw: string): number => {
+  const k = Number(raw);
+  if (!Number.isInteger(k) || k < 1 || k > 8) throw new ValueError(`expected a whole number of processes per target from 1 to 8, got "${raw}"`);
+  return k;
 };
 const CONTROLS = ['aa', 'none'] as const;
 const controlName = (raw: string): (typeof CONTROLS)[number] => {
@@ -166,6 +172,13 @@ export const runFlags = {
     parse: controlName,
     help: "aa: the reference also runs as a second process in every block, the run's A/A control (its ratio should be 1; its spread is the processes' own noise); none: not",
     default: DEFAULTS.control.kind,
+  },
+  replicas: {
+    type: 'value',
+    value: 'K',
+    parse: replicaCount,
+    help: "processes of every target in each block, each in its own slot of a round; a round's figure of a target is the geometric mean over its processes (replicas nested in blocks: intervals keep blocks − 1 degrees of freedom)",
+    default: `${DEFAULTS.replicas}`,
   },
   reference: { type: 'value', value: 'NAME', parse: text, help: 'target the relative figures are measured against', default: `${DEFAULTS.reference} when present, else the first target` },
   stealThreshold: {
@@ -279,6 +292,7 @@ function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignO
     ['reference', { design: { reference: fd.reference } }, d.reference],
     ['youngGeneration', { design: { youngGenerationMb: fd.youngGenerationMb ?? DEFAULTS.youngGenerationMb } }, d.youngGenerationMb ?? 'default'],
     ['control', { design: { control: fd.control ?? DEFAULTS.control.kind } }, d.control ?? 'none'],
+    ['replicas', { design: { replicas: fd.replicas ?? DEFAULTS.replicas } }, d.replicas ?? 1],
     ['stealThreshold', { design: { stealThreshold: fd.stealThreshold } }, d.stealThreshold],
     ['driver', { driver: flags.driver }, plan.driver],
     ['seed', { seed: flags.seed }, plan.seed],
@@ -317,6 +331,7 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   if (flags.reference !== undefined) d.reference = flags.reference;
   if (flags.youngGeneration !== undefined) d.youngGenerationMb = flags.youngGeneration;
   if (flags.control !== undefined) d.control = flags.control;
+  if (flags.replicas !== undefined) d.replicas = flags.replicas;
   return d;
 }
 
@@ -332,6 +347,7 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.stealThreshold': 'stealThreshold',
   'design.youngGenerationMb': 'youngGeneration',
   'design.control': 'control',
+  'design.replicas': 'replicas',
   'overrides.duration': 'duration',
   'overrides.warmup': 'warmup',
   'overrides.connections': 'connections',
@@ -350,7 +366,8 @@ function outlook(p: Prepared): RunOutlook {
   return {
     suite: p.suite,
     scenarios: plan.scenarios.map((s) => s.name),
-    targets: plan.targets.map((t) => t.name),
+    // A target's replicas are its processes, not targets of their own.
+    targets: plan.targets.filter((t) => !isReplica(t.name)).map((t) => t.name),
     reference: plan.design.reference,
     design: plan.design,
     windowSec: plan.outlook.windowSec,

@@ -30,9 +30,8 @@ function roundOneLogs(index: WindowIndex, blocks: readonly number[], rounds: (b:
   for (const b of blocks) {
     const logs: Array<[number, number]> = [];
     for (let r = 1; r <= rounds(b); r++) {
-      const t = index.get(scenario, b, r, target);
-      const ref = index.get(scenario, b, r, reference);
-      if (t && ref && t.rps > 0 && ref.rps > 0) logs.push([r, Math.log(t.rps / ref.rps)]);
+      const ratio = index.pairedRound(scenario, b, r, target, reference, (t, ref) => (t.rps > 0 && ref.rps > 0 ? t.rps / ref.rps : null));
+      if (ratio !== null && ratio > 0) logs.push([r, Math.log(ratio)]);
     }
     const first = logs.find(([r]) => r === 1);
     const later = logs.filter(([r]) => r > 1).map(([, x]) => x);

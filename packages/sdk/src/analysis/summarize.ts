@@ -7,6 +7,7 @@ import { varianceComponents } from './components.js';
 import { perProcessOf } from './per-process.js';
 import { loaderShareOf } from './loader-share.js';
 import { isCleanLevel, sweepOf } from './sweep.js';
+import { windowProcess } from '../replicas.js';
 import { pairVerdict, runVerdict } from './verdict.js';
 
 /** What the estimators need of the design. */
@@ -39,31 +40,58 @@ export function estimate(groups: Grouped, o: EstimatorOptions, key: Array<string
   return { point: Number.isFinite(point) ? point : 0, ci95: ci, halfWidth: relativeHalfWidth(point, ci), n: all.length, method };
 }
 
-/** Index of usable windows: scenario → block → round → target → window. */
+/**
+ * Index of usable windows: scenario → block → round → target → its windows, one per process (a
+ * target with replicas, `design.replicas`, has one per replica; `replicas.ts`).
+ */
 export class WindowIndex {
-  private readonly map = new Map<string, OkWindow>();
+  private readonly map = new Map<string, OkWindow[]>();
   readonly blocksOf = new Map<string, number[]>();
   constructor(windows: readonly WindowRecord[]) {
     for (const w of windows) {
       if (!usable(w)) continue;
-      this.map.set(`${w.scenario}\0${w.block}\0${w.round}\0${w.target}`, w);
+      const key = `${w.scenario}\0${w.block}\0${w.round}\0${windowProcess(w).target}`;
+      const list = this.map.get(key);
+      if (list) list.push(w);
+      else this.map.set(key, [w]);
       const blocks = this.blocksOf.get(w.scenario) ?? [];
       if (!blocks.includes(w.block)) blocks.push(w.block);
       this.blocksOf.set(w.scenario, blocks);
     }
   }
-  get(scenario: string, block: number, round: number, target: string): OkWindow | undefined {
-    return this.map.get(`${scenario}\0${block}\0${round}\0${target}`);
+  /** A target's windows of one round, one per process (empty when none was usable). */
+  all(scenario: string, block: number, round: number, target: string): readonly OkWindow[] {
+    return this.map.get(`${scenario}\0${block}\0${round}\0${target}`) ?? [];
+  }
+  /**
+   * f(target's window, reference's window) in one round, or null where either has none: with one
+   * process each, f itself; with replicas, the geometric mean of f over every pair of their
+   * processes (for a ratio: the geometric mean of the target's processes ÷ that of the
+   * reference's), or null when a value is not positive.
+   */
+  pairedRound(scenario: string, block: number, round: number, target: string, reference: string, f: (t: OkWindow, r: OkWindow) => number | null): number | null {
+    const ts = this.all(scenario, block, round, target);
+    const rs = this.all(scenario, block, round, reference);
+    if (!ts.length || !rs.length) return null;
+    if (ts.length === 1 && rs.length === 1) return f(ts[0]!, rs[0]!);
+    let logs = 0;
+    let n = 0;
+    for (const t of ts) {
+      for (const r of rs) {
+        const v = f(t, r);
+        if (v === null || !Number.isFinite(v) || v <= 0) return null;
+        logs += Math.log(v);
+        n++;
+      }
+    }
+    return Math.exp(logs / n);
   }
   /** Per block, the per-round value of f(target window, reference window) where both exist. */
   paired(scenario: string, target: string, reference: string, rounds: (block: number) => number, f: (t: OkWindow, r: OkWindow) => number | null): number[][] {
     return (this.blocksOf.get(scenario) ?? []).map((b) => {
       const out: number[] = [];
       for (let r = 1; r <= rounds(b); r++) {
-        const t = this.get(scenario, b, r, target);
-        const ref = this.get(scenario, b, r, reference);
-        if (!t || !ref) continue;
-        const v = f(t, ref);
+        const v = this.pairedRound(scenario, b, r, target, reference, f);
         if (v !== null && Number.isFinite(v)) out.push(v);
       }
       return out;

@@ -24,6 +24,8 @@ export const blockSchema = z.strictObject({
   targets: z.array(
     z.strictObject({
       target: z.string(),
+      /** Which of the target's processes (`design.replicas`): 2…k; absent: the first (or the only one). */
+      process: z.number().int().min(2).optional(),
       status: z.enum(['ok', 'failed']),
       /** Spawn to ready, ms, with the block's servers starting together (cold starts one by one are in `targets[].costs`). */
       startupMs: nonneg.optional(),

@@ -104,6 +104,8 @@ export const designSchema = z.strictObject({
   youngGenerationMb: z.union([int, z.literal('default')]).optional(),
   /** `aa`: the reference also ran as a second process in every block (the A/A control, `result.control`); absent in results before it: none. */
   control: z.enum(['aa', 'none']).optional(),
+  /** Processes of every target in each block (`design.replicas`); absent in results before it: 1. */
+  replicas: int.optional(),
   /** `--slo`: seconds per probe (absent in older results: 2). */
   capacityProbeSec: nonneg.optional(),
   /** `--slo`: the capacity search as this run did it: blocks per target, coarse growth, bisection resolution, probes per block, kept-up and late shares (absent in older results). */

@@ -102,6 +102,8 @@ export type StepResult = z.infer<typeof stepResultSchema>;
 const windowBase = {
   scenario: z.string(),
   target: z.string(),
+  /** Which of the target's processes in the block (`design.replicas`): 2…k; absent: the first (or the only one). */
+  process: z.number().int().min(2).optional(),
   /** 1-based block (a set of fresh server processes, one per target). */
   block: z.number().int().positive(),
   /** 1-based round within the block; every target is measured once per round. */

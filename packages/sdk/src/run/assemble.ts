@@ -14,6 +14,7 @@ import { windowSpec } from './block.js';
 import { FLOOR_RESPONDER } from './floor.js';
 import { loaderFloorsOf } from '../analysis/loader-floor.js';
 import type { RunState } from './state.js';
+import { blockAsProcesses, isReplica, windowAsProcess } from '../replicas.js';
 import type { SuitePlan } from './suite-plan.js';
 
 /** Everything a finished (or interrupted) run planned, measured and decided, for `assembleResult`. */
@@ -46,17 +47,20 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const { infos, usable, verify } = run.targets;
   const { streaming } = run;
   const { driver, reason } = run.driver;
-  const { blocks, stops, ceilings, profiles, instructions, capacity, loadSec } = state;
+  const { stops, ceilings, profiles, instructions, capacity, loadSec } = state;
+  // A target's replicas under its own name, each with its process number (`replicas.ts`).
+  const blocks = state.blocks.map(blockAsProcesses);
+  const measured = state.windows.map(windowAsProcess);
   // The design's own biases, from the windows as measured (the A/A twin kept in: its round trend
   // says whether a trend is the reference's own); a pair's round 1 that is off its later rounds is
   // left out of that pair's estimates (the windows stay, marked `unsteady`).
   const bias = designBiasOf(
-    state.windows,
+    measured,
     loadScenarios.map((s) => s.name),
     suite.design.reference,
     suite.design.confidence,
   );
-  const windows = withoutUnsteadyRounds(state.windows, bias, suite.design.reference);
+  const windows = withoutUnsteadyRounds(measured, bias, suite.design.reference);
   const floors = loaderFloorsOf(state.floorWindows, { driver: run.driver.driver.name, responder: FLOOR_RESPONDER, est });
   // The recorded design is the planned one; a change made during the run is in its budget plan.
   const measuredForecast = run.noise?.measuredForecast;
@@ -74,8 +78,9 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const twin = controlTwin(design);
   for (const s of loadScenarios) {
     for (const t of usable) {
-      // The A/A twin's figures are the run's control (`result.control`), not a pair to rank or judge.
-      if (t.name === twin) continue;
+      // The A/A twin's figures are the run's control (`result.control`), not a pair to rank or
+      // judge; a replica's windows are its target's (its summary pools them).
+      if (t.name === twin || isReplica(t.name)) continue;
       const inBlock = blocks.some((b) => b.scenario === s.name && b.targets.some((x) => x.target === t.name && x.status === 'failed' && x.failure?.phase !== 'interrupted'));
       if (!inBlock && !windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
       summaries.push(
@@ -177,7 +182,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
         },
       };
     }),
-    targets: [...infos.values()],
+    targets: [...infos.values()].filter((t) => !isReplica(t.name)),
     verify,
     blocks: [...blocks],
     windows: [...windows],

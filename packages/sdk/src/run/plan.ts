@@ -103,6 +103,8 @@ export function readPlan(dir: string): RunPlan {
       // Before warm-ups by work served, fresh processes warmed until steady within the tolerance.
       warmup: { ...d.warmup, served: d.warmup.served ?? 0 },
       control: d.control ?? 'none',
+      // Every plan before design.replicas ran one process per target in a block.
+      replicas: d.replicas ?? 1,
     },
     options: { ...options, overrides: options.overrides as LoadOverrides },
   };

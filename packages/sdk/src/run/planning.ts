@@ -32,7 +32,11 @@ import { resolveReference } from '../reference.js';
 export function planRun(
   scenarios: readonly Scenario[],
   targets: readonly Target[],
-  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & { processes?: Design['processes'] | undefined; method?: Design['method'] | undefined },
+  design: Pick<Design, 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'budgetSec'> & {
+    processes?: Design['processes'] | undefined;
+    method?: Design['method'] | undefined;
+    replicas?: Design['replicas'] | undefined;
+  },
   o: {
     verify?: boolean | undefined;
     costs?: boolean | { startups: number } | undefined;
@@ -61,7 +65,10 @@ export function planRun(
     blocks: { min: fitted.blocks.min, max: fitted.blocks.max },
     rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
   };
-  const components = o.noise ?? methods[method].prior;
+  // With k processes per target a round's figure is a geometric mean over k of each side: both parts of a prior's noise shrink by √k.
+  const k = design.replicas ?? DEFAULTS.replicas;
+  const prior = methods[method].prior;
+  const components = o.noise ?? { between: prior.between / Math.sqrt(k), within: prior.within / Math.sqrt(k) };
   const f = forecastBudget(components, design.budgetSec, forecastPlan);
   const forecast: RunForecast = {
     method,

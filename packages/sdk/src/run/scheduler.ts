@@ -1,6 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import { controlTwin } from '../analysis/control.js';
+import { isReplica, processOf } from '../replicas.js';
 import { blockCosts, blockSec, planRounds, sharedBlocksAhead, type PlannedScenario } from '../analysis/budget.js';
 import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
@@ -100,7 +101,7 @@ async function scheduleBlocks(ctx: RunContext, list: readonly Scheduled[], o: Sc
       scenario: x.scenario,
       all: x.members,
       get members() {
-        return x.members.filter((t) => !precise.has(t.name));
+        return x.members.filter((t) => !precise.has(processOf(t.name).target));
       },
       names: x.members.map((t) => t.name),
       weight: x.members.length * (w.steps.length * w.windowSec + settleSecOf(w)),
@@ -191,7 +192,7 @@ function worstOf(ctx: RunContext, est: EstimatorOptions, e: Entry): { halfWidths
   const twin = controlTwin(ctx.design);
   const byTarget = headlineByTarget(
     e.scenario.name,
-    e.names.filter((n) => n !== twin),
+    e.names.filter((n) => n !== twin && !isReplica(n)),
     ctx.journal.state.windows,
     est,
   );
@@ -376,7 +377,7 @@ async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms:
 async function afterBlocks(ctx: RunContext, o: ScheduleOptions, e: Entry): Promise<void> {
   // Every target of the scenario, the precise ones too; not the A/A twin (a second process of the reference).
   const { scenario } = e;
-  const members = e.all.filter((t) => t.name !== controlTwin(ctx.design));
+  const members = e.all.filter((t) => t.name !== controlTwin(ctx.design) && !isReplica(t.name));
   const { journal } = ctx;
   if (o.profile && !ctx.signal.aborted) {
     for (const t of members) {

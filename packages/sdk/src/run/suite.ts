@@ -7,9 +7,10 @@ import type { BenchResult, StreamResult, WindowRecord } from '../result-schema.j
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
+import { isReplica, processOf } from '../replicas.js';
 import { controlTwin } from '../analysis/control.js';
 import type { RunForecast } from '../analysis/budget.js';
-import { measuredDf, pairNoise, pooledBetween, typicalComponents, type NoiseComponents } from '../analysis/forecast.js';
+import { measuredDf, pairNoise, pooledBetween, typicalNoise, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
@@ -43,7 +44,7 @@ function noiseOutlook(
   const prior = design.budgetPlan?.forecast;
   if (!prior) return {};
   const measured = pairNoise(windows, pairs, design.reference, maxBlock);
-  const typical = typicalComponents(measured.map((p) => p.components));
+  const typical = typicalNoise(measured);
   if (!typical) return {};
   const noise = { between: pooledBetween(prior.components.between, typical.between, measuredDf(measured), DEFAULTS.forecast.priorDf), within: typical.within };
   const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
@@ -143,7 +144,11 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
       commands,
       addLoad: (sec) => journal.record({ record: 'load', sec }),
     };
-    const pairs = suite.loadScenarios.flatMap((s) => members(s).map((t) => ({ scenario: s.name, target: t.name })));
+    const pairs = suite.loadScenarios.flatMap((s) =>
+      members(s)
+        .filter((t) => !isReplica(t.name))
+        .map((t) => ({ scenario: s.name, target: t.name })),
+    );
     // After each of the first blocks: what the budget buys with this run's own noise.
     const afterBlock = (b: number) => {
       if (b > FORECAST_BLOCKS) return;
@@ -214,13 +219,16 @@ function replay(suite: SuitePlan, emit: (e: SuiteEvent) => void): RunState {
 async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
   const { opts } = suite;
   const infos = await setupPhase(suite.targets, phase);
-  // The A/A twin runs what the reference's setup produced, and shares its fate.
+  // The A/A twin runs what the reference's setup produced, a replica what its target's did, and each shares that fate.
   const twin = controlTwin(suite.design);
-  if (twin && infos.has(twin)) {
-    const ref = infos.get(suite.design.reference)!;
-    const command = phase.commands.get(suite.design.reference);
-    if (command) phase.commands.set(twin, command);
-    Object.assign(infos.get(twin)!, { status: ref.status, ...(ref.reason ? { reason: ref.reason } : {}), ...(ref.command ? { command: ref.command } : {}) });
+  const sourceOf = (name: string): string | undefined => (name === twin ? suite.design.reference : isReplica(name) ? (sourceOf(processOf(name).target) ?? processOf(name).target) : undefined);
+  for (const t of suite.targets) {
+    const source = sourceOf(t.name);
+    if (!source || !infos.has(source)) continue;
+    const from = infos.get(source)!;
+    const command = phase.commands.get(source);
+    if (command) phase.commands.set(t.name, command);
+    Object.assign(infos.get(t.name)!, { status: from.status, ...(from.reason ? { reason: from.reason } : {}), ...(from.command ? { command: from.command } : {}) });
   }
   // Every Node target starts with the design's young generation (its setup's command, or its own).
   const flags = youngGenerationFlags(suite.design.youngGenerationMb ?? 'default');
@@ -231,11 +239,19 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
     infos.get(t.name)!.command = command;
   }
   const usable = suite.targets.filter((t) => infos.get(t.name)!.status === 'ok');
-  const verify = opts.verify ? await verifyPhase(suite.scenarios, usable, phase, phase.journal.state.verify) : [];
-  const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === t.name && v.ok);
+  // A replica answers what its target answers: verified once, on the target's first process.
+  const verify = opts.verify
+    ? await verifyPhase(
+        suite.scenarios,
+        usable.filter((t) => !isReplica(t.name)),
+        phase,
+        phase.journal.state.verify,
+      )
+    : [];
+  const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === processOf(t.name).target && v.ok);
   if (opts.costs && !phase.signal.aborted) {
     await costsPhase(
-      usable.filter((t) => t.name !== twin),
+      usable.filter((t) => t.name !== twin && !isReplica(t.name)),
       suite.scenarios,
       verified,
       infos,
@@ -245,7 +261,7 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
     );
   }
   // Scenarios of other kinds (streaming) measure no ratio: the twin serves only the driver's.
-  const member = (s: Scenario, t: Target) => targetSupports(t, s) && verified(s, t) && (t.name !== twin || driverLoaded(s));
+  const member = (s: Scenario, t: Target) => targetSupports(t, s) && verified(s, t) && ((t.name !== twin && !isReplica(t.name)) || driverLoaded(s));
   return { infos, usable, verify, members: (s: Scenario) => usable.filter((t) => member(s, t)) };
 }
 
