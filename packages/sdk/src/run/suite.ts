@@ -158,14 +158,7 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
     const streaming: StreamResult[] = [];
     for (const scenario of suite.kindScenarios) {
       if (!members(scenario).length || signal.aborted) continue;
-      streaming.push(
-        ...(await kindOf(scenario)!.run(
-          ctx,
-          scenario,
-          members(scenario),
-          journal.state.streams.filter((r) => r.scenario === scenario.name),
-        )),
-      );
+      streaming.push(...(await kindOf(scenario)!.run(ctx, scenario, members(scenario))));
     }
 
     // Assemble: the result from the plan and everything the journal holds.
@@ -231,7 +224,7 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
     infos.get(t.name)!.command = command;
   }
   const usable = suite.targets.filter((t) => infos.get(t.name)!.status === 'ok');
-  const verify = opts.verify ? await verifyPhase(suite.scenarios, usable, phase, phase.journal.state.verify) : [];
+  const verify = opts.verify ? await verifyPhase(suite.scenarios, usable, phase) : [];
   const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === t.name && v.ok);
   if (opts.costs && !phase.signal.aborted) {
     await costsPhase(
@@ -239,7 +232,6 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
       suite.scenarios,
       verified,
       infos,
-      phase.journal.state.costs,
       phase,
       typeof opts.costs === 'object' ? opts.costs.startups : DEFAULTS.startups,
     );
