@@ -9,7 +9,7 @@ import { subSeed } from '../analysis/bootstrap.js';
 import type { RunContext } from './context.js';
 import type { BlockProcess } from './executor.js';
 import type { WindowOutcome } from './methods/method.js';
-import { PhaseError, type StartedTarget } from './runtime.js';
+import { PhaseError, type StartedTarget } from './server-process.js';
 import { blockState, cutShortRecord, isDone } from './state.js';
 import { fittedWindowSec, settleSecOf, type RoundItem, type WindowSpec } from './window.js';
 import { warmupSchemes, type WarmTarget } from './warmup.js';

@@ -7,7 +7,7 @@ import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { failureOf, windowSpec } from './block.js';
 import type { RunContext } from './context.js';
-import { LoaderFailure, runtimeOf, type StartedTarget } from './runtime.js';
+import { LoaderFailure, runtimeOf, type StartedTarget } from './server-process.js';
 import { doneRecord } from './state.js';
 import { serverFullShare } from '../window-resources.js';
 import { measureWindow, type WindowFigures } from './window.js';

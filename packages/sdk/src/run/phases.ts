@@ -9,7 +9,7 @@ import { targetSupports, TargetUnavailableError, type Target } from '../target.j
 import { send, verifyScenario } from '../verify.js';
 import type { RunJournal } from './journal.js';
 import { doneRecord, isDone } from './state.js';
-import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
+import { PhaseError, runtimeOf, type StartedTarget } from './server-process.js';
 
 export interface PhaseContext {
   pinning: Pinning;

@@ -13,7 +13,7 @@ import { measuredDf, pairNoise, pooledBetween, typicalComponents, type NoiseComp
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
-import { kindOf } from '../kinds.js';
+import { kindOf } from '../scenario-kinds.js';
 import { assembleResult } from './assemble.js';
 import type { RunContext } from './context.js';
 import { processExecutor, systemClock, type Clock, type Executor, type ExecutorContext } from './executor.js';

@@ -5,7 +5,7 @@ import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { roundOrder } from '../run/block.js';
 import type { RunContext } from '../run/context.js';
-import { runtimeOf } from '../run/runtime.js';
+import { runtimeOf } from '../run/server-process.js';
 import { isDone } from '../run/state.js';
 import { streamSpecSchema, type StreamSpec } from './spec.js';
 import { backpressure, cancellations, configureObserver, streamLevel, type StreamPhaseContext } from './measure.js';
