@@ -5,7 +5,8 @@
  */
 import { VERDICT_BANDS, type Ceiling, type Estimate, type LoaderFloor, type ProfileRecord, type TargetInfo } from '@benchsuite/sdk';
 import { pairVerdictText } from './notes.js';
-import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, shortFrame, valueText } from './format.js';
+import { shortFrame } from './flame.js';
+import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, valueText } from './units.js';
 import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
 
 type Align = 'left' | 'right';
