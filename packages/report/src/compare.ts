@@ -1,6 +1,7 @@
 import { CHANGE_METHOD, DEFAULTS, changeEstimate, headlineGroups, median, subSeed, upgradeResult, type BenchResult, type Change, type NoiseLabel } from '@benchsuite/sdk';
 import { noteText } from './notes.js';
-import { DASH, cpuList, escapeMarkdown as md, fmtDate, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './format.js';
+import { escapeMarkdown as md } from './escape.js';
+import { DASH, cpuList, fmtDate, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs } from './units.js';
 import { markdownTable } from './markdown.js';
 import { noteSentence, sentence } from './model.js';
 import type { Column } from './tables.js';

@@ -6,7 +6,8 @@
  * in name order, as flamegraph.pl does; colours from a hash of the name), and bounded: frames
  * narrower than `minWidth` pixels are merged, so a profile of any size gives a small SVG.
  */
-import { escapeHtml, fmtPct } from './format.js';
+import { escapeHtml } from './escape.js';
+import { fmtPct } from './units.js';
 
 /** Collapsed stacks: folded text, or `[stack, weight]` pairs such as the SDK's `CollapsedStacks` map. */
 export type FlameInput = string | Iterable<readonly [stack: string, weight: number]>;
@@ -316,4 +317,29 @@ export function packageBarsSvg(rows: readonly PackageBarRow[], options: PackageB
     `<svg xmlns="http://www.w3.org/2000/svg" class="package-bars" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
     `role="img" aria-label="${name}" font-family="system-ui, sans-serif" font-size="12" fill="#111"><title>${name}</title>${parts.join('')}</svg>`
   );
+}
+
+/**
+ * A profile frame (`function (location)`, as the collapsed stacks name it) with a long file path cut
+ * to its last `keep` segments: `handle (…/lib/route.js:12:5)`; `keep` 0 leaves the file name only.
+ * Frames without a path location (`(program)`, `write (node:net:917)`, `sym (libc.so.6)`) are unchanged.
+ */
+export function shortFrame(name: string, keep = 3): string {
+  if (!name.endsWith(')')) return name;
+  // The '(' matching the final ')', so a path such as `/app (copy)/x.js` stays whole.
+  let depth = 0;
+  let open = -1;
+  for (let i = name.length - 1; i > 0; i--) {
+    if (name[i] === ')') depth++;
+    else if (name[i] === '(' && --depth === 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open <= 0 || name[open - 1] !== ' ') return name;
+  const location = name.slice(open + 1, -1);
+  const segments = location.split('/');
+  const room = Math.max(1, keep);
+  if (!location.includes('/') || segments.length <= room + (location.startsWith('/') ? 1 : 0)) return name;
+  return `${name.slice(0, open)}(${keep > 0 ? '…/' : ''}${segments.slice(-room).join('/')})`;
 }

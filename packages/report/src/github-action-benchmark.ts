@@ -1,5 +1,5 @@
 import type { BenchResult, Estimate, PairSummary } from '@benchsuite/sdk';
-import { fmtEstimate, fmtHalfWidth, fmtPct, fmtRatio } from './format.js';
+import { fmtEstimate, fmtHalfWidth, fmtPct, fmtRatio } from './units.js';
 import { withReference } from './reference.js';
 
 /**

@@ -4,7 +4,8 @@
  * with @benchsuite/history and passes the series in); output is text. Every sentence about the
  * history is here.
  */
-import { DASH, escapeHtml as esc, escapeMarkdown, fmtPct, fmtSignedPct } from './format.js';
+import { escapeHtml as esc, escapeMarkdown } from './escape.js';
+import { DASH, fmtPct, fmtSignedPct } from './units.js';
 
 export type HistoryFigure = 'rps' | 'cpu' | 'instructions';
 

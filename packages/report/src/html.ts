@@ -5,7 +5,8 @@ import { historySectionHtml, renderHistoryPage, type HistoryControlRunView, type
 import { createHash } from 'node:crypto';
 import { decodeHistogram, disturbedWindows, median, thresholdsOf, type BenchResult, type OkWindow, type PairSummary } from '@benchsuite/sdk';
 import type { Note } from './notes.js';
-import { DASH, escapeHtml as esc, fmtRatio, fmtRps, fmtUs } from './format.js';
+import { escapeHtml as esc } from './escape.js';
+import { DASH, fmtRatio, fmtRps, fmtUs } from './units.js';
 import { flameGraphSvg, packageBarsSvg } from './flame.js';
 import {
   MISSING_LABEL,

@@ -42,7 +42,7 @@ export {
 export { renderTerminal, type TerminalOptions } from './terminal.js';
 export { buildModel, stacksFilesOf, foldedNotes, runHeaderFacts, forecastText, warmupText, stoppingText, type RunOutlook, type ReportOptions, type ReportModel } from './model.js';
 export { headlineColumns, packageTable, type Table } from './tables.js';
-export { flameGraphSvg, flameLayout, packageBarsSvg, escapeSvgText, type FlameRect } from './flame.js';
+export { flameGraphSvg, flameLayout, packageBarsSvg, escapeSvgText, shortFrame, type FlameRect } from './flame.js';
 export { UnknownReferenceError } from './reference.js';
 export {
   compareResults,
@@ -57,6 +57,7 @@ export {
   type Comparison,
 } from './compare.js';
 export { toGithubActionBenchmark, type GithubActionBenchmarkMetric } from './github-action-benchmark.js';
-export { escapeHtml, escapeMarkdown, fmtHalfWidth, fmtPct, shortFrame } from './format.js';
+export { escapeHtml, escapeMarkdown } from './escape.js';
+export { fmtHalfWidth, fmtPct } from './units.js';
 export { streamEventText } from './stream-tables.js';
 export { budgetTexts, noteText, pairVerdictText, type Note } from './notes.js';

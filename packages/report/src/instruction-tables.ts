@@ -4,7 +4,7 @@
  * and terminal renderers.
  */
 import type { BenchResult, InstructionsRecord } from '@benchsuite/sdk';
-import { DASH, fmtEstimate, fmtInt, fmtPct, fmtRatio } from './format.js';
+import { DASH, fmtEstimate, fmtInt, fmtPct, fmtRatio } from './units.js';
 import type { Table } from './tables.js';
 
 interface Row {

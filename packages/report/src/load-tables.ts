@@ -3,7 +3,7 @@
  * the markdown, HTML and terminal renderers like every other table.
  */
 import type { BenchResult, Capacity, PairSummary, ThresholdOutcome } from '@benchsuite/sdk';
-import { DASH, fmtInt, fmtMs, fmtPct, fmtRps, fmtSignedPct } from './format.js';
+import { DASH, fmtInt, fmtMs, fmtPct, fmtRps, fmtSignedPct } from './units.js';
 import { lineChart, PALETTE } from './svg.js';
 import type { Column, Table } from './tables.js';
 

@@ -1,5 +1,5 @@
 import type { BenchResult } from '@benchsuite/sdk';
-import { escapeHtml, escapeMarkdown as md } from './format.js';
+import { escapeHtml, escapeMarkdown as md } from './escape.js';
 import {
   MISSING_LABEL,
   buildModel,

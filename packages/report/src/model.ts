@@ -15,7 +15,7 @@ import {
   type TargetInfo,
 } from '@benchsuite/sdk';
 import { budgetTexts, noteText, type Note } from './notes.js';
-import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './format.js';
+import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './units.js';
 import { methodText } from './method-text.js';
 import { withReference } from './reference.js';
 import type { HistoryRuleView, HistorySeriesView } from './history.js';

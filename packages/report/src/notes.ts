@@ -12,7 +12,7 @@ import {
   type VerdictBand,
 } from '@benchsuite/sdk';
 import { methodText } from './method-text.js';
-import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtInt, fmtPct, fmtRatio, fmtRps } from './format.js';
+import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtInt, fmtPct, fmtRatio, fmtRps } from './units.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
 

@@ -1,8 +1,9 @@
-import { extraTables } from './extra-tables.js';
+import { instructionTables } from './instruction-tables.js';
 import { capacityTable, openLoopTable, thresholdTable } from './load-tables.js';
 import type { ReportModel, ScenarioView } from './model.js';
 import type { Note } from './notes.js';
 import { runtimeTables } from './runtime-table.js';
+import { streamTables } from './stream-tables.js';
 import { ceilingColumns, floorColumns, floorRows, type Table } from './tables.js';
 
 /**
@@ -50,7 +51,8 @@ export function outline(m: ReportModel): Section[] {
     ...table('open-loop', 'Open loop', openLoopTable(r) as Table<unknown>),
     ...(capacity.rows.length ? [{ kind: 'capacity' as const, id: 'capacity', title: 'Capacity under the SLO', brief: true, table: capacity }] : []),
     ...(runtimes.length ? [{ kind: 'runtimes' as const, id: 'runtimes', title: 'Runtimes', brief: true, tables: runtimes }] : []),
-    ...extraTables(r).flatMap((x, i) => table(`extra-${i}`, x.title, x.table)),
+    // The sections beside the pairs' tables: streaming, then instruction counts.
+    ...[...streamTables(r), ...instructionTables(r)].flatMap((x, i) => table(`extra-${i}`, x.title, x.table)),
     // Rankings and the scenario tables' legend only when a scenario has them (a capacity run has none).
     ...(m.scenarios.length
       ? [

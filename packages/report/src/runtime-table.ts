@@ -4,7 +4,7 @@
  * markdown, HTML and the terminal draw it.
  */
 import type { BenchResult, PairSummary } from '@benchsuite/sdk';
-import { DASH, fmtEstimate, fmtRatio } from './format.js';
+import { DASH, fmtEstimate, fmtRatio } from './units.js';
 import { barChart, PALETTE } from './svg.js';
 import type { Table } from './tables.js';
 

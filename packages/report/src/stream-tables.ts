@@ -4,7 +4,7 @@
  * progress line of each streaming phase (the CLI prints it).
  */
 import { median, type BenchResult, type StreamResult, type SuiteEvent } from '@benchsuite/sdk';
-import { DASH, fmtBytes, fmtInt, fmtPct, fmtRps } from './format.js';
+import { DASH, fmtBytes, fmtInt, fmtPct, fmtRps } from './units.js';
 import type { Table } from './tables.js';
 
 type Level = StreamResult['blocks'][number]['levels'][number];

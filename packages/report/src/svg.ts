@@ -2,7 +2,7 @@
  * Inline SVG charts, drawn here rather than in the browser so the report is readable with
  * JavaScript off and needs nothing from the network. Every label passes through `escapeHtml`.
  */
-import { escapeHtml as esc } from './format.js';
+import { escapeHtml as esc } from './escape.js';
 
 export const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#475569', '#b45309'];
 

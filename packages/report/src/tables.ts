@@ -5,7 +5,8 @@
  */
 import { VERDICT_BANDS, type Ceiling, type Estimate, type LoaderFloor, type ProfileRecord, type TargetInfo } from '@benchsuite/sdk';
 import { pairVerdictText } from './notes.js';
-import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, shortFrame, valueText } from './format.js';
+import { shortFrame } from './flame.js';
+import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, valueText } from './units.js';
 import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
 
 type Align = 'left' | 'right';
@@ -52,8 +53,11 @@ const ratioCell = (isRef: boolean, e: Estimate | null) => (isRef ? '1 (reference
 
 /** The headline table of a scenario: one row per measured target. */
 export function headlineColumns(m: ReportModel): Column<PairRow>[] {
-  const ref = m.reference;
-  const precision = m.result.design.precision;
+  return [...figureColumns(m.reference), ...shareColumns(m), ...latencyColumns(), ...trustColumns(m.reference, m.result.design.precision), ...countColumns()];
+}
+
+/** The headline's place and figures: throughput and CPU per request, each alone and relative to the reference. */
+function figureColumns(ref: string): Column<PairRow>[] {
   return [
     {
       id: 'place',
@@ -105,6 +109,12 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
       text: (r) => ratioCell(r.isReference, r.summary.relativeCpu),
       sort: (r) => (r.isReference ? 1 : point(r.summary.relativeCpu)),
     },
+  ];
+}
+
+/** What share of a ceiling the figure reached: the backend's own, and the loader's floor (each only when a pair has it). */
+function shareColumns(m: ReportModel): Column<PairRow>[] {
+  return [
     ...(m.result.summaries.some((s) => s.backendShare !== null)
       ? [
           {
@@ -133,6 +143,12 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
           } satisfies Column<PairRow>,
         ]
       : []),
+  ];
+}
+
+/** Latency percentiles. */
+function latencyColumns(): Column<PairRow>[] {
+  return [
     {
       id: 'p50',
       label: 'p50',
@@ -143,6 +159,12 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
     },
     { id: 'p99', label: 'p99', align: 'right', brief: true, text: (r) => fmtMs(r.summary.latency.p99), sort: (r) => r.summary.latency.p99 },
     { id: 'p999', label: 'p99.9', align: 'right', text: (r) => fmtMs(r.summary.latency.p999), sort: (r) => r.summary.latency.p999 },
+  ];
+}
+
+/** How far the figure can be trusted: precision reached, CoV verdict, host noise. */
+function trustColumns(ref: string, precision: number): Column<PairRow>[] {
+  return [
     {
       id: 'precision',
       label: `Precision (target ${fmtHalfWidth(precision)})`,
@@ -173,6 +195,12 @@ export function headlineColumns(m: ReportModel): Column<PairRow>[] {
       sort: (r) => r.summary.noise.meanSteal,
       tone: (r) => (r.summary.noise.label === 'quiet' ? null : 'warn'),
     },
+  ];
+}
+
+/** What is behind the figure: windows used and bound, errors, blocks, memory. */
+function countColumns(): Column<PairRow>[] {
+  return [
     {
       id: 'windows',
       label: 'Windows used / excluded',

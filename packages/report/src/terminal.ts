@@ -1,5 +1,6 @@
 import type { BenchResult } from '@benchsuite/sdk';
-import { fmtPct, shortFrame } from './format.js';
+import { shortFrame } from './flame.js';
+import { fmtPct } from './units.js';
 import {
   MISSING_LABEL,
   buildModel,

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkThresholds, parseThresholds } from '@benchsuite/sdk';
 import { renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
-import { fmtMs } from '../src/format.js';
+import { fmtMs } from '../src/units.js';
 import { loadFixture } from './helpers.js';
 
 describe('thresholds table', () => {

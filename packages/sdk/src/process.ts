@@ -181,16 +181,53 @@ async function freePort(): Promise<number> {
  */
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
   const ready = options.ready ?? { type: 'stdout' };
+  const { env, presetUrl } = await processEnv(options, ready);
+  const spawned = await spawnToFile([...(options.pin ?? []), ...options.command], options.cwd, env);
+  if (spawned.pid === undefined) {
+    const why = await spawned.whyNotStarted();
+    const t = readTail(spawned.log);
+    rmSync(spawned.log, { force: true });
+    throw new ProcessStartError(`could not start ${options.command[0]}: ${why}`, 'start', t);
+  }
+  const proc = runningProcess({ ...spawned, pid: spawned.pid });
+  const timeoutMs = options.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs;
+  const first = await readiness(proc, spawned.log, ready, { presetUrl, timeoutMs, t0: spawned.t0, signal: options.signal, healthPollMs: options.healthPollMs ?? 10 });
+  if (first.kind !== 'ready') {
+    const [message, phase] = notReady(first, ready, timeoutMs);
+    const info = proc.exitInfo();
+    await proc.stop(1000);
+    throw new ProcessStartError(message, phase, proc.tail(), info);
+  }
+  proc.url = first.url.replace(/\/$/, '');
+  proc.readyMs = performance.now() - spawned.t0;
+  return proc;
+}
+
+/** The process's environment, and its URL when it is known before the start (a health path needs a port chosen here). */
+async function processEnv(options: StartProcessOptions, ready: Readiness): Promise<{ env: Record<string, string | undefined>; presetUrl: string | undefined }> {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   for (const k of options.unsetEnv ?? []) delete env[k];
-  let presetUrl: string | undefined;
-  if (ready.type === 'healthz') {
-    if (!env.PORT || env.PORT === '0') env.PORT = String(await freePort());
-    presetUrl = `http://127.0.0.1:${env.PORT}`;
-  } else {
+  if (ready.type !== 'healthz') {
     env.PORT ??= '0';
+    return { env, presetUrl: undefined };
   }
+  if (!env.PORT || env.PORT === '0') env.PORT = String(await freePort());
+  return { env, presetUrl: `http://127.0.0.1:${env.PORT}` };
+}
 
+/** A spawned command: its pid (none when it could not start), its exit, its output file, and when it was spawned. */
+interface Spawned {
+  pid: number | undefined;
+  exited: Promise<ExitInfo>;
+  exitInfo(): ExitInfo | undefined;
+  /** Why a command without a pid did not start. */
+  whyNotStarted(): Promise<string | undefined>;
+  log: string;
+  t0: number;
+}
+
+/** Spawn `argv` detached (its own process group), its stdout and stderr into a fresh output file. */
+async function spawnToFile(argv: readonly string[], cwd: string | undefined, env: Record<string, string | undefined>): Promise<Spawned> {
   // Output goes to a file, not to pipes: the runner shares the loader's core, and draining a
   // gateway's per-request log (MB/s) there would cost loader CPU and runner memory (execa's
   // `{file}` target would pipe through the runner, so the file's descriptor is passed instead).
@@ -200,10 +237,9 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   const { execa } = await import('execa');
   const log = outputFile();
   const fd = openSync(log, 'a');
-  const argv = [...(options.pin ?? []), ...options.command];
   const t0 = performance.now();
   // execa: a spawn error and an exit arrive as one result (never a rejection, with `reject:
-  // false`). Its clean-up on exit is off: the reaper below covers a SIGKILLed runner too, and the
+  // false`). Its clean-up on exit is off: the reaper covers a SIGKILLed runner too, and the
   // whole process group, where execa's kill reaches one pid. Its types list descriptors 3–9
   // only; at run time any open descriptor is handed to spawn as is (checked: the child's fd 1
   // and 2 point at the file, and `child.stdout` is null).
@@ -211,7 +247,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   const child = (() => {
     try {
       return execa(argv[0]!, argv.slice(1), {
-        cwd: options.cwd,
+        cwd,
         env,
         extendEnv: false,
         detached: true,
@@ -225,32 +261,40 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
       closeSync(fd);
     }
   })();
-  let savedTail: string | undefined;
-  const tail = () => savedTail ?? readTail(log);
-
   let exitInfo: ExitInfo | undefined;
   const exited: Promise<ExitInfo> = child.then((r) => (exitInfo = { code: r.exitCode ?? null, signal: (r.signal ?? null) as NodeJS.Signals | null }));
+  return {
+    pid: child.pid,
+    exited,
+    exitInfo: () => exitInfo,
+    whyNotStarted: async () => {
+      const r = await child;
+      return r.cause instanceof Error ? r.cause.message : r.shortMessage;
+    },
+    log,
+    t0,
+  };
+}
 
-  const pid = child.pid;
-  if (pid === undefined) {
-    const r = await child;
-    const t = tail();
-    rmSync(log, { force: true });
-    throw new ProcessStartError(`could not start ${options.command[0]}: ${r.cause instanceof Error ? r.cause.message : r.shortMessage}`, 'start', t);
-  }
+/**
+ * The handle of a started process, known to the reaper and to `stopAllProcesses` until it stops:
+ * stopping it sends SIGTERM to its group, SIGKILL after the grace, and keeps its output's tail.
+ */
+function runningProcess(spawned: Spawned & { pid: number }): RunningProcess {
+  const { pid, exited, log } = spawned;
   reaperWrite(`add ${pid}`);
-
+  let savedTail: string | undefined;
   let stopping: Promise<ExitInfo> | undefined;
   const proc: RunningProcess = {
     pid,
     url: '',
     readyMs: 0,
     exited,
-    exitInfo: () => exitInfo,
-    tail,
+    exitInfo: spawned.exitInfo,
+    tail: () => savedTail ?? readTail(log),
     stop(graceMs = 5000) {
       stopping ??= (async () => {
-        if (!exitInfo) {
+        if (!spawned.exitInfo()) {
           killGroup(pid, 'SIGTERM');
           const timer = sleep(graceMs).then(() => 'timeout' as const);
           if ((await Promise.race([exited, timer])) === 'timeout') killGroup(pid, 'SIGKILL');
@@ -268,17 +312,61 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     },
   };
   live.add(proc);
+  return proc;
+}
 
-  const timeoutMs = options.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs;
-  const fail = async (message: string, phase: 'start' | 'ready'): Promise<never> => {
-    const info = exitInfo;
-    await proc.stop(1000);
-    throw new ProcessStartError(message, phase, tail(), info);
-  };
+type ReadyOutcome = { kind: 'ready'; url: string } | { kind: 'exit'; e: ExitInfo } | { kind: 'timeout' } | { kind: 'aborted' };
 
+/**
+ * What comes first: the process is ready (its URL), it exits, the ready timeout passes, or the
+ * run is interrupted. The watchers of the others stop once one is decided.
+ */
+async function readiness(
+  proc: RunningProcess,
+  log: string,
+  ready: Readiness,
+  o: { presetUrl: string | undefined; timeoutMs: number; t0: number; signal: AbortSignal | undefined; healthPollMs: number },
+): Promise<ReadyOutcome> {
   const pattern = ready.type === 'stdout' && ready.pattern ? new RegExp(ready.pattern) : LISTENING;
+  // Watched whatever the readiness (as it always was): a health path's start reads the output too.
+  const stdout = watchForUrl(log, pattern, o.presetUrl);
+  const abort = abortOf(o.signal);
+  const deadlineTimer = new AbortController();
+  // Cancelled once the race is decided, so no 20 s timer stays pending per server.
+  const deadline = sleep(o.timeoutMs, undefined, { signal: deadlineTimer.signal }).then(
+    () => ({ kind: 'timeout' as const }),
+    () => new Promise<never>(() => undefined),
+  );
+  const url: Promise<string> =
+    ready.type === 'stdout' ? stdout.url : pollHealth(o.presetUrl! + ready.path, () => proc.exitInfo() !== undefined, o.t0 + o.timeoutMs, o.healthPollMs).then(() => o.presetUrl!);
+  const first = await Promise.race([
+    url.then((u) => ({ kind: 'ready' as const, url: u })),
+    proc.exited.then((e) => ({ kind: 'exit' as const, e })),
+    deadline,
+    abort.aborted.then(() => ({ kind: 'aborted' as const })),
+  ]);
+  abort.unlisten();
+  stdout.stop();
+  deadlineTimer.abort();
+  return first;
+}
+
+/** The message and phase of a start that did not reach ready. */
+function notReady(first: Exclude<ReadyOutcome, { kind: 'ready' }>, ready: Readiness, timeoutMs: number): [string, 'start' | 'ready'] {
+  switch (first.kind) {
+    case 'exit':
+      return [`exited before it was ready (${describeExit(first.e)})`, 'start'];
+    case 'timeout':
+      return [`not ready after ${timeoutMs} ms (${ready.type === 'stdout' ? 'no "listening on" line on stdout' : `no 200 on ${ready.path}`})`, 'ready'];
+    case 'aborted':
+      return ['interrupted while starting', 'start'];
+  }
+}
+
+/** The URL of the first output line that matches `pattern`, read by polling the output file until `stop`. */
+function watchForUrl(log: string, pattern: RegExp, presetUrl: string | undefined): { url: Promise<string>; stop(): void } {
   let watching = true;
-  const urlFromStdout = new Promise<string>((resolve) => {
+  const url = new Promise<string>((resolve) => {
     void (async () => {
       let offset = 0;
       let partial = '';
@@ -305,49 +393,25 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
       }
     })();
   });
+  return {
+    url,
+    stop: () => {
+      watching = false;
+    },
+  };
+}
 
-  let unlistenAbort: () => void = () => undefined;
-  const abort = new Promise<'aborted'>((resolve) => {
-    const sig = options.signal;
-    if (!sig) return;
-    if (sig.aborted) return resolve('aborted');
+/** Resolves when `signal` aborts (never without one); `unlisten` drops its listener. */
+function abortOf(signal: AbortSignal | undefined): { aborted: Promise<'aborted'>; unlisten(): void } {
+  let unlisten: () => void = () => undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) return resolve('aborted');
     const on = () => resolve('aborted');
-    sig.addEventListener('abort', on, { once: true });
-    unlistenAbort = () => sig.removeEventListener('abort', on);
+    signal.addEventListener('abort', on, { once: true });
+    unlisten = () => signal.removeEventListener('abort', on);
   });
-  const deadlineTimer = new AbortController();
-  // Cancelled once the race is decided, so no 20 s timer stays pending per server.
-  const deadline = sleep(timeoutMs, undefined, { signal: deadlineTimer.signal }).then(
-    () => ({ kind: 'timeout' as const }),
-    () => new Promise<never>(() => undefined),
-  );
-
-  let url: string;
-  const readyPromise: Promise<string> =
-    ready.type === 'stdout' ? urlFromStdout : pollHealth(presetUrl! + ready.path, () => exitInfo !== undefined, t0 + timeoutMs, options.healthPollMs ?? 10).then(() => presetUrl!);
-  const first = await Promise.race([
-    readyPromise.then((u) => ({ kind: 'ready' as const, u })),
-    exited.then((e) => ({ kind: 'exit' as const, e })),
-    deadline,
-    abort.then(() => ({ kind: 'aborted' as const })),
-  ]);
-  unlistenAbort();
-  watching = false;
-  deadlineTimer.abort();
-  switch (first.kind) {
-    case 'ready':
-      url = first.u;
-      break;
-    case 'exit':
-      return fail(`exited before it was ready (${describeExit(first.e)})`, 'start');
-    case 'timeout':
-      return fail(`not ready after ${timeoutMs} ms (${ready.type === 'stdout' ? 'no "listening on" line on stdout' : `no 200 on ${ready.path}`})`, 'ready');
-    case 'aborted':
-      return fail('interrupted while starting', 'start');
-  }
-  proc.url = url.replace(/\/$/, '');
-  proc.readyMs = performance.now() - t0;
-  return proc;
+  return { aborted, unlisten: () => unlisten() };
 }
 
 async function pollHealth(url: string, dead: () => boolean, deadline: number, everyMs: number): Promise<void> {

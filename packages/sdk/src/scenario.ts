@@ -80,7 +80,7 @@ const scenarioSchema = z
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a kebab-case name ([a-z0-9._-])'),
     description: z.string().optional(),
     /**
-     * How the scenario is measured (`scenarioKinds` in `kinds.ts`): `http` (the default) in rounds of
+     * How the scenario is measured (`scenarioKinds` in `scenario-kinds.ts`): `http` (the default) in rounds of
      * paired windows of request/response load; `stream` as server-sent-event streams (`stream`).
      */
     kind: z.enum(['http', 'stream']).default('http'),
@@ -139,7 +139,7 @@ export function parseScenario(input: unknown, path = 'scenario'): Scenario {
 }
 
 /** The requests of a scenario as a list (one or many). */
-/** Whether the load driver runs this scenario in windows: not verify-only, and of the `http` kind (other kinds measure themselves, `kinds.ts`). */
+/** Whether the load driver runs this scenario in windows: not verify-only, and of the `http` kind (other kinds measure themselves, `scenario-kinds.ts`). */
 export function driverLoaded(s: Pick<Scenario, 'verifyOnly' | 'kind'>): boolean {
   return !s.verifyOnly && s.kind === 'http';
 }

@@ -12,7 +12,7 @@ import { DEFAULTS } from '../src/defaults.js';
 import type { BlockProcess, Clock, Executor, ExecutorContext } from '../src/run/executor.js';
 import { fallbackMethod, roundMethod } from '../src/run/methods/index.js';
 import type { MethodContext } from '../src/run/methods/method.js';
-import { PhaseError, type StartedTarget } from '../src/run/runtime.js';
+import { PhaseError, type StartedTarget } from '../src/run/server-process.js';
 import type { RunSeam } from '../src/run/suite.js';
 import type { RoundItem, WindowFigures } from '../src/run/window.js';
 import { zeroResources } from './_helpers.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../src/defaults.js';
 import { h2loadDriver } from '../src/drivers/h2load.js';
 import { wrkDriver } from '../src/drivers/wrk.js';
-import { runtimeOf, type StartedTarget } from '../src/run/runtime.js';
+import { runtimeOf, type StartedTarget } from '../src/run/server-process.js';
 import { fallbackMethod, methodFor, methods, roundMethod, runMethod } from '../src/run/methods/index.js';
 import { measureSlicedRound, scheduleSec, sliceSchedule, sliceTiming } from '../src/run/methods/sliced.js';
 import { measureWindow, type WindowSpec } from '../src/run/window.js';

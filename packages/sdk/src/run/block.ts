@@ -9,8 +9,8 @@ import { subSeed } from '../analysis/bootstrap.js';
 import type { RunContext } from './context.js';
 import type { BlockProcess } from './executor.js';
 import type { WindowOutcome } from './methods/method.js';
-import { PhaseError, type StartedTarget } from './runtime.js';
-import { blockState, cutShortRecord } from './state.js';
+import { PhaseError, type StartedTarget } from './server-process.js';
+import { blockState, cutShortRecord, isDone } from './state.js';
 import { fittedWindowSec, settleSecOf, type RoundItem, type WindowSpec } from './window.js';
 import { warmupSchemes, type WarmTarget } from './warmup.js';
 
@@ -83,8 +83,7 @@ function finish(ctx: RunContext, record: BlockRecord): void {
 export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: BlockPlan<E>): Promise<Set<E>> {
   const { executor, journal } = ctx;
   const b = plan.block;
-  const held = (e: E) => blockState(journal.state, e.scenario.name, b);
-  const todo = plan.entries.filter((e) => !held(e));
+  const todo = plan.entries.filter((e) => !isDone(journal.state, { step: 'block', scenario: e.scenario.name, block: b }));
   const t0 = executor.clock.now();
   const startedAt = executor.clock.date().toISOString();
   // A block of one scenario is announced before its processes start; a shared block's parts each at its turn.
@@ -101,7 +100,7 @@ export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: Bloc
     let position = 0;
     for (const e of plan.entries) {
       const names = e.members.map((t) => t.name);
-      const state = held(e);
+      const state = blockState(journal.state, e.scenario.name, b);
       if (state === 'cut-short') journal.record({ record: 'block', block: cutShortRecord(journal.state, e.scenario.name, b, names) });
       if (state) continue;
       if (ctx.signal.aborted) break;

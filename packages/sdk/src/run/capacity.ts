@@ -7,7 +7,8 @@ import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { failureOf, windowSpec } from './block.js';
 import type { RunContext } from './context.js';
-import { LoaderFailure, runtimeOf, type StartedTarget } from './runtime.js';
+import { LoaderFailure, runtimeOf, type StartedTarget } from './server-process.js';
+import { doneRecord } from './state.js';
 import { serverFullShare } from '../window-resources.js';
 import { measureWindow, type WindowFigures } from './window.js';
 import { warmUp } from './warmup.js';
@@ -402,7 +403,7 @@ async function capacityBlock(
 /**
  * Capacity under an SLO for one (scenario, target): `blocks` blocks of the search (at least
  * `DEFAULTS.capacity.minBlocks`), each on a fresh process; blocks an interrupted run finished are
- * replayed from its journal (`replayed`). The probes' windows are numbered on from the run's
+ * replayed from its journal (the run's state: `doneRecord`). The probes' windows are numbered on from the run's
  * windows (a journalled block moves the run's next index past its probes). The figure and its
  * interval come from `capacityOfBlocks`.
  */
@@ -413,14 +414,15 @@ export async function capacityOf(
   slo: { text: string; terms: readonly ThresholdTerm[] },
   blocks: number,
   settings: CapacitySettings & { probeSec: number },
-  replayed: readonly CapacityBlock[] = [],
   onProbe?: (block: number, p: CapacityProbe) => void,
 ): Promise<Capacity> {
   const out: CapacityBlock[] = [];
-  let index = ctx.journal.state.nextIndex;
+  // What the interrupted run finished, as the search begins (the blocks it journals now are not replayed).
+  const replayed = ctx.journal.state;
+  let index = replayed.nextIndex;
   const nextIndex = () => index++;
   for (let b = 1; b <= blocks && !ctx.signal.aborted; b++) {
-    const again = replayed.find((r) => r.block === b);
+    const again = doneRecord(replayed, { step: 'capacity-block', scenario: scenario.name, target: target.name, block: b });
     if (again) {
       out.push(again);
       continue;

@@ -4,7 +4,7 @@ import { subSeed } from '../analysis/bootstrap.js';
 import type { MethodName } from '../method-names.js';
 import { roundMethod } from './methods/index.js';
 import type { MethodContext, WindowOutcome } from './methods/method.js';
-import { runtimeOf, type StartedTarget } from './runtime.js';
+import { runtimeOf, type StartedTarget } from './server-process.js';
 import type { RoundItem, WindowContext } from './window.js';
 
 /** The run's clock: seconds on a monotonic scale for durations and the budget, and the date records carry. */

@@ -11,7 +11,7 @@ import type { InstructionsRecord } from '../result-schema.js';
 import { connectionSteps, prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import type { RunContext } from './context.js';
-import { runtimeOf, type StartedTarget } from './runtime.js';
+import { runtimeOf, type StartedTarget } from './server-process.js';
 
 /** What `--instructions` asks: fresh processes per pair, warm-up and counted requests. */
 export interface InstructionsPlan {

@@ -2,7 +2,7 @@ import type { Driver, DriverRunOptions, DriverRunResult } from '../driver.js';
 import { pinPrefix, type Pinning } from '../environment.js';
 import { describeExit, type ExitInfo } from '../process.js';
 import { TreeSampler, type WindowResources } from '../window-resources.js';
-import { LoaderFailure, PhaseError } from './runtime.js';
+import { LoaderFailure, PhaseError } from './server-process.js';
 
 /**
  * The one physical act of the run: the driver loads one server once. Every load goes through

@@ -8,7 +8,8 @@ import { lastLines } from '../process.js';
 import { targetSupports, TargetUnavailableError, type Target } from '../target.js';
 import { send, verifyScenario } from '../verify.js';
 import type { RunJournal } from './journal.js';
-import { PhaseError, runtimeOf, type StartedTarget } from './runtime.js';
+import { doneRecord, isDone } from './state.js';
+import { PhaseError, runtimeOf, type StartedTarget } from './server-process.js';
 
 export interface PhaseContext {
   pinning: Pinning;
@@ -69,14 +70,18 @@ export async function setupPhase(targets: readonly Target[], ctx: PhaseContext):
   return infos;
 }
 
-/** Send each scenario once to each target (one fresh server per target) and check the answer, before any load. */
-export async function verifyPhase(scenarios: readonly Scenario[], targets: readonly Target[], ctx: PhaseContext, done: readonly VerifyOutcome[]): Promise<VerifyOutcome[]> {
+/**
+ * Send each scenario once to each target (one fresh server per target) and check the answer, before
+ * any load; the checks a resumed run journalled are kept, not sent again.
+ */
+export async function verifyPhase(scenarios: readonly Scenario[], targets: readonly Target[], ctx: PhaseContext): Promise<VerifyOutcome[]> {
   const out: VerifyOutcome[] = [];
+  // What the interrupted run checked, as the phase begins.
+  const replayed = ctx.journal.state;
   for (const t of targets) {
     if (ctx.signal.aborted) break;
-    const previous = done.filter((v) => v.target === t.name);
-    const todo = scenarios.filter((s) => targetSupports(t, s) && !previous.some((v) => v.scenario === s.name));
-    out.push(...previous.filter((v) => scenarios.some((s) => s.name === v.scenario)));
+    const todo = scenarios.filter((s) => targetSupports(t, s) && !isDone(replayed, { step: 'verify', scenario: s.name, target: t.name }));
+    out.push(...replayed.verify.filter((v) => v.target === t.name && scenarios.some((s) => s.name === v.scenario)));
     if (!todo.length) continue;
     // One server per target for all its scenarios: each sends a request or two, far below any
     // stateful limit (the rate-limit window allows 50), and blocks get fresh servers anyway.
@@ -167,13 +172,12 @@ export async function costsPhase(
   scenarios: readonly Scenario[],
   verified: (s: Scenario, t: Target) => boolean,
   infos: Map<string, TargetInfo>,
-  logged: ReadonlyMap<string, Costs>,
   ctx: PhaseContext,
   startups: number,
 ): Promise<void> {
   for (const t of usable) {
     if (ctx.signal.aborted) break;
-    const done = logged.get(t.name);
+    const done = doneRecord(ctx.journal.state, { step: 'costs', target: t.name });
     if (done) {
       infos.get(t.name)!.costs = done;
       continue;

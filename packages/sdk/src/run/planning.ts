@@ -13,7 +13,7 @@ import { methodFor, methods, runMethod } from './methods/index.js';
 import { recordedThresholds } from '../design-thresholds.js';
 import { INTERVAL_METHOD } from '../analysis/summarize.js';
 import { parseThresholds } from '../analysis/thresholds.js';
-import { kindOf } from '../kinds.js';
+import { kindOf } from '../scenario-kinds.js';
 import { windowSpec } from './block.js';
 import { lowSteps } from './floor.js';
 import { capacityDurationSec, capacitySettings } from './capacity.js';

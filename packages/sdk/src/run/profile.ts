@@ -12,7 +12,7 @@ import type { Target } from '../target.js';
 import { median } from '../analysis/bootstrap.js';
 import { windowSpec } from './block.js';
 import type { RunContext } from './context.js';
-import { runtimeOf, type StartedTarget } from './runtime.js';
+import { runtimeOf, type StartedTarget } from './server-process.js';
 import { measureWindow } from './window.js';
 import { warmUp } from './warmup.js';
 

@@ -17,7 +17,7 @@ import { floorSession, lowSteps, type FloorSession } from './floor.js';
 import type { RunContext } from './context.js';
 import { countInstructions, type InstructionsPlan } from './instructions.js';
 import { profileTarget } from './profile.js';
-import { blockState } from './state.js';
+import { isDone } from './state.js';
 import { settleSecOf } from './window.js';
 
 /** What the scheduler needs besides the run's context: the estimator, the planner's view of the scenarios, and what follows their blocks. */
@@ -158,7 +158,7 @@ async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], po
         target: ctx.design.precision,
         decision,
       });
-      if (decision !== 'continue' && !blockState(ctx.journal.state, e.scenario.name, b + 1)) e.stop = decision;
+      if (decision !== 'continue' && !isDone(ctx.journal.state, { step: 'block', scenario: e.scenario.name, block: b + 1 })) e.stop = decision;
     }
   }
 }
@@ -170,7 +170,7 @@ async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], po
  */
 async function floorWindows(ctx: RunContext, floor: FloorSession, active: readonly Entry[], leftOut: ReadonlySet<Entry>, b: number): Promise<void> {
   const measured = (e: Entry) => ctx.journal.state.blocks.some((x) => x.scenario === e.scenario.name && x.block === b && x.rounds > 0);
-  const held = (e: Entry) => ctx.journal.state.floorWindows.some((w) => w.scenario === e.scenario.name && w.block === b);
+  const held = (e: Entry) => isDone(ctx.journal.state, { step: 'floor', scenario: e.scenario.name, block: b });
   for (const e of active) {
     if (ctx.signal.aborted || leftOut.has(e) || !lowSteps(e.scenario, lowConnectionsOf(ctx)).length || !measured(e) || held(e)) continue;
     try {
@@ -344,7 +344,7 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, si: number, l
 /** The backend's own ceiling, once per run, for a scenario that declares its backend. */
 async function scenarioCeiling(ctx: RunContext, o: ScheduleOptions, e: Entry): Promise<void> {
   const { scenario } = e;
-  if (!scenario.backend || ctx.journal.state.ceilings.some((c) => c.scenario === scenario.name)) return;
+  if (!scenario.backend || isDone(ctx.journal.state, { step: 'ceiling', scenario: scenario.name })) return;
   try {
     ctx.emit({ type: 'ceiling', scenario: scenario.name, service: scenario.backend.service });
     const c = await measureCeiling(scenario, e.all, { driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, est: o.est });
@@ -363,12 +363,11 @@ async function capacities(ctx: RunContext, e: Entry, slo: { text: string; terms:
   const { design } = ctx;
   const settings = design.capacity ?? capacitySettings(design);
   for (const t of e.all) {
-    if (ctx.signal.aborted || ctx.journal.state.capacity.some((c) => c.scenario === e.scenario.name && c.target === t.name)) continue;
+    if (ctx.signal.aborted || isDone(ctx.journal.state, { step: 'capacity', scenario: e.scenario.name, target: t.name })) continue;
     const event = { type: 'capacity', scenario: e.scenario.name, target: t.name, slo: slo.text } as const;
     ctx.emit(event);
-    const replayed = ctx.journal.state.capacityBlocks.filter((c) => c.scenario === e.scenario.name && c.target === t.name).map((c) => c.block);
     const probeSec = design.capacityProbeSec ?? DEFAULTS.capacity.probeSec;
-    const capacity = await capacityOf(ctx, e.scenario, t, slo, settings.blocks, { ...settings, probeSec }, replayed, (block, probe) => ctx.emit({ ...event, block, probe }));
+    const capacity = await capacityOf(ctx, e.scenario, t, slo, settings.blocks, { ...settings, probeSec }, (block, probe) => ctx.emit({ ...event, block, probe }));
     ctx.journal.record({ record: 'capacity', capacity });
   }
 }
@@ -381,7 +380,7 @@ async function afterBlocks(ctx: RunContext, o: ScheduleOptions, e: Entry): Promi
   const { journal } = ctx;
   if (o.profile && !ctx.signal.aborted) {
     for (const t of members) {
-      if (ctx.signal.aborted || journal.state.profiles.some((p) => p.scenario === scenario.name && p.target === t.name)) continue;
+      if (ctx.signal.aborted || isDone(journal.state, { step: 'profile', scenario: scenario.name, target: t.name })) continue;
       ctx.emit({ type: 'profile', scenario: scenario.name, target: t.name, status: 'start' });
       const p = await profileTarget(ctx, scenario, t, o.outDir, DEFAULTS.stepSettleSec);
       ctx.emit({ type: 'profile', scenario: scenario.name, target: t.name, status: p.status, ...(p.reason ? { message: p.reason } : {}) });
@@ -391,7 +390,7 @@ async function afterBlocks(ctx: RunContext, o: ScheduleOptions, e: Entry): Promi
   }
   if (o.instructionsPlan && !ctx.signal.aborted) {
     for (const t of members) {
-      if (ctx.signal.aborted || journal.state.instructions.some((x) => x.scenario === scenario.name && x.target === t.name)) continue;
+      if (ctx.signal.aborted || isDone(journal.state, { step: 'instructions', scenario: scenario.name, target: t.name })) continue;
       ctx.emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: 'start' });
       const x = await countInstructions(ctx, scenario, t, o.instructionsPlan);
       ctx.emit({ type: 'instructions', scenario: scenario.name, target: t.name, status: x.status, ...(x.reason ? { message: x.reason } : {}) });

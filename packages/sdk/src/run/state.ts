@@ -21,6 +21,7 @@ import {
   type FloorWindow,
   type ProfileRecord,
   type StopRecord,
+  type StreamBlock,
   type StreamResult,
   type VerifyOutcome,
   type WindowRecord,
@@ -155,6 +156,75 @@ export function reduce(s: RunState, e: RunEvent): RunState {
     case 'capacity':
       return { ...s, capacity: [...s.capacity, e.capacity] };
   }
+}
+
+/**
+ * A step of a run that the journal can hold, so that a resumed run does not take it again: a
+ * scenario's part of a block, the loader's floor after it, a check, a target's costs, a backend's
+ * ceiling, a profile, an instruction count, a capacity search and each of its blocks, a stream block.
+ */
+export type Step =
+  | { step: 'verify'; scenario: string; target: string }
+  | { step: 'costs'; target: string }
+  | { step: 'ceiling'; scenario: string }
+  | { step: 'block'; scenario: string; block: number }
+  | { step: 'floor'; scenario: string; block: number }
+  | { step: 'profile'; scenario: string; target: string }
+  | { step: 'instructions'; scenario: string; target: string }
+  | { step: 'capacity'; scenario: string; target: string }
+  | { step: 'capacity-block'; scenario: string; target: string; block: number }
+  | { step: 'stream'; scenario: string; target: string; block: number };
+
+/** The record that makes each step (but a block, which `blockState` answers) done. */
+export interface StepRecords {
+  verify: VerifyOutcome;
+  costs: Costs;
+  ceiling: Ceiling;
+  floor: FloorWindow;
+  profile: ProfileRecord;
+  instructions: InstructionsRecord;
+  capacity: Capacity;
+  'capacity-block': CapacityBlock;
+  stream: StreamBlock;
+}
+
+type RecordedStep = Exclude<Step, { step: 'block' }>;
+
+const of = (scenario: string, target: string) => (x: { scenario: string; target: string }) => x.scenario === scenario && x.target === target;
+
+/** The record the state holds of a step (the first, for the floor's windows), or undefined: the step is still to be taken. */
+export function doneRecord<S extends RecordedStep>(s: RunState, step: S): StepRecords[S['step']] | undefined {
+  const found = (() => {
+    switch (step.step) {
+      case 'verify':
+        return s.verify.find(of(step.scenario, step.target));
+      case 'costs':
+        return s.costs.get(step.target);
+      case 'ceiling':
+        return s.ceilings.find((c) => c.scenario === step.scenario);
+      case 'floor':
+        return s.floorWindows.find((w) => w.scenario === step.scenario && w.block === step.block);
+      case 'profile':
+        return s.profiles.find(of(step.scenario, step.target));
+      case 'instructions':
+        return s.instructions.find(of(step.scenario, step.target));
+      case 'capacity':
+        return s.capacity.find(of(step.scenario, step.target));
+      case 'capacity-block':
+        return s.capacityBlocks.find((c) => of(step.scenario, step.target)(c) && c.block.block === step.block)?.block;
+      case 'stream':
+        return s.streams.find(of(step.scenario, step.target))?.blocks.find((b) => b.block === step.block);
+    }
+  })();
+  return found as StepRecords[S['step']] | undefined;
+}
+
+/**
+ * Is this step done? The one place a run decides what a resumed run skips: every step whose record
+ * the state holds, and a block's part that was recorded or cut short by a kill (`blockState`).
+ */
+export function isDone(s: RunState, step: Step): boolean {
+  return step.step === 'block' ? blockState(s, step.scenario, step.block) !== undefined : doneRecord(s, step) !== undefined;
 }
 
 /**

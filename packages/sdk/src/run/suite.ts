@@ -14,7 +14,7 @@ import { measuredDf, pairNoise, pooledBetween, typicalNoise, type NoiseComponent
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
-import { kindOf } from '../kinds.js';
+import { kindOf } from '../scenario-kinds.js';
 import { assembleResult } from './assemble.js';
 import type { RunContext } from './context.js';
 import { processExecutor, systemClock, type Clock, type Executor, type ExecutorContext } from './executor.js';
@@ -163,14 +163,7 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
     const streaming: StreamResult[] = [];
     for (const scenario of suite.kindScenarios) {
       if (!members(scenario).length || signal.aborted) continue;
-      streaming.push(
-        ...(await kindOf(scenario)!.run(
-          ctx,
-          scenario,
-          members(scenario),
-          journal.state.streams.filter((r) => r.scenario === scenario.name),
-        )),
-      );
+      streaming.push(...(await kindOf(scenario)!.run(ctx, scenario, members(scenario))));
     }
 
     // Assemble: the result from the plan and everything the journal holds.
@@ -245,7 +238,6 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
         suite.scenarios,
         usable.filter((t) => !isReplica(t.name)),
         phase,
-        phase.journal.state.verify,
       )
     : [];
   const verified = (s: Scenario, t: Target) => !opts.verify || verify.some((v) => v.scenario === s.name && v.target === processOf(t.name).target && v.ok);
@@ -255,7 +247,6 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
       suite.scenarios,
       verified,
       infos,
-      phase.journal.state.costs,
       phase,
       typeof opts.costs === 'object' ? opts.costs.startups : DEFAULTS.startups,
     );

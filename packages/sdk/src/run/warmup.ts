@@ -2,7 +2,7 @@ import { subSeed } from '../analysis/bootstrap.js';
 import { warmupWindows, type Design } from '../design-options.js';
 import { seededShuffle } from '../random.js';
 import { loadOnce } from './load.js';
-import { PhaseError, type StartedTarget } from './runtime.js';
+import { PhaseError, type StartedTarget } from './server-process.js';
 import type { RoundItem, WindowContext, WindowSpec } from './window.js';
 
 /** A target of a scenario's part of a block, as a warm-up sees it. */

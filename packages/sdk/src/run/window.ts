@@ -6,7 +6,7 @@ import type { OkWindow, StepResult } from '../result-schema.js';
 import { bottlenecks, isClientBound, serverCpuExactOf, type WindowResources } from '../window-resources.js';
 import type { RequestSpec, Scenario } from '../scenario.js';
 import { loadOnce, type LoadContext } from './load.js';
-import { PhaseError, type StartedTarget } from './runtime.js';
+import { PhaseError, type StartedTarget } from './server-process.js';
 import { mergeOpenLoop, openLoopRecord } from '../open-loop.js';
 
 /** What one window needs besides the target: the driver, pinning and the window's timing. */

@@ -5,7 +5,8 @@ import { prepareRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { roundOrder } from '../run/block.js';
 import type { RunContext } from '../run/context.js';
-import { runtimeOf } from '../run/runtime.js';
+import { runtimeOf } from '../run/server-process.js';
+import { isDone } from '../run/state.js';
 import { streamSpecSchema, type StreamSpec } from './spec.js';
 import { backpressure, cancellations, configureObserver, streamLevel, type StreamPhaseContext } from './measure.js';
 
@@ -46,16 +47,19 @@ export function streamBlockSec(spec: StreamSpec): number {
  * order, each warmed up, then every level of concurrent streams, the cancellation phase and the
  * backpressure phase, on that process alone (the others are stopped: stream load is long, and one
  * target at a time keeps the loader's core for the one measured). Blocks are the design's minimum;
- * blocks found in `logged` (a resumed run) are not measured again.
+ * blocks a resumed run's journal holds (`isDone`) are kept, not measured again.
  */
-export async function runStreamScenario(ctx: RunContext, scenario: Scenario, members: readonly Target[], logged: readonly StreamResult[]): Promise<StreamResult[]> {
+export async function runStreamScenario(ctx: RunContext, scenario: Scenario, members: readonly Target[]): Promise<StreamResult[]> {
   const spec = streamPlan(scenario, ctx.design);
-  const results = new Map<string, StreamResult>(members.map((t) => [t.name, { scenario: scenario.name, target: t.name, blocks: [...(logged.find((r) => r.target === t.name)?.blocks ?? [])] }]));
+  const logged = ctx.journal.state.streams;
+  const results = new Map<string, StreamResult>(
+    members.map((t) => [t.name, { scenario: scenario.name, target: t.name, blocks: [...(logged.find((r) => r.scenario === scenario.name && r.target === t.name)?.blocks ?? [])] }]),
+  );
   for (let block = 1; block <= ctx.design.blocks.min; block++) {
     for (const t of roundOrder(members, ctx.seed, scenario.name, block, 0)) {
       if (ctx.signal.aborted) break;
       const result = results.get(t.name)!;
-      if (result.blocks.some((b) => b.block === block)) continue;
+      if (isDone(ctx.journal.state, { step: 'stream', scenario: scenario.name, target: t.name, block })) continue;
       const b = await streamBlock(ctx, scenario, spec, t, block);
       if (ctx.signal.aborted && b.status === 'failed') break;
       result.blocks.push(b);

@@ -2,7 +2,7 @@ import type { RoundCost } from '../../analysis/budget.js';
 import type { NoiseComponents } from '../../analysis/forecast.js';
 import type { Driver } from '../../driver.js';
 import type { Scenario } from '../../scenario.js';
-import type { StartedTarget } from '../runtime.js';
+import type { StartedTarget } from '../server-process.js';
 import type { RoundItem, WindowContext, WindowFigures } from '../window.js';
 
 /** A measured window of a round: its figures, or why it failed, and when it began. */

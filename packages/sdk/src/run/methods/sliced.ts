@@ -6,7 +6,7 @@ import { subSeed } from '../../analysis/bootstrap.js';
 import type { StepResult } from '../../result-schema.js';
 import { otherShare, type TreeSampler, type WindowResources } from '../../window-resources.js';
 import { loadOnce } from '../load.js';
-import { PhaseError, type StartedTarget } from '../runtime.js';
+import { PhaseError, type StartedTarget } from '../server-process.js';
 import { combineSteps, emptyResources, stepOf, type RoundItem, type WindowContext, type WindowFigures, type WindowSpec } from '../window.js';
 import { oneAfterAnotherSec } from '../../analysis/budget.js';
 import type { Scenario } from '../../scenario.js';

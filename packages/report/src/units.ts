@@ -1,6 +1,6 @@
 import type { Estimate } from '@benchsuite/sdk';
 
-/** Number and text formatting shared by every renderer (Markdown, HTML, terminal). */
+/** Figures as text in their units (rates, ratios, µs and ms, percentages, bytes, durations, dates, CPU lists), shared by every renderer (Markdown, HTML, terminal). */
 
 const nf0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -121,55 +121,4 @@ export function valueText(v: unknown): string {
   } catch {
     return String(v);
   }
-}
-
-/**
- * A profile frame (`function (location)`, as the collapsed stacks name it) with a long file path cut
- * to its last `keep` segments: `handle (…/lib/route.js:12:5)`; `keep` 0 leaves the file name only.
- * Frames without a path location (`(program)`, `write (node:net:917)`, `sym (libc.so.6)`) are unchanged.
- */
-export function shortFrame(name: string, keep = 3): string {
-  if (!name.endsWith(')')) return name;
-  // The '(' matching the final ')', so a path such as `/app (copy)/x.js` stays whole.
-  let depth = 0;
-  let open = -1;
-  for (let i = name.length - 1; i > 0; i--) {
-    if (name[i] === ')') depth++;
-    else if (name[i] === '(' && --depth === 0) {
-      open = i;
-      break;
-    }
-  }
-  if (open <= 0 || name[open - 1] !== ' ') return name;
-  const location = name.slice(open + 1, -1);
-  const segments = location.split('/');
-  const room = Math.max(1, keep);
-  if (!location.includes('/') || segments.length <= room + (location.startsWith('/') ? 1 : 0)) return name;
-  return `${name.slice(0, open)}(${keep > 0 ? '…/' : ''}${segments.slice(-room).join('/')})`;
-}
-
-/** Escape text for HTML element content and attribute values (both quote kinds). */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
-}
-
-/**
- * Escape text for inline Markdown (including table cells): HTML is neutralised with entities so
- * renderers that allow raw HTML (GitHub does) show it as text; Markdown punctuation is
- * backslash-escaped; newlines collapse so a cell never breaks its table.
- */
-export function escapeMarkdown(s: string): string {
-  // Code spans (`benchsuite compare`) stay code spans: nothing inside one renders, so it needs no
-  // escaping; everything around them is escaped as text.
-  return s
-    .split(/(`[^`\r\n]+`)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part.replace(/\|/g, '\\|') // a pipe would still end a table cell
-        : part
-            .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
-            .replace(/[\\`*_[\]|~]/g, '\\$&')
-            .replace(/\r?\n/g, ' '),
-    )
-    .join('');
 }

@@ -1,7 +1,7 @@
-// Wording of wall times (format.ts) and of the design (model.ts).
+// Wording of wall times (units.ts) and of the design (model.ts).
 import { describe, expect, it } from 'vitest';
 import { runHeaderFacts, warmupText, type RunOutlook } from '../src/model.js';
-import { fmtDuration } from '../src/format.js';
+import { fmtDuration } from '../src/units.js';
 
 describe('fmtDuration', () => {
   it('rounds to the unit it shows, so seconds and minutes never read 60', () => {

@@ -1,3 +1,9 @@
+/**
+ * A target's server as the run starts it: its process (and its helper services) through
+ * `process.ts`, pinned, ready, and stopped; a URL target's no-op handle; and the failures a
+ * started server can have (`PhaseError`, `LoaderFailure`). Not to be confused with `runtimes.ts`
+ * (Node versions, Bun, Deno).
+ */
 import { DEFAULTS } from '../defaults.js';
 import { pinPrefix, type Pinning } from '../environment.js';
 import { ProcessStartError, startProcess, type ExitInfo, type RunningProcess } from '../process.js';

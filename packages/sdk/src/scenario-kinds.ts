@@ -13,8 +13,8 @@ import { runStreamScenario, streamBlockSec, streamPlan } from './stream/kind.js'
 export interface ScenarioKind {
   /** Planned seconds of the scenario over the design's minimum of blocks (the budget planner reserves them). */
   plannedSec(scenario: Scenario, targets: number, design: Pick<Design, 'windowSec' | 'blocks'>): number;
-  /** Measure the scenario (`logged`: what a resumed run already has). */
-  run(ctx: RunContext, scenario: Scenario, members: readonly Target[], logged: readonly StreamResult[]): Promise<StreamResult[]>;
+  /** Measure the scenario; what a resumed run already has is in the run's state (`isDone`), kept, not measured again. */
+  run(ctx: RunContext, scenario: Scenario, members: readonly Target[]): Promise<StreamResult[]>;
 }
 
 /** Scenario kinds other than `http`, by the name a scenario's `kind` gives. */
