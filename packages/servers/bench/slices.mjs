@@ -14,15 +14,16 @@
 //
 // Usage: npm run bench:slices -- [--targets node-http,fastify,...] [--scenario baseline] [--blocks 4]
 //        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
+//        [--node-flags "--single-threaded-gc"] (V8 flags every target starts with, after the young generation's)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents, withNodeFlags, youngGenerationFlags } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 // The run loop's own pieces (not public API): the same code measures here as in a run.
-import { measureSlicedRound } from '../../sdk/dist/run/sliced.js';
+import { measureSlicedRound } from '../../sdk/dist/run/methods/sliced.js';
 import { measureWindow } from '../../sdk/dist/run/window.js';
 import { windowSpec } from '../../sdk/dist/run/block.js';
-import { runtimeOf } from '../../sdk/dist/run/runtime.js';
+import { runtimeOf } from '../../sdk/dist/run/server-process.js';
 import { seededShuffle } from '../../sdk/dist/random.js';
 import { pinSelf } from '../../sdk/dist/environment.js';
 import { prepareRequests } from '../../sdk/dist/scenario.js';
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     seed: { type: 'string' },
     json: { type: 'string' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const fail = (m) => {
@@ -92,7 +94,7 @@ for (let b = 1; b <= blocks && !ac.signal.aborted; b++) {
   const started = [];
   try {
     // Started as a run starts them: V8's young generation fixed at the design's default.
-    const flags = youngGenerationFlags(DEFAULTS.youngGenerationMb);
+    const flags = [...youngGenerationFlags(DEFAULTS.youngGenerationMb), ...args['node-flags'].split(/\s+/).filter(Boolean)];
     for (const n of names) {
       const t = targetByName.get(n);
       started.push({ name: n, target: await runtimeOf(t).start({ pinning, signal: ac.signal, command: withNodeFlags(t.command, flags) }) });
