@@ -57,29 +57,32 @@ export function readStat(pid: number): ProcStat | undefined {
 
 /**
  * Nanoseconds each live thread of `pid` has run, from `/proc/<pid>/task/<tid>/schedstat` (its first
- * field, the scheduler's exact run time, user and system), tid → ns; undefined where the kernel
- * does not keep it (no CONFIG_SCHED_INFO) or the process is gone. Threads that already exited are
+ * field, the scheduler's exact run time, user and system), tid → ns, and the nanoseconds it was
+ * runnable but waited for a core (its second field, the run delay); undefined where the kernel
+ * does not keep them (no CONFIG_SCHED_INFO) or the process is gone. Threads that already exited are
  * not in it: `cpuDeltaSec` checks the sum against the tick count, which keeps them.
  */
-function threadRunNs(pid: number): Map<number, number> | undefined {
+function threadRunNs(pid: number): { run: Map<number, number>; wait: Map<number, number> } | undefined {
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
   } catch {
     return undefined;
   }
-  const out = new Map<number, number>();
+  const run = new Map<number, number>();
+  const wait = new Map<number, number>();
   for (const t of tids) {
     try {
-      const ns = Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+      const [ns, delay] = readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ').map(Number);
       if (!Number.isFinite(ns)) return undefined;
-      out.set(Number(t), ns);
+      run.set(Number(t), ns!);
+      if (Number.isFinite(delay)) wait.set(Number(t), delay!);
     } catch (err) {
       // A thread that exited between the listing and the read is simply not counted; no file at all is no schedstat.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && out.size === 0 && !threadRunNsAvailable()) return undefined;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && run.size === 0 && !threadRunNsAvailable()) return undefined;
     }
   }
-  return out;
+  return { run, wait };
 }
 
 let schedstat: boolean | undefined;
@@ -100,14 +103,30 @@ export function cpuClock(): 'schedstat' | 'ticks' {
   return threadRunNsAvailable() ? 'schedstat' : 'ticks';
 }
 
-/** One process's CPU counters at one instant: ticks (utime + stime, dead threads included) and, where kept, ns per live thread. */
+/**
+ * One process's CPU counters at one instant: ticks (utime + stime, dead threads included) and, where
+ * kept, ns run per live thread and ns each waited runnable for a core (`waits`).
+ */
 export interface CpuReading {
   ticks: number;
   threads?: Map<number, number> | undefined;
+  waits?: Map<number, number> | undefined;
 }
 
 export function cpuReading(s: ProcStat): CpuReading {
-  return { ticks: s.cpuTicks, threads: threadRunNsAvailable() ? threadRunNs(s.pid) : undefined };
+  const ns = threadRunNsAvailable() ? threadRunNs(s.pid) : undefined;
+  return { ticks: s.cpuTicks, threads: ns?.run, waits: ns?.wait };
+}
+
+/**
+ * Seconds the live threads of a process waited runnable for a core between two readings (threads
+ * born in between from 0); undefined without the run delays.
+ */
+export function waitDeltaSec(a: CpuReading | undefined, b: CpuReading): number | undefined {
+  if (!b.waits || (a && !a.waits)) return undefined;
+  let ns = 0;
+  for (const [tid, v] of b.waits) ns += v - (a?.waits?.get(tid) ?? 0);
+  return Math.max(0, ns) / 1e9;
 }
 
 /**

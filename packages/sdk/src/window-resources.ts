@@ -1,7 +1,7 @@
 import { DEFAULTS } from './defaults.js';
 import { workerCount } from './analysis/per-process.js';
 import type { DesignThresholds } from './design-thresholds.js';
-import { cpuDeltaSec, cpuReading, cpuTimesByCpu, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies, type CpuReading } from './procfs.js';
+import { cpuDeltaSec, cpuReading, cpuTimesByCpu, waitDeltaSec, processTree, readAllStats, readStat, reapedChildTicks, ticksPerSecond, type CpuJiffies, type CpuReading } from './procfs.js';
 
 export interface WindowResources {
   serverCpuSeconds: number;
@@ -13,6 +13,8 @@ export interface WindowResources {
   loaderCoreBusy: number;
   loaderBusiestCore: number;
   loaderThreadBusy: number;
+  /** Seconds the loader's threads waited runnable for a core ÷ window seconds, per thread it can use; absent without schedstat. */
+  loaderThreadWait?: number;
   /** Share of the server's and loader's cores' time the hypervisor took (steal). */
   cpuSteal: number;
   serverCoreShare: number;
@@ -223,6 +225,7 @@ export class TreeSampler {
     const loaderSum = loaderCores.reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
     const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
     const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
+    const loaderWaitSec = end.loader ? waitDeltaSec(start.loader, end.loader) : undefined;
     const serverCpuSeconds = sumSec(serverDeltas);
     const busiestThread = busiestThreadShare(start.server, end.server, wallSec);
     const known = serverCpuSeconds + loaderCpuSeconds + serviceSec.reduce((a, t) => a + t, 0) + (end.runnerSec - start.runnerSec);
@@ -237,6 +240,7 @@ export class TreeSampler {
       loaderCoreBusy: loaderCores.length ? busy(loaderSum) : threadBusy,
       loaderBusiestCore: loaderCores.length ? Math.max(...loaderCores.map(busy)) : threadBusy,
       loaderThreadBusy: threadBusy,
+      ...(loaderWaitSec !== undefined && wallSec > 0 ? { loaderThreadWait: loaderWaitSec / wallSec / threads } : {}),
       cpuSteal: sumAll.total > 0 ? sumAll.steal / sumAll.total : 0,
       serverCoreShare: wallSec > 0 ? serverCpuSeconds / wallSec / Math.max(1, this.serverCpus.length) : 0,
       ...(busiestThread !== undefined ? { serverBusiestThread: busiestThread } : {}),

@@ -3,7 +3,7 @@
 // CPU, and how full the server was per thread it can use. Pure: probe figures built by hand.
 import { describe, expect, it } from 'vitest';
 import { parseThresholds } from '../src/analysis/thresholds.js';
-import { judgeProbe, loaderLate } from '../src/run/capacity.js';
+import { judgeProbe, loaderLate, loaderLimited } from '../src/run/capacity.js';
 import { busiestThreadShare, serverFullShare } from '../src/window-resources.js';
 import type { Latency } from '../src/index.js';
 import { zeroResources } from './_helpers.js';
@@ -13,7 +13,19 @@ const lat = (p99: number): Latency => ({ p50: p99 / 4, p90: p99 / 2, p99, p999: 
 const terms = parseThresholds('p99<50ms,errors<1%');
 
 /** A 2-s probe at `rate`: µs latencies from the actual and the intended send, late sends, the loader's and the server's CPU. */
-function probe(o: { rate: number; actualP99: number; intendedP99: number; late: number; loaderBusy: number; serverShare: number; busiestThread?: number; dropped?: number; loaderErrors?: number }) {
+function probe(o: {
+  rate: number;
+  actualP99: number;
+  intendedP99: number;
+  late: number;
+  loaderBusy: number;
+  serverShare: number;
+  busiestThread?: number;
+  dropped?: number;
+  loaderErrors?: number;
+  loaderWait?: number;
+  loaderCore?: number;
+}) {
   const requests = o.rate * 2 - (o.dropped ?? 0) - (o.loaderErrors ?? 0);
   return {
     rps: requests / 2,
@@ -27,7 +39,8 @@ function probe(o: { rate: number; actualP99: number; intendedP99: number; late: 
     cpuPerRequestUs: 20,
     resources: zeroResources({
       loaderThreadBusy: o.loaderBusy,
-      loaderBusiestCore: o.loaderBusy,
+      loaderBusiestCore: o.loaderCore ?? o.loaderBusy,
+      ...(o.loaderWait !== undefined ? { loaderThreadWait: o.loaderWait } : {}),
       serverCoreShare: o.serverShare,
       serverProcesses: 1,
       ...(o.busiestThread !== undefined ? { serverBusiestThread: o.busiestThread } : {}),
@@ -69,6 +82,18 @@ describe('a failed probe is attributed by the evidence the driver gives', () => 
   it("keeps the old rule: a busy loader that fell behind with the server's core free is the loader's ('busy')", () => {
     const f = probe({ rate: 40_000, actualP99: 200_000, intendedP99: 276_000, late: 52_000, loaderBusy: 0.95, serverShare: 0.8, dropped: 8_900 });
     expect(judgeProbe(40_000, f, terms)).toMatchObject({ meets: false, loaderBound: true, loaderEvidence: 'busy' });
+  });
+
+  it("a loader that waited for its core (another session's work shared it) asked for it as much as one that used it: its failure far behind the schedule is the loader's ('busy')", () => {
+    // oha offered 224k req/s, twice its ceiling: 0.52 of its core used and 0.31 of the window
+    // waiting for it, 41k delivered, the server 42% busy (capacity-oha-ceiling.test.ts).
+    const waited = { rate: 224_000, actualP99: 300_000, intendedP99: 1_400_000, late: 81_000, loaderBusy: 0.52, loaderCore: 0.99, serverShare: 0.42, dropped: 366_000 };
+    expect(judgeProbe(224_000, probe({ ...waited, loaderWait: 0.31 }), terms)).toMatchObject({ meets: false, loaderBound: true, loaderEvidence: 'busy' });
+    // Its own CPU alone (no wait measured, or none): the server's.
+    expect(judgeProbe(224_000, probe(waited), terms).loaderBound).toBe(false);
+    expect(judgeProbe(224_000, probe({ ...waited, loaderWait: 0.02 }), terms).loaderBound).toBe(false);
+    // A loader that waited but was not behind: met, or a failure the server's.
+    expect(loaderLimited(2_000, { ...probe({ ...waited, rate: 2_000, dropped: 0, late: 0, loaderWait: 0.31 }) })).toBe(false);
   });
 
   it("the loader's own failed sends are not the server's errors, and count as its lateness", () => {

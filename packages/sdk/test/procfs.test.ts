@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { cpuDeltaSec, cpuReading, readStat, threadRunNsAvailable, ticksPerSecond } from '../src/procfs.js';
+import { cpuDeltaSec, cpuReading, readStat, threadRunNsAvailable, ticksPerSecond, waitDeltaSec } from '../src/procfs.js';
 
 // Spins until its own CPU clock has advanced 300 ms, idles 200 ms (background threads settle),
 // prints its whole CPU time (µs, getrusage over every thread), and prints it again when asked.
@@ -95,5 +95,22 @@ describe('process CPU time', () => {
     ).toEqual({ sec: 1, exact: false });
     // No schedstat on either side: ticks.
     expect(cpuDeltaSec({ ticks: 5 }, { ticks: 5 + hz / 2 }, hz)).toEqual({ sec: 0.5, exact: false });
+  });
+
+  it('the time waited runnable for a core: the live threads’ run delays summed, a thread born in between from 0; unknown without them', () => {
+    const a = { ticks: 0, waits: new Map([[1, 2e8]]) };
+    const b = {
+      ticks: 0,
+      waits: new Map([
+        [1, 5e8],
+        [2, 1e8],
+      ]),
+    };
+    expect(waitDeltaSec(a, b)).toBeCloseTo(0.4, 9);
+    expect(waitDeltaSec(undefined, b)).toBeCloseTo(0.6, 9);
+    expect(waitDeltaSec({ ticks: 0 }, b)).toBeUndefined();
+    expect(waitDeltaSec(a, { ticks: 0 })).toBeUndefined();
+    // Read from this process: its threads' run delays, never negative.
+    if (threadRunNsAvailable()) expect(cpuReading(readStat(process.pid)!).waits?.size).toBeGreaterThan(0);
   });
 });

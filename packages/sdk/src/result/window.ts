@@ -23,6 +23,12 @@ export const resourceSchema = z.strictObject({
   loaderBusiestCore: nonneg,
   /** The loader process's CPU seconds ÷ window seconds, per thread it can use (0..1). */
   loaderThreadBusy: nonneg,
+  /**
+   * Seconds the loader process's threads were runnable but waited for a core (schedstat's run delay)
+   * ÷ window seconds, per thread it can use: its busy share plus this is what it asked of its core
+   * (another session's work on that core takes the rest). Absent without schedstat and in older results.
+   */
+  loaderThreadWait: nonneg.optional(),
   /** Share (0..1) of the server's and loader's cores' time taken by the hypervisor (steal) in the window. */
   cpuSteal: nonneg.optional(),
   /** Server tree CPU seconds ÷ (window seconds × server cores): 1 = every server core busy. */

@@ -61,14 +61,20 @@ function serverHadRoom(r: ProbeFigures['resources'], t: Pick<DesignThresholds, '
 }
 
 /**
- * Was the loader the limit of this window by its CPU? The loader process kept its core busy (its
- * own CPU per thread it can use over `loaderBound.loaderBusy`) while the server had room
- * (`serverHadRoom`), and the schedule was not kept: sends dropped, more than `lateShare` of them
- * late, or fewer delivered than `keptUpShare` of the offered rate. A server that only answers
- * slowly leaves the loader idle; a loader that cannot send the rate is busy and late with a server
- * that waits for requests. (Here other sessions' `nice -n 19` jobs kept the loader's core 90–99%
- * busy while a Node loader used 25–38% of it, and every such probe read as loader-bound when the
- * cores' busy share was the measure.) A loader late under 0.8 of its core is `loaderLate`'s.
+ * Was the loader the limit of this window by its CPU? The loader process asked its core for more
+ * than `loaderBound.loaderBusy` of the window — the CPU it used per thread it can use, plus the time
+ * it waited runnable for a core (`loaderThreadWait`) — while the server had room (`serverHadRoom`),
+ * and the schedule was not kept: sends dropped, more than `lateShare` of them late, or fewer
+ * delivered than `keptUpShare` of the offered rate. A server that only answers slowly leaves the
+ * loader idle; a loader that cannot send the rate is busy and late with a server that waits for
+ * requests. (Here other sessions' `nice -n 19` jobs kept the loader's core 90–99% busy while a Node
+ * loader used 25–38% of it, and every such probe read as loader-bound when the cores' busy share
+ * was the measure: the loader's own figures are the evidence, not its core's.) The wait counts
+ * because work of another session shares the core as an equal (the scheduler's autogroups weigh
+ * sessions, not their nice levels): oha held at twice its ceiling then used 0.52–0.68 of its core
+ * and waited 0.19–0.31 of the window for the rest, its sends far behind, the server 0.42–0.58 busy
+ * (`capacity-oha-ceiling.test.ts`), and read as the server's failure by its own CPU alone. A
+ * loader late under 0.8 of its core is `loaderLate`'s.
  */
 export function loaderLimited(
   rate: number,
@@ -77,7 +83,7 @@ export function loaderLimited(
   c: Pick<CapacitySettings, 'keptUpShare' | 'lateShare'> = DEFAULTS.capacity,
 ): boolean {
   const r = f.resources;
-  const loaderBusy = r.loaderThreadBusy > t.loaderBound.loaderBusy;
+  const loaderBusy = r.loaderThreadBusy + (r.loaderThreadWait ?? 0) > t.loaderBound.loaderBusy;
   const dropped = f.openLoop?.dropped ?? 0;
   const sends = f.requests + dropped;
   const behind = dropped > 0 || (f.openLoop?.late ?? 0) > sends * c.lateShare || f.rps < rate * c.keptUpShare;

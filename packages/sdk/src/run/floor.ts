@@ -12,7 +12,7 @@ import { loadOnce } from './load.js';
 
 // From dist this sits beside us; when the SDK runs from source (vitest), use the built responder.
 const builtResponder = fileURLToPath(new URL('../floor/_responder.js', import.meta.url));
-const responderPath = existsSync(builtResponder) ? builtResponder : fileURLToPath(new URL('../../dist/floor/_responder.js', import.meta.url));
+export const responderPath = existsSync(builtResponder) ? builtResponder : fileURLToPath(new URL('../../dist/floor/_responder.js', import.meta.url));
 
 /** What answers the floor's requests, as the result records it. */
 export const FLOOR_RESPONDER = 'raw socket (node:net, no HTTP parser), one fixed 11-byte JSON response, pinned to the server cores';

@@ -197,6 +197,7 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
       loaderCoreBusy: weighted((s) => s.resources.loaderCoreBusy),
       loaderBusiestCore: max((s) => s.resources.loaderBusiestCore),
       loaderThreadBusy: max((s) => s.resources.loaderThreadBusy),
+      ...(steps.every((s) => s.resources.loaderThreadWait !== undefined) ? { loaderThreadWait: max((s) => s.resources.loaderThreadWait ?? 0) } : {}),
       cpuSteal: weighted((s) => s.resources.cpuSteal ?? 0),
       serverCoreShare: weighted((s) => s.resources.serverCoreShare),
       ...(steps.every((s) => s.resources.serverBusiestThread !== undefined) ? { serverBusiestThread: max((s) => s.resources.serverBusiestThread ?? 0) } : {}),
