@@ -14,7 +14,7 @@ import { decidePinning } from '../src/environment.js';
 import { validateSuite, type CapacityBlock, type CapacityProbe } from '../src/index.js';
 import { capacityOfBlocks, judgeProbe, searchCapacity } from '../src/run/capacity.js';
 import { responderPath } from '../src/run/floor.js';
-import { runtimeOf, type StartedTarget } from '../src/run/runtime.js';
+import { runtimeOf, type StartedTarget } from '../src/run/server-process.js';
 import { measureWindow, type WindowFigures, type WindowSpec } from '../src/run/window.js';
 
 const noOha = findOha() ? '' : 'oha not found (benchsuite setup oha, or scripts/test-prereqs.sh, builds it with cargo)';
