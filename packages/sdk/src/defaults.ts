@@ -46,11 +46,16 @@ export const DEFAULTS = {
    */
   warmup: { minSec: 1, maxSec: 3, tolerance: 0.05, served: 50_000 },
   /**
-   * Rounds per block: the dimensioning phase chooses within [min, max]. The minimum is 3, not 5:
-   * server processes differ more than windows do, so the budget buys blocks before rounds (the
-   * default suite's third block fits only with 3).
+   * Rounds per block: the dimensioning phase chooses within [min, max]. The minimum is 2, not 3:
+   * server processes differ more than windows do, so the budget buys blocks before rounds. With the
+   * default suite's own components (between blocks 0.042, within 0.049, 2026-11-28) a block's
+   * level has an SD of 0.062 at 3 rounds and 0.067 at 2, while 2 rounds make a block about 30%
+   * cheaper (its rotation rounds and start stay): 18 minutes buy 5 blocks instead of 3, and the
+   * expected half-width falls from ±15% (t on 2 degrees of freedom) to ±8% (on 4). Not 1: a block
+   * of one round has no within-block part to resample, and the design-bias check (round 1 ÷ the
+   * later rounds) needs a second round.
    */
-  rounds: { min: 3, max: 20 },
+  rounds: { min: 2, max: 20 },
   /**
    * How a round loads its targets. `sliced`: all in the same seconds, in alternating slots of tens
    * of milliseconds (`slice` below), with a driver that can (wrk); `sequential`: one window per
@@ -360,7 +365,7 @@ export const DEFAULTS = {
   /** Costs before the first block, per target: verify, and each cold start of the cost figures. */
   planPerTarget: { verifySec: 1, coldStartSec: 0.5 },
   /** The least the planner fits a design down to: rounds per block (the noise within a block needs a few), blocks. */
-  planFloor: { rounds: 3, blocks: 1 },
+  planFloor: { rounds: 2, blocks: 1 },
   /**
    * A window holds at least this many responses per connection: its length is raised from the
    * latency the block's warm-up saw (connections ÷ req/s), so a 200-ms backend is not measured in
@@ -418,7 +423,18 @@ export const DEFAULTS = {
     /** The precision goals whose budget the header states. */
     goals: [0.05, 0.02],
   },
-  slice: { minSec: 0.05, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
+  /**
+   * Slots of a sliced round: `minSec` at least, or `latencies` mean latencies of the round's slowest
+   * target; after each, `gapLatencies` of its target's mean latencies idle (at least `minGapSec`).
+   * 0.2 s, not 0.05 s: a server's work does not all end with its slot. Express used 1.20 cores over
+   * its active time in 50-ms slots (about 8 ms of its CPU after each slot, in its gap and its
+   * neighbour's slot), and read 1.13 of its ratio in 3-s windows one after another while the others
+   * read 0.95–0.96 (they paid for it); with 0.2-s slots it used 1.04, and every pair of contract A's
+   * baseline read 0.975–1.015 of its 3-s figure, the SD of a round's log-ratio within blocks the
+   * same (0.032 against 0.033) (`npm run bench:slices -- --blocks 3 --reps 4 --methods sliced,long
+   * --long-sec 3 --seed 4201 --slice-sec 0.05|0.2`, 2026-11-28; docs/measurements.md).
+   */
+  slice: { minSec: 0.2, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
   /**
    * The history's change-point rule (`benchsuite history changes`, `check`, the reports' charts):
    * E-Divisive means with a permutation test at `alpha` over `permutations` shuffles (seeded with

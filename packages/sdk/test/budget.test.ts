@@ -25,7 +25,7 @@ describe('planBudget', () => {
     for (const budget of [60, 120, 300, 600, 900, 1080, 1500]) {
       const p = planBudget(suite(9), design(budget), costs);
       if (p.overBySec === 0) expect(p.minimumSec).toBeLessThanOrEqual(budget * 1.05);
-      else expect(p.design).toMatchObject({ rounds: { min: 3 }, blocks: { min: 1 }, warmup: { maxSec: 2 } });
+      else expect(p.design).toMatchObject({ rounds: { min: 2 }, blocks: { min: 1 }, warmup: { maxSec: 2 } });
       expect(p.minimumSec).toBeCloseTo(minimumSec(suite(9), { ...design(budget), ...p.design }, costs), 9);
     }
     const mid = planBudget(suite(9), design(900), costs);
@@ -57,7 +57,7 @@ describe('planBudget', () => {
     const p = planBudget(suite(9), design(60), costs);
     expect(p.overBySec).toBeGreaterThan(0);
     expect(p.changes).toEqual([
-      { what: 'rounds', from: 5, to: 3 },
+      { what: 'rounds', from: 5, to: 2 },
       { what: 'warmup', from: 4, to: 2 },
       { what: 'blocks', from: 2, to: 1 },
     ]);

@@ -276,11 +276,11 @@ describe('a target that fails mid-block', () => {
 });
 
 // Processes per scenario, 95 s for three scenarios: ping's first block runs 3 s late per window, so
-// its second does not fit what is left once the later scenarios' minimum is kept, unless every
+// its second does not fit what is left once the later scenarios' minimum (3 rounds here) is kept, unless every
 // warm-up from then on stops at its minimum (3 s → 0.5 s per target).
 const tight = {
   scenarios: [ping, other, ramp],
-  design: { processes: 'per-scenario', precision: 0.02, budgetSec: 95, windowSec: 0.5, warmup: { minSec: 0.5, maxSec: 3 } } satisfies DesignOptions,
+  design: { processes: 'per-scenario', precision: 0.02, budgetSec: 95, rounds: { min: 3, max: 20 }, windowSec: 0.5, warmup: { minSec: 0.5, maxSec: 3 } } satisfies DesignOptions,
   model: { rps, noise: { between: 0.05, within: 0.1, seed: 1 }, lateSec: (w) => (w.scenario === 'ping' && w.start === 1 ? 3 : 0) } satisfies FakeModel,
 };
 

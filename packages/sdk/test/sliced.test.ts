@@ -15,17 +15,18 @@ import { hasWrk, tinyServer } from './_helpers.js';
 describe('slot plan', () => {
   it('sliceTiming: a slot holds `latencies` mean latencies of the slowest target, at least minSec, cycles that divide the window; a gap of `gapLatencies` own latencies after each slot', () => {
     const o = DEFAULTS.slice;
-    // Fast targets: the minimum slot; 0.8 s in 16 slots of 50 ms.
+    // Fast targets: the minimum slot; 0.8 s in 4 slots of 0.2 s.
+    expect(o.minSec).toBe(0.2);
     const fast = sliceTiming([0.001, 0.002], 0.8);
-    expect(fast.sliceSec).toBeCloseTo(0.05, 9);
-    expect(fast.cycles).toBe(16);
+    expect(fast.sliceSec).toBeCloseTo(0.2, 9);
+    expect(fast.cycles).toBe(4);
     expect(fast.gapsSec[0]).toBeCloseTo(Math.max(o.minGapSec, o.gapLatencies * 0.001), 9);
     expect(fast.gapsSec[1]).toBeCloseTo(Math.max(o.minGapSec, o.gapLatencies * 0.002), 9);
-    // A slow target (20 ms) sets the slot for all: 10 latencies = 0.2 s, 4 cycles of 0.8 s.
-    const slow = sliceTiming([0.001, 0.02], 0.8);
-    expect(slow.sliceSec).toBeCloseTo(0.2, 9);
-    expect(slow.cycles).toBe(4);
-    expect(slow.gapsSec[1]).toBeCloseTo(0.04, 9);
+    // A slow target (40 ms) sets the slot for all: 10 latencies = 0.4 s, 2 cycles of 0.8 s.
+    const slow = sliceTiming([0.001, 0.04], 0.8);
+    expect(slow.sliceSec).toBeCloseTo(0.4, 9);
+    expect(slow.cycles).toBe(2);
+    expect(slow.gapsSec[1]).toBeCloseTo(0.08, 9);
     // Slower than the window allows: one slot, the whole window.
     const slowest = sliceTiming([0.5], 0.8);
     expect(slowest.cycles).toBe(1);

@@ -14,7 +14,8 @@
 //
 // Usage: npm run bench:slices -- [--targets node-http,fastify,...] [--scenario baseline] [--blocks 4]
 //        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
-//        [--node-flags "--single-threaded-gc"] (V8 flags every target starts with, after the young generation's)
+//        [--node-flags=--single-threaded-gc] (V8 flags every target starts with, after the young generation's)
+//        [--slice-sec 0.05] (the least slot of a sliced round, DEFAULTS.slice.minSec, for this run)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents, withNodeFlags, youngGenerationFlags } from '@benchsuite/sdk';
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     json: { type: 'string' },
     'node-flags': { type: 'string', default: '' },
+    'slice-sec': { type: 'string' },
   },
 });
 const fail = (m) => {
@@ -58,6 +60,8 @@ const windowSec = num('window-sec', 0.1, 10);
 const longSec = num('long-sec', 0.5, 30);
 const warmupRounds = num('warmup', 0, 20);
 const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
+// The run loop reads its slot rule from DEFAULTS: this run's least slot replaces the default's.
+if (args['slice-sec'] !== undefined) DEFAULTS.slice.minSec = num('slice-sec', 0.01, 2);
 const methods = args.methods.split(',');
 for (const m of methods) if (!['sliced', 'seq', 'long', 'duet'].includes(m)) fail(`--methods: ${m} is not one of sliced, seq, long, duet`);
 const names = args.targets.split(',');
@@ -157,7 +161,7 @@ function figure(method, target, f) {
   return { log: m, lo: m - q * se, hi: m + q * se, between: vc.between, within: vc.within };
 }
 const fmt = (v, d = 3) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d));
-console.log(`bench:slices  scenario ${args.scenario}, reference ${reference}, ${blocks} blocks × ${reps} reps, window ${windowSec} s (long ${longSec} s), seed ${seed}`);
+console.log(`bench:slices  scenario ${args.scenario}, reference ${reference}, ${blocks} blocks × ${reps} reps, window ${windowSec} s (long ${longSec} s), least slot ${DEFAULTS.slice.minSec} s, seed ${seed}`);
 const steal = rows.flatMap((r) => Object.values(r.x).map((v) => v.steal ?? 0));
 console.log(`steal: mean ${(mean(steal) * 100).toFixed(2)}%, max ${(Math.max(...steal) * 100).toFixed(1)}%`);
 for (const [label, f] of [
