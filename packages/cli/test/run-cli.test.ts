@@ -105,6 +105,9 @@ describe('benchsuite run --json', () => {
     expect(r.stderr).toMatch(/\nping: .* after 1 block, 2 rounds → stop: maximum blocks reached\n/);
     for (const f of ['results.json', 'report.md', 'report.html', 'windows.jsonl', 'run.json']) expect(existsSync(join(out, f)), f).toBe(true);
     expect(r.stderr).toContain(`results: ${join(out, 'results.json')}`);
+    // The twin has no figures of its own by design: the summary and the report say its control, never "failed".
+    expect(r.stderr).not.toMatch(/tiny\.twin: failed/);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).not.toMatch(/tiny\.twin.*left out for CPU steal/);
   });
 });
 

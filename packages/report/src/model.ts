@@ -2,6 +2,7 @@ import {
   DEFAULTS,
   median,
   twinOf,
+  controlTwin,
   upgradeResult,
   warmupWindows,
   type BenchResult,
@@ -737,7 +738,9 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
       }),
     );
     const measuredNames = new Set(rows.map((r) => r.target));
-    const missing = result.targets.filter((t) => !measuredNames.has(t.name) && !searched(name, t.name)).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
+    // The A/A twin has no summary by design: the control's own line reports it, not a missing row.
+    const twin = controlTwin(result.design);
+    const missing = result.targets.filter((t) => !measuredNames.has(t.name) && !searched(name, t.name) && t.name !== twin).map((t) => missingFor(result, name, t, failuresOf(result, name, t.name)));
     const notes: Note[] = rows.length && Math.max(...rows.map((r) => r.summary.blocks)) === 1 ? [{ kind: 'single-block', scenario: name }] : [];
     const profiles = profileViews(
       result,
