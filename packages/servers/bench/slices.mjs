@@ -161,7 +161,9 @@ function figure(method, target, f) {
   return { log: m, lo: m - q * se, hi: m + q * se, between: vc.between, within: vc.within };
 }
 const fmt = (v, d = 3) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d));
-console.log(`bench:slices  scenario ${args.scenario}, reference ${reference}, ${blocks} blocks × ${reps} reps, window ${windowSec} s (long ${longSec} s), least slot ${DEFAULTS.slice.minSec} s, seed ${seed}`);
+console.log(
+  `bench:slices  scenario ${args.scenario}, reference ${reference}, ${blocks} blocks × ${reps} reps, window ${windowSec} s (long ${longSec} s), least slot ${DEFAULTS.slice.minSec} s, seed ${seed}`,
+);
 const steal = rows.flatMap((r) => Object.values(r.x).map((v) => v.steal ?? 0));
 console.log(`steal: mean ${(mean(steal) * 100).toFixed(2)}%, max ${(Math.max(...steal) * 100).toFixed(1)}%`);
 for (const [label, f] of [
