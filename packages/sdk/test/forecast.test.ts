@@ -6,7 +6,7 @@
 // and windows have known SDs, estimated with the run's own estimator (`estimate`, as `summarizePair`
 // calls it for the headline ratio).
 import { describe, expect, it } from 'vitest';
-import { betweenSquared, measuredDf, pooledBetween, typicalNoise, type PairNoise } from '../src/analysis/forecast.js';
+import { betweenSquared, measuredDf, medianVariance, pooledBetween, typicalNoise, type PairNoise } from '../src/analysis/forecast.js';
 import { DEFAULTS, estimate, expectedHalfWidth, median, noiseComponents, typicalComponents, type EstimatorOptions, type NoiseComponents } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
 import { methods } from '../src/run/methods/index.js';
@@ -17,15 +17,21 @@ describe('the pieces of the forecast, by hand', () => {
     expect(noiseComponents([[0, 0.1, 0.3]])!.between).toBe(0);
   });
 
-  it("reads the SD between blocks at the spread's expectation: block medians 0.05 and 0.55, spread 0.125 ÷ 0.4705 (χ²(1) median), less the within part of a median of 2", () => {
-    // within = 0.1 × 1.048358 = 0.1048358; π/2 × 0.1048358² / 2 = 0.0086327; 0.125 / (7/9)³ = 0.265670.
+  it("reads the SD between blocks at the spread's expectation: block medians 0.05 and 0.55, spread 0.125 ÷ 0.4705 (χ²(1) median), less the within part of a median of 2 (their mean: σ²/2)", () => {
+    // within = 0.1 × 1.048358 = 0.1048358; 0.1048358² / 2 = 0.0054953; 0.125 / (7/9)³ = 0.265670.
     const c = noiseComponents([
       [0, 0.1],
       [0.5, 0.6],
     ])!;
     expect(c.within).toBeCloseTo(0.1048358, 6);
-    expect(c.between).toBeCloseTo(Math.sqrt(0.125 / (7 / 9) ** 3 - 0.0086327), 5);
-    expect(c.between).toBeCloseTo(0.50699, 4);
+    expect(c.between).toBeCloseTo(Math.sqrt(0.125 / (7 / 9) ** 3 - 0.0054953), 5);
+    expect(c.between).toBeCloseTo(0.51008, 4);
+  });
+
+  it('takes the variance of a median of n rounds at n’s own factor: the mean’s at 1 and 2, 1.348 σ²/3 at 3, π/2 σ²/n beyond 10', () => {
+    expect(medianVariance(0.1, 2)).toBeCloseTo(0.01 / 2, 12);
+    expect(medianVariance(0.1, 3)).toBeCloseTo((1.348 * 0.01) / 3, 12);
+    expect(medianVariance(0.1, 40)).toBeCloseTo(((Math.PI / 2) * 0.01) / 40, 12);
   });
 
   it('forecasts the t-interval where it is the wider: between 0.1, within 0, 4 blocks: t(0.975, 3) 3.1824 × √(0.01 × 0.7938 ÷ 4), sinh → ±14.2%', () => {
@@ -34,7 +40,7 @@ describe('the pieces of the forecast, by hand', () => {
   });
 
   it('forecasts the bootstrap where it is the wider: within 0.2, 30 blocks of 3 rounds: 1.96 × √((29/30 × 0.9772 + 1) × v ÷ 30) over 2.045 × √(0.9772 × v ÷ 30)', () => {
-    const v = ((Math.PI / 2) * 0.04) / 3;
+    const v = (1.348 * 0.04) / 3;
     const boot = 1.959964 * Math.sqrt((((29 / 30) * 0.97722 + 1) * v) / 30);
     const t = 2.04523 * Math.sqrt((0.97722 * v) / 30);
     expect(boot).toBeGreaterThan(t);

@@ -188,6 +188,78 @@ function missedOf(scenario: string, target: string, windows: readonly WindowReco
   return { windows: perBlock.reduce((a, b) => a + b.windows, 0), requests };
 }
 
+/** A pair's windows by what happened to them: measured, failed, left out for steal, and each bottleneck flag. */
+function windowCounts(ok: readonly OkWindow[], failed: number, excludedSteal: number): PairSummary['windows'] {
+  return {
+    ok: ok.length,
+    failed,
+    excludedSteal,
+    clientBound: ok.filter((w) => w.clientBound).length,
+    backendBound: ok.filter((w) => w.backendBound).length,
+    serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length,
+    loaderBound: ok.filter((w) => w.loaderBound).length,
+    ...(ok.some((w) => w.clientBound === null) ? { clientBoundUnknown: ok.filter((w) => w.clientBound === null).length } : {}),
+  };
+}
+
+/** What `stepSummaries` reads of a pair: its names, the estimators, the index of the run's windows and its rounds per block. */
+interface StepContext {
+  scenario: string;
+  target: string;
+  estimator: EstimatorOptions;
+  index: WindowIndex;
+  rounds: (block: number) => number;
+  connectionSteps?: readonly number[] | undefined;
+}
+
+/**
+ * A pair's figures per connection step: req/s and its ratio to the reference over the usable
+ * windows, latency (the pair's merged histogram when there is one step), counters over every
+ * window that ran, the bottleneck flags, and a stepped load's own histogram and open-loop figures.
+ */
+function stepSummaries(c: StepContext, use: readonly OkWindow[], ok: readonly OkWindow[], blockIds: readonly number[], merged: ReturnType<typeof mergeHistograms>): PairSummary['steps'] {
+  const { scenario, target, estimator: o, index, rounds, connectionSteps } = c;
+  const isRef = target === o.reference;
+  const key = [scenario, target];
+  const stepCount = use[0]?.steps.length ?? ok[0]?.steps.length ?? connectionSteps?.length ?? 1;
+  return Array.from({ length: stepCount }, (_, i) => {
+    const st = use.map((w) => w.steps[i]).filter((s) => s !== undefined);
+    const stepGroups = blockIds.map((b) =>
+      use
+        .filter((w) => w.block === b)
+        .map((w) => w.steps[i]?.rps)
+        .filter((v): v is number => v !== undefined),
+    );
+    const stepRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.steps[i]?.rps ? (t.steps[i]?.rps ?? NaN) / r.steps[i]!.rps : null));
+    const statusCounts: Record<string, number> = {};
+    for (const x of st) for (const [code, n] of Object.entries(x.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
+    const counters = {
+      requests: st.reduce((a, x) => a + x.requests, 0),
+      statusCounts,
+      errors: st.reduce((a, x) => a + x.errors, 0),
+      timeouts: st.reduce((a, x) => a + x.timeouts, 0),
+      unexpected: st.reduce((a, x) => a + x.unexpected, 0),
+    };
+    const stepHistogram = stepCount === 1 ? merged : mergeHistograms(st.map((s) => decodeHistogram(s.histogram)));
+    const stepOpenLoop = stepCount === 1 ? undefined : mergeOpenLoop(st.map((s) => s.openLoop));
+    return {
+      connections: st[0]?.connections ?? connectionSteps?.[i] ?? 1,
+      rps: estimate(stepGroups, o, [...key, 'step', i, 'rps'], ABSOLUTE_METHOD),
+      relativeRps: stepRatio?.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
+      latency: latencyOf(stepHistogram),
+      clientBoundWindows: st.filter((s) => s.clientBound).length,
+      backendBoundWindows: st.filter((s) => s.backendBound).length,
+      serverNotSaturatedWindows: st.filter((s) => s.serverNotSaturated).length,
+      ...counters,
+      clean: isCleanLevel(counters),
+      loaderBoundWindows: st.filter((s) => s.loaderBound).length,
+      // A stepped load keeps each step's histogram: thresholds check any percentile step by step.
+      ...(stepCount > 1 ? { histogram: encodeHistogram(stepHistogram) } : {}),
+      ...(stepOpenLoop ? { openLoop: stepOpenLoop } : {}),
+    };
+  });
+}
+
 /** The summary of one (scenario, target) pair from its windows. */
 export function summarizePair(p: SummarizePairOptions): PairSummary {
   const { scenario, target, windows, estimator: o, serverCpus, ceilingRps, connectionSteps } = p;
@@ -226,43 +298,7 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
   const merged = mergeHistograms(use.map((w) => decodeHistogram(w.histogram)));
   // Counters are over every window that ran: steal leaves a window out of the estimates, not its errors.
   const total = (f: (w: OkWindow) => number) => ok.reduce((a, w) => a + f(w), 0);
-  const stepCount = use[0]?.steps.length ?? ok[0]?.steps.length ?? connectionSteps?.length ?? 1;
-  const steps = Array.from({ length: stepCount }, (_, i) => {
-    const st = use.map((w) => w.steps[i]).filter((s) => s !== undefined);
-    const stepGroups = blockIds.map((b) =>
-      use
-        .filter((w) => w.block === b)
-        .map((w) => w.steps[i]?.rps)
-        .filter((v): v is number => v !== undefined),
-    );
-    const stepRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.steps[i]?.rps ? (t.steps[i]?.rps ?? NaN) / r.steps[i]!.rps : null));
-    const statusCounts: Record<string, number> = {};
-    for (const x of st) for (const [code, n] of Object.entries(x.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
-    const counters = {
-      requests: st.reduce((a, x) => a + x.requests, 0),
-      statusCounts,
-      errors: st.reduce((a, x) => a + x.errors, 0),
-      timeouts: st.reduce((a, x) => a + x.timeouts, 0),
-      unexpected: st.reduce((a, x) => a + x.unexpected, 0),
-    };
-    const stepHistogram = stepCount === 1 ? merged : mergeHistograms(st.map((s) => decodeHistogram(s.histogram)));
-    const stepOpenLoop = stepCount === 1 ? undefined : mergeOpenLoop(st.map((s) => s.openLoop));
-    return {
-      connections: st[0]?.connections ?? connectionSteps?.[i] ?? 1,
-      rps: estimate(stepGroups, o, [...key, 'step', i, 'rps'], ABSOLUTE_METHOD),
-      relativeRps: stepRatio?.flat().length ? estimate(stepRatio, o, [...key, 'step', i, 'ratio'], RATIO_METHOD) : null,
-      latency: latencyOf(stepHistogram),
-      clientBoundWindows: st.filter((s) => s.clientBound).length,
-      backendBoundWindows: st.filter((s) => s.backendBound).length,
-      serverNotSaturatedWindows: st.filter((s) => s.serverNotSaturated).length,
-      ...counters,
-      clean: isCleanLevel(counters),
-      loaderBoundWindows: st.filter((s) => s.loaderBound).length,
-      // A stepped load keeps each step's histogram: thresholds check any percentile step by step.
-      ...(stepCount > 1 ? { histogram: encodeHistogram(stepHistogram) } : {}),
-      ...(stepOpenLoop ? { openLoop: stepOpenLoop } : {}),
-    };
-  });
+  const steps = stepSummaries({ scenario, target, estimator: o, index, rounds, connectionSteps }, use, ok, blockIds, merged);
   const share = loaderShareOf(steps, p.loaderFloor, th.loaderShareFlag);
   for (const [i, x] of share.perStep.entries()) if (x !== undefined) Object.assign(steps[i]!, { loaderShare: x });
   const sweep = sweepOf(steps);
@@ -277,16 +313,7 @@ export function summarizePair(p: SummarizePairOptions): PairSummary {
     target,
     reference: o.reference,
     blocks: blockIds.length,
-    windows: {
-      ok: ok.length,
-      failed: mine.length - ok.length,
-      excludedSteal,
-      clientBound: ok.filter((w) => w.clientBound).length,
-      backendBound: ok.filter((w) => w.backendBound).length,
-      serverNotSaturated: ok.filter((w) => w.serverNotSaturated).length,
-      loaderBound: ok.filter((w) => w.loaderBound).length,
-      ...(ok.some((w) => w.clientBound === null) ? { clientBoundUnknown: ok.filter((w) => w.clientBound === null).length } : {}),
-    },
+    windows: windowCounts(ok, mine.length - ok.length, excludedSteal),
     rps,
     relativeRps,
     cpuPerRequestUs,

@@ -1,8 +1,19 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Driver } from '../driver.js';
 import { captureEnvironment, type Pinning } from '../environment.js';
-import { RESULT_SCHEMA_VERSION, resultSchema, type BenchResult, type PairSummary, type StreamResult, type TargetInfo, type VerifyOutcome } from '../result-schema.js';
-import { connectionSteps, scenarioRequests } from '../scenario.js';
+import {
+  RESULT_SCHEMA_VERSION,
+  resultSchema,
+  type BenchResult,
+  type BlockRecord,
+  type LoaderFloor,
+  type PairSummary,
+  type StreamResult,
+  type TargetInfo,
+  type VerifyOutcome,
+  type WindowRecord,
+} from '../result-schema.js';
+import { connectionSteps, scenarioRequests, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { evaluateThresholds } from '../analysis/thresholds.js';
 import { controlOf, controlTwin } from '../analysis/control.js';
@@ -62,44 +73,12 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   );
   const windows = withoutUnsteadyRounds(measured, bias, suite.design.reference);
   const floors = loaderFloorsOf(state.floorWindows, { driver: run.driver.driver.name, responder: FLOOR_RESPONDER, est });
-  // The recorded design is the planned one; a change made during the run is in its budget plan.
-  const measuredForecast = run.noise?.measuredForecast;
-  const design = {
-    ...suite.design,
-    ...(suite.design.budgetPlan
-      ? { budgetPlan: { ...suite.design.budgetPlan, changes: [...suite.design.budgetPlan.changes, ...state.replans], ...(measuredForecast ? { measuredForecast } : {}) } }
-      : {}),
-    ...(instructionsPlan ? { instructions: instructionsPlan } : {}),
-  };
+  const design = recordedDesign(run);
   // Figures: every (scenario, target) pair that has windows, or that a block started and lost
   // before its first window (its summary then says what it missed, and thresholds count it).
   const windowIndex = new WindowIndex(windows);
-  const summaries: PairSummary[] = [];
   const twin = controlTwin(design);
-  for (const s of loadScenarios) {
-    for (const t of usable) {
-      // The A/A twin's figures are the run's control (`result.control`), not a pair to rank or
-      // judge; a replica's windows are its target's (its summary pools them).
-      if (t.name === twin || isReplica(t.name)) continue;
-      const inBlock = blocks.some((b) => b.scenario === s.name && b.targets.some((x) => x.target === t.name && x.status === 'failed' && x.failure?.phase !== 'interrupted'));
-      if (!inBlock && !windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
-      summaries.push(
-        summarizePair({
-          scenario: s.name,
-          target: t.name,
-          windows,
-          estimator: est,
-          serverCpus: pinning.serverCpus,
-          thresholds: design,
-          index: windowIndex,
-          ceilingRps: ceilings.find((c) => c.scenario === s.name)?.rps.point,
-          connectionSteps: connectionSteps(s.load),
-          loaderFloor: floors.find((f) => f.scenario === s.name),
-          blocks,
-        }),
-      );
-    }
-  }
+  const summaries = pairSummaries({ loadScenarios, usable, twin, windows, blocks, windowIndex, est, serverCpus: pinning.serverCpus, design, ceilings, floors });
   const control = twin
     ? controlOf(
         windows,
@@ -124,12 +103,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     const peaks = windows.filter((w) => w.status === 'ok' && w.target === info.name).map((w) => (w.status === 'ok' ? w.resources.serverPeakRssBytes : 0));
     info.costs = { ...info.costs, peakRssBytes: peaks.length ? Math.max(...peaks) : null };
   }
-  const okWindows = windows.filter((w) => w.status === 'ok');
-  // Streaming levels and backpressure phases are measured time too.
-  const streamSec = streaming.reduce((a, r) => a + r.blocks.reduce((b, x) => b + x.levels.reduce((c, l) => c + l.durationSec, 0) + (x.backpressure?.durationSec ?? 0), 0), 0);
-  // A capacity search's probes are measured windows too (kept with their probes, not in `windows`).
-  const probeSec = capacity.reduce((a, c) => a + c.blocks.reduce((b, x) => b + x.probes.reduce((d, p) => d + (p.window?.status === 'ok' ? p.window.durationSec : 0), 0), 0), 0);
-  const measuredSec = okWindows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0) + streamSec + probeSec;
+  const measuredSec = measuredSecOf(windows, streaming, capacity);
   const { wallSec } = time;
   const firstScenario = loadScenarios[0] ?? scenarios[0]!;
   const result: BenchResult = {
@@ -141,47 +115,8 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     resumed: opts.resume,
     seed: suite.seed,
     design,
-    environment: captureEnvironment({
-      driver: {
-        name: driver.name,
-        version: await driver.version(),
-        flags: driver.flags({
-          connections: connectionSteps(firstScenario.load)[0]!,
-          durationSec: windowSpec(firstScenario, [], design, DEFAULTS.stepSettleSec).windowSec,
-          warmupSec: windowSpec(firstScenario, [], design, DEFAULTS.stepSettleSec).settleSec,
-          timeoutSec: firstScenario.load.timeout,
-          rate: firstScenario.load.rate,
-          requestCount: firstScenario.load.requests,
-        }),
-        ...(driver.note ? { ceilingNote: driver.note } : {}),
-        reason,
-      },
-      pinning: { enabled: pinning.enabled, tool: pinning.tool, serverCpus: pinning.serverCpus, loaderCpus: pinning.loaderCpus, ...(pinning.reason ? { reason: pinning.reason } : {}) },
-      serverEnv: {
-        unset: [...new Set(targets.flatMap((t) => (t.kind === 'process' ? t.unsetEnv : [])))],
-        set: { PORT: '0 (any free port) unless a target sets it', ...(pinning.enabled ? { BENCHSUITE_SERVER_CPUS: pinning.serverCpus.join(',') } : {}) },
-      },
-    }),
-    scenarios: scenarios.map((s) => {
-      const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
-      return {
-        name: s.name,
-        ...(s.description ? { description: s.description } : {}),
-        ...(s.group ? { group: s.group } : {}),
-        ...(s.kind !== 'http' ? { kind: s.kind } : {}),
-        requests: scenarioRequests(s),
-        expect: { status: Array.isArray(s.expect.status) ? s.expect.status : [s.expect.status] },
-        load: {
-          connections: [...w.steps],
-          warmupSec: w.settleSec,
-          ...(w.steps.length > 1 ? { stepWarmupSec: w.laterSettleSec } : {}),
-          durationSec: w.windowSec,
-          ...(s.load.rate ? { rate: s.load.rate } : {}),
-          ...(s.load.requests ? { requests: s.load.requests } : {}),
-          timeoutSec: s.load.timeout,
-        },
-      };
-    }),
+    environment: await environmentOf(run, design, firstScenario),
+    scenarios: scenarios.map((sc) => scenarioRecord(sc, design)),
     targets: [...infos.values()].filter((t) => !isReplica(t.name)),
     verify,
     blocks: [...blocks],
@@ -210,4 +145,120 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
         .join('; ')}`,
     );
   return checked.data;
+}
+
+/** What `pairSummaries` reads of the run. */
+interface PairsInput {
+  loadScenarios: readonly Scenario[];
+  usable: readonly Target[];
+  twin: string | undefined;
+  windows: readonly WindowRecord[];
+  blocks: readonly BlockRecord[];
+  windowIndex: WindowIndex;
+  est: SuitePlan['est'];
+  serverCpus: number[];
+  design: BenchResult['design'];
+  ceilings: RunState['ceilings'];
+  floors: readonly LoaderFloor[];
+}
+
+/**
+ * Figures: every (scenario, target) pair that has windows, or that a block started and lost before
+ * its first window (its summary then says what it missed, and thresholds count it). The A/A twin's
+ * figures are the run's control (`result.control`), not a pair to rank or judge; a replica's
+ * windows are its target's (its summary pools them).
+ */
+function pairSummaries(r: PairsInput): PairSummary[] {
+  const summaries: PairSummary[] = [];
+  for (const s of r.loadScenarios) {
+    for (const t of r.usable) {
+      if (t.name === r.twin || isReplica(t.name)) continue;
+      const inBlock = r.blocks.some((b) => b.scenario === s.name && b.targets.some((x) => x.target === t.name && x.status === 'failed' && x.failure?.phase !== 'interrupted'));
+      if (!inBlock && !r.windows.some((w) => w.scenario === s.name && w.target === t.name)) continue;
+      summaries.push(
+        summarizePair({
+          scenario: s.name,
+          target: t.name,
+          windows: r.windows,
+          estimator: r.est,
+          serverCpus: r.serverCpus,
+          thresholds: r.design,
+          index: r.windowIndex,
+          ceilingRps: r.ceilings.find((c) => c.scenario === s.name)?.rps.point,
+          connectionSteps: connectionSteps(s.load),
+          loaderFloor: r.floors.find((f) => f.scenario === s.name),
+          blocks: r.blocks,
+        }),
+      );
+    }
+  }
+  return summaries;
+}
+
+/** Seconds measured: every ok window, streaming levels and backpressure phases, and capacity probes (kept with their probes, not in `windows`). */
+function measuredSecOf(windows: readonly WindowRecord[], streaming: readonly StreamResult[], capacity: RunState['capacity']): number {
+  const streamSec = streaming.reduce((a, r) => a + r.blocks.reduce((b, x) => b + x.levels.reduce((c, l) => c + l.durationSec, 0) + (x.backpressure?.durationSec ?? 0), 0), 0);
+  const probeSec = capacity.reduce((a, c) => a + c.blocks.reduce((b, x) => b + x.probes.reduce((d, p) => d + (p.window?.status === 'ok' ? p.window.durationSec : 0), 0), 0), 0);
+  return windows.reduce((a, w) => a + (w.status === 'ok' ? w.durationSec : 0), 0) + streamSec + probeSec;
+}
+
+/** The run's environment: the driver (its version, the flags of the first scenario's window, why it was chosen), pinning, what servers were started with. */
+async function environmentOf(run: RunOutcome, design: BenchResult['design'], firstScenario: Scenario): Promise<BenchResult['environment']> {
+  const { pinning } = run;
+  const { driver, reason } = run.driver;
+  const w = windowSpec(firstScenario, [], design, DEFAULTS.stepSettleSec);
+  return captureEnvironment({
+    driver: {
+      name: driver.name,
+      version: await driver.version(),
+      flags: driver.flags({
+        connections: connectionSteps(firstScenario.load)[0]!,
+        durationSec: w.windowSec,
+        warmupSec: w.settleSec,
+        timeoutSec: firstScenario.load.timeout,
+        rate: firstScenario.load.rate,
+        requestCount: firstScenario.load.requests,
+      }),
+      ...(driver.note ? { ceilingNote: driver.note } : {}),
+      reason,
+    },
+    pinning: { enabled: pinning.enabled, tool: pinning.tool, serverCpus: pinning.serverCpus, loaderCpus: pinning.loaderCpus, ...(pinning.reason ? { reason: pinning.reason } : {}) },
+    serverEnv: {
+      unset: [...new Set(run.suite.targets.flatMap((t) => (t.kind === 'process' ? t.unsetEnv : [])))],
+      set: { PORT: '0 (any free port) unless a target sets it', ...(pinning.enabled ? { BENCHSUITE_SERVER_CPUS: pinning.serverCpus.join(',') } : {}) },
+    },
+  });
+}
+
+/** A scenario as the result records it: its requests, expected statuses and load as the design measured it. */
+function scenarioRecord(s: Scenario, design: BenchResult['design']): BenchResult['scenarios'][number] {
+  const w = windowSpec(s, [], design, DEFAULTS.stepSettleSec);
+  return {
+    name: s.name,
+    ...(s.description ? { description: s.description } : {}),
+    ...(s.group ? { group: s.group } : {}),
+    ...(s.kind !== 'http' ? { kind: s.kind } : {}),
+    requests: scenarioRequests(s),
+    expect: { status: Array.isArray(s.expect.status) ? s.expect.status : [s.expect.status] },
+    load: {
+      connections: [...w.steps],
+      warmupSec: w.settleSec,
+      ...(w.steps.length > 1 ? { stepWarmupSec: w.laterSettleSec } : {}),
+      durationSec: w.windowSec,
+      ...(s.load.rate ? { rate: s.load.rate } : {}),
+      ...(s.load.requests ? { requests: s.load.requests } : {}),
+      timeoutSec: s.load.timeout,
+    },
+  };
+}
+
+/** The design as the result records it: the planned one, with the changes made during the run and the forecast after its first blocks in its budget plan. */
+function recordedDesign(run: RunOutcome): BenchResult['design'] {
+  const { design, instructionsPlan } = run.suite;
+  const measuredForecast = run.noise?.measuredForecast;
+  return {
+    ...design,
+    ...(design.budgetPlan ? { budgetPlan: { ...design.budgetPlan, changes: [...design.budgetPlan.changes, ...run.state.replans], ...(measuredForecast ? { measuredForecast } : {}) } } : {}),
+    ...(instructionsPlan ? { instructions: instructionsPlan } : {}),
+  };
 }
