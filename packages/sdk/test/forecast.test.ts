@@ -140,31 +140,10 @@ const BEFORE: Rule = {
   priorDf: 2,
 };
 
-/** The forecast after 2 blocks (as `noiseOutlook` makes it) and the median half-width the run then reports, over simulated runs. */
-function forecastAndReached(t: Truth, shape: RunShape, runs: number, seed: number, rule: Rule = CURRENT) {
+/** Per simulated run, the forecast after 2 blocks (as `noiseOutlook` makes it) ÷ the median half-width the run then reports. */
+function forecastRatios(t: Truth, shape: RunShape, runs: number, seed: number, rule: Rule = CURRENT): number[] {
   const rnd = mulberry32(seed);
   const ratios: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const pairs = simulateRun(rnd, t, shape);
-    const noise: PairNoise[] = pairs.map((p, i) => {
-      const first = p.groups.slice(0, 2).map((g) => g.map(Math.log));
-      const components = rule.components(first)!;
-      return { scenario: p.scenario, target: `t${i}`, components, betweenSquared: betweenSquared(first, components.within), blocks: 2, rounds: shape.rounds };
-    });
-    const typical = rule.typical(noise);
-    const prior = methods.sliced.prior;
-    const between = pooledBetween(prior.between, typical.between, rule.runDf(noise), rule.priorDf);
-    const forecast = expectedHalfWidth({ between, within: typical.within }, shape.blocks, shape.rounds);
-    const reached = median(pairs.map((p, i) => estimate(p.groups, est(run * 1000 + i), ['sim', i], 'sim').halfWidth ?? Number.POSITIVE_INFINITY));
-    ratios.push(forecast / reached);
-  }
-  return median(ratios);
-}
-
-/** The share of simulated runs whose forecast after 2 blocks came within ±25% of what that run reached. */
-function shareWithin25(t: Truth, shape: RunShape, runs: number, seed: number, rule: Rule = CURRENT): number {
-  const rnd = mulberry32(seed);
-  let hits = 0;
   for (let run = 0; run < runs; run++) {
     const pairs = simulateRun(rnd, t, shape);
     const noise: PairNoise[] = pairs.map((p, i) => {
@@ -176,10 +155,16 @@ function shareWithin25(t: Truth, shape: RunShape, runs: number, seed: number, ru
     const between = pooledBetween(methods.sliced.prior.between, typical.between, rule.runDf(noise), rule.priorDf);
     const forecast = expectedHalfWidth({ between, within: typical.within }, shape.blocks, shape.rounds);
     const reached = median(pairs.map((p, i) => estimate(p.groups, est(run * 1000 + i), ['sim', i], 'sim').halfWidth ?? Number.POSITIVE_INFINITY));
-    if (Math.abs(forecast / reached - 1) < 0.25) hits++;
+    ratios.push(forecast / reached);
   }
-  return hits / runs;
+  return ratios;
 }
+
+/** The median over simulated runs of forecast ÷ reached. */
+const forecastAndReached = (t: Truth, shape: RunShape, runs: number, seed: number, rule: Rule = CURRENT): number => median(forecastRatios(t, shape, runs, seed, rule));
+
+/** The share of simulated runs whose forecast after 2 blocks came within ±25% of what that run reached. */
+const shareWithin25 = (t: Truth, shape: RunShape, runs: number, seed: number): number => forecastRatios(t, shape, runs, seed).filter((x) => Math.abs(x - 1) < 0.25).length / runs;
 
 describe('the forecast after 2 blocks, against what the run reports', () => {
   // The three default runs of 2026-11-27 (docs/measurements.md) as the truth: processes that differ
