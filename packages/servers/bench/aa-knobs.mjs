@@ -75,7 +75,8 @@ const rounds = Number(args.rounds);
 const warmupSec = Number(args['warmup-sec']);
 const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 
-const name = (fw, knob, twin) => `${fw}.${knob}.${twin}`;
+// A target name takes no "+": combined knobs are named with "-".
+const name = (fw, knob, twin) => `${fw}.${knob.replaceAll('+', '-')}.${twin}`;
 const withKnob = (fw, knob, twin) => {
   const t = nodeTargets[fw];
   return { ...t, name: name(fw, knob, twin), command: [t.command[0], ...knobFlags(knob), ...t.command.slice(1)] };
