@@ -26,24 +26,19 @@ export function processOf(name: string): { target: string; replica: number } {
   return { target: name.slice(0, i), replica: Number(name.slice(i + 1)) };
 }
 
-/** A window as the result keeps it: the target's own name, and the process number from the second on. */
-export function windowAsProcess(w: WindowRecord): WindowRecord {
-  if (!isReplica(w.target)) return w;
-  const p = processOf(w.target);
-  return { ...w, target: p.target, process: p.replica };
+/** A record of one process as the result keeps it: its target's own name, and the process number from the second on. */
+function asProcess<T extends { target: string }>(x: T): T {
+  if (!isReplica(x.target)) return x;
+  const p = processOf(x.target);
+  return { ...x, target: p.target, process: p.replica };
 }
+
+/** A window as the result keeps it (`asProcess`). */
+export const windowAsProcess = (w: WindowRecord): WindowRecord => asProcess(w);
 
 /** A block record as the result keeps it: each replica's entry under its target's name, with its process number. */
 export function blockAsProcesses(b: BlockRecord): BlockRecord {
-  if (!b.targets.some((t) => isReplica(t.target))) return b;
-  return {
-    ...b,
-    targets: b.targets.map((t) => {
-      if (!isReplica(t.target)) return t;
-      const p = processOf(t.target);
-      return { ...t, target: p.target, process: p.replica };
-    }),
-  };
+  return b.targets.some((t) => isReplica(t.target)) ? { ...b, targets: b.targets.map(asProcess) } : b;
 }
 
 /** The target and process of a window, from the result's fields or a run's internal name. */

@@ -214,7 +214,12 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
   const infos = await setupPhase(suite.targets, phase);
   // The A/A twin runs what the reference's setup produced, a replica what its target's did, and each shares that fate.
   const twin = controlTwin(suite.design);
-  const sourceOf = (name: string): string | undefined => (name === twin ? suite.design.reference : isReplica(name) ? (sourceOf(processOf(name).target) ?? processOf(name).target) : undefined);
+  const sourceOf = (name: string): string | undefined => {
+    if (name === twin) return suite.design.reference;
+    if (!isReplica(name)) return undefined;
+    const { target } = processOf(name);
+    return sourceOf(target) ?? target;
+  };
   for (const t of suite.targets) {
     const source = sourceOf(t.name);
     if (!source || !infos.has(source)) continue;
