@@ -429,12 +429,18 @@ export const DEFAULTS = {
    * 0.2 s, not 0.05 s: a server's work does not all end with its slot. Express used 1.20 cores over
    * its active time in 50-ms slots (about 8 ms of its CPU after each slot, in its gap and its
    * neighbour's slot), and read 1.13 of its ratio in 3-s windows one after another while the others
-   * read 0.95–0.96 (they paid for it); with 0.2-s slots it used 1.04, and every pair of contract A's
-   * baseline read 0.975–1.015 of its 3-s figure, the SD of a round's log-ratio within blocks the
-   * same (0.032 against 0.033) (`npm run bench:slices -- --blocks 3 --reps 4 --methods sliced,long
-   * --long-sec 3 --seed 4201 --slice-sec 0.05|0.2`, 2026-11-28; docs/measurements.md).
+   * read 0.95–0.96 (they paid for it); with 0.2-s slots it used 1.04 (`npm run bench:slices --
+   * --slice-sec 0.05|0.2`, 2026-11-28). 0.4 s, not 0.2 s: what is left is a cost every slot pays
+   * that is not the same for every server (the caches and predictors another server's slot left
+   * behind), and it shrinks with the slot. Over 17 blocks with 0.2-s slots koa read 0.970 [0.952,
+   * 0.989] and hono 0.965 [0.944, 0.987] of their ratios in 3-s windows (their CPU per request 3%
+   * higher in slots); over 14 blocks with 0.4-s slots, in the same runs where both were measured,
+   * every pair of contract A's baseline read 0.978–1.001 (koa 0.998, hono 0.978 [0.948, 1.009]),
+   * and the SD of a round's log-ratio within blocks was no larger (0.100 against 0.112 in the same
+   * blocks) (`npm run bench:slices -- --methods sliced@0.2,sliced@0.4,long`, 2026-11-28;
+   * docs/measurements.md). A window of 0.8 s is then 2 slots.
    */
-  slice: { minSec: 0.2, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
+  slice: { minSec: 0.4, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
   /**
    * The history's change-point rule (`benchsuite history changes`, `check`, the reports' charts):
    * E-Divisive means with a permutation test at `alpha` over `permutations` shuffles (seeded with

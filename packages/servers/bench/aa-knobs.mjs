@@ -26,6 +26,8 @@
 //
 // Usage: npm run bench:aa -- [--frameworks node-http,fastify,koa] [--knobs plain,y16,y32]
 //        [--scenario baseline,json-post] [--blocks 6] [--rounds 4] [--warmup-sec 3] [--seed N] [--json FILE]
+//        [--warmup-served N] (warm up by N requests served, within 1 s and --warmup-sec, as a run does)
+//        [--processes shared|per-scenario] (one set of processes per block, or fresh ones per scenario)
 //        [--reference KNOB] (one node-http process with that knob as the reference, not twins per knob)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -41,6 +43,8 @@ const { values: args } = parseArgs({
     blocks: { type: 'string', default: '6' },
     rounds: { type: 'string', default: '4' },
     'warmup-sec': { type: 'string', default: '3' },
+    'warmup-served': { type: 'string', default: '0' },
+    processes: { type: 'string', default: 'shared' },
     seed: { type: 'string' },
     json: { type: 'string' },
     reference: { type: 'string' },
@@ -73,6 +77,9 @@ const scenarios = args.scenario.split(',').map((s) => contractAScenariosByName[s
 const blocks = Number(args.blocks);
 const rounds = Number(args.rounds);
 const warmupSec = Number(args['warmup-sec']);
+const warmupServed = Number(args['warmup-served']);
+if (!Number.isInteger(warmupServed) || warmupServed < 0) fail(`--warmup-served: ${args['warmup-served']} is not a count of requests`);
+if (args.processes !== 'shared' && args.processes !== 'per-scenario') fail(`--processes: ${args.processes} is not shared or per-scenario`);
 const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 
 // A target name takes no "+": combined knobs are named with "-".
@@ -99,8 +106,10 @@ const result = await runSuite({
     control: 'none',
     rounds: { min: rounds, max: rounds },
     blocks: { min: blocks, max: blocks },
-    // Every fresh process warmed for the same seconds (a long warm-up is a knob of its own).
-    warmup: { minSec: warmupSec, maxSec: warmupSec, tolerance: 0.05, served: 0 },
+    // Every fresh process warmed for the same seconds (a long warm-up is a knob of its own), or by
+    // the requests it served (`--warmup-served`, within 1 s and --warmup-sec, as a run warms).
+    warmup: warmupServed ? { minSec: 1, maxSec: warmupSec, tolerance: 0.05, served: warmupServed } : { minSec: warmupSec, maxSec: warmupSec, tolerance: 0.05, served: 0 },
+    processes: args.processes,
     precision: 0.001,
     budgetSec: 6 * 3600,
   },
@@ -150,7 +159,7 @@ for (const s of scenarios) {
   }
 }
 const lines = [
-  `bench:aa — ${new Date().toISOString()}, seed ${seed}, ${blocks} blocks × ${rounds} rounds, warm-up ≤ ${warmupSec} s, steal ${pct(steal)} mean (${pct(result.overall.maxSteal)} worst window), ${Math.round((Date.now() - t0) / 1000)} s`,
+  `bench:aa — ${new Date().toISOString()}, seed ${seed}, ${blocks} blocks × ${rounds} rounds, ${args.processes} processes, warm-up ${warmupServed ? `${warmupServed} requests served within 1–${warmupSec} s` : `${warmupSec} s`}, steal ${pct(steal)} mean (${pct(result.overall.maxSteal)} worst window), ${Math.round((Date.now() - t0) / 1000)} s`,
   `| scenario | framework | knob | A/A (b ÷ a) | process SD [95%] (df) | within-block SD | level ÷ ${baseKnob} | ÷ node-http |`,
   '|---|---|---|---|---|---|---|---|',
   ...rows.map(

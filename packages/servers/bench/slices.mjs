@@ -15,7 +15,8 @@
 // Usage: npm run bench:slices -- [--targets node-http,fastify,...] [--scenario baseline] [--blocks 4]
 //        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
 //        [--node-flags=--single-threaded-gc] (V8 flags every target starts with, after the young generation's)
-//        [--slice-sec 0.05] (the least slot of a sliced round, DEFAULTS.slice.minSec, for this run)
+//        [--slice-sec 0.05] (the least slot of a sliced round, DEFAULTS.slice.minSec, for this run;
+//        a method `sliced@0.4` takes its own, so two slot lengths are compared in the same blocks)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents, withNodeFlags, youngGenerationFlags } from '@benchsuite/sdk';
@@ -63,7 +64,12 @@ const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31)
 // The run loop reads its slot rule from DEFAULTS: this run's least slot replaces the default's.
 if (args['slice-sec'] !== undefined) DEFAULTS.slice.minSec = num('slice-sec', 0.01, 2);
 const methods = args.methods.split(',');
-for (const m of methods) if (!['sliced', 'seq', 'long', 'duet'].includes(m)) fail(`--methods: ${m} is not one of sliced, seq, long, duet`);
+// `sliced@0.4`: a sliced round whose least slot is 0.4 s (two slot lengths compared in one run).
+const slotOf = (m) => (m === 'sliced' ? DEFAULTS.slice.minSec : m.startsWith('sliced@') ? Number(m.slice(7)) : undefined);
+const isSliced = (m) => slotOf(m) !== undefined;
+for (const m of methods) {
+  if (!['seq', 'long', 'duet'].includes(m) && !(slotOf(m) >= 0.01 && slotOf(m) <= 2)) fail(`--methods: ${m} is not one of sliced, sliced@<least slot, s>, seq, long, duet`);
+}
 const names = args.targets.split(',');
 for (const n of names) if (!nodeTargets[n]) fail(`--targets: no contract A target ${n} (one of ${Object.keys(nodeTargets).join(', ')})`);
 if (!contractAScenariosByName[args.scenario]) fail(`--scenario: no contract A scenario ${args.scenario}`);
@@ -84,6 +90,17 @@ const ctx = { driver, pinning, signal: ac.signal, clientBoundBusy: 0.95 };
 const log = (m) => process.stderr.write(`${m}\n`);
 const rows = [];
 const t0 = Date.now();
+
+// The run loop reads its slot rule from DEFAULTS: a round with another least slot sets it for its own length.
+async function slicedWith(minSec, measure) {
+  const before = DEFAULTS.slice.minSec;
+  DEFAULTS.slice.minSec = minSec;
+  try {
+    return await measure();
+  } finally {
+    DEFAULTS.slice.minSec = before;
+  }
+}
 
 async function sequential(items, sec, rseed) {
   const out = new Map();
@@ -112,12 +129,11 @@ for (let b = 1; b <= blocks && !ac.signal.aborted; b++) {
     for (let rep = 1; rep <= reps && !ac.signal.aborted; rep++) {
       for (const m of seededShuffle(methods, subSeed(seed, b, rep, 'methods'))) {
         const rseed = subSeed(seed, b, rep, m);
-        const figs =
-          m === 'sliced'
-            ? await measureSlicedRound(ctx, sliceItems, rseed)
-            : m === 'duet'
-              ? await Promise.all(items.map((it) => measureWindow(ctx, it.target, it.spec)))
-              : await sequential(items, m === 'long' ? longSec : windowSec, rseed);
+        const figs = isSliced(m)
+          ? await slicedWith(slotOf(m), () => measureSlicedRound(ctx, sliceItems, rseed))
+          : m === 'duet'
+            ? await Promise.all(items.map((it) => measureWindow(ctx, it.target, it.spec)))
+            : await sequential(items, m === 'long' ? longSec : windowSec, rseed);
         const x = {};
         for (const [i, f] of figs.entries()) {
           if (!f || f.error) continue;
@@ -207,14 +223,14 @@ function biasOf(method, target, rate = (v) => v.rps) {
 if (methods.includes('long')) {
   console.log(`\nbias against the ${longSec}-s windows (method ÷ long, paired by rep; 95% t-interval over ${blocks} blocks of ${reps} reps):`);
   for (const t of names.slice(1)) {
-    const cells = methods.filter((m) => m !== 'long').map((m) => `${m} ${biasOf(m, t)}${m === 'sliced' ? `   sliced-settled ${biasOf(m, t, settled)}` : ''}`);
+    const cells = methods.filter((m) => m !== 'long').map((m) => `${m} ${biasOf(m, t)}${isSliced(m) ? `   ${m}-settled ${biasOf(m, t, settled)}` : ''}`);
     console.log(`  ${t.padEnd(10)} ${cells.join('   ')}`);
   }
-  const halves = (t) => {
-    const xs = rows.filter((r) => r.method === 'sliced' && r.x[t]?.slice?.halves).map((r) => Math.log(r.x[t].slice.halves[0] / r.x[t].slice.halves[1]));
+  const halves = (m, t) => {
+    const xs = rows.filter((r) => r.method === m && r.x[t]?.slice?.halves).map((r) => Math.log(r.x[t].slice.halves[0] / r.x[t].slice.halves[1]));
     return xs.length ? fmt(Math.exp(mean(xs))) : '–';
   };
-  console.log(`  slots' first half ÷ second half: ${names.map((t) => `${t} ${halves(t)}`).join(', ')}`);
+  for (const m of methods.filter(isSliced)) console.log(`  ${m}: slots' first half ÷ second half: ${names.map((t) => `${t} ${halves(m, t)}`).join(', ')}`);
 }
 const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const m of methods) {
