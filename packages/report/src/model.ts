@@ -1,6 +1,7 @@
 import {
   DEFAULTS,
   median,
+  methodSentences,
   twinOf,
   controlTwin,
   upgradeResult,
@@ -17,7 +18,6 @@ import {
 } from '@benchsuite/sdk';
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './units.js';
-import { methodText } from './method-text.js';
 import { withReference } from './reference.js';
 import type { HistoryRuleView, HistorySeriesView } from './history.js';
 
@@ -214,7 +214,7 @@ const carriedPhrase = (d: DesignShape) => `then ${plural(d.carriedWarmupRounds, 
 /** The design in one sentence: the run facts of every report. */
 function designText(d: DesignShape, o: { windows: string }): string {
   return (
-    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ${methodText(d.method).design}; ` +
+    `${o.windows}; ${range(d.rounds)} round${d.rounds.max === 1 ? '' : 's'} per block, ${methodSentences(d.method).design}; ` +
     (d.processes === 'shared'
       ? `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} per scenario, each of fresh server processes that serve every scenario in turn (a seeded order per block)${replicasPhrase(d)}; ${warmupPhrase(d)}, ${carriedPhrase(d)}`
       : `${range(d.blocks)} block${d.blocks.max === 1 ? '' : 's'} (fresh server processes) per scenario${replicasPhrase(d)}; ${warmupPhrase(d)}`)
@@ -274,7 +274,7 @@ function capacitySearchText(c: CapacitySearch, probeSec: number, d: Pick<DesignS
  * noise); ±5.0% needs about 24 min; ±2.0% would need more blocks than allowed`.
  */
 export function forecastText(f: RunForecast): string {
-  const how = methodText(f.method).forecast;
+  const how = methodSentences(f.method).forecast;
   const source = f.source === 'measured' ? 'noise measured so far' : 'typical VM noise';
   const priced = f.budgetFor.filter((g) => g.budgetSec !== null).map((g) => `${fmtHalfWidth(g.precision)} needs about ${fmtDuration(Math.round(g.budgetSec!))}`);
   const beyond = f.budgetFor.filter((g) => g.budgetSec === null).map((g) => fmtHalfWidth(g.precision));
@@ -513,7 +513,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     },
     ...(d.intervalMethod ? [{ label: 'Intervals', text: `95%: ${d.intervalMethod}` }] : []),
     ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
-    ...(r.design.method ? [{ label: 'Rounds', text: methodText(r.design.method).rounds(r) }] : []),
+    ...(r.design.method ? [{ label: 'Rounds', text: methodSentences(r.design.method).rounds(r) }] : []),
     ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
     ...(d.youngGenerationMb !== undefined ? [{ label: 'Node runtime', text: noteText({ kind: 'young-generation', mb: d.youngGenerationMb }) }] : []),

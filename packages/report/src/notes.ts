@@ -1,17 +1,16 @@
 import {
   DEFAULTS,
+  methodSentences,
   type BudgetChange,
   type CapacityProbe,
   type ControlRecord,
   type DesignBiasRecord,
   type IntervalLimitsRecord,
-  type MethodName,
   type PairVerdict,
   type RunVerdict,
   type StopRecord,
   type VerdictBand,
 } from '@benchsuite/sdk';
-import { methodText } from './method-text.js';
 import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtInt, fmtPct, fmtRatio, fmtRps } from './units.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
@@ -69,7 +68,7 @@ export type Note =
   | { kind: 'precision-not-met'; reached: number; target: number; reason: string }
   | { kind: 'warmup-not-steady'; target: string; blocks: number; of: number; tolerance: number; served?: number | undefined }
   | { kind: 'failed-windows'; windows: number; of: number }
-  | { kind: 'relative-figures'; reference: string; method: MethodName | undefined }
+  | { kind: 'relative-figures'; reference: string; method: string | undefined }
   | { kind: 'capacity-figures' }
   | { kind: 'noise-labels'; stealThreshold: number; noisyWindowCov: number; disturbedSteal: number }
   | { kind: 'stop-reason'; reason: StopRecord['reason']; blocks: number }
@@ -289,7 +288,7 @@ export function noteText(n: Note): string {
     case 'failed-windows':
       return `${n.windows} of ${n.of} windows failed (see the raw windows for each failure)`;
     case 'relative-figures':
-      return `relative figures are ratios to ${n.reference} measured side by side in this run: ${methodText(n.method).sideBySide}, so drift of the host hits all of them alike and cancels in the ratio; they hold for this machine and run (use \`benchsuite compare\` across runs)`;
+      return `relative figures are ratios to ${n.reference} measured side by side in this run: ${methodSentences(n.method).sideBySide}, so drift of the host hits all of them alike and cancels in the ratio; they hold for this machine and run (use \`benchsuite compare\` across runs)`;
     case 'capacity-figures':
       return "capacities are each target's own req/s, not ratios: each block's search ran on fresh processes of that target alone, and the interval is over blocks; they hold for this machine at this hour, so compare targets within this run, never with another run's capacities";
     case 'noise-labels':

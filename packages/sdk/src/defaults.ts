@@ -1,5 +1,3 @@
-import type { MethodName } from './method-names.js';
-
 /**
  * Every default and threshold of the measuring design, in one place. The SDK, the CLI (help,
  * flag defaults, README table) and the reports import them from here; nothing restates a number.
@@ -57,14 +55,14 @@ export const DEFAULTS = {
    */
   rounds: { min: 2, max: 20 },
   /**
-   * How a round loads its targets. `sliced`: all in the same seconds, in alternating slots of tens
+   * How a round loads its targets (a method of the registry `run/methods/index.ts`). `sliced`: all in the same seconds, in alternating slots of tens
    * of milliseconds (`slice` below), with a driver that can (wrk); `sequential`: one window per
    * target after another, in a seeded order. Sliced, because the host's speed moves within a second:
    * on the project's VM a window's throughput log-ratio to the reference had a within-block SD of
    * 0.53 one window after another and 0.145 in slots, in the same hour on the same processes
    * (`npm run bench:slices`, 2026-11-27; docs/measurements.md).
    */
-  method: 'sliced' as MethodName,
+  method: 'sliced' as const,
   /**
    * V8's young generation (semi-space, MB) every Node target runs with: `--min-semi-space-size` and
    * `--max-semi-space-size` both set to it, the reference included; `'default'` leaves the runtime's

@@ -1,11 +1,12 @@
-import { METHOD_NAMES } from './method-names.js';
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
+import { METHOD_NAMES } from './run/methods/index.js';
 
 /*
- * The measuring design's options (`design` of a suite, `--quick`, the plan's `design`) and what
- * follows from them alone. Their own module, so the budget planner and the result's upgrade read
- * them without importing the suite's options or the run loop.
+ * The measuring design's options (`design` of a suite, `--quick`, the plan's `design`). Their own
+ * module, so the budget planner reads them without importing the suite's options. Its method names
+ * are the keys of the run's registry (`run/methods/index.ts`), so no module of that registry's
+ * reach, and no module of the result (`result/`), imports this one (`.dependency-cruiser.mjs`).
  */
 
 const range = (d: { min: number; max: number }) =>
@@ -37,7 +38,7 @@ export const designOptionsSchema = z.strictObject({
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
   /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
-  /** How a round loads its targets: `sliced` (the same seconds, in alternating slots) or `sequential` (one window after another) (`DEFAULTS.method`). */
+  /** How a round loads its targets: a method's name, a key of the registry `run/methods/index.ts` (`DEFAULTS.method`). */
   method: z.enum(METHOD_NAMES).default(DEFAULTS.method),
   /** V8's young generation of every Node target, MB (`--min/max-semi-space-size`), or `'default'` for the runtime's own sizing (`DEFAULTS.youngGenerationMb`). */
   youngGenerationMb: z.union([z.number().int().positive().max(1024), z.literal('default')]).default(DEFAULTS.youngGenerationMb),
@@ -65,11 +66,3 @@ export const removedDesignOptions = {
 
 export type DesignOptions = z.input<typeof designOptionsSchema>;
 export type Design = z.output<typeof designOptionsSchema>;
-
-/** Warm-up windows: at most 1 s each, so a steady state is noticed within a second, and at least two fit the maximum. */
-export function warmupWindows(w: Pick<Design['warmup'], 'minSec' | 'maxSec'>): { windowSec: number; min: number; max: number } {
-  const windowSec = Math.min(1, Math.max(w.maxSec / 2, 0.1));
-  const min = Math.ceil(w.minSec / windowSec - 1e-9);
-  const max = Math.max(min, Math.floor(w.maxSec / windowSec + 1e-9));
-  return { windowSec, min, max };
-}

@@ -29,7 +29,8 @@ export {
   type SetupContext,
   type SetupResult,
 } from './target.js';
-export { METHOD_NAMES, type MethodName } from './method-names.js';
+export { METHOD_NAMES, methodSentences, type MethodName } from './run/methods/index.js';
+export type { MethodSentences } from './run/methods/method.js';
 export { defineDriver, type Driver, type DriverCapabilities, type DriverRunOptions, type DriverRunResult } from './driver.js';
 export { defineConfig, type BenchsuiteConfig, type RunSuiteOptions, type SuiteEvent, type LoadOverrides } from './options.js';
 export { BenchsuiteConfigError, DriverUnusableError } from './errors.js';
@@ -50,7 +51,7 @@ export { verifyScenario, send } from './verify.js';
 export { cpuTimes } from './procfs.js';
 export { decidePinning } from './environment.js';
 export { rotationWindowSec } from './run/warmup.js';
-export { warmupWindows } from './design-options.js';
+export { warmupWindows } from './warmup-windows.js';
 export { DEFAULTS, QUICK } from './defaults.js';
 export type { DesignOptions, Design } from './design-options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed } from './analysis/bootstrap.js';
@@ -82,7 +83,8 @@ export { parseRuntime, ensureRuntime, runtimeVariants, runtimePackage, hostRunti
 export { toolCacheDir } from './cache.js';
 export { readPlan, planOptions, diffPlans, type PlanAsk, type RunPlan } from './run/plan.js';
 export { unusableDir } from './output-dir.js';
-export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type PlannedScenario, type RunForecast } from './analysis/budget.js';
+export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type RunForecast } from './analysis/budget.js';
+export type { PlannedScenario } from './analysis/round-cost.js';
 export { expectedHalfWidth, forecastBudget, budgetFor, noiseComponents, typicalComponents, type NoiseComponents } from './analysis/forecast.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';

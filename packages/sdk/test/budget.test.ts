@@ -1,6 +1,7 @@
 // The budget planner and the window fit, on fixed costs and figures (no servers).
 import { describe, expect, it } from 'vitest';
-import { carriedBlockSec, minimumSec, planBudget, type PlannedScenario } from '../src/analysis/budget.js';
+import { carriedBlockSec, minimumSec, planBudget } from '../src/analysis/budget.js';
+import type { PlannedScenario } from '../src/analysis/round-cost.js';
 import { fittedWindowSec } from '../src/run/window.js';
 
 const costs = { blockStartSec: 1.5, loaderStartSec: 0.1, beforeSec: 10 };

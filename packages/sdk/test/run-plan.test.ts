@@ -74,6 +74,11 @@ describe('readPlan: design options measurements rejected', () => {
     expect(mapped.design).not.toHaveProperty('warmupRequests');
     expect(mapped.design.freshWarmup).toBe('rotation');
   });
+  it('reads a plan without a method as one window after another, and refuses a method this version does not know', () => {
+    expect(readPlan(planDir()).design.method).toBe('sequential');
+    expect(readPlan(planDir((d) => (d.method = 'sliced'))).design.method).toBe('sliced');
+    expect(refusal(planDir((d) => (d.method = 'quantum')))).toMatch(/recorded design\.method 'quantum', which this version does not know \(it knows sliced, sequential\); start a new run/);
+  });
 });
 
 describe('diffPlans: where a run asks what its recorded plan holds otherwise', () => {

@@ -1,7 +1,8 @@
 // The warm-up rule and the wake-up round (run/warmup.ts). No process starts here.
 import { describe, expect, it } from 'vitest';
-import { warmupWindows } from '../src/design-options.js';
-import { isSteady, unrecordedWindows } from '../src/run/warmup.js';
+import { unrecordedWindows } from '../src/run/unrecorded.js';
+import { isSteady } from '../src/run/warmup.js';
+import { warmupWindows } from '../src/warmup-windows.js';
 
 describe('warm-up rule', () => {
   it('isSteady: the last window within the tolerance of the one before, after the minimum', () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   METHOD_NAMES,
+  methodSentences,
   type MethodName,
   BenchsuiteConfigError,
   DEFAULTS,
@@ -156,7 +157,7 @@ export const runFlags = {
     type: 'value',
     value: 'NAME',
     parse: methodName,
-    help: 'sliced: every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk); sequential: one window per target after another',
+    help: METHOD_NAMES.map((name) => `${name}: ${methodSentences(name).help}`).join('; '),
     default: `${DEFAULTS.method} (sequential with a driver that cannot slice)`,
   },
   youngGeneration: {

@@ -1,48 +1,19 @@
 import { DEFAULTS } from '../defaults.js';
 import type { Design } from '../design-options.js';
-import type { MethodName } from '../method-names.js';
 import type { BlockRecord, WindowRecord } from '../result-schema.js';
 import { median } from './bootstrap.js';
 import { blocksAhead, optimalRounds, varianceComponents } from './components.js';
 import type { NoiseComponents } from './forecast.js';
+import { oneAfterAnotherSec, type PlanCosts, type PlannedScenario } from './round-cost.js';
 import { ratioGroups } from './summarize.js';
 
-/**
+/*
  * The budget planner: before anything starts, the cost of each scenario's minimum design is
  * estimated from fixed per-step costs, and the minimum is fitted to the run's budget — fewer
  * rounds first, then shorter warm-ups, then fewer blocks — each change recorded (the report words it, with its consequence).
  * Pure, so it is tested on fixed costs; the run then measures real costs as it goes, and plans
  * each block's rounds from them (`planRounds`, `sharedBlocksAhead`, below).
  */
-export interface PlannedScenario {
-  name: string;
-  /** Targets measured in each round. */
-  targets: number;
-  /** Connection steps measured inside each window (one for a fixed load). */
-  steps: number;
-  windowSec: number;
-  /** Unrecorded settle seconds of one window (before its first step, and before each later one if any). */
-  settleSec: number;
-  /** Seconds of one round, by the way its rounds are measured (`RoundMethod.roundSec`); absent: one window after another (`oneAfterAnotherSec`). */
-  roundSec?: RoundCost | undefined;
-}
-
-/** The planner's seconds of one round of a scenario. */
-export type RoundCost = (s: PlannedScenario, c: PlanCosts) => number;
-
-export interface PlanCosts {
-  /** Starting a block's servers (all at once) and stopping them, s. */
-  blockStartSec: number;
-  /** A loader process starting and stopping around each measured step, s. */
-  loaderStartSec: number;
-  /** Verify, costs and setup before the first block, s. */
-  beforeSec: number;
-  /** A sliced round's cost per connection step beyond its measured seconds: the loaders' lead, their stop and the last drain, s. */
-  slicedStepSec: number;
-  /** A sliced round's idle gaps after the slots, as a share of its measured seconds. */
-  slicedGapShare: number;
-}
-
 /**
  * One change the planner made to fit the budget: rounds per block, warm-up seconds or blocks, from
  * → to. `atSec` (with the `scenario` that needed it): made during the run, from that second on.
@@ -76,7 +47,8 @@ export interface BudgetPlan {
  * the least budget that would reach ±5% and ±2% (null: not within the maximum of blocks and rounds).
  */
 export interface RunForecast {
-  method: MethodName;
+  /** The method it is priced with: this run's (`MethodName`), or the name a resumed run's plan recorded (`result/design.ts` keeps no list). */
+  method: string;
   source: 'prior' | 'measured';
   components: NoiseComponents;
   blocks: number;
@@ -89,9 +61,6 @@ export interface RunForecast {
 export function blockSec(s: PlannedScenario, rounds: number, warmupSec: number, c: PlanCosts): number {
   return c.blockStartSec + s.targets * warmupSec + rounds * roundSec(s, c);
 }
-
-/** Seconds of one round of a scenario whose targets' windows run one after another: each window's steps, loader starts and settle. */
-export const oneAfterAnotherSec: RoundCost = (s, c) => s.targets * (s.steps * (s.windowSec + c.loaderStartSec) + s.settleSec);
 
 /** Seconds of one round of a scenario, by the method that measures it. */
 const roundSec = (s: PlannedScenario, c: PlanCosts): number => (s.roundSec ?? oneAfterAnotherSec)(s, c);

@@ -1,4 +1,4 @@
-import type { MethodName } from '../method-names.js';
+import type { MethodName } from '../run/methods/index.js';
 import { median } from './bootstrap.js';
 import { medianVariance, type NoiseComponents, type PairNoise } from './forecast.js';
 import { tQuantile } from './student-t.js';

@@ -1,4 +1,3 @@
-import { METHOD_NAMES } from '../method-names.js';
 import { z } from 'zod';
 import { int, nonneg, num } from './common.js';
 
@@ -39,7 +38,8 @@ export const scenarioInfoSchema = z.strictObject({
  * the typical half-width then, and the budget that ±5% and ±2% would take (null: beyond the maximum).
  */
 export const forecastSchema = z.strictObject({
-  method: z.enum(METHOD_NAMES),
+  /** The method it was priced with: a method's name, as the run's registry names it (see `design.method`). */
+  method: z.string(),
   source: z.enum(['prior', 'measured']),
   components: z.strictObject({ between: nonneg, within: nonneg }),
   blocks: int,
@@ -69,12 +69,15 @@ export const designSchema = z.strictObject({
    */
   carriedWarmupWindowSec: nonneg,
   /**
-   * How a round loaded its targets: `sliced`, all in the same seconds in alternating slots (the
-   * design's default, with a driver that can), or `sequential`, one window after another. A run
-   * whose driver cannot slice records `sequential`; absent in results from before sliced rounds
-   * (every round was one window after another).
+   * How a round loaded its targets: a method's name, as the run's registry names it
+   * (`run/methods/index.ts`: today `sliced`, all in the same seconds in alternating slots, the
+   * design's default with a driver that can, or `sequential`, one window after another, what a run
+   * whose driver cannot slice records). A string, not a list: the result layer never reaches the
+   * run's registry, and a result from a newer benchsuite with a method this one lacks still reads
+   * (the reports say they do not know it, `methodSentences`). Absent in results from before sliced
+   * rounds (every round was one window after another).
    */
-  method: z.enum(METHOD_NAMES).optional(),
+  method: z.string().optional(),
   precision: nonneg,
   budgetSec: nonneg,
   stealThreshold: nonneg,

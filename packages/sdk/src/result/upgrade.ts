@@ -1,4 +1,4 @@
-import { warmupWindows } from '../design-options.js';
+import { warmupWindows } from '../warmup-windows.js';
 import { serverCpuExactOf } from '../window-resources.js';
 import type { DesignRecord } from './design.js';
 import { RESULT_SCHEMA_VERSION } from './document.js';

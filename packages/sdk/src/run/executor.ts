@@ -1,8 +1,7 @@
 import { prepareRequests, type RequestSpec, type Scenario } from '../scenario.js';
 import type { Target } from '../target.js';
 import { subSeed } from '../analysis/bootstrap.js';
-import type { MethodName } from '../method-names.js';
-import { roundMethod } from './methods/index.js';
+import { roundMethod, type MethodName } from './methods/index.js';
 import type { MethodContext, WindowOutcome } from './methods/method.js';
 import { runtimeOf, type StartedTarget } from './server-process.js';
 import type { RoundItem, WindowContext } from './window.js';

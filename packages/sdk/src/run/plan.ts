@@ -6,6 +6,7 @@ import { BenchsuiteConfigError } from '../errors.js';
 import { designOptionsSchema, removedDesignOptions, type Design, type DesignOptions } from '../design-options.js';
 import type { LoadOverrides, RunSuiteOptions } from '../options.js';
 import { designSchema } from '../result-schema.js';
+import { isMethodName, METHOD_NAMES, UNRECORDED_METHOD } from './methods/index.js';
 
 const PLAN_FILE = 'run.json';
 
@@ -90,14 +91,19 @@ export function readPlan(dir: string): RunPlan {
   const parsed = storedPlanSchema.safeParse(json);
   if (!parsed.success) throw new BenchsuiteConfigError(`resume: ${file} is not a benchsuite run plan: ${parsed.error.issues[0]?.message ?? ''}`);
   const { options, design: d } = parsed.data;
-  // Every plan before design.method was recorded measured one window after another; every plan
+  // Every plan before design.method was recorded measured one window after another; one by a newer
+  // benchsuite may name a method this one lacks, and cannot be continued by it; every plan
   // before design.capacityProbeSec probed for the default's seconds; every plan before
   // design.youngGenerationMb and design.control ran Node with its own sizing and no A/A control.
+  const method = d.method ?? UNRECORDED_METHOD;
+  if (!isMethodName(method)) {
+    throw new BenchsuiteConfigError(`resume: the run in ${dir} recorded design.method '${method}', which this version does not know (it knows ${METHOD_NAMES.join(', ')}); start a new run`);
+  }
   return {
     ...parsed.data,
     design: {
       ...d,
-      method: d.method ?? 'sequential',
+      method,
       capacityProbeSec: d.capacityProbeSec ?? DEFAULTS.capacity.probeSec,
       youngGenerationMb: d.youngGenerationMb ?? 'default',
       // Before warm-ups by work served, fresh processes warmed until steady within the tolerance.

@@ -1,4 +1,5 @@
-import type { PlannedScenario, BudgetPlan } from '../analysis/budget.js';
+import type { BudgetPlan } from '../analysis/budget.js';
+import type { PlannedScenario } from '../analysis/round-cost.js';
 import type { Driver } from '../driver.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';

@@ -1,9 +1,10 @@
 import { subSeed } from '../analysis/bootstrap.js';
-import { warmupWindows, type Design } from '../design-options.js';
+import type { Design } from '../design-options.js';
 import { seededShuffle } from '../random.js';
-import { loadOnce } from './load.js';
-import { PhaseError, type StartedTarget } from './server-process.js';
-import type { RoundItem, WindowContext, WindowSpec } from './window.js';
+import type { StartedTarget } from './server-process.js';
+import { warmupWindow } from './unrecorded.js';
+import type { WindowContext, WindowSpec } from './window.js';
+import { warmupWindows } from '../warmup-windows.js';
 
 /** A target of a scenario's part of a block, as a warm-up sees it. */
 export interface WarmTarget {
@@ -111,25 +112,6 @@ export const FRESH_WARMUP = 'rotation' as const;
 /** Seconds of a shared block's rotation windows; a design recorded before they had their own length used the warm-up's. */
 export const rotationWindowSec = (d: Pick<Design, 'warmup'> & { carriedWarmupWindowSec?: number | undefined }): number => d.carriedWarmupWindowSec ?? warmupWindows(d.warmup).windowSec;
 
-/** One unrecorded window at the scenario's first connection step: its req/s. */
-async function warmupWindow(ctx: WindowContext, { target, spec }: RoundItem, windowSec: number): Promise<number> {
-  const expectStatus = Array.isArray(spec.scenario.expect.status) ? spec.scenario.expect.status : [spec.scenario.expect.status];
-  const { res } = await loadOnce(ctx, {
-    server: target,
-    send: {
-      requests: spec.requests,
-      connections: spec.steps[0]!,
-      warmupSec: 0,
-      durationSec: windowSec,
-      rate: spec.scenario.load.rate,
-      timeoutSec: spec.scenario.load.timeout,
-      expectStatus,
-    },
-    failures: 'warm-up',
-  });
-  return res.durationSec > 0 ? res.requests / res.durationSec : 0;
-}
-
 /**
  * Warm one fresh server up at the scenario's first connection step until its per-second req/s is
  * steady (within the tolerance, on consecutive seconds) or the maximum is spent. Nothing from here
@@ -145,22 +127,4 @@ export async function warmUp(ctx: WindowContext, target: StartedTarget, spec: Wi
     if (steady) return { rps, steady };
   }
   return { rps, steady: false };
-}
-
-/**
- * One round of unrecorded windows, one per target in the given order: a rotation round of fresh
- * warm-ups or of a carried process's warm-up. Returns each target's req/s, or its error (that
- * target leaves; the others go on).
- */
-export async function unrecordedWindows(ctx: WindowContext, items: readonly RoundItem[], windowSec: number): Promise<(number | { error: unknown })[]> {
-  const out: (number | { error: unknown })[] = [];
-  for (const item of items) {
-    try {
-      out.push(await warmupWindow(ctx, item, windowSec));
-    } catch (err) {
-      if (err instanceof PhaseError && err.phase === 'interrupted') throw err;
-      out.push({ error: err });
-    }
-  }
-  return out;
 }

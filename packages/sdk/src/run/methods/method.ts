@@ -1,6 +1,7 @@
-import type { RoundCost } from '../../analysis/budget.js';
+import type { RoundCost } from '../../analysis/round-cost.js';
 import type { NoiseComponents } from '../../analysis/forecast.js';
 import type { Driver } from '../../driver.js';
+import type { BenchResult } from '../../result-schema.js';
 import type { Scenario } from '../../scenario.js';
 import type { StartedTarget } from '../server-process.js';
 import type { RoundItem, WindowContext, WindowFigures } from '../window.js';
@@ -21,11 +22,29 @@ export interface MethodContext extends WindowContext {
 }
 
 /**
+ * Every phrase about a way of measuring a round, beside how it measures: the report's design
+ * sentence, forecast line, relative-figures note and run facts read them through `methodSentences`
+ * (`run/methods/index.ts`), and the CLI's `--method` help too. Plain text: a renderer escapes it.
+ */
+export interface MethodSentences {
+  /** `--method`'s help: what a round does with it (after `<name>: `). */
+  readonly help: string;
+  /** The design sentence's clause on how a round's targets share it. */
+  readonly design: string;
+  /** The forecast line's word for it. */
+  readonly forecast: string;
+  /** The relative-figures note's clause on how a round measures its targets. */
+  readonly sideBySide: string;
+  /** The run facts' Rounds line, from the result it measured. */
+  rounds(r: BenchResult): string;
+}
+
+/**
  * A way of measuring a round (k6's executors, hyperfine's `Executor`): when it applies, how it
  * measures a round and a warm-up round, what a round costs the budget planner, and the noise a
- * typical pair is expected to carry with it. The executor asks the registry
- * (`run/methods/index.ts`) which one measures a round; nothing else names a method. Its sentences
- * are the report's (`report/src/model.ts`, a table keyed by the method's name).
+ * typical pair is expected to carry with it, and the sentences that say so. The executor asks the
+ * registry (`run/methods/index.ts`) which one measures a round; nothing else names a method. A
+ * method is its module and its line in that registry: its name is its key there.
  */
 export interface RoundMethod {
   /** Whether a run can measure with it, given its driver's capabilities (else it runs with `fallbackMethod`). */
@@ -38,6 +57,8 @@ export interface RoundMethod {
   readonly roundSec: RoundCost;
   /** A typical pair's noise with this method on a shared 2-vCPU VM: the forecast's prior until the run has measured its own. */
   readonly prior: NoiseComponents;
+  /** What the reports, the run's header and `--method`'s help say of it (`methodSentences`). */
+  readonly sentences: MethodSentences;
   /** A round of unrecorded windows of `windowSec`, one per item: each item's req/s, or its error (that target leaves). Throws when the run is interrupted. */
   warmRound(ctx: MethodContext, items: readonly RoundItem[], windowSec: number): Promise<Array<number | { error: unknown }>>;
   /** A round of measured windows, one per item: each outcome goes to `onWindow` as soon as it is known. Ends early when the run is interrupted. */

@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../../defaults.js';
-import { oneAfterAnotherSec } from '../../analysis/budget.js';
-import { unrecordedWindows } from '../warmup.js';
+import { oneAfterAnotherSec } from '../../analysis/round-cost.js';
+import { unrecordedWindows } from '../unrecorded.js';
 import { measureWindow } from '../window.js';
 import type { RoundMethod, WindowOutcome } from './method.js';
 
@@ -21,6 +21,13 @@ export const sequential: RoundMethod = {
    * between blocks as any method's (`DEFAULTS.forecast.priorBetween`).
    */
   prior: { between: DEFAULTS.forecast.priorBetween, within: 0.24 },
+  sentences: {
+    help: 'one window per target after another',
+    design: 'every target once per round in a seeded random order',
+    forecast: 'sequential',
+    sideBySide: 'every round measures each target once for a short window, in a seeded random order',
+    rounds: () => 'one window per target after another, in a seeded order per round',
+  },
   async warmRound(ctx, items, windowSec) {
     const out = await unrecordedWindows(ctx, items, windowSec);
     for (const [i, x] of out.entries()) if (typeof x === 'number') ctx.saw(items[i]!.target, x);

@@ -8,7 +8,7 @@ import { otherShare, type TreeSampler, type WindowResources } from '../../window
 import { loadOnce } from '../load.js';
 import { PhaseError, type StartedTarget } from '../server-process.js';
 import { combineSteps, emptyResources, stepOf, type RoundItem, type WindowContext, type WindowFigures, type WindowSpec } from '../window.js';
-import { oneAfterAnotherSec } from '../../analysis/budget.js';
+import { oneAfterAnotherSec } from '../../analysis/round-cost.js';
 import type { Scenario } from '../../scenario.js';
 import type { MethodContext, RoundMethod } from './method.js';
 
@@ -198,6 +198,20 @@ export const sliced: RoundMethod = {
    * (`DEFAULTS.forecast.priorBetween`).
    */
   prior: { between: DEFAULTS.forecast.priorBetween, within: 0.145 },
+  sentences: {
+    help: 'every target of a round loaded in the same seconds, in alternating slots (needs a driver that can: wrk)',
+    design: 'every target in the same seconds of each round, in time slices',
+    forecast: 'time-sliced',
+    sideBySide: 'every round loads each target in the same seconds, in alternating time slices',
+    rounds(r) {
+      const slices = r.windows.flatMap((w) => (w.status === 'ok' ? w.steps.flatMap((s) => (s.slice ? [s.slice.sliceSec] : [])) : []));
+      const range = slices.length ? (Math.min(...slices) === Math.max(...slices) ? `${fmtSec(slices[0]!)}` : `${fmtSec(Math.min(...slices))}–${fmtSec(Math.max(...slices))}`) : '?';
+      return (
+        `time-sliced: every target of a round loaded in the same seconds, in alternating slots of ${range} (a seeded order per cycle), ` +
+        "so a ratio compares the same moments of the host; each figure is still the server's own, with the core to itself in its slots"
+      );
+    },
+  },
   async warmRound(ctx, items, windowSec) {
     const out = await measureSlicedRound(ctx, sliceItems(ctx, items, windowSec), ctx.nextRoundSeed());
     if (ctx.signal.aborted) throw new PhaseError('interrupted', 'interrupted');
@@ -217,6 +231,9 @@ export const sliced: RoundMethod = {
     }
   },
 };
+
+/** A slot's length as the Rounds line says it. */
+const fmtSec = (s: number) => (s < 1 ? `${Math.round(s * 1000)} ms` : `${+s.toFixed(2)} s`);
 
 /** A round's items as a sliced round takes them: a warm-up round (`windowSec`) at the first step only, each with its latest req/s. */
 const sliceItems = (ctx: MethodContext, items: readonly RoundItem[], windowSec?: number): SliceItem[] =>
