@@ -95,8 +95,8 @@ export function expectedHalfWidth(c: NoiseComponents, blocks: number, rounds: nu
  * formula), by blocks. A pair's interval is the hull of both (`estimate`), the t-interval centred at
  * the pooled median of all rounds and the bootstrap's where its resampled medians fall; the two
  * centres differ by a fraction of a standard error in every pair, and the hull takes the outer end
- * of each side. Simulated with the estimator itself (`npm run bench:hull-factor`: 1,000 pairs per
- * cell, 2 and 3 rounds, SD between blocks 0–1.5 × within; the median over those eight cells, which
+ * of each side. Simulated with the estimator itself (`npm run bench:hull-factor -- --pairs 600`: 600
+ * pairs per cell, 2 and 3 rounds, SD between blocks 0–1.5 × within; the median over those eight cells, which
  * spread about ±0.05 around it). Without it, the forecast read 0.68–0.82 of the median half-width
  * the run reached even with every block's components (five runs of 2026-11-28,
  * docs/measurements.md). Between listed blocks, the nearer; beyond the last, the last.
