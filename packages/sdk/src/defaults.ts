@@ -55,9 +55,9 @@ export const DEFAULTS = {
    */
   rounds: { min: 2, max: 20 },
   /**
-   * How a round loads its targets (a method of the registry `run/methods/index.ts`). `sliced`: all in the same seconds, in alternating slots of tens
-   * of milliseconds (`slice` below), with a driver that can (wrk); `sequential`: one window per
-   * target after another, in a seeded order. Sliced, because the host's speed moves within a second:
+   * How a round loads its targets (a method of the registry `run/methods/index.ts`). `sliced`: all
+   * in the same seconds, in alternating slots of 0.4 s or more (`slice` below), with a driver that
+   * can (wrk); `sequential`: one window per target after another, in a seeded order. Sliced, because the host's speed moves within a second:
    * on the project's VM a window's throughput log-ratio to the reference had a within-block SD of
    * 0.53 one window after another and 0.145 in slots, in the same hour on the same processes
    * (`npm run bench:slices`, 2026-11-27; docs/measurements.md).
