@@ -393,31 +393,36 @@ export const DEFAULTS = {
    */
   /**
    * What a typical pair's per-round log-ratio is expected to carry before a run has measured it
-   * (the forecast in the run's header): the SD between blocks (processes) here, and the robust SD
-   * of a round within its block (the host) with each method (`RoundMethod.prior`, `run/methods/`).
-   * Between blocks the processes differ whatever the method, on the project's 2-vCPU VM (see
-   * docs/measurements.md): 0.03 (median, bench:slices, 4 blocks), 0.057 (a default run,
-   * 2026-11-26), 0.099 (a 6-minute run of 3 scenarios × 4 targets, 2026-11-27 01:44, where it set
-   * 83% of the interval): 0.07 while Node ran with its own young-generation sizing. With it fixed
-   * (`youngGenerationMb`), one process's SD read 0–1.6% in `npm run bench:aa` (2026-11-28) and the
-   * pairs of a 6-minute run 0–0.030 between blocks (median 0.015): 0.025, a pair's two processes
-   * rounded up. A run replaces them with its own after its first blocks.
+   * (the forecast in the run's header): the SD between blocks (processes), `priorBetween` below, and
+   * the robust SD of a round within its block (the host) with each method (`RoundMethod.prior`,
+   * `run/methods/`). A run replaces them with its own after its first blocks.
    */
   forecast: {
-    priorBetween: 0.025,
+    /**
+     * The SD between blocks of a pair (`analysis/forecast.ts` `priorBetween`): `oneScenario` for
+     * processes that serve one scenario, and with shared processes `perScenario` more for each
+     * scenario after the first, summed as SDs (the processes' state drifts with the work they have
+     * served). With the young generation fixed (`youngGenerationMb`): twins of one build read
+     * 0.015–0.018 on one or two scenarios (issue 41), a pair 0–0.023 over four scenarios and about
+     * 0.05 over nine (`npm run bench:aa`, 2026-11-28); five default runs (nine scenarios, shared
+     * processes, 6 blocks) read 0.042, 0.053, 0.064, 0.065 and 0.083 over all their blocks (RMS
+     * 0.063 = √(0.015² + (8 × 0.0077)²)), and four 6-minute runs (three scenarios) 0–0.018
+     * (docs/measurements.md). It was one figure for every design, 0.025, and a default run's
+     * forecast after block 2 leaned on it and read 0.46–0.75 of what the run reached.
+     */
+    priorBetween: { oneScenario: 0.015, perScenario: 0.0077 },
     /**
      * How much the prior's SD between blocks weighs once the run has measured its own, in degrees of
      * freedom beside the run's (`pooledBetween`; the run's are blocks − 1 per pair, `measuredDf`).
      * The prior is an average over runs, and what it cannot know is how far this run's processes
-     * differ from the average: the typical SD between blocks of six runs on the project's VM (0.03,
-     * 0.057, 0.099, and the three default runs of 2026-11-27: 0.113, 0.084, 0.053; docs/measurements.md)
-     * has variances with a coefficient of variation of 0.75 from run to run, the spread of a
-     * variance read from 2 ÷ 0.75² = 3.5 degrees of freedom: 4. A default run (5 scenarios of 9 pairs) has
-     * 15 after 2 blocks (9 pairs sharing a reference count as 3) and outweighs it; a run of one pair
-     * has 1, and keeps most of it. (It was 2 counted against blocks − 1 of the whole run, so 45 pairs' 2 blocks
-     * weighed as 1 and a run whose processes differed by 0.113 was forecast ±6.3% and reached ±20.0%.)
+     * differ from the average: the variances between blocks of the five default runs above have a
+     * coefficient of variation of 0.49 from run to run, the spread of a variance read from
+     * 2 ÷ 0.49² = 8.3 degrees of freedom: 8. A default run (9 scenarios of 6 pairs) has about 22 after
+     * 2 blocks (6 pairs sharing a reference count as 2.7) and still outweighs it; a run of one pair
+     * has 1, and keeps most of it. (It was 4, from six runs with Node's own young-generation sizing,
+     * CV 0.75; before that 2 counted against blocks − 1 of the whole run.)
      */
-    priorDf: 4,
+    priorDf: 8,
     /** The precision goals whose budget the header states. */
     goals: [0.05, 0.02],
   },

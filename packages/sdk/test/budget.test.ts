@@ -1,6 +1,6 @@
 // The budget planner and the window fit, on fixed costs and figures (no servers).
 import { describe, expect, it } from 'vitest';
-import { carriedBlockSec, minimumSec, planBudget } from '../src/analysis/budget.js';
+import { carriedBlockSec, measuredStartSec, minimumSec, planBudget } from '../src/analysis/budget.js';
 import type { PlannedScenario } from '../src/analysis/round-cost.js';
 import { fittedWindowSec } from '../src/run/window.js';
 
@@ -117,5 +117,21 @@ describe('fittedWindowSec', () => {
   });
   it('takes the longest window when a warm-up second saw no response at all (the latency is longer than it)', () => {
     expect(fittedWindowSec(0.2, [50], [[0, 0], [3000]], 5, 2)).toBe(2);
+  });
+});
+
+describe('measuredStartSec', () => {
+  // The 6-minute run of 2026-11-28 18:06: a block's first part spent 12.8 s (json-post first) or
+  // 8.6 s (auth first) outside its rounds, its later parts 2.8–2.9 s (the rotation round).
+  const part = (block: number, position: number, fixedSec: number, rounds = 2) => ({ block, position, rounds, wallSec: fixedSec + 8.7, roundsWallSec: 8.7 });
+  it("prices a shared block's start as the slowest so far: its first part's seconds outside rounds less its later parts' median", () => {
+    const blocks = [part(1, 1, 12.8), part(1, 2, 2.8), part(1, 3, 2.8), part(2, 1, 8.6), part(2, 2, 2.9), part(2, 3, 2.8)];
+    expect(measuredStartSec(blocks)).toBeCloseTo(10.0, 9);
+    expect(measuredStartSec(blocks.filter((b) => b.block === 2))).toBeCloseTo(5.75, 9);
+  });
+  it('says nothing before a block has a first part and a later one, and counts no part without rounds', () => {
+    expect(measuredStartSec([])).toBeUndefined();
+    expect(measuredStartSec([part(1, 1, 12.8)])).toBeUndefined();
+    expect(measuredStartSec([part(1, 1, 12.8), part(1, 2, 2.8, 0)])).toBeUndefined();
   });
 });

@@ -200,6 +200,28 @@ export function planRounds(
 }
 
 /**
+ * A shared block's start as the run's blocks so far paid it: per block, the seconds outside rounds
+ * of its first part (processes started and warmed from cold) less the median of its later parts'
+ * (each a rotation round on carried processes); the largest over those blocks, as the next block's
+ * first scenario may be the slowest to warm. None before a block has both kinds of part. The
+ * scheduler had priced a start at every target's warm-up maximum (1.5 s + 3 s per process: 16.5 s
+ * for a 6-minute run's 5 processes), where it took 6–10 s (2026-11-28 18:06): its last block then
+ * took the time left as rounds, 7 blocks where 8 fitted, and 24 s of the budget went unused. Pure.
+ */
+export function measuredStartSec(blocks: ReadonlyArray<Pick<BlockRecord, 'block' | 'position' | 'rounds' | 'wallSec' | 'roundsWallSec'>>): number | undefined {
+  const byBlock = new Map<number, Array<Pick<BlockRecord, 'position' | 'rounds' | 'wallSec' | 'roundsWallSec'>>>();
+  for (const b of blocks) if (b.rounds > 0 && b.position !== undefined) byBlock.set(b.block, [...(byBlock.get(b.block) ?? []), b]);
+  const fixed = (b: Pick<BlockRecord, 'wallSec' | 'roundsWallSec'>) => Math.max(0, b.wallSec - b.roundsWallSec);
+  const starts: number[] = [];
+  for (const parts of byBlock.values()) {
+    const first = parts.find((p) => p.position === 1);
+    const carried = parts.filter((p) => p.position !== 1);
+    if (first && carried.length) starts.push(Math.max(0, fixed(first) - median(carried.map(fixed))));
+  }
+  return starts.length ? Math.max(...starts) : undefined;
+}
+
+/**
  * Blocks before rounds, with shared processes: how many blocks still fit the time left with every
  * scenario at its minimum of rounds (each at its least cost outside rounds, a part that did not
  * carry the start, plus one start per block), and the time their starts leave for the scenarios to

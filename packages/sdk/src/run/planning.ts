@@ -8,7 +8,7 @@ import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
 import { minimumSec, planBudget, type BudgetPlan, type RunForecast } from '../analysis/budget.js';
 import type { PlannedScenario } from '../analysis/round-cost.js';
-import { budgetFor, forecastBudget, type NoiseComponents } from '../analysis/forecast.js';
+import { budgetFor, forecastBudget, priorBetween, type NoiseComponents } from '../analysis/forecast.js';
 import type { Driver } from '../driver.js';
 import { methodFor, methods, runMethod } from './methods/index.js';
 import { recordedThresholds } from '../design-thresholds.js';
@@ -67,9 +67,10 @@ export function planRun(
     rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
   };
   // With k processes per target a round's figure is a geometric mean over k of each side: both parts of a prior's noise shrink by √k.
+  // Between blocks, a block's processes drift with the scenarios they serve: all of the run's when shared.
   const k = design.replicas ?? DEFAULTS.replicas;
-  const prior = methods[method].prior;
-  const components = o.noise ?? { between: prior.between / Math.sqrt(k), within: prior.within / Math.sqrt(k) };
+  const served = (design.processes ?? DEFAULTS.processes) === 'shared' ? planned.length : 1;
+  const components = o.noise ?? { between: priorBetween(served) / Math.sqrt(k), within: methods[method].prior.within / Math.sqrt(k) };
   const f = forecastBudget(components, design.budgetSec, forecastPlan);
   const forecast: RunForecast = {
     method,

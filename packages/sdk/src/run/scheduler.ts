@@ -2,7 +2,7 @@ import { DEFAULTS } from '../defaults.js';
 import { subSeed } from '../analysis/bootstrap.js';
 import { controlTwin } from '../analysis/control.js';
 import { isReplica, processOf } from '../replicas.js';
-import { blockCosts, blockSec, planRounds, sharedBlocksAhead } from '../analysis/budget.js';
+import { blockCosts, blockSec, measuredStartSec, planRounds, sharedBlocksAhead } from '../analysis/budget.js';
 import type { PlannedScenario } from '../analysis/round-cost.js';
 import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
@@ -221,8 +221,9 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
     const total = among.reduce((a, x) => a + x.weight, 0);
     return total > 0 ? (Math.max(0, leftSec) * e.weight) / total : 0;
   };
-  // A block's start, and its first scenario's warm-up from cold at its maximum.
-  const startSec = (among: readonly Entry[]) => DEFAULTS.planCosts.blockStartSec + Math.max(...among.map((e) => e.members.length)) * ctx.design.warmup.maxSec;
+  // A block's start and its first scenario's warm-up from cold: as the blocks so far paid it, else
+  // at the warm-up's maximum for every process.
+  const startSec = (among: readonly Entry[]) => measuredStartSec(state().blocks) ?? DEFAULTS.planCosts.blockStartSec + Math.max(...among.map((e) => e.members.length)) * ctx.design.warmup.maxSec;
   // Blocks before rounds: how many shared blocks still fit, and what their starts leave to share.
   const plannedBlocks = (among: readonly Entry[]) =>
     sharedBlocksAhead(

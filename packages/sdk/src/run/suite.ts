@@ -3,14 +3,14 @@ import { DEFAULTS } from '../defaults.js';
 import { decidePinning, pinSelf } from '../environment.js';
 import type { Design } from '../design-options.js';
 import type { SuiteEvent, RunSuiteOptions } from '../options.js';
-import type { BenchResult, StreamResult, WindowRecord } from '../result-schema.js';
+import type { BenchResult, StreamResult } from '../result-schema.js';
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
 import { isReplica, processOf } from '../replicas.js';
 import { controlTwin } from '../analysis/control.js';
 import type { RunForecast } from '../analysis/budget.js';
-import { measuredDf, pairNoise, pooledBetween, typicalNoise, type NoiseComponents } from '../analysis/forecast.js';
+import { forecastAtPace, measuredNoise, pairNoise, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
@@ -32,24 +32,26 @@ const FORECAST_BLOCKS = 2;
 /**
  * What this run's own noise says, from the windows so far: the forecast of its budget with the
  * typical pair's components (up to `maxBlock`; with one block the processes' part is still the
- * prior's), and what set its intervals with the changes considered (`overall.limits`).
+ * prior's) at the blocks the run reaches at the pace of those blocks (`blocksAtPace`), and what set
+ * its intervals with the changes considered (`overall.limits`).
  */
 function noiseOutlook(
   suite: SuitePlan,
-  windows: readonly WindowRecord[],
+  state: Pick<RunState, 'windows' | 'blocks'>,
   pairs: ReadonlyArray<{ scenario: string; target: string }>,
   maxBlock?: number,
 ): { forecast?: RunForecast; limits?: IntervalLimits } {
   const { design } = suite;
   const prior = design.budgetPlan?.forecast;
   if (!prior) return {};
-  const measured = pairNoise(windows, pairs, design.reference, maxBlock);
-  const typical = typicalNoise(measured);
-  if (!typical) return {};
-  const noise = { between: pooledBetween(prior.components.between, typical.between, measuredDf(measured), DEFAULTS.forecast.priorDf), within: typical.within };
+  const measured = pairNoise(state.windows, pairs, design.reference, maxBlock);
+  const noise = measuredNoise(measured, prior.components.between);
+  if (!noise) return {};
   const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
     planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
-  const forecast = forecastWith(noise, 1, design.method);
+  const planned = forecastWith(noise, 1, design.method);
+  const paced = planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, design) : undefined;
+  const forecast = planned && paced ? { ...planned, ...paced } : planned;
   const limits = intervalLimits(measured, {
     method: design.method,
     canSlice: suite.opts.design.method === 'sliced' && design.method === 'sequential',
@@ -152,7 +154,7 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
     // After each of the first blocks: what the budget buys with this run's own noise.
     const afterBlock = (b: number) => {
       if (b > FORECAST_BLOCKS) return;
-      const { forecast: f } = noiseOutlook(suite, journal.state.windows, pairs, b);
+      const { forecast: f } = noiseOutlook(suite, journal.state, pairs, b);
       if (f) emit({ type: 'forecast', forecast: f, afterBlock: b });
     };
     await scheduleHttp(
@@ -176,7 +178,7 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
       pinning,
       time: { startedAt, finishedAt: seam.clock.date(), wallSec: elapsed() },
       interrupted: signal.aborted,
-      noise: { measuredForecast: noiseOutlook(suite, journal.state.windows, pairs, FORECAST_BLOCKS).forecast, limits: noiseOutlook(suite, journal.state.windows, pairs).limits },
+      noise: { measuredForecast: noiseOutlook(suite, journal.state, pairs, FORECAST_BLOCKS).forecast, limits: noiseOutlook(suite, journal.state, pairs).limits },
     });
   } finally {
     await driver.close?.();

@@ -55,8 +55,8 @@ export interface RoundMethod {
   plannedSettleSec(windowSettleSec: number): number;
   /** The budget planner's seconds of one round (`analysis/budget.ts`). */
   readonly roundSec: RoundCost;
-  /** A typical pair's noise with this method on a shared 2-vCPU VM: the forecast's prior until the run has measured its own. */
-  readonly prior: NoiseComponents;
+  /** A typical pair's SD within a block with this method on a shared 2-vCPU VM: the forecast's prior until the run has measured its own (between blocks the design's, `priorBetween`). */
+  readonly prior: Pick<NoiseComponents, 'within'>;
   /** What the reports, the run's header and `--method`'s help say of it (`methodSentences`). */
   readonly sentences: MethodSentences;
   /** A round of unrecorded windows of `windowSec`, one per item: each item's req/s, or its error (that target leaves). Throws when the run is interrupted. */

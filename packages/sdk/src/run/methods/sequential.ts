@@ -1,4 +1,3 @@
-import { DEFAULTS } from '../../defaults.js';
 import { oneAfterAnotherSec } from '../../analysis/round-cost.js';
 import { unrecordedWindows } from '../unrecorded.js';
 import { measureWindow } from '../window.js';
@@ -18,9 +17,9 @@ export const sequential: RoundMethod = {
   /**
    * Within 0.10–0.35 in the default runs of 2026-11-26 on the project's 2-vCPU VM (0.24 the
    * newcomer's run) and 0.53 in the noisy hour of `npm run bench:slices` (docs/measurements.md);
-   * between blocks as any method's (`DEFAULTS.forecast.priorBetween`).
+   * between blocks the design's (`priorBetween`, analysis/forecast.ts).
    */
-  prior: { between: DEFAULTS.forecast.priorBetween, within: 0.24 },
+  prior: { within: 0.24 },
   sentences: {
     help: 'one window per target after another',
     design: 'every target once per round in a seeded random order',
