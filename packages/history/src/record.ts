@@ -71,6 +71,7 @@ export function designFacts(r: BenchResult): Record<string, unknown> {
     freshWarmup: d.freshWarmup ?? 'one-by-one',
     carriedWarmupRounds: d.carriedWarmupRounds ?? null,
     carriedWarmupWindowSec: d.carriedWarmupWindowSec ?? null,
+    carriedWarmupServed: d.carriedWarmupServed ?? null,
     windowSec: d.windowSec,
     warmup: d.warmup,
     driver: r.environment.driver.name,

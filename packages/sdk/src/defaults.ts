@@ -132,6 +132,17 @@ export const DEFAULTS = {
    * ratios 0.979 (control 0.989), and the run measured no larger share of its wall time (75%).
    */
   carriedWarmupWindowSec: 0.5,
+  /**
+   * A carried process keeps taking rotation windows after `carriedWarmupRounds` until its warm-up
+   * windows have served this many requests of the new scenario (at most `warmup.maxSec` of them):
+   * a slow one's 0.5-s window served too little to warm it. In four default runs of 2026-11-28
+   * (C–F) round 1 of a carried process ran at 0.87–0.93 of its round 2 on production-stack for every
+   * framework, four of them at 1.5–3k req/s there (1–2k requests in the window), and hono
+   * on json-post (6k requests) at 0.95; the node:http twin on production-stack (12k) at 1.01, and the
+   * other pairs, 5,000 or more, at 0.97–1.05, except Fastify on production-stack (about 10,000, still
+   * 0.87: requests do not explain it all; docs/measurements.md). Fast targets still take one window.
+   */
+  carriedWarmupServed: 5_000,
   /** Stop when every relative figure's 95% interval half-width is under this fraction. */
   precision: 0.02,
   /** Wall-clock budget of a run, seconds (the default suite fits 20 minutes on 2 cores). */

@@ -38,6 +38,8 @@ export const designOptionsSchema = z.strictObject({
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
   /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
+  /** Shared processes: requests a carried process's warm-up windows serve before its next scenario's rounds, more rotation windows for it until they have, within the warm-up's maximum (`DEFAULTS.carriedWarmupServed`; 0: the rotation rounds only). */
+  carriedWarmupServed: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupServed),
   /** How a round loads its targets: a method's name, a key of the registry `run/methods/index.ts` (`DEFAULTS.method`). */
   method: z.enum(METHOD_NAMES).default(DEFAULTS.method),
   /** V8's young generation of every Node target, MB (`--min/max-semi-space-size`), or `'default'` for the runtime's own sizing (`DEFAULTS.youngGenerationMb`). */

@@ -124,6 +124,16 @@ describe.each(['shared', 'per-scenario'] as const)('the stopping rule, with %s p
     expect(seam.clock.now()).toBeLessThanOrEqual(budgetSec);
     expect(r.runner.wallSec).toBeCloseTo(seam.clock.now(), 6);
   });
+
+  it('ends within every budget from 60 s to 120 s, every 3 s: a block whose first part warms its processes from cold is priced with that warm-up (shared processes overran 72 s by 2.9 s without)', {
+    timeout: 60_000,
+  }, async () => {
+    for (let budgetSec = 60; budgetSec <= 120; budgetSec += 3) {
+      const { r, seam } = await fakeRun({ scenarios: [ping, other, ramp], design: { processes, precision: 0.001, blocks: { min: 2, max: 12 }, rounds: { min: 2, max: 20 }, budgetSec }, model: quiet });
+      expectConsistent(r);
+      expect(seam.clock.now(), `budget ${budgetSec} s`).toBeLessThanOrEqual(budgetSec);
+    }
+  });
 });
 
 describe.each(['shared', 'per-scenario'] as const)('spending the budget where the noise is, with %s processes', (processes) => {
@@ -215,8 +225,28 @@ describe('time-sliced rounds on the scripted executor', () => {
 
 describe('shared and per-scenario processes', () => {
   const design = { precision: 0.001, blocks: { min: 3, max: 3 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 } satisfies DesignOptions;
+  it('shared: a carried process whose rotation window served fewer requests than the design asks takes more windows until it has, a fast one none', async () => {
+    // 0.5-s windows: the reference (10k req/s) serves about 5,000 in one, b and c (8k) 4,000, so they take a second.
+    const { r } = await fakeRun({ scenarios: [ping, other], design: { ...design, processes: 'shared', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 4500 }, model: quiet });
+    expectConsistent(r);
+    expect(r.design.carriedWarmupServed).toBe(4500);
+    for (const later of r.blocks.filter((b) => b.position === 2)) {
+      for (const t of later.targets) {
+        expect(t.carried).toBe(true);
+        expect(t.warmupRps, t.target).toHaveLength(t.target === 'ref' ? 1 : 2);
+        expect(t.warmupRequests!, t.target).toBeGreaterThanOrEqual(4500);
+        expect(t.steady).toBe(true);
+      }
+    }
+  });
+
   it("shared: one start per block serves every scenario in a seeded order per block; a later part's processes are carried and warmed by rotation rounds", async () => {
-    const { r, seam, events } = await fakeRun({ scenarios: [ping, other, ramp], design: { ...design, processes: 'shared', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5 }, model: quiet });
+    // The rotation round alone (carriedWarmupServed 0): one window per carried process.
+    const { r, seam, events } = await fakeRun({
+      scenarios: [ping, other, ramp],
+      design: { ...design, processes: 'shared', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 0 },
+      model: quiet,
+    });
     expectConsistent(r);
     expect(seam.calls.filter((c) => c.op === 'start')).toHaveLength(3);
     for (const block of [1, 2, 3]) {

@@ -245,6 +245,33 @@ describe('shared processes', () => {
     for (const s of r.summaries.filter((x) => x.target === 'b')) expect(s.relativeRps!.point).toBeGreaterThan(0);
   });
 
+  it('warms a carried process that serves slowly with more rotation windows until they have served the design’s requests (within the warm-up’s maximum), a fast one by its rotation round alone', async () => {
+    const other = { ...ping, name: 'other', request: { path: '/other' } };
+    const carriedWarmupWindowSec = 0.15;
+    const carriedWarmupServed = 300;
+    const r = await runSuite({
+      scenarios: [ping, other],
+      // 20 ms a response: about 75 requests per 0.15-s window at ping's connections; the reference answers at once.
+      targets: [tiny('ref'), tiny('slow', { DELAY_MS: '20' })],
+      design: { ...tinyDesign, reference: 'ref', warmup: { minSec: 0.2, maxSec: 1.2 }, processes: 'shared', carriedWarmupWindowSec, carriedWarmupServed },
+      driver: 'autocannon',
+      seed: 11,
+      verify: false,
+    });
+    expect(r.design).toMatchObject({ carriedWarmupServed });
+    const later = r.blocks.find((b) => b.position === 2)!;
+    const fast = later.targets.find((t) => t.target === 'ref')!;
+    const slow = later.targets.find((t) => t.target === 'slow')!;
+    expect(fast.warmupRps).toHaveLength(DEFAULTS.carriedWarmupRounds);
+    expect(fast.warmupRequests!).toBeGreaterThanOrEqual(carriedWarmupServed);
+    // More windows than the rotation round, each serving under the goal, until their sum reaches it (at most 1.2 s ÷ 0.15 s = 8).
+    expect(slow.warmupRps.length).toBeGreaterThan(DEFAULTS.carriedWarmupRounds);
+    expect(slow.warmupRps.length).toBeLessThanOrEqual(8);
+    expect(slow.warmupRps[0]! * carriedWarmupWindowSec).toBeLessThan(carriedWarmupServed);
+    if (slow.warmupRps.length < 8) expect(slow.warmupRequests!).toBeGreaterThanOrEqual(carriedWarmupServed);
+    expect(slow.steady).toBe(slow.warmupRequests! >= carriedWarmupServed);
+  });
+
   it("leaves a scenario past its minimum of blocks out of a block when an earlier scenario's part overran the budget", async () => {
     const other = { ...ping, name: 'other', request: { path: '/other' } };
     const windowSec = 0.25;

@@ -68,6 +68,8 @@ export const designSchema = z.strictObject({
    * windows of the measured length.
    */
   carriedWarmupWindowSec: nonneg,
+  /** Requests a carried process's rotation windows served before its scenario's rounds (more windows for it until they had, within the warm-up's maximum); absent in results before it: the rotation rounds only. */
+  carriedWarmupServed: int.optional(),
   /**
    * How a round loaded its targets: a method's name, as the run's registry names it
    * (`run/methods/index.ts`: today `sliced`, all in the same seconds in alternating slots, the

@@ -64,8 +64,12 @@ export interface BlockPlan<E extends BlockEntry> {
   /** Shared processes: the block's processes serve each scenario in turn, each part its own record with its position; otherwise the block is its one scenario's. */
   shared: boolean;
   entries: readonly E[];
-  /** A part's rounds and the end of its share of the budget; undefined: left out of the block for the budget. `todo`: the block's parts still to measure. */
-  part(e: E, todo: readonly E[]): { rounds: number; budgetEndSec: number } | undefined;
+  /**
+   * A part's rounds and the end of its share of the budget; undefined: left out of the block for the
+   * budget. `todo`: the block's parts still to measure; `fresh`: no part of the block has run yet, so
+   * this one warms its processes from cold.
+   */
+  part(e: E, todo: readonly E[], fresh: boolean): { rounds: number; budgetEndSec: number } | undefined;
 }
 
 /** A block's part: journalled, then announced. */
@@ -104,7 +108,7 @@ export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: Bloc
       if (state === 'cut-short') journal.record({ record: 'block', block: cutShortRecord(journal.state, e.scenario.name, b, names) });
       if (state) continue;
       if (ctx.signal.aborted) break;
-      const part = plan.part(e, todo);
+      const part = plan.part(e, todo, position === 0);
       if (!part) {
         leftOut.add(e);
         continue;

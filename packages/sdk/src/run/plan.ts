@@ -111,6 +111,8 @@ export function readPlan(dir: string): RunPlan {
       control: d.control ?? 'none',
       // Every plan before design.replicas ran one process per target in a block.
       replicas: d.replicas ?? 1,
+      // Every plan before design.carriedWarmupServed warmed a carried process by its rotation rounds only.
+      carriedWarmupServed: d.carriedWarmupServed ?? 0,
     },
     options: { ...options, overrides: options.overrides as LoadOverrides },
   };

@@ -254,14 +254,16 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
         block: b,
         shared: true,
         entries: scenarioOrder(active, ctx.seed, b),
-        part(e, todo) {
+        part(e, todo, fresh) {
+          // The block's first part warms its processes from cold: its rounds fit what that leaves.
+          const startCost = fresh ? startSec(active) : 0;
           const shareSec = share(e, todo.slice(todo.indexOf(e)));
-          const plan = rounds(e, shareSec, active, ahead);
+          const plan = rounds(e, Math.max(0, shareSec - startCost), active, ahead);
           // The block was planned to fit the budget, but an earlier part of it can overrun its
           // estimate (a window fit that lengthened every window of a stepped scenario, rounds added
           // for steal): a scenario past its minimum of blocks whose part would end after the budget
           // is left out of the block and stops for the budget.
-          if (completeBlocks(state().blocks, e.scenario.name) >= ctx.design.blocks.min && ctx.elapsed() + plan.blockSec > ctx.design.budgetSec) return undefined;
+          if (completeBlocks(state().blocks, e.scenario.name) >= ctx.design.blocks.min && ctx.elapsed() + startCost + plan.blockSec > ctx.design.budgetSec) return undefined;
           return { rounds: plan.rounds, budgetEndSec: ctx.elapsed() + shareSec };
         },
       };

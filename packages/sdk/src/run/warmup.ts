@@ -69,19 +69,37 @@ function hasServed(rps: readonly number[], windowSec: number, minWindows: number
 /**
  * A carried process (it served an earlier scenario of its shared block): `carriedWarmupRounds`
  * rotation rounds of `carriedWarmupWindowSec` windows over every target of the part, the fresh ones
- * too (it keeps them awake); only the carried ones' windows are their warm-up.
+ * too (it keeps them awake); only the carried ones' windows are their warm-up. Then, with
+ * `carriedWarmupServed`, more rounds for each carried process whose windows have not yet served
+ * that many requests, until they have or the warm-up's maximum is spent (a slow server's single
+ * window served too little to warm it); without it, a carried warm-up is steady when its last two
+ * windows are within the tolerance.
  */
-function carriedRotation(design: Pick<Design, 'warmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>, o: SchemeSeed): WarmupScheme {
+function carriedRotation(design: Pick<Design, 'warmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec' | 'carriedWarmupServed'>, o: SchemeSeed): WarmupScheme {
+  const windowSec = design.carriedWarmupWindowSec;
+  const served = design.carriedWarmupServed ?? 0;
+  const maxRounds = Math.max(design.carriedWarmupRounds, Math.floor(design.warmup.maxSec / windowSec + 1e-9));
   return {
-    windowSec: design.carriedWarmupWindowSec,
-    order: (round, targets) => (round > design.carriedWarmupRounds ? [] : seededShuffle(targets, subSeed(o.seed, o.scenario, o.block, -round))),
+    windowSec,
+    order: <T extends WarmTarget>(round: number, targets: readonly T[]): T[] => {
+      if (round <= design.carriedWarmupRounds) return seededShuffle(targets, subSeed(o.seed, o.scenario, o.block, -round));
+      if (!served || round > maxRounds) return [];
+      return seededShuffle(
+        targets.filter((t) => t.carried && !t.steady),
+        subSeed(o.seed, o.scenario, o.block, -round),
+      );
+    },
     records: (t) => t.carried,
-    steady: (rps) => isSteady(rps, 2, design.warmup.tolerance),
+    steady: (rps) => (served ? hasServed(rps, windowSec, 1, served) : isSteady(rps, 2, design.warmup.tolerance)),
   };
 }
 
 /** The schemes a part of a block runs, in turn: fresh processes from cold, then carried ones (when it has any and warm-ups are on). */
-export function warmupSchemes(design: Pick<Design, 'warmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>, o: SchemeSeed, targets: readonly WarmTarget[]): WarmupScheme[] {
+export function warmupSchemes(
+  design: Pick<Design, 'warmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec' | 'carriedWarmupServed'>,
+  o: SchemeSeed,
+  targets: readonly WarmTarget[],
+): WarmupScheme[] {
   const carried = targets.some((t) => t.carried) && design.warmup.maxSec > 0;
   return [freshRotation(design, o), ...(carried ? [carriedRotation(design, o)] : [])];
 }
