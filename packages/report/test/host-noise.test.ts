@@ -2,8 +2,9 @@
 // budget was expected to buy and what it reached, what set the intervals and what would help most,
 // and the windows the host disturbed beyond steal, counted in every report and ringed in the HTML.
 import { describe, expect, it } from 'vitest';
-import { disturbedWindows, thresholdsOf, type BenchResult, type RunForecast } from '@benchsuite/sdk';
+import { disturbedWindows, median, thresholdsOf, type BenchResult, type RunForecast } from '@benchsuite/sdk';
 import { renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
+import { fmtHalfWidth } from '../src/units.js';
 import { loadFixture } from './helpers.js';
 
 const forecast = (source: RunForecast['source'], halfWidth: number): RunForecast => ({
@@ -71,6 +72,10 @@ describe('the host-noise facts of a report', () => {
         .replace(/&#39;/g, "'");
       expect(text).toContain('time-sliced: every target of a round loaded in the same seconds, in alternating slots of 50 ms');
       expect(text).toContain("about ±13.1% before the run (the method's typical noise), ±9.2% from this run's own noise after its first blocks; reached ±");
+      // Reached: the median over the ratios to the reference (what the forecast is of), not over every headline.
+      const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
+      expect(ratios.length).toBeGreaterThan(0);
+      expect(text).toContain(`; reached ${fmtHalfWidth(median(ratios))} (median over the ${ratios.length} ratios to ${r.design.reference})`);
       expect(text).toContain(
         "set by the host, window by window (a round's log-ratio SD 11.8% within a block: 94% of a block median's variance), with 4 blocks of 3 rounds (Student's t 1.6× a normal quantile); most help: twice the --budget, or half as many pairs (about ±8.1%)",
       );

@@ -3,11 +3,12 @@
 // for each result given, the forecast the run's `expects after block 2` line would say with the code
 // as it is now, replayed from the run's own first two blocks (the same functions the run calls:
 // `pairNoise`, `measuredNoise` with the design's prior `priorBetween`, `forecastAtPace`), beside the
-// median half-width the run reached and what the run itself said after block 2 (its
+// median half-width the run reached over its ratios to the reference (the report's Forecast line) and what the run itself said after block 2 (its
 // `design.budgetPlan.measuredForecast`, made by the code of its day). No servers, no load.
 //
 // Usage: npm run bench:forecast-replay -- <results.json> [<results.json> …]
 import { readFileSync } from 'node:fs';
+import { median } from '../dist/analysis/bootstrap.js';
 import { forecastAtPace, measuredNoise, pairNoise, priorBetween } from '../dist/analysis/forecast.js';
 
 const files = process.argv.slice(2);
@@ -37,7 +38,9 @@ for (const f of files) {
   const measured = pairNoise(r.windows, pairs, ref, AFTER);
   const noise = measuredNoise(measured, prior);
   const paced = noise && forecastAtPace(noise, r, AFTER, design);
-  const reached = r.overall.medianHalfWidth;
+  // What the report's Forecast line sets beside it: the median half-width over the ratios to the reference.
+  const ratios = r.summaries.filter((s) => s.target !== ref && s.relativeRps?.halfWidth != null).map((s) => s.relativeRps.halfWidth);
+  const reached = ratios.length ? median(ratios) : null;
   const ran = Math.max(...r.windows.map((w) => w.block));
   const said = design.budgetPlan?.measuredForecast;
   if (!noise || !paced || !reached) {

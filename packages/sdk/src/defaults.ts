@@ -133,16 +133,18 @@ export const DEFAULTS = {
    */
   carriedWarmupWindowSec: 0.5,
   /**
-   * A carried process keeps taking rotation windows after `carriedWarmupRounds` until its warm-up
-   * windows have served this many requests of the new scenario (at most `warmup.maxSec` of them):
-   * a slow one's 0.5-s window served too little to warm it. In four default runs of 2026-11-28
-   * (C–F) round 1 of a carried process ran at 0.87–0.93 of its round 2 on production-stack for every
-   * framework, four of them at 1.5–3k req/s there (1–2k requests in the window), and hono
-   * on json-post (6k requests) at 0.95; the node:http twin on production-stack (12k) at 1.01, and the
-   * other pairs, 5,000 or more, at 0.97–1.05, except Fastify on production-stack (about 10,000, still
-   * 0.87: requests do not explain it all; docs/measurements.md). Fast targets still take one window.
+   * Requests a carried process's rotation windows must have served before its scenario's rounds:
+   * with a count, it keeps taking rotation windows after `carriedWarmupRounds`, alone with the others
+   * still short of it, until they have or `warmup.maxSec` of them is spent. 0 (off), because 5,000
+   * did not remove round 1's bias where it was, on production-stack. In four default runs of
+   * 2026-11-28 (C–F pooled, one 0.5-s window) a carried framework's round 1 ran at 0.87–0.93 of its
+   * round 2 there (1–10k requests in the window); with 5,000 (2–6 windows, from a fresh clone of 021a306,
+   * 18:42) at 1.02–1.27, high instead of low (hono 1.27, Fastify 1.15 after 2 windows), the mean over
+   * the run's 54 pairs 1.018 [1.004, 1.032] against 0.986–0.995, and each block 12 s longer (5
+   * blocks where such runs ran 5 and a sixth in part; docs/measurements.md). What moves
+   * production-stack's rounds is not the requests a window served.
    */
-  carriedWarmupServed: 5_000,
+  carriedWarmupServed: 0,
   /** Stop when every relative figure's 95% interval half-width is under this fraction. */
   precision: 0.02,
   /** Wall-clock budget of a run, seconds (the default suite fits 20 minutes on 2 cores). */

@@ -146,9 +146,12 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
       commands,
       addLoad: (sec) => journal.record({ record: 'load', sec }),
     };
+    // The pairs the run reports: not a target's replicas, nor the A/A control (its processes are one
+    // build's: counted, they pulled the typical pair's spread between blocks towards 0).
+    const twin = controlTwin(design);
     const pairs = suite.loadScenarios.flatMap((s) =>
       members(s)
-        .filter((t) => !isReplica(t.name))
+        .filter((t) => !isReplica(t.name) && t.name !== twin)
         .map((t) => ({ scenario: s.name, target: t.name })),
     );
     // After each of the first blocks: what the budget buys with this run's own noise.
