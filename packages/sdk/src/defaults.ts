@@ -137,12 +137,12 @@ export const DEFAULTS = {
    * with a count, it keeps taking rotation windows after `carriedWarmupRounds`, alone with the others
    * still short of it, until they have or `warmup.maxSec` of them is spent. 0 (off), because 5,000
    * did not remove round 1's bias where it was, on production-stack. In four default runs of
-   * 2026-11-28 (C–F pooled, one 0.5-s window) a carried framework's round 1 ran at 0.87–0.93 of its
-   * round 2 there (1–10k requests in the window); with 5,000 (2–6 windows, from a fresh clone of 021a306,
-   * 18:42) at 1.02–1.27, high instead of low (hono 1.27, Fastify 1.15 after 2 windows), the mean over
-   * the run's 54 pairs 1.018 [1.004, 1.032] against 0.986–0.995, and each block 12 s longer (5
-   * blocks where such runs ran 5 and a sixth in part; docs/measurements.md). What moves
-   * production-stack's rounds is not the requests a window served.
+   * 2026-11-28 (C–F pooled, one 0.5-s window) a carried framework's round 1 ran at 0.87–0.93 of
+   * its round 2 there (1–10k requests in the window); with 5,000 (2–6 windows; a default run from a
+   * fresh clone of 021a306, 18:42) at 1.02–1.27, high instead of low (hono 1.27, Fastify 1.15 after 2
+   * windows), the mean over the run's 54 pairs 1.018 [1.004, 1.032] against 0.986–0.995, and each
+   * block 12 s longer (5 blocks where such runs ran 5 and a sixth in part; docs/measurements.md).
+   * What moves production-stack's rounds is not the requests a window served.
    */
   carriedWarmupServed: 0,
   /** Stop when every relative figure's 95% interval half-width is under this fraction. */
@@ -418,7 +418,7 @@ export const DEFAULTS = {
      * served). With the young generation fixed (`youngGenerationMb`): twins of one build read
      * 0.015–0.018 on one or two scenarios (issue 41), a pair 0–0.023 over four scenarios and about
      * 0.05 over nine (`npm run bench:aa`, 2026-11-28); five default runs (nine scenarios, shared
-     * processes, 6 blocks) read 0.042, 0.053, 0.064, 0.065 and 0.083 over all their blocks (RMS
+     * processes, 3–6 blocks) read 0.042, 0.053, 0.064, 0.065 and 0.083 over all their blocks (RMS
      * 0.063 = √(0.015² + (8 × 0.0077)²)), and four 6-minute runs (three scenarios) 0–0.018
      * (docs/measurements.md). It was one figure for every design, 0.025, and a default run's
      * forecast after block 2 leaned on it and read 0.46–0.75 of what the run reached.

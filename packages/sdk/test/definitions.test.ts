@@ -82,6 +82,7 @@ describe('the measuring design', () => {
       processes: DEFAULTS.processes,
       carriedWarmupRounds: DEFAULTS.carriedWarmupRounds,
       carriedWarmupWindowSec: DEFAULTS.carriedWarmupWindowSec,
+      carriedWarmupServed: DEFAULTS.carriedWarmupServed,
       method: DEFAULTS.method,
       precision: DEFAULTS.precision,
       budgetSec: DEFAULTS.budgetSec,

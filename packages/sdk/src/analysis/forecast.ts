@@ -167,8 +167,8 @@ const SHARED_REFERENCE_RHO = 0.5;
  * The blocks a run reaches at the pace of its first ones: those done, and as many more as fit the
  * time left at their mean wall time (starts, warm-ups and rounds as they ran), at most the maximum.
  * After block 2 the planner's own costs (`forecastBudget`) read 5 blocks where the default runs of
- * 2026-11-28 went on to run 6 (all four), and 5 or 7 where 6-minute runs ran 4 or 8: the forecast
- * then priced an interval of a run that did not happen. Pure.
+ * 2026-11-28 went on to run 6 (all four, the sixth in part), and 7 where two 6-minute runs ran 8
+ * and 7: the forecast then priced an interval of a run that did not happen. Pure.
  */
 export function blocksAtPace(done: { blocks: number; wallSec: number; endSec: number }, o: { budgetSec: number; maxBlocks: number }): number {
   if (done.blocks < 1 || done.wallSec <= 0) return Math.min(o.maxBlocks, done.blocks);
