@@ -9,7 +9,7 @@
 // Usage: npm run bench:forecast-replay -- <results.json> [<results.json> …]
 import { readFileSync } from 'node:fs';
 import { median } from '../dist/analysis/bootstrap.js';
-import { forecastAtPace, measuredNoise, pairNoise, priorBetween } from '../dist/analysis/forecast.js';
+import { forecastAtPace, measuredNoise, pairNoise, priorBetween, typicalNoise } from '../dist/analysis/forecast.js';
 
 const files = process.argv.slice(2);
 if (!files.length) {
@@ -47,7 +47,8 @@ for (const f of files) {
     lines.push(`| ${f} | — | — | fewer than ${AFTER} blocks or no interval | | | | | | |`);
     continue;
   }
-  const raw = Math.sqrt(Math.max(0, measured.filter((p) => p.betweenSquared !== undefined).reduce((a, p) => a + p.betweenSquared, 0) / Math.max(1, measured.length)));
+  // The run's own SD between blocks after 2 blocks, before the prior is pooled in.
+  const raw = typicalNoise(measured).between;
   lines.push(
     `| ${r.startedAt ?? f} | ${served} | ${prior.toFixed(3)} | ${raw.toFixed(3)} → ${noise.between.toFixed(3)} | ${noise.within.toFixed(3)} | ${paced.blocks} / ${ran} | ${pct(paced.halfWidth)} | ${pct(reached)} | ${(paced.halfWidth / reached).toFixed(2)} | ${said ? (said.halfWidth / reached).toFixed(2) : '—'} |`,
   );

@@ -20,7 +20,7 @@
 //        [--blocks 8] [--rounds 2] [--seed N] [--json FILE]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runSuite, varianceComponents, WindowIndex } from '@benchsuite/sdk';
+import { median, runSuite, varianceComponents, WindowIndex } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 import { ratioGroups } from '../../sdk/dist/analysis/summarize.js';
 
@@ -67,10 +67,6 @@ const result = await runSuite({
 });
 const index = new WindowIndex(result.windows);
 const targets = [...new Set(result.windows.map((w) => w.target))].filter((t) => t !== reference);
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : Number.NaN;
-};
 // A pair's block medians of log-ratios, and their deviations from the pair's mean over blocks (NaN for a block it lacks).
 const groupsOf = (s, t) => ratioGroups(result.windows, s, t, reference, index).map((g) => g.filter((x) => x > 0).map(Math.log));
 const deviations = (s, t) => {
