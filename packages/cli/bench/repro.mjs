@@ -3,14 +3,18 @@
 // twice with different seeds, one run after the other, and print for every (scenario, target) pair
 // each run's relative figures (throughput and server CPU per request, both ÷ the reference) with
 // their 95% intervals, whether the intervals overlap, the difference, and the share of pairs whose
-// two figures differ by less than 3%.
+// two figures differ by less than 3% — beside the share the two runs' own intervals lead one to
+// expect: each figure's standard error read from its interval (log scale, Student t on its blocks
+// − 1 degrees of freedom), the difference taken as normal with both errors, summed over the pairs.
+// Agreement well under that expectation means intervals too narrow; near it, that agreement within
+// 3% asks for narrower intervals, not for a steadier tool.
 //
 // Usage: npm run bench:repro -- [--seeds 11,12] [--out DIR] [--from a.json,b.json] [-- <benchsuite run flags>]
 //   e.g. npm run bench:repro -- -- --scenario baseline,json-post --target node-http,fastify
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { upgradeResult } from '@benchsuite/sdk';
+import { normalCdf, tQuantile, upgradeResult } from '@benchsuite/sdk';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -44,18 +48,34 @@ else {
 const [a, b] = files.map((f) => upgradeResult(JSON.parse(readFileSync(f, 'utf8'))));
 const f3 = (x) => (x === null || x === undefined ? '–' : x.toFixed(3));
 const pct = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${(x * 100).toFixed(d)}%`);
+// Blocks that measured each (scenario, target) pair: the degrees of freedom of its interval.
+const blockCounts = (r) => {
+  const m = new Map();
+  for (const w of r.windows) {
+    const k = `${w.scenario}\0${w.target}`;
+    if (!m.has(k)) m.set(k, new Set());
+    m.get(k).add(w.block);
+  }
+  return (scenario, target) => m.get(`${scenario}\0${target}`)?.size ?? 0;
+};
+// A figure's standard error on the log scale, from its 95% interval.
+const logSe = (e, blocks) => Math.log(e.ci95[1] / e.ci95[0]) / (2 * tQuantile(0.975, Math.max(1, blocks - 1)));
 const ci = (e) => (e?.ci95 ? `[${f3(e.ci95[0])}, ${f3(e.ci95[1])}]` : '');
 const overlap = (x, y) => (x?.ci95 && y?.ci95 ? x.ci95[0] <= y.ci95[1] && y.ci95[0] <= x.ci95[1] : null);
 
 function compareFigure(key) {
   const rows = [];
+  const [blocksA, blocksB] = [blockCounts(a), blockCounts(b)];
   for (const sa of a.summaries) {
     const sb = b.summaries.find((s) => s.scenario === sa.scenario && s.target === sa.target);
     const x = sa[key];
     const y = sb?.[key];
     if (!x || !y) continue;
     const diff = y.point / x.point - 1;
-    rows.push({ scenario: sa.scenario, target: sa.target, x, y, diff, overlap: overlap(x, y) });
+    // P(the two figures within ±within of each other) if both runs measure one value with the precision they state.
+    const sd = x.ci95 && y.ci95 ? Math.hypot(logSe(x, blocksA(sa.scenario, sa.target)), logSe(y, blocksB(sa.scenario, sa.target))) : Number.NaN;
+    const expected = normalCdf(Math.log(1 + within) / sd) - normalCdf(Math.log(1 - within) / sd);
+    rows.push({ scenario: sa.scenario, target: sa.target, x, y, diff, overlap: overlap(x, y), expected });
   }
   return rows;
 }
@@ -70,10 +90,15 @@ const print = (title, rows) => {
     );
   const agree = rows.filter((r) => Math.abs(r.diff) < within).length;
   const over = rows.filter((r) => r.overlap).length;
+  const known = rows.filter((r) => Number.isFinite(r.expected));
+  const expected = known.reduce((acc, r) => acc + r.expected, 0);
   console.log(
     `\n${title}: ${agree} of ${rows.length} pairs within ${pct(within, 0)} (${pct(rows.length ? agree / rows.length : null)}); intervals overlap in ${over} of ${rows.length}; median |difference| ${pct(median(rows.map((r) => Math.abs(r.diff))))}, worst ${pct(Math.max(...rows.map((r) => Math.abs(r.diff))))}`,
   );
-  return { agree, n: rows.length };
+  console.log(
+    `${title}: the two runs' intervals lead one to expect ${expected.toFixed(1)} of ${known.length} within ${pct(within, 0)} (each figure's error from its interval, Student t on its blocks − 1 df)`,
+  );
+  return { agree, n: rows.length, expected };
 };
 function median(xs) {
   const s = [...xs].sort((p, q) => p - q);
@@ -93,4 +118,6 @@ for (const [i, r] of [a, b].entries()) {
 }
 const t = print('Throughput relative to the reference', compareFigure('relativeRps'));
 const c = print('Server CPU per request relative to the reference', compareFigure('relativeCpu'));
-console.log(`\nAgreement within ${pct(within, 0)}: throughput ${t.agree}/${t.n}, CPU per request ${c.agree}/${c.n}. Files: ${files.join(', ')}`);
+console.log(
+  `\nAgreement within ${pct(within, 0)}: throughput ${t.agree}/${t.n} (expected ${t.expected.toFixed(1)}), CPU per request ${c.agree}/${c.n} (expected ${c.expected.toFixed(1)}). Files: ${files.join(', ')}`,
+);

@@ -281,8 +281,11 @@ export function forecastText(f: RunForecast): string {
   const priced = f.budgetFor.filter((g) => g.budgetSec !== null).map((g) => `${fmtHalfWidth(g.precision)} needs about ${fmtDuration(Math.round(g.budgetSec!))}`);
   const beyond = f.budgetFor.filter((g) => g.budgetSec === null).map((g) => fmtHalfWidth(g.precision));
   const goals = [...priced, ...(beyond.length ? [`${beyond.join(' or ')} would need more blocks than allowed`] : [])];
-  return `about ${fmtHalfWidth(f.halfWidth)} for a typical pair (${plural(f.blocks, 'block')} × ${plural(f.rounds, 'round')}, ${how}, ${source})${goals.length ? `; ${goals.join('; ')}` : ''}`;
+  return `about ${fmtHalfWidth(f.halfWidth)}${f.likely ? ` ${likelyText(f.likely)}` : ''} for a typical pair (${plural(f.blocks, 'block')} × ${plural(f.rounds, 'round')}, ${how}, ${source})${goals.length ? `; ${goals.join('; ')}` : ''}`;
 }
+
+/** A measured forecast's range, in parentheses: `(80% range from its record: ±4.8% to ±8.9%)`. */
+const likelyText = (l: NonNullable<RunForecast['likely']>): string => `(${fmtPct(l.coverage, 0)} range from its record: ${fmtHalfWidth(l.low)} to ${fmtHalfWidth(l.high)})`;
 
 /** The targets a run measures, its A/A control apart: `6 targets + an A/A control`. */
 const targetsText = (o: Pick<RunOutlook, 'targets' | 'reference'>): string => {
@@ -587,14 +590,15 @@ function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
   const p = r.design.budgetPlan;
   if (!p?.forecast) return [];
   const said = [`about ${fmtHalfWidth(p.forecast.halfWidth)} before the run (the method's typical noise)`];
-  if (p.measuredForecast) said.push(`${fmtHalfWidth(p.measuredForecast.halfWidth)} from this run's own noise after its first blocks`);
+  const m = p.measuredForecast;
+  if (m) said.push(`${fmtHalfWidth(m.halfWidth)}${m.likely ? ` ${likelyText(m.likely)}` : ''} from this run's own noise after its first blocks`);
   // The forecast is of a typical ratio to the reference: reached is the median over those, not over
   // every headline (the reference's own is an absolute req/s, wider by the host's drift).
   const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
-  const reached = ratios.length
-    ? `${fmtHalfWidth(median(ratios))} (median over the ${ratios.length} ratios to ${r.design.reference})`
-    : `${fmtHalfWidth(r.overall.medianHalfWidth)} (median over pairs)`;
-  return [{ label: 'Forecast', text: `${said.join(', ')}; reached ${reached}` }];
+  const reachedHw = ratios.length ? median(ratios) : r.overall.medianHalfWidth;
+  const reached = ratios.length ? `${fmtHalfWidth(reachedHw)} (median over the ${ratios.length} ratios to ${r.design.reference})` : `${fmtHalfWidth(reachedHw)} (median over pairs)`;
+  const held = m?.likely && reachedHw !== null && Number.isFinite(reachedHw) ? (reachedHw >= m.likely.low && reachedHw <= m.likely.high ? ', inside the range' : ', outside the range') : '';
+  return [{ label: 'Forecast', text: `${said.join(', ')}; reached ${reached}${held}` }];
 }
 
 /** Shared processes: how often each scenario met the block's processes fresh from their start. */

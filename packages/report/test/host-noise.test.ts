@@ -2,7 +2,7 @@
 // budget was expected to buy and what it reached, what set the intervals and what would help most,
 // and the windows the host disturbed beyond steal, counted in every report and ringed in the HTML.
 import { describe, expect, it } from 'vitest';
-import { disturbedWindows, median, thresholdsOf, type BenchResult, type RunForecast } from '@benchsuite/sdk';
+import { disturbedWindows, likelyRange, median, thresholdsOf, type BenchResult, type RunForecast } from '@benchsuite/sdk';
 import { renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
 import { fmtHalfWidth } from '../src/units.js';
 import { loadFixture } from './helpers.js';
@@ -82,6 +82,22 @@ describe('the host-noise facts of a report', () => {
       expect(text).toContain('2 of 120 disturbed by the host beyond steal (1 with another process on the measured cores, 1 with the loader running slow), kept in the estimates');
     });
   }
+
+  it('a measured forecast is said with the range of its record, and the report says whether what was reached fell inside it', () => {
+    const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
+    const reached = median(ratios);
+    for (const [said, where] of [
+      [reached * 1.1, 'inside'],
+      [reached * 2, 'outside'],
+    ] as const) {
+      const run = slicedRun();
+      const likely = likelyRange(said);
+      run.design.budgetPlan!.measuredForecast = { ...forecast('measured', said), likely };
+      const text = renderMarkdown(run);
+      expect(text).toContain(`${fmtHalfWidth(said)} (80% range from its record: ${fmtHalfWidth(likely.low)} to ${fmtHalfWidth(likely.high)}) from this run's own noise after its first blocks`);
+      expect(text).toContain(`(median over the ${ratios.length} ratios to ${r.design.reference}), ${where} the range`);
+    }
+  });
 
   it('HTML: a chart of every window per scenario, the disturbed ones ringed with what disturbed them', () => {
     const html = renderHtml(r);

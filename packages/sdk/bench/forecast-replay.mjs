@@ -4,12 +4,17 @@
 // as it is now, replayed from the run's own first two blocks (the same functions the run calls:
 // `pairNoise`, `measuredNoise` with the design's prior `priorBetween`, `forecastAtPace`), beside the
 // median half-width the run reached over its ratios to the reference (the report's Forecast line) and what the run itself said after block 2 (its
-// `design.budgetPlan.measuredForecast`, made by the code of its day). No servers, no load.
+// `design.budgetPlan.measuredForecast`, made by the code of its day), whether the reached fell in the
+// range the forecast is said with (`likelyRange`), and over all the runs the SD of log(forecast ÷
+// reached): the figure `DEFAULTS.forecast.record.logSd` is set from. Last, what limits it: each
+// block's SD within blocks (the mean over its pairs of their rounds' variance, square-rooted) ÷ its
+// run's, its range, the SD of its log, and its mean by block position. No servers, no load.
 //
 // Usage: npm run bench:forecast-replay -- <results.json> [<results.json> …]
 import { readFileSync } from 'node:fs';
 import { median } from '../dist/analysis/bootstrap.js';
-import { forecastAtPace, measuredNoise, pairNoise, priorBetween, typicalNoise } from '../dist/analysis/forecast.js';
+import { forecastAtPace, likelyRange, measuredNoise, pairNoise, priorBetween, typicalNoise } from '../dist/analysis/forecast.js';
+import { ratioGroups, WindowIndex } from '../dist/analysis/summarize.js';
 
 const files = process.argv.slice(2);
 if (!files.length) {
@@ -19,9 +24,28 @@ if (!files.length) {
 const AFTER = 2;
 const pct = (x) => `±${(100 * x).toFixed(1)}%`;
 const lines = [
-  '| run (started) | scenarios served per process | prior between | between after 2 blocks → pooled | within | blocks at pace / ran | forecast | reached | ÷ | the run said ÷ |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| run (started) | scenarios served per process | prior between | between after 2 blocks → pooled | within | blocks at pace / ran | forecast (range) | reached | ÷ | in range | the run said ÷ |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
+const logs = [];
+let inRange = 0;
+// Per block position: each block's within-block SD ÷ its run's.
+const blockFactors = [];
+const blockWithin = (r, pairs, ref) => {
+  const index = new WindowIndex(r.windows);
+  const byBlock = new Map();
+  for (const p of pairs) {
+    ratioGroups(r.windows, p.scenario, p.target, ref, index).forEach((rounds, i) => {
+      if (rounds.length < 2) return;
+      const logs = rounds.map(Math.log);
+      const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
+      byBlock.set(i, [...(byBlock.get(i) ?? []), logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1)]);
+    });
+  }
+  const all = [...byBlock.values()].flat();
+  const runVar = all.reduce((a, x) => a + x, 0) / all.length;
+  for (const [i, vs] of byBlock) blockFactors.push({ position: i + 1, factor: Math.sqrt(vs.reduce((a, x) => a + x, 0) / vs.length / runVar) });
+};
 for (const f of files) {
   let r;
   try {
@@ -33,6 +57,11 @@ for (const f of files) {
   const { design } = r;
   const ref = design.reference;
   const pairs = r.summaries.filter((s) => s.target !== ref).map((s) => ({ scenario: s.scenario, target: s.target }));
+  blockWithin(
+    r,
+    pairs.filter((p) => !p.target.endsWith('.twin')),
+    ref,
+  );
   const served = design.processes === 'shared' ? new Set(r.blocks.map((b) => b.scenario)).size : 1;
   const prior = priorBetween(served) / Math.sqrt(design.replicas ?? 1);
   const measured = pairNoise(r.windows, pairs, ref, AFTER);
@@ -44,13 +73,39 @@ for (const f of files) {
   const ran = Math.max(...r.windows.map((w) => w.block));
   const said = design.budgetPlan?.measuredForecast;
   if (!noise || !paced || !reached) {
-    lines.push(`| ${f} | — | — | fewer than ${AFTER} blocks or no interval | | | | | | |`);
+    lines.push(`| ${f} | — | — | fewer than ${AFTER} blocks or no interval | | | | | | | |`);
     continue;
   }
   // The run's own SD between blocks after 2 blocks, before the prior is pooled in.
   const raw = typicalNoise(measured).between;
+  const likely = likelyRange(paced.halfWidth);
+  const inside = reached >= likely.low && reached <= likely.high;
+  logs.push(Math.log(paced.halfWidth / reached));
+  if (inside) inRange++;
   lines.push(
-    `| ${r.startedAt ?? f} | ${served} | ${prior.toFixed(3)} | ${raw.toFixed(3)} → ${noise.between.toFixed(3)} | ${noise.within.toFixed(3)} | ${paced.blocks} / ${ran} | ${pct(paced.halfWidth)} | ${pct(reached)} | ${(paced.halfWidth / reached).toFixed(2)} | ${said ? (said.halfWidth / reached).toFixed(2) : '—'} |`,
+    `| ${r.startedAt ?? f} | ${served} | ${prior.toFixed(3)} | ${raw.toFixed(3)} → ${noise.between.toFixed(3)} | ${noise.within.toFixed(3)} | ${paced.blocks} / ${ran} | ${pct(paced.halfWidth)} (${pct(likely.low)}–${pct(likely.high).slice(1)}) | ${pct(reached)} | ${(paced.halfWidth / reached).toFixed(2)} | ${inside ? 'yes' : 'no'} | ${said ? (said.halfWidth / reached).toFixed(2) : '—'} |`,
+  );
+}
+if (logs.length) {
+  const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
+  const sd = logs.length > 1 ? Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1)) : Number.NaN;
+  const within25 = logs.filter((x) => Math.abs(Math.exp(x) - 1) <= 0.25).length;
+  lines.push(
+    '',
+    `${logs.length} runs: forecast ÷ reached within ±25% in ${within25}; reached inside the forecast's ${Math.round(100 * likelyRange(1).coverage)}% range in ${inRange}; log(forecast ÷ reached) mean ${mean.toFixed(3)}, SD ${sd.toFixed(3)}.`,
+  );
+}
+if (blockFactors.length > 1) {
+  const ls = blockFactors.map((b) => Math.log(b.factor));
+  const m = ls.reduce((a, x) => a + x, 0) / ls.length;
+  const sdLog = Math.sqrt(ls.reduce((a, x) => a + (x - m) ** 2, 0) / (ls.length - 1));
+  const positions = [...new Set(blockFactors.map((b) => b.position))].sort((a, b) => a - b);
+  const byPosition = positions.map((p) => {
+    const fs = blockFactors.filter((b) => b.position === p).map((b) => b.factor);
+    return `${p}: ${(fs.reduce((a, x) => a + x, 0) / fs.length).toFixed(2)} (${fs.length})`;
+  });
+  lines.push(
+    `A block's SD within blocks ÷ its run's, over ${blockFactors.length} blocks: ${Math.min(...blockFactors.map((b) => b.factor)).toFixed(2)}–${Math.max(...blockFactors.map((b) => b.factor)).toFixed(2)}, SD of its log ${sdLog.toFixed(2)}; mean by block position ${byPosition.join(', ')}.`,
   );
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -62,7 +62,7 @@ export { perProcessOf, processFigures, workerCount } from './analysis/per-proces
 export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedWindows, WindowIndex, INTERVAL_METHOD, type EstimatorOptions } from './analysis/summarize.js';
 export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
-export { chiSquareQuantile, normalQuantile, tQuantile } from './analysis/student-t.js';
+export { chiSquareQuantile, normalCdf, normalQuantile, tQuantile } from './analysis/student-t.js';
 export { controlOf, controlTwin, processSdOf, twinOf } from './analysis/control.js';
 export { withNodeFlags, youngGenerationFlags } from './runtimes.js';
 export { isReplica, processOf } from './replicas.js';
@@ -85,6 +85,6 @@ export { readPlan, planOptions, diffPlans, type PlanAsk, type RunPlan } from './
 export { unusableDir } from './output-dir.js';
 export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type RunForecast } from './analysis/budget.js';
 export type { PlannedScenario } from './analysis/round-cost.js';
-export { expectedHalfWidth, forecastBudget, budgetFor, noiseComponents, typicalComponents, type NoiseComponents } from './analysis/forecast.js';
+export { expectedHalfWidth, forecastBudget, likelyRange, budgetFor, noiseComponents, typicalComponents, type NoiseComponents } from './analysis/forecast.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';

@@ -40,6 +40,20 @@ describe('one process SD from the A/A spread', () => {
     expect(processSdOf([{ between: 0.1, blocks: 1 }])).toBeNull();
     expect(processSdOf([{ between: null, blocks: 4 }])).toBeNull();
   });
+
+  it('with processes per scenario, each scenario’s blocks add their own df (its processes are its own)', () => {
+    const scenarios = [
+      { between: 0.1, blocks: 4 },
+      { between: 0.2, blocks: 5 },
+    ];
+    const perScenario = processSdOf(scenarios, 0.95, 'per-scenario')!;
+    const shared = processSdOf(scenarios)!;
+    expect(perScenario.point).toBeCloseTo(shared.point, 12);
+    expect([shared.df, perScenario.df]).toEqual([4, 7]);
+    // More df, a narrower interval around the same point: 0.1118·√(7/16.0128) and ·√(7/1.6899).
+    expect(perScenario.ci95![0]).toBeCloseTo(0.1118 * Math.sqrt(7 / 16.0128), 3);
+    expect(perScenario.ci95![1]).toBeCloseTo(0.1118 * Math.sqrt(7 / 1.68987), 3);
+  });
 });
 
 /** One simulated A/A pair: two processes per block, each with its own level (SD `proc`), and independent round noise. */

@@ -6,7 +6,19 @@
 // and windows have known SDs, estimated with the run's own estimator (`estimate`, as `summarizePair`
 // calls it for the headline ratio).
 import { describe, expect, it } from 'vitest';
-import { betweenSquared, blocksAtPace, hullFactor, measuredDf, medianVariance, pooledBetween, priorBetween, typicalNoise, withinMedianBias, type PairNoise } from '../src/analysis/forecast.js';
+import {
+  betweenSquared,
+  blocksAtPace,
+  hullFactor,
+  likelyRange,
+  measuredDf,
+  medianVariance,
+  pooledBetween,
+  priorBetween,
+  typicalNoise,
+  withinMedianBias,
+  type PairNoise,
+} from '../src/analysis/forecast.js';
 import { DEFAULTS, estimate, expectedHalfWidth, median, noiseComponents, typicalComponents, type EstimatorOptions, type NoiseComponents } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
 import { methods } from '../src/run/methods/index.js';
@@ -26,6 +38,19 @@ describe('the pieces of the forecast, by hand', () => {
     expect(c.within).toBeCloseTo(0.1048358, 6);
     expect(c.between).toBeCloseTo(Math.sqrt(0.125 / (7 / 9) ** 3 - 0.0025), 5);
     expect(c.between).toBeCloseTo(0.513, 4);
+  });
+
+  it('says a measured forecast with the range of its record: ±6.5% × e^(−0.07 ± 1.2816 × 0.24) is ±4.46% to ±8.24% at 80%', () => {
+    const r = likelyRange(0.065);
+    expect(r.coverage).toBe(0.8);
+    expect(r.low).toBeCloseTo(0.065 * Math.exp(-0.07 - 1.281552 * 0.24), 6);
+    expect(r.high).toBeCloseTo(0.065 * Math.exp(-0.07 + 1.281552 * 0.24), 6);
+    expect([r.low, r.high].map((x) => +(100 * x).toFixed(2))).toEqual([4.46, 8.24]);
+    // A record with no bias and no spread says the forecast itself; a wider coverage, a wider range.
+    expect(likelyRange(0.05, { logBias: 0, logSd: 0, coverage: 0.8 })).toEqual({ low: 0.05, high: 0.05, coverage: 0.8 });
+    const wide = likelyRange(0.05, { ...DEFAULTS.forecast.record, coverage: 0.95 });
+    expect(wide.high).toBeGreaterThan(likelyRange(0.05).high);
+    expect(wide.low).toBeLessThan(likelyRange(0.05).low);
   });
 
   it('takes the variance of a median of n rounds at n’s own factor: the mean’s at 1 and 2, 1.348 σ²/3 at 3, π/2 σ²/n beyond 10', () => {

@@ -4,7 +4,7 @@
 // t-interval); the 95% interval must hold the true ratio in at least 93% of 1,000 runs at 2, 3 and
 // 5 blocks. A seeded generator makes it deterministic; 200 resamples per bootstrap keep it fast.
 import { describe, expect, it } from 'vitest';
-import { blockInterval, changeEstimate, decideStop, estimate, hierarchicalBootstrap, median, tQuantile, type EstimatorOptions } from '../src/index.js';
+import { blockInterval, changeEstimate, decideStop, estimate, hierarchicalBootstrap, median, normalCdf, normalQuantile, tQuantile, type EstimatorOptions } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
 
 const TRUE_RATIO = 0.8;
@@ -99,6 +99,14 @@ describe('Student t quantile', () => {
     expect(tQuantile(0.975, 10)).toBeCloseTo(2.2281, 3);
     expect(tQuantile(0.975, 1e6)).toBeCloseTo(1.96, 2);
     expect(tQuantile(0.025, 3)).toBeCloseTo(-3.1824, 3);
+  });
+
+  it('the normal CDF matches the tables and inverts normalQuantile', () => {
+    expect(normalCdf(0)).toBe(0.5);
+    expect(normalCdf(1.959964)).toBeCloseTo(0.975, 6);
+    expect(normalCdf(-1)).toBeCloseTo(0.158655, 6);
+    expect(normalCdf(3)).toBeCloseTo(0.99865, 5);
+    for (const p of [0.001, 0.1, 0.5, 0.8, 0.999]) expect(normalCdf(normalQuantile(p))).toBeCloseTo(p, 8);
   });
 
   it('blockInterval: point × exp(± t · SD(log block medians) ÷ √blocks), by hand', () => {

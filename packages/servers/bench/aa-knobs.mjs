@@ -17,22 +17,32 @@
 //
 // Knobs: plain (the runtime's defaults), y<MB> (V8's young generation fixed at MB:
 // --min/max-semi-space-size), st (--single-threaded: no concurrent GC or compiler threads),
-// nocr (--no-concurrent-recompilation), warm<N>k (a long warm-up: the block's warm-up extended by
-// --warmup-sec; applies to the whole run, so it is its own run), nomr (--no-memory-reducer: V8 does
-// not shrink the heap when the process allocates little, as it does while other targets' slots run),
-// grow30 (--heap-growing-percent=30: the old generation's limit grows by a fixed factor). Knobs
+// nocr (--no-concurrent-recompilation), nomr (--no-memory-reducer: V8 does not shrink the heap
+// when the process allocates little, as it does while other targets' slots run), grow30
+// (--heap-growing-percent=30: the old generation's limit grows by a fixed factor), pgc
+// (--predictable-gc-schedule: V8's heap growing, idle-time and memory-reducing GC made fixed; it
+// also sets 4-MB semi-spaces, over any y<MB> given with it, as v8.getHeapSpaceStatistics() shows).
+// A long warm-up is not a knob: it applies to every process of a run (--warmup-sec,
+// --warmup-served), so it is a run of its own. Knobs
 // combine with '+': y32+nomr. The first knob is the one every other's level is measured against
 // (plain when given).
+// `--suite python`: the contract C Python servers (fastapi-1w, litestar, http-server) with
+// environment knobs instead: hash0 (PYTHONHASHSEED=0: every process hashes str alike; by default
+// each draws its own seed), gcfreeze (gc.freeze() once the app is imported), gcoff (gc.disable()),
+// gc<N>k (generation 0's threshold at N thousand: gc.set_threshold(N·1000, 10, 10); 0.7k is
+// Python's default). Run by external/python-web/run.py (PYTHON_GC). The reference is one plain
+// node-http-c process.
 //
 // Usage: npm run bench:aa -- [--frameworks node-http,fastify,koa] [--knobs plain,y16,y32]
 //        [--scenario baseline,json-post] [--blocks 6] [--rounds 4] [--warmup-sec 3] [--seed N] [--json FILE]
 //        [--warmup-served N] (warm up by N requests served, within 1 s and --warmup-sec, as a run does)
 //        [--processes shared|per-scenario] (one set of processes per block, or fresh ones per scenario)
 //        [--reference KNOB] (one node-http process with that knob as the reference, not twins per knob)
+//        [--suite node|python] (python: --frameworks fastapi-1w,litestar,http-server, --scenario from contract C)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { estimate, processSdOf, runSuite, varianceComponents, WindowIndex } from '@benchsuite/sdk';
-import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
+import { contractAScenariosByName, nodeHttpC, nodeTargets, pythonScenarios, pythonTargets } from '../dist/index.js';
 import { ratioGroups, RATIO_METHOD } from '../../sdk/dist/analysis/summarize.js';
 
 const { values: args } = parseArgs({
@@ -48,32 +58,49 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     json: { type: 'string' },
     reference: { type: 'string' },
+    suite: { type: 'string', default: 'node' },
   },
 });
 const fail = (m) => {
   process.stderr.write(`bench:aa: ${m}\n`);
   process.exit(2);
 };
-const KNOBS = {
-  plain: [],
-  st: ['--single-threaded'],
-  nocr: ['--no-concurrent-recompilation'],
-  nomr: ['--no-memory-reducer'],
-  grow30: ['--heap-growing-percent=30'],
-};
+if (args.suite !== 'node' && args.suite !== 'python') fail(`--suite: ${args.suite} is not node or python`);
+const python = args.suite === 'python';
+// A knob is runtime flags (Node) or environment variables (Python).
+const KNOBS = python
+  ? { plain: {}, hash0: { PYTHONHASHSEED: '0' }, gcfreeze: { PYTHON_GC: 'freeze' }, gcoff: { PYTHON_GC: 'off' } }
+  : {
+      plain: [],
+      st: ['--single-threaded'],
+      nocr: ['--no-concurrent-recompilation'],
+      nomr: ['--no-memory-reducer'],
+      grow30: ['--heap-growing-percent=30'],
+      pgc: ['--predictable-gc-schedule'],
+    };
 const oneKnob = (k) => {
   if (k in KNOBS) return KNOBS[k];
+  if (python) {
+    const g = /^gc(\d+)k$/.exec(k);
+    if (g) return { PYTHON_GC: `${Number(g[1]) * 1000},10,10` };
+    fail(`--knobs: ${k} is not plain, hash0, gcfreeze, gcoff or gc<N>k`);
+  }
   const y = /^y(\d+)$/.exec(k);
   if (y) return [`--min-semi-space-size=${y[1]}`, `--max-semi-space-size=${y[1]}`];
-  fail(`--knobs: ${k} is not plain, st, nocr, nomr, grow30 or y<MB>`);
+  fail(`--knobs: ${k} is not plain, st, nocr, nomr, grow30, pgc or y<MB>`);
 };
-const knobFlags = (k) => k.split('+').flatMap(oneKnob);
+const knobFlags = (k) => (python ? Object.assign({}, ...k.split('+').map(oneKnob)) : k.split('+').flatMap(oneKnob));
+const pool = python ? Object.fromEntries(pythonTargets.filter((t) => t !== nodeHttpC).map((t) => [t.name, t])) : nodeTargets;
+if (python && args.reference !== undefined) fail("--reference: the Python suite's reference is one plain node-http-c process");
+if (python && args.frameworks === 'node-http,fastify,koa') args.frameworks = 'fastapi-1w,litestar';
+if (python && args.scenario === 'baseline') args.scenario = pythonScenarios[0].name;
 const frameworks = args.frameworks.split(',').filter(Boolean);
-for (const f of frameworks) if (!(f in nodeTargets)) fail(`--frameworks: ${f} is not one of ${Object.keys(nodeTargets).join(', ')}`);
+for (const f of frameworks) if (!(f in pool)) fail(`--frameworks: ${f} is not one of ${Object.keys(pool).join(', ')}`);
 const knobs = args.knobs.split(',').filter(Boolean);
 const baseKnob = knobs.includes('plain') ? 'plain' : knobs[0];
 if (args.reference !== undefined) knobFlags(args.reference);
-const scenarios = args.scenario.split(',').map((s) => contractAScenariosByName[s] ?? fail(`--scenario: ${s} is not a contract A scenario`));
+const scenariosByName = python ? Object.fromEntries(pythonScenarios.map((s) => [s.name, s])) : contractAScenariosByName;
+const scenarios = args.scenario.split(',').map((s) => scenariosByName[s] ?? fail(`--scenario: ${s} is not one of ${Object.keys(scenariosByName).join(', ')}`));
 const blocks = Number(args.blocks);
 const rounds = Number(args.rounds);
 const warmupSec = Number(args['warmup-sec']);
@@ -85,12 +112,19 @@ const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31)
 // A target name takes no "+": combined knobs are named with "-".
 const name = (fw, knob, twin) => `${fw}.${knob.replaceAll('+', '-')}.${twin}`;
 const withKnob = (fw, knob, twin) => {
-  const t = nodeTargets[fw];
+  const t = pool[fw];
+  if (python) return { ...t, name: name(fw, knob, twin), env: { ...t.env, ...knobFlags(knob) } };
   return { ...t, name: name(fw, knob, twin), command: [t.command[0], ...knobFlags(knob), ...t.command.slice(1)] };
 };
 const targets = frameworks.flatMap((fw) => knobs.flatMap((knob) => ['a', 'b'].map((twin) => withKnob(fw, knob, twin))));
 if (args.reference !== undefined) targets.unshift(withKnob('node-http', args.reference, 'ref'));
-const reference = args.reference !== undefined ? name('node-http', args.reference, 'ref') : name(frameworks.includes('node-http') ? 'node-http' : frameworks[0], baseKnob, 'a');
+if (python) targets.unshift({ ...nodeHttpC, name: name('node-http-c', 'plain', 'ref') });
+const singleReference = args.reference !== undefined || python;
+const reference = python
+  ? name('node-http-c', 'plain', 'ref')
+  : args.reference !== undefined
+    ? name('node-http', args.reference, 'ref')
+    : name(frameworks.includes('node-http') ? 'node-http' : frameworks[0], baseKnob, 'a');
 process.stderr.write(`bench:aa: ${targets.length} processes per block (${frameworks.join(', ')} × ${knobs.join(', ')} × 2), ${blocks} blocks × ${rounds} rounds, seed ${seed}\n`);
 const t0 = Date.now();
 const result = await runSuite({
@@ -138,7 +172,7 @@ for (const s of scenarios) {
       const vc = varianceComponents(aa.map((g) => g.map(Math.log)));
       const sd = processSdOf([{ between: vc.between, blocks: aa.length }]);
       const level = knob === baseKnob ? null : estimate(pooledRatio(s.name, [a, b], [name(fw, baseKnob, 'a'), name(fw, baseKnob, 'b')]), est, [s.name, fw, knob, 'level'], RATIO_METHOD);
-      const refKnob = args.reference !== undefined ? [reference, reference] : frameworks.includes('node-http') ? [name('node-http', knob, 'a'), name('node-http', knob, 'b')] : null;
+      const refKnob = singleReference ? [reference, reference] : frameworks.includes('node-http') ? [name('node-http', knob, 'a'), name('node-http', knob, 'b')] : null;
       const vsRef = fw === 'node-http' || !refKnob ? null : estimate(pooledRatio(s.name, [a, b], refKnob), est, [s.name, fw, knob, 'ref'], RATIO_METHOD);
       const refGroups = fw === 'node-http' || !refKnob ? null : pooledRatio(s.name, [a, b], refKnob).filter((g) => g.length);
       const refBetween = refGroups ? varianceComponents(refGroups.map((g) => g.map(Math.log))).between : null;
@@ -167,8 +201,8 @@ const lines = [
       `| ${r.scenario} | ${r.framework} | ${r.knob} | ${fmt(r.aa)} | ${r.processSd ? `${pct(r.processSd.point)} [${pct(r.processSd.ci95[0])}, ${pct(r.processSd.ci95[1])}] (${r.processSd.df})` : '—'} | ${r.within === null ? '—' : r.within.toFixed(3)} | ${fmt(r.level)} | ${fmt(r.vsReference)} |`,
   ),
 ];
-// Over the scenarios: one process's level SD from every scenario's A/A (the processes are shared, so
-// the degrees of freedom stay blocks − 1), and the median SD between blocks of the pair the run
+// Over the scenarios: one process's level SD from every scenario's A/A (shared processes: the degrees
+// of freedom stay blocks − 1; per scenario: each scenario's add up), and the median SD between blocks of the pair the run
 // reports (both twins pooled ÷ the reference), the figure that sets a run's intervals.
 const med = (xs) => {
   const s = [...xs].sort((x, y) => x - y);
@@ -178,7 +212,11 @@ lines.push('', '| framework | knob | process SD over scenarios [95%] (df) | medi
 for (const fw of frameworks) {
   for (const knob of knobs) {
     const mine = rows.filter((r) => r.framework === fw && r.knob === knob);
-    const sd = processSdOf(mine.map((r) => ({ between: r.aaBetween, blocks: r.blocks })));
+    const sd = processSdOf(
+      mine.map((r) => ({ between: r.aaBetween, blocks: r.blocks })),
+      0.95,
+      args.processes,
+    );
     const rb = mine.map((r) => r.refBetween).filter((x) => x !== null && x !== undefined);
     lines.push(`| ${fw} | ${knob} | ${sd ? `${pct(sd.point)} [${pct(sd.ci95[0])}, ${pct(sd.ci95[1])}] (${sd.df})` : '—'} | ${rb.length ? pct(med(rb)) : '—'} |`);
   }

@@ -13,14 +13,19 @@
 //             they run), near 0 if each visit draws its own;
 //   other     the same between two different scenarios of the block (same processes, other code);
 //   SD        the SD between blocks of a pair (variance components), and of the mean of both visits.
+//   later     a scenario's later visit in the block ÷ its earlier one (by when each began), the
+//             geometric mean over scenarios and blocks with a t-interval: the processes' drift with the
+//             work served between the two visits. It also pulls the revisit correlation down (the
+//             earlier visit's deviation is low where the later's is high), so read them together.
 // If revisits are independent draws, serving a scenario twice per block buys a second process sample
 // at the cost of a rotation round, not of a block.
 //
 // Usage: npm run bench:revisit -- [--targets node-http,fastify,koa,hono] [--scenario baseline,json-post,auth]
 //        [--blocks 8] [--rounds 2] [--seed N] [--json FILE]
-import { writeFileSync } from 'node:fs';
+//        npm run bench:revisit -- --from FILE (the tables again from a run's --json, no load)
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { median, runSuite, varianceComponents, WindowIndex } from '@benchsuite/sdk';
+import { median, runSuite, tQuantile, varianceComponents, WindowIndex } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 import { ratioGroups } from '../../sdk/dist/analysis/summarize.js';
 
@@ -32,12 +37,31 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     seed: { type: 'string' },
     json: { type: 'string' },
+    from: { type: 'string' },
   },
 });
 const fail = (m) => {
   process.stderr.write(`bench:revisit: ${m}\n`);
   process.exit(2);
 };
+const saved = args.from ? readSaved(args.from) : null;
+function readSaved(file) {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8'));
+    if (!j.result?.windows) throw new Error('no result.windows in it (write one with --json)');
+    return j;
+  } catch (e) {
+    fail(`--from: ${file}: ${e.message}`);
+  }
+}
+if (saved) {
+  const visits = [...new Set(saved.result.windows.map((w) => w.scenario))];
+  args.scenario = visits.filter((v) => !v.endsWith('.again')).join(',');
+  args.targets = saved.result.design.reference;
+  args.blocks = String(saved.blocks);
+  args.rounds = String(saved.rounds);
+  args.seed = String(saved.seed);
+}
 const names = args.targets.split(',').filter(Boolean);
 for (const n of names) if (!(n in nodeTargets)) fail(`--targets: ${n} is not one of ${Object.keys(nodeTargets).join(', ')}`);
 const base = args.scenario.split(',').filter(Boolean);
@@ -51,20 +75,22 @@ const seed = args.seed ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31)
 const AGAIN = '.again';
 const scenarios = base.flatMap((s) => [contractAScenariosByName[s], { ...contractAScenariosByName[s], name: `${s}${AGAIN}` }]);
 const reference = names[0];
-process.stderr.write(`bench:revisit: ${names.length} targets and the reference's twin, ${scenarios.length} visits per block, ${blocks} blocks × ${rounds} rounds, seed ${seed}\n`);
+if (!saved) process.stderr.write(`bench:revisit: ${names.length} targets and the reference's twin, ${scenarios.length} visits per block, ${blocks} blocks × ${rounds} rounds, seed ${seed}\n`);
 const t0 = Date.now();
-const result = await runSuite({
-  suite: 'revisit',
-  scenarios,
-  targets: names.map((n) => nodeTargets[n]),
-  seed,
-  driver: 'wrk',
-  costs: false,
-  design: { reference, processes: 'shared', rounds: { min: rounds, max: rounds }, blocks: { min: blocks, max: blocks }, precision: 0.001, budgetSec: 6 * 3600 },
-  onEvent: (e) => {
-    if (e.type === 'block-start' || e.type === 'block') process.stderr.write(`  ${e.scenario ?? ''} block ${e.block} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
-  },
-});
+const result = saved
+  ? saved.result
+  : await runSuite({
+      suite: 'revisit',
+      scenarios,
+      targets: names.map((n) => nodeTargets[n]),
+      seed,
+      driver: 'wrk',
+      costs: false,
+      design: { reference, processes: 'shared', rounds: { min: rounds, max: rounds }, blocks: { min: blocks, max: blocks }, precision: 0.001, budgetSec: 6 * 3600 },
+      onEvent: (e) => {
+        if (e.type === 'block-start' || e.type === 'block') process.stderr.write(`  ${e.scenario ?? ''} block ${e.block} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
+      },
+    });
 const index = new WindowIndex(result.windows);
 const targets = [...new Set(result.windows.map((w) => w.target))].filter((t) => t !== reference);
 // A pair's block medians of log-ratios, and their deviations from the pair's mean over blocks (NaN for a block it lacks).
@@ -95,12 +121,35 @@ const correlation = (pairs) => {
   const se = 1 / Math.sqrt(Math.max(1, n - 3));
   return { r, lo: Math.tanh(z - 1.96 * se), hi: Math.tanh(z + 1.96 * se), n };
 };
+// A scenario's later visit in a block ÷ its earlier one (block medians), by when each visit began.
+const began = new Map();
+for (const w of result.windows) {
+  const k = `${w.scenario}\0${w.block}`;
+  began.set(k, Math.min(began.get(k) ?? Number.POSITIVE_INFINITY, w.elapsedSec));
+}
+const laterOverEarlier = (t) => {
+  const d = [];
+  for (const s of base) {
+    const [one, two] = [groupsOf(s, t), groupsOf(`${s}${AGAIN}`, t)];
+    one.forEach((g, b) => {
+      const h = two[b];
+      if (!g?.length || !h?.length) return;
+      const firstIsOne = began.get(`${s}\0${b + 1}`) < began.get(`${s}${AGAIN}\0${b + 1}`);
+      d.push(firstIsOne ? median(h) - median(g) : median(g) - median(h));
+    });
+  }
+  if (d.length < 2) return null;
+  const m = d.reduce((a, x) => a + x, 0) / d.length;
+  const half = (tQuantile(0.975, d.length - 1) * Math.sqrt(d.reduce((a, x) => a + (x - m) ** 2, 0) / (d.length - 1))) / Math.sqrt(d.length);
+  return { point: Math.exp(m), lo: Math.exp(m - half), hi: Math.exp(m + half), n: d.length };
+};
+const fmtLater = (l) => (l ? `${l.point.toFixed(3)} [${l.lo.toFixed(3)}, ${l.hi.toFixed(3)}] (${l.n})` : '—');
 const fmtR = (c) => `${c.r.toFixed(2)} [${c.lo.toFixed(2)}, ${c.hi.toFixed(2)}] (${c.n})`;
 const lines = [
-  `bench:revisit — ${new Date().toISOString()}, seed ${seed}, ${blocks} blocks × ${rounds} rounds, ${scenarios.length} visits per block, steal ${(100 * result.overall.meanSteal).toFixed(2)}% mean (${(100 * result.overall.maxSteal).toFixed(1)}% worst window), ${Math.round((Date.now() - t0) / 1000)} s`,
+  `bench:revisit — ${saved ? `${args.from}, run of ${result.startedAt}` : new Date().toISOString()}, seed ${seed}, ${blocks} blocks × ${rounds} rounds, ${scenarios.length} visits per block, steal ${(100 * result.overall.meanSteal).toFixed(2)}% mean (${(100 * result.overall.maxSteal).toFixed(1)}% worst window), ${Math.round(saved ? result.runner.wallSec : (Date.now() - t0) / 1000)} s`,
   '',
-  '| target | revisit: same scenario, another visit | other: two scenarios | SD between blocks, one visit (median over scenarios) | the mean of both visits |',
-  '|---|---|---|---|---|',
+  '| target | revisit: same scenario, another visit | other: two scenarios | SD between blocks, one visit (median over scenarios) | the mean of both visits | later visit ÷ earlier |',
+  '|---|---|---|---|---|---|',
 ];
 const all = { revisit: [], other: [] };
 for (const t of targets) {
@@ -112,8 +161,8 @@ for (const t of targets) {
   const one = median(scenarios.map((s) => varianceComponents(groupsOf(s.name, t)).between ?? Number.NaN).filter(Number.isFinite));
   // Both visits' rounds of a block as one group: the figure a design serving each scenario twice would report.
   const both = median(base.map((s) => varianceComponents(groupsOf(s, t).map((g, b) => [...g, ...(groupsOf(`${s}${AGAIN}`, t)[b] ?? [])])).between ?? Number.NaN).filter(Number.isFinite));
-  lines.push(`| ${t} | ${fmtR(correlation(revisit))} | ${fmtR(correlation(other))} | ${one.toFixed(3)} | ${both.toFixed(3)} |`);
+  lines.push(`| ${t} | ${fmtR(correlation(revisit))} | ${fmtR(correlation(other))} | ${one.toFixed(3)} | ${both.toFixed(3)} | ${fmtLater(laterOverEarlier(t))} |`);
 }
-lines.push(`| all | ${fmtR(correlation(all.revisit))} | ${fmtR(correlation(all.other))} | | |`);
+lines.push(`| all | ${fmtR(correlation(all.revisit))} | ${fmtR(correlation(all.other))} | | | |`);
 process.stdout.write(`${lines.join('\n')}\n`);
-if (args.json) writeFileSync(args.json, `${JSON.stringify({ seed, blocks, rounds, result }, null, 1)}\n`);
+if (args.json && !saved) writeFileSync(args.json, `${JSON.stringify({ seed, blocks, rounds, result }, null, 1)}\n`);

@@ -94,6 +94,26 @@ describe.skipIf(pythonAbsent !== null)(`python suite targets with their venv${py
       expect([port.status, port.stderr, port.stdout], server).toEqual([2, "PORT must be a port number, got 'abc'\n", '']);
     }
   });
+
+  test('PYTHON_GC (a knob of bench:aa): bad values and many workers refused with exit 2, good ones applied', () => {
+    const run = (args: string[], env: Record<string, string>) =>
+      spawnSync(pythonWebPython(), [join(pythonWebDir, 'run.py'), ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+    const bad = run(['http-server'], { PYTHON_GC: 'sometimes' });
+    expect([bad.status, bad.stderr]).toEqual([2, "PYTHON_GC must be default, off, freeze or thresholds like 7000,10,10, got 'sometimes'\n"]);
+    const many = run(['fastapi'], { PYTHON_GC: 'freeze', WORKERS: '2' });
+    expect(many.status).toBe(2);
+    expect(many.stderr).toMatch(/^PYTHON_GC applies to a one-worker server .*WORKERS=1\n$/);
+    const probe = (raw: string) =>
+      spawnSync(pythonWebPython(), ['-c', `import gc, run; run.apply_gc(run.parse_gc(${JSON.stringify(raw)})); print(gc.isenabled(), gc.get_threshold(), gc.get_freeze_count() > 0)`], {
+        cwd: pythonWebDir,
+        encoding: 'utf8',
+        timeout: 30_000,
+      }).stdout.trim();
+    expect(probe('')).toBe('True (700, 10, 10) False');
+    expect(probe('7000,10,10')).toBe('True (7000, 10, 10) False');
+    expect(probe('off')).toMatch(/^False /);
+    expect(probe('freeze')).toMatch(/ True$/);
+  });
 });
 
 test('the node:http server refuses a bad PORT with exit 2 and a message', () => {

@@ -55,6 +55,8 @@ export interface RunForecast {
   rounds: number;
   halfWidth: number;
   budgetFor: Array<{ precision: number; budgetSec: number | null }>;
+  /** A measured forecast's range: where the half-width reached fell in `coverage` of such forecasts' record (`likelyRange`). */
+  likely?: { low: number; high: number; coverage: number };
 }
 
 /** Seconds of one block of `rounds` rounds of a scenario: start, warm-ups of `warmupSec` per target, rounds. */

@@ -14,14 +14,20 @@ export const controlTwin = (design: { control?: 'aa' | 'none' | undefined; refer
 /**
  * The SD of one process's level from the A/A between-block SDs of the scenarios it served: each
  * A/A log-ratio carries two independent processes' levels, so its variance is twice one's. Pooled
- * over scenarios (mean of the variances); degrees of freedom blocks − 1 (a block's processes serve
- * all its scenarios, so scenarios add no processes); the interval from the chi-square distribution.
+ * over scenarios (mean of the variances); degrees of freedom blocks − 1 with shared processes (a
+ * block's processes serve all its scenarios, so scenarios add no processes), and the sum of each
+ * scenario's blocks − 1 with processes per scenario (each scenario's are its own); the interval
+ * from the chi-square distribution.
  */
-export function processSdOf(scenarios: ReadonlyArray<Pick<ControlScenario, 'between' | 'blocks'>>, confidence: number = DEFAULTS.confidence): ControlRecord['processSd'] {
+export function processSdOf(
+  scenarios: ReadonlyArray<Pick<ControlScenario, 'between' | 'blocks'>>,
+  confidence: number = DEFAULTS.confidence,
+  processes: 'shared' | 'per-scenario' = 'shared',
+): ControlRecord['processSd'] {
   const known = scenarios.filter((s) => s.between !== null && s.blocks >= 2);
   if (!known.length) return null;
   const variance = known.reduce((a, s) => a + s.between! ** 2, 0) / known.length / 2;
-  const df = Math.max(...known.map((s) => s.blocks)) - 1;
+  const df = processes === 'shared' ? Math.max(...known.map((s) => s.blocks)) - 1 : known.reduce((a, s) => a + s.blocks - 1, 0);
   const point = Math.sqrt(variance);
   const a = (1 - confidence) / 2;
   const ci95: [number, number] = [point * Math.sqrt(df / chiSquareQuantile(1 - a, df)), point * Math.sqrt(df / chiSquareQuantile(a, df))];
@@ -29,7 +35,13 @@ export function processSdOf(scenarios: ReadonlyArray<Pick<ControlScenario, 'betw
 }
 
 /** The run's A/A figures per scenario, from the twin's and the reference's windows in the same rounds. */
-export function controlOf(windows: readonly WindowRecord[], scenarios: readonly string[], est: EstimatorOptions, index = new WindowIndex(windows)): ControlRecord | undefined {
+export function controlOf(
+  windows: readonly WindowRecord[],
+  scenarios: readonly string[],
+  est: EstimatorOptions,
+  index = new WindowIndex(windows),
+  processes: 'shared' | 'per-scenario' = 'shared',
+): ControlRecord | undefined {
   const reference = est.reference;
   const twin = twinOf(reference);
   if (!windows.some((w) => w.target === twin)) return undefined;
@@ -50,5 +62,5 @@ export function controlOf(windows: readonly WindowRecord[], scenarios: readonly 
   }
   if (!out.length) return undefined;
   const judged = out.filter((s) => s.containsOne !== null);
-  return { reference, twin, scenarios: out, processSd: processSdOf(out, est.confidence), holds: judged.length ? judged.every((s) => s.containsOne) : null };
+  return { reference, twin, scenarios: out, processSd: processSdOf(out, est.confidence, processes), holds: judged.length ? judged.every((s) => s.containsOne) : null };
 }

@@ -207,6 +207,17 @@ export function forecastAtPace(
   return { blocks, rounds, halfWidth: expectedHalfWidth(noise, blocks, rounds) };
 }
 
+/**
+ * Where the half-width a run reaches is likely to fall, given its forecast after block 2: the
+ * forecast × e^(−logBias ± z · logSd), z the normal quantile of the record's coverage
+ * (`DEFAULTS.forecast.record`: ±4.5–8.2% for a forecast of ±6.5%, 80%). The record is of 13 runs
+ * replayed, so the coverage is what those runs showed, not a promise. Pure.
+ */
+export function likelyRange(halfWidth: number, record: { logBias: number; logSd: number; coverage: number } = DEFAULTS.forecast.record): { low: number; high: number; coverage: number } {
+  const spread = normalQuantile((1 + record.coverage) / 2) * record.logSd;
+  return { low: halfWidth * Math.exp(-record.logBias - spread), high: halfWidth * Math.exp(-record.logBias + spread), coverage: record.coverage };
+}
+
 /** What a design costs and allows: its wall seconds at a number of blocks and rounds per block, and the limits. */
 export interface ForecastPlan {
   /** Wall seconds of the whole run with this many blocks of this many rounds (the budget planner's estimate). */

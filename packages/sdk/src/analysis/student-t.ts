@@ -91,6 +91,13 @@ export function normalQuantile(p: number): number {
   return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
 }
 
+/** The standard normal CDF Φ(x), through erf(z) = P(½, z²) (the regularized lower incomplete gamma). */
+export function normalCdf(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  const erf = lowerGammaRegularized(0.5, (x * x) / 2);
+  return x >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
+
 /** Regularized lower incomplete gamma P(a, x): its series below a + 1, else 1 − the continued fraction (Numerical Recipes). */
 function lowerGammaRegularized(a: number, x: number): number {
   if (x <= 0) return 0;

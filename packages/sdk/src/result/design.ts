@@ -46,6 +46,8 @@ export const forecastSchema = z.strictObject({
   rounds: int,
   halfWidth: nonneg,
   budgetFor: z.array(z.strictObject({ precision: nonneg, budgetSec: nonneg.nullable() })),
+  /** A measured forecast's range from its record (`DEFAULTS.forecast.record`); absent before 2026-11-28's evening. */
+  likely: z.strictObject({ low: nonneg, high: nonneg, coverage: nonneg }).optional(),
 });
 
 /** The measuring design as run (defaults filled in), recorded so a reader can check every figure. */

@@ -85,6 +85,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
         loadScenarios.map((s) => s.name),
         est,
         windowIndex,
+        design.processes,
       )
     : undefined;
   const loaded = new Set(loadScenarios.map((s) => s.name));

@@ -10,7 +10,7 @@ import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
 import { isReplica, processOf } from '../replicas.js';
 import { controlTwin } from '../analysis/control.js';
 import type { RunForecast } from '../analysis/budget.js';
-import { forecastAtPace, measuredNoise, pairNoise, type NoiseComponents } from '../analysis/forecast.js';
+import { forecastAtPace, likelyRange, measuredNoise, pairNoise, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
@@ -51,7 +51,8 @@ function noiseOutlook(
     planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
   const planned = forecastWith(noise, 1, design.method);
   const paced = planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, design) : undefined;
-  const forecast = planned && paced ? { ...planned, ...paced } : planned;
+  // After the first blocks, the forecast is said with the range its record allows.
+  const forecast = planned && paced ? { ...planned, ...paced, likely: likelyRange(paced.halfWidth) } : planned;
   const limits = intervalLimits(measured, {
     method: design.method,
     canSlice: suite.opts.design.method === 'sliced' && design.method === 'sequential',
