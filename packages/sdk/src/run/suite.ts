@@ -51,8 +51,8 @@ function noiseOutlook(
     planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
   const planned = forecastWith(noise, 1, design.method);
   const paced = planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, design) : undefined;
-  // After the first blocks, the forecast is said with the range its record allows.
-  const forecast = planned && paced ? { ...planned, ...paced, likely: likelyRange(paced.halfWidth) } : planned;
+  // After block 2, the forecast is said with the range its record (of forecasts after block 2) allows.
+  const forecast = planned && paced ? { ...planned, ...paced, ...(maxBlock === FORECAST_BLOCKS ? { likely: likelyRange(paced.halfWidth) } : {}) } : planned;
   const limits = intervalLimits(measured, {
     method: design.method,
     canSlice: suite.opts.design.method === 'sliced' && design.method === 'sequential',
