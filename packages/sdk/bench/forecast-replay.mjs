@@ -13,7 +13,7 @@
 // Usage: npm run bench:forecast-replay -- <results.json> [<results.json> …]
 import { readFileSync } from 'node:fs';
 import { median } from '../dist/analysis/bootstrap.js';
-import { forecastAtPace, likelyRange, measuredNoise, pairNoise, priorBetween, typicalNoise } from '../dist/analysis/forecast.js';
+import { forecastAtPace, likelyRange, measuredNoise, pairNoise, priorBetween, typicalNoise, withUnseenScenarios } from '../dist/analysis/forecast.js';
 import { ratioGroups, WindowIndex } from '../dist/analysis/summarize.js';
 
 const files = process.argv.slice(2);
@@ -62,11 +62,19 @@ for (const f of files) {
     pairs.filter((p) => !p.target.endsWith('.twin')),
     ref,
   );
-  const served = design.processes === 'shared' ? new Set(r.blocks.map((b) => b.scenario)).size : 1;
+  const scenarios = new Set(r.blocks.map((b) => b.scenario)).size;
+  const served = design.processes === 'shared' ? scenarios : 1;
   const prior = priorBetween(served) / Math.sqrt(design.replicas ?? 1);
-  const measured = pairNoise(r.windows, pairs, ref, AFTER);
-  const noise = measuredNoise(measured, prior);
-  const paced = noise && forecastAtPace(noise, r, AFTER, design);
+  // With processes per scenario the run said its forecast after the first scenario's block 2 (the
+  // one it records): replay that, from that scenario's windows alone.
+  const first = design.processes === 'per-scenario' ? [...r.blocks].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))[0]?.scenario : undefined;
+  const seen = first === undefined ? r : { windows: r.windows.filter((w) => w.scenario === first), blocks: r.blocks.filter((b) => b.scenario === first) };
+  const measured = pairNoise(seen.windows, first === undefined ? pairs : pairs.filter((p) => p.scenario === first), ref, AFTER);
+  const own = measuredNoise(measured, prior);
+  // The scenarios it had not begun at the prior (the design's, as the header's forecast priced them).
+  const priorComponents = design.budgetPlan?.forecast?.components;
+  const noise = own && first !== undefined && priorComponents ? withUnseenScenarios(own, priorComponents, 1, scenarios) : own;
+  const paced = noise && forecastAtPace(noise, seen, AFTER, { ...design, scenarios });
   // What the report's Forecast line sets beside it: the median half-width over the ratios to the reference.
   const ratios = r.summaries.filter((s) => s.target !== ref && s.relativeRps?.halfWidth != null).map((s) => s.relativeRps.halfWidth);
   const reached = ratios.length ? median(ratios) : null;

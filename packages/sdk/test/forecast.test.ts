@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import {
   betweenSquared,
   blocksAtPace,
+  blocksPerScenarioAtPace,
+  withUnseenScenarios,
   hullFactor,
   likelyRange,
   measuredDf,
@@ -112,6 +114,25 @@ describe('the pieces of the forecast, by hand', () => {
     expect(blocksAtPace({ blocks: 2, wallSec: 80, endSec: 83 }, { budgetSec: 360, maxBlocks: 6 })).toBe(6);
     // Past its budget already: the blocks done.
     expect(blocksAtPace({ blocks: 2, wallSec: 400, endSec: 500 }, { budgetSec: 360, maxBlocks: 12 })).toBe(2);
+  });
+
+  it('with processes per scenario, forecasts blocks per scenario from one block of every scenario: 18 min over 9 scenarios at 30 s a block (those not begun at the mean) is 4', () => {
+    const parts = [
+      { scenario: 'a', wallSec: 28 },
+      { scenario: 'a', wallSec: 32 },
+      { scenario: 'b', wallSec: 30 },
+    ];
+    expect(blocksPerScenarioAtPace(parts, { budgetSec: 1080, maxBlocks: 12, scenarios: 9 })).toBe(4);
+    // One scenario of one: the budget over its own blocks, at most the maximum; never under 1.
+    expect(blocksPerScenarioAtPace(parts.slice(0, 2), { budgetSec: 360, maxBlocks: 12, scenarios: 1 })).toBe(12);
+    expect(blocksPerScenarioAtPace(parts, { budgetSec: 60, maxBlocks: 12, scenarios: 9 })).toBe(1);
+    // The scenarios not begun are priced at the prior, each scenario weighing alike: 1 of 9 measured at 0.018 within, 8 at 0.065.
+    const blend = withUnseenScenarios({ between: 0.015, within: 0.018 }, { between: 0.015, within: 0.065 }, 1, 9);
+    expect(blend.within).toBeCloseTo(Math.sqrt((0.018 ** 2 + 8 * 0.065 ** 2) / 9), 12);
+    expect(blend.between).toBeCloseTo(0.015, 12);
+    expect(withUnseenScenarios({ between: 0.01, within: 0.02 }, { between: 0.05, within: 0.05 }, 9, 9)).toEqual({ between: 0.01, within: 0.02 });
+    // The whole run's pace reads 2 here (its blocks ≤ 2 end near the end of the run): the case this is for.
+    expect(blocksAtPace({ blocks: 2, wallSec: 18 * 60, endSec: 17 * 60 }, { budgetSec: 1080, maxBlocks: 12 })).toBe(2);
   });
 
   it('counts the degrees of freedom of the measured SD between blocks: blocks − 1 per pair, the 9 pairs of a scenario sharing a reference as 9 ÷ (1 + 8/4) = 3', () => {

@@ -10,7 +10,7 @@ import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
 import { isReplica, processOf } from '../replicas.js';
 import { controlTwin } from '../analysis/control.js';
 import type { RunForecast } from '../analysis/budget.js';
-import { forecastAtPace, likelyRange, measuredNoise, pairNoise, type NoiseComponents } from '../analysis/forecast.js';
+import { forecastAtPace, likelyRange, measuredNoise, pairNoise, withUnseenScenarios, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
@@ -45,12 +45,14 @@ function noiseOutlook(
   const prior = design.budgetPlan?.forecast;
   if (!prior) return {};
   const measured = pairNoise(state.windows, pairs, design.reference, maxBlock);
-  const noise = measuredNoise(measured, prior.components.between);
-  if (!noise) return {};
+  const own = measuredNoise(measured, prior.components.between);
+  if (!own) return {};
+  // Processes per scenario: the scenarios not begun yet are priced at the prior.
+  const noise = design.processes === 'per-scenario' ? withUnseenScenarios(own, prior.components, new Set(measured.map((p) => p.scenario)).size, suite.loadScenarios.length) : own;
   const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
     planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
   const planned = forecastWith(noise, 1, design.method);
-  const paced = planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, design) : undefined;
+  const paced = planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, { ...design, scenarios: suite.loadScenarios.length }) : undefined;
   // After block 2, the forecast is said with the range its record (of forecasts after block 2) allows.
   const forecast = planned && paced ? { ...planned, ...paced, ...(maxBlock === FORECAST_BLOCKS ? { likely: likelyRange(paced.halfWidth) } : {}) } : planned;
   const limits = intervalLimits(measured, {
@@ -155,11 +157,16 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
         .filter((t) => !isReplica(t.name) && t.name !== twin)
         .map((t) => ({ scenario: s.name, target: t.name })),
     );
-    // After each of the first blocks: what the budget buys with this run's own noise.
+    // After each of the first blocks: what the budget buys with this run's own noise. The result
+    // records the first said after block 2: with processes per scenario, each scenario's block 2
+    // says one, and the last of them comes when the run is nearly over.
+    let saidAfterBlocks: RunForecast | undefined;
     const afterBlock = (b: number) => {
       if (b > FORECAST_BLOCKS) return;
       const { forecast: f } = noiseOutlook(suite, journal.state, pairs, b);
-      if (f) emit({ type: 'forecast', forecast: f, afterBlock: b });
+      if (!f) return;
+      emit({ type: 'forecast', forecast: f, afterBlock: b });
+      if (b === FORECAST_BLOCKS) saidAfterBlocks ??= f;
     };
     await scheduleHttp(
       ctx,
@@ -182,7 +189,7 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
       pinning,
       time: { startedAt, finishedAt: seam.clock.date(), wallSec: elapsed() },
       interrupted: signal.aborted,
-      noise: { measuredForecast: noiseOutlook(suite, journal.state, pairs, FORECAST_BLOCKS).forecast, limits: noiseOutlook(suite, journal.state, pairs).limits },
+      noise: { measuredForecast: saidAfterBlocks ?? noiseOutlook(suite, journal.state, pairs, FORECAST_BLOCKS).forecast, limits: noiseOutlook(suite, journal.state, pairs).limits },
     });
   } finally {
     await driver.close?.();
