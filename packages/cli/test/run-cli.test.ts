@@ -52,8 +52,10 @@ async function until(cond: () => boolean, ms: number): Promise<boolean> {
   }
   return cond();
 }
+// The run appends to its journal while the test polls it: a line is whole once its newline is written.
+const wholeLines = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1);
 const windowLines = (dir: string) =>
-  readFileSync(join(dir, 'windows.jsonl'), 'utf8')
+  wholeLines(readFileSync(join(dir, 'windows.jsonl'), 'utf8'))
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { record: string; window?: { block: number; round: number; target: string; scenario: string } })

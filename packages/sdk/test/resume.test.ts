@@ -27,7 +27,6 @@ const KILL_AFTER = 5;
 
 const key = (w: WindowRecord) => `${w.scenario}/${w.block}/${w.round}/${w.target}`;
 
-/** Window records of a run's windows file (a line cut short by the kill is skipped). */
 /**
  * Every window the log held is in the result as measured. The result adds the whole run's judgement
  * of a window, which only the run's end can give: round 1 of a pair the design-bias check flags is
@@ -43,6 +42,7 @@ function expectAsLogged(logged: readonly WindowRecord[], result: readonly Window
   }
 }
 
+/** Window records of a run's windows file (a line cut short by the kill is skipped). */
 function loggedWindows(dir: string): WindowRecord[] {
   const file = join(dir, 'windows.jsonl');
   if (!existsSync(file)) return [];
