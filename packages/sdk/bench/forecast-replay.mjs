@@ -37,9 +37,9 @@ const blockWithin = (r, pairs, ref) => {
   for (const p of pairs) {
     ratioGroups(r.windows, p.scenario, p.target, ref, index).forEach((rounds, i) => {
       if (rounds.length < 2) return;
-      const logs = rounds.map(Math.log);
-      const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
-      byBlock.set(i, [...(byBlock.get(i) ?? []), logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1)]);
+      const logRounds = rounds.map(Math.log);
+      const mean = logRounds.reduce((a, x) => a + x, 0) / logRounds.length;
+      byBlock.set(i, [...(byBlock.get(i) ?? []), logRounds.reduce((a, x) => a + (x - mean) ** 2, 0) / (logRounds.length - 1)]);
     });
   }
   const all = [...byBlock.values()].flat();
