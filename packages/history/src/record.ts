@@ -72,6 +72,8 @@ export function designFacts(r: BenchResult): Record<string, unknown> {
     carriedWarmupRounds: d.carriedWarmupRounds ?? null,
     carriedWarmupWindowSec: d.carriedWarmupWindowSec ?? null,
     carriedWarmupServed: d.carriedWarmupServed ?? null,
+    // Only when on every scenario's requests, so the runs before it keep their series.
+    ...(d.warmupRequests === 'all-scenarios' ? { warmupRequests: d.warmupRequests } : {}),
     windowSec: d.windowSec,
     warmup: d.warmup,
     driver: r.environment.driver.name,

@@ -39,6 +39,10 @@ describe('warmupText', () => {
       '2–3 s per block until per-second req/s is within ±5%, one target after another, then a wake-up window each, then 1 rotation round of 0.5-s windows before each later scenario',
     );
     expect(warmupText({ ...d, processes: 'per-scenario' })).not.toContain('rotation round');
+    // Warmed on every scenario's requests: no rotation round, whatever the design's count says.
+    expect(warmupText({ ...d, warmupRequests: 'all-scenarios' })).toBe(
+      "2–3 s per target in each block, the targets in rotation (one 1-s window each per round), until per-second req/s is within ±5%, on every scenario's requests of the block at once, so no rotation round before a later scenario",
+    );
   });
 });
 

@@ -121,6 +121,21 @@ export const DEFAULTS = {
    */
   carriedWarmupRounds: 1,
   /**
+   * With shared processes, what a block's fresh processes are warmed on. `all-scenarios`: every
+   * scenario's requests of the block at once (each prepared once per process before the warm-up,
+   * each connection sending them in turn), so no later scenario meets a cold route, and its part
+   * runs no rotation round (`carriedWarmupRounds` applies only to `first-scenario`, the design
+   * before: the block's first scenario's requests, a rotation round before each later one). On the
+   * default suite with V8's young generation fixed, one default run each (2026-11-29, steal 0.0%,
+   * `docs/measurements.md`): warmed on the mix, 80% of the wall time measured, round 1 ÷ the later
+   * rounds 0.992 [0.977, 1.007] over the 54 pairs' ratios, ±7.0% over the 45 ratios; with the
+   * first scenario and a 0.5-s rotation round 71%, 0.995 [0.975, 1.014], ±8.3%; with a 0.2-s one
+   * 74%, 0.987 [0.969, 1.005], ±7.1%; with none 81%, 0.981 [0.963, 0.999] (a carried process's
+   * round 1 ran at 0.928 of its later rounds, on the mix 0.980). Tried before the young generation
+   * was fixed (commit 8489025) it read round 1 low (ratios 0.966) and was removed.
+   */
+  warmupRequests: 'all-scenarios' as 'first-scenario' | 'all-scenarios',
+  /**
    * Seconds of each rotation window of a carried process's warm-up (above). 0.5 s, not the warm-up's 1 s: on the default suite a 0.5-s rotation
    * window ran at 0.74 of the block's figure (1-s ones at 0.83), yet round 1's ratios to the
    * reference were no lower than round 2's (1.011 ÷ the later rounds, control 1.039; with 1-s
@@ -466,9 +481,12 @@ export const DEFAULTS = {
    * every pair of contract A's baseline read 0.978–1.001 (koa 0.998, hono 0.978 [0.948, 1.009]),
    * and the SD of a round's log-ratio within blocks was no larger (0.100 against 0.112 in the same
    * blocks) (`npm run bench:slices -- --methods sliced@0.2,sliced@0.4,long`, 2026-11-28;
-   * docs/measurements.md). A window of 0.8 s is then 2 slots.
+   * docs/measurements.md). A window of 0.8 s is then 2 slots. `leadSec`: the loaders start this
+   * long before the first slot (to spawn and connect). 0.06 s, not 0.15 s: seven wrk loaders took
+   * every slot of every round with either (8 rounds each, baseline, 2026-11-29), and a round's time
+   * beyond its slots fell from 0.32 s to 0.21 s (0.21 s with 0.03 s: the rest is their start and stop).
    */
-  slice: { minSec: 0.4, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.15, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
+  slice: { minSec: 0.4, latencies: 10, gapLatencies: 2, minGapSec: 0.002, leadSec: 0.06, leadPerConnectionSec: 0.0001, unknownLatencySec: 0.005 },
   /**
    * The history's change-point rule (`benchsuite history changes`, `check`, the reports' charts):
    * E-Divisive means with a permutation test at `alpha` over `permutations` shuffles (seeded with

@@ -34,7 +34,9 @@ export const designOptionsSchema = z.strictObject({
   blocks: range(DEFAULTS.blocks),
   /** `per-scenario`: fresh processes for each scenario's block; `shared`: one set per block serves every scenario (`DEFAULTS.processes`). */
   processes: z.enum(['per-scenario', 'shared']).default(DEFAULTS.processes),
-  /** Shared processes: unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
+  /** Shared processes: what the fresh warm-up sends, every scenario's requests of the block at once (then no rotation rounds) or the first scenario's (`DEFAULTS.warmupRequests`). */
+  warmupRequests: z.enum(['first-scenario', 'all-scenarios']).default(DEFAULTS.warmupRequests),
+  /** Shared processes warmed on the first scenario (`warmupRequests`): unrecorded rotation rounds that warm a process for each later scenario of its block (`DEFAULTS.carriedWarmupRounds`). */
   carriedWarmupRounds: z.number().int().nonnegative().default(DEFAULTS.carriedWarmupRounds),
   /** Seconds of each rotation window of a carried process's warm-up (`DEFAULTS.carriedWarmupWindowSec`). */
   carriedWarmupWindowSec: z.number().positive().default(DEFAULTS.carriedWarmupWindowSec),
@@ -63,7 +65,6 @@ export const designOptionsSchema = z.strictObject({
 export const removedDesignOptions = {
   freshWarmup:
     "removed: a block's fresh processes are warmed together in rotation rounds; warmed one by one, then a wake-up round, they sat idle through each other's warm-ups and the wake-up round cost 3.2 s per block",
-  warmupRequests: "removed: fresh processes are warmed on their first scenario's requests; warmed on every scenario's at once (commit 8489025), round 1 without a rotation round came out low",
 } as const;
 
 export type DesignOptions = z.input<typeof designOptionsSchema>;

@@ -7,6 +7,7 @@ import { autocannonDriver, type Driver } from '../src/index.js';
 import { subSeed } from '../src/analysis/bootstrap.js';
 import { createHistogram, encodeHistogram, latencyOf } from '../src/histogram.js';
 import { mulberry32 } from '../src/random.js';
+import { scenarioRequests } from '../src/scenario.js';
 import type { StepResult } from '../src/result-schema.js';
 import { DEFAULTS } from '../src/defaults.js';
 import type { BlockProcess, Clock, Executor, ExecutorContext } from '../src/run/executor.js';
@@ -56,6 +57,8 @@ export interface FakeCall {
   targets: string[];
   scenario?: string;
   windowSec?: number;
+  /** A warm-up round: the paths each target was sent. */
+  paths?: string[][];
   at: number;
 }
 
@@ -243,11 +246,18 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
       async stop(ps) {
         calls.push({ op: 'stop', targets: ps.map((p) => p.name), at: clock.now() });
       },
-      async prepare() {
-        return [];
+      async prepare(scenario) {
+        return scenarioRequests(scenario);
       },
       async warmRound(items: readonly RoundItem[], windowSec: number) {
-        calls.push({ op: 'warm', targets: items.map((i) => procs.get(i.target)!.name), scenario: items[0]?.spec.scenario.name, windowSec, at: clock.now() });
+        calls.push({
+          op: 'warm',
+          targets: items.map((i) => procs.get(i.target)!.name),
+          scenario: items[0]?.spec.scenario.name,
+          windowSec,
+          paths: items.map((i) => i.spec.requests.map((r) => r.path)),
+          at: clock.now(),
+        });
         const method = roundMethod(ctx.method, items[0]?.spec.scenario, items.length);
         if (method !== fallbackMethod) {
           // The run's own method (sliced) measures the round on the scripted driver; its warm-up round is at the first step.

@@ -34,8 +34,8 @@ describe('planBudget', () => {
     expect(mid.changes[0]!.to).toBeLessThan(5);
     expect(mid.design.blocks.min).toBe(2);
   });
-  it('plans shared processes as one cold start and warm-up per block, and rotation rounds for every later scenario', () => {
-    const shared = { ...design(600), processes: 'shared' as const, carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 };
+  it("plans shared processes as one cold start and warm-up per block, and (warmed on the first scenario's requests) rotation rounds for every later scenario", () => {
+    const shared = { ...design(600), processes: 'shared' as const, warmupRequests: 'first-scenario' as const, carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 };
     // A later scenario of a shared block: 6 targets × 2 rotation rounds × (1-s window + 0.1 s) + 5 × 6 × 0.9 = 40.2 s;
     // the first carries the start and the full warm-up instead (1.5 + 6 × 4 + 27 = 52.5 s: 12.3 s more).
     expect(carriedBlockSec(suite(1)[0]!, 5, { windowSec: 1, rounds: 2 }, costs)).toBeCloseTo(40.2, 6);
@@ -51,8 +51,11 @@ describe('planBudget', () => {
     // Per-scenario processes have no rotation rounds: their windows' length changes nothing.
     expect(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 0.5 }, costs), 9);
     // Nine scenarios: 10 + 18 × 52.5 = 955 s with fresh processes per scenario, 10 + 2 × (9 × 40.2 + 12.3) = 758.2 s shared (of 1 s).
-    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(196.8, 6);
-    expect(planBudget(suite(9), { ...design(1080), processes: 'shared', carriedWarmupRounds: 2 }, costs).changes).toEqual([]);
+    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(196.8, 6);
+    expect(planBudget(suite(9), { ...design(1080), processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 2 }, costs).changes).toEqual([]);
+    // Warmed on every scenario's requests (the default), a later scenario takes no rotation round: 5 × 6 × 0.9 = 27 s.
+    expect(minimumSec(suite(2), { ...shared, warmupRequests: 'all-scenarios' }, costs)).toBeCloseTo(10 + 2 * (2 * 27 + 25.5), 6);
+    expect(minimumSec(suite(2), { ...design(600), processes: 'shared' }, costs)).toBeCloseTo(10 + 2 * (2 * 27 + 25.5), 6);
   });
   it('records each change from the given value to the fitted one when even the smallest design cannot fit, and by how much', () => {
     const p = planBudget(suite(9), design(60), costs);

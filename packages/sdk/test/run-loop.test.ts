@@ -227,7 +227,7 @@ describe('shared and per-scenario processes', () => {
   const design = { precision: 0.001, blocks: { min: 3, max: 3 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 } satisfies DesignOptions;
   it('shared: a carried process whose rotation window served fewer requests than the design asks takes more windows until it has, a fast one none', async () => {
     // 0.5-s windows: the reference (10k req/s) serves about 5,000 in one, b and c (8k) 4,000, so they take a second.
-    const { r } = await fakeRun({ scenarios: [ping, other], design: { ...design, processes: 'shared', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 4500 }, model: quiet });
+    const { r } = await fakeRun({ scenarios: [ping, other], design: { ...design, processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 4500 }, model: quiet });
     expectConsistent(r);
     expect(r.design.carriedWarmupServed).toBe(4500);
     for (const later of r.blocks.filter((b) => b.position === 2)) {
@@ -240,11 +240,25 @@ describe('shared and per-scenario processes', () => {
     }
   });
 
-  it("shared: one start per block serves every scenario in a seeded order per block; a later part's processes are carried and warmed by rotation rounds", async () => {
+  it("shared, warmed on every scenario's requests (the default): the fresh warm-up sends them all, no later part takes a rotation round", async () => {
+    const { r, seam } = await fakeRun({ scenarios: [ping, other, ramp], design: { ...design, processes: 'shared' }, model: quiet });
+    expectConsistent(r);
+    expect(r.design.warmupRequests).toBe('all-scenarios');
+    const warms = seam.calls.filter((c) => c.op === 'warm');
+    expect(warms.length).toBeGreaterThan(0);
+    // Every warm-up round is a block's fresh start, on its first scenario's part, and sends each target every scenario's path.
+    for (const w of warms) for (const paths of w.paths!) expect([...paths].sort()).toEqual(['/other', '/ping', '/ramp']);
+    const firsts = new Set(r.blocks.filter((b) => b.position === 1).map((b) => b.scenario));
+    expect(warms.every((w) => firsts.has(w.scenario!))).toBe(true);
+    for (const later of r.blocks.filter((b) => b.position! > 1)) expect(later.targets.every((t) => t.carried === true && t.warmupRps.length === 0)).toBe(true);
+    for (const first of r.blocks.filter((b) => b.position === 1)) expect(first.targets.every((t) => t.carried === false && t.warmupRps.length >= 1)).toBe(true);
+  });
+
+  it("shared, warmed on the first scenario's requests: one start per block serves every scenario in a seeded order per block; a later part's processes are carried and warmed by rotation rounds", async () => {
     // The rotation round alone (carriedWarmupServed 0): one window per carried process.
     const { r, seam, events } = await fakeRun({
       scenarios: [ping, other, ramp],
-      design: { ...design, processes: 'shared', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 0 },
+      design: { ...design, processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 0 },
       model: quiet,
     });
     expectConsistent(r);
@@ -261,6 +275,8 @@ describe('shared and per-scenario processes', () => {
     // A part is announced at its turn, once its processes are up.
     expect(events.filter((e) => e.type === 'block-start')).toHaveLength(9);
     expect(seam.calls.filter((c) => c.op === 'warm' && c.windowSec === 0.5)).toHaveLength(3 * 2);
+    // Each warm-up round sends its part's scenario only.
+    for (const w of seam.calls.filter((c) => c.op === 'warm')) for (const paths of w.paths!) expect(paths).toEqual([`/${w.scenario}`]);
   });
 
   it("per-scenario: each block starts processes for one scenario, a scenario's blocks before the next scenario's, none carried", async () => {

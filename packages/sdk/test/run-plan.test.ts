@@ -68,11 +68,11 @@ describe('readPlan: design options measurements rejected', () => {
       ),
     ).toMatch(/design\.freshWarmup absent \(a plan from before rotation warm-ups/);
   });
-  it("refuses a run warmed on every scenario's requests, and maps one warmed on its first scenario's (what every run does today)", () => {
-    expect(refusal(planDir((d) => (d.warmupRequests = 'all-scenarios')))).toMatch(/design\.warmupRequests 'all-scenarios', which this version cannot continue/);
-    const mapped = readPlan(planDir((d) => (d.warmupRequests = 'first-scenario')));
-    expect(mapped.design).not.toHaveProperty('warmupRequests');
-    expect(mapped.design.freshWarmup).toBe('rotation');
+  it("continues a run as it was warmed: on every scenario's requests or the first scenario's, and one from before the field on the first scenario's", () => {
+    expect(readPlan(planDir((d) => (d.warmupRequests = 'all-scenarios'))).design.warmupRequests).toBe('all-scenarios');
+    expect(readPlan(planDir((d) => (d.warmupRequests = 'first-scenario'))).design.warmupRequests).toBe('first-scenario');
+    expect(readPlan(planDir()).design.warmupRequests).toBe('first-scenario');
+    expect(refusal(planDir((d) => (d.warmupRequests = 'some-scenarios')))).toMatch(/is not a benchsuite run plan/);
   });
   it('reads a plan without a method as one window after another, and refuses a method this version does not know', () => {
     expect(readPlan(planDir()).design.method).toBe('sequential');

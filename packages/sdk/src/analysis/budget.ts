@@ -76,19 +76,22 @@ export function carriedBlockSec(s: PlannedScenario, rounds: number, warmup: { wi
 }
 
 /** What the planner reads of a design; a design without processes or rotation rounds has their defaults' meaning. */
-type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
+type PlanShape = Pick<Design, 'rounds' | 'blocks' | 'warmup'> & Partial<Pick<Design, 'processes' | 'warmupRequests' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec'>>;
 
 /**
  * Seconds of the whole run at its minimum: every scenario's minimum blocks of minimum rounds. With
  * shared processes a block starts and warms its processes from cold once, on its first scenario
- * (the costliest is assumed), and warms them for each later one by rotation rounds.
+ * (the costliest is assumed), and warms them for each later one by rotation rounds (none when the
+ * fresh warm-up sent every scenario's requests: `warmupRequests`).
  */
 export function minimumSec(scenarios: readonly PlannedScenario[], d: PlanShape, c: PlanCosts): number {
   const rotationSec = d.carriedWarmupWindowSec ?? DEFAULTS.carriedWarmupWindowSec;
   // Warm-up often runs to its maximum on a noisy host: plan for it.
   const own = scenarios.map((s) => blockSec(s, d.rounds.min, d.warmup.maxSec, c));
   if (d.processes !== 'shared' || !scenarios.length) return c.beforeSec + own.reduce((a, x) => a + d.blocks.min * x, 0);
-  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: rotationSec, rounds: d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds }, c));
+  // Warmed on every scenario's requests, a later scenario takes no rotation round.
+  const rotations = (d.warmupRequests ?? DEFAULTS.warmupRequests) === 'all-scenarios' ? 0 : (d.carriedWarmupRounds ?? DEFAULTS.carriedWarmupRounds);
+  const carried = scenarios.map((s) => carriedBlockSec(s, d.rounds.min, { windowSec: rotationSec, rounds: rotations }, c));
   const first = Math.max(...own.map((x, i) => x - carried[i]!));
   return c.beforeSec + d.blocks.min * (carried.reduce((a, x) => a + x, 0) + first);
 }
@@ -109,6 +112,7 @@ export function planBudget(
     blocks: { ...design.blocks },
     warmup: { ...design.warmup },
     processes: design.processes,
+    warmupRequests: design.warmupRequests,
     carriedWarmupRounds: design.carriedWarmupRounds,
     carriedWarmupWindowSec: design.carriedWarmupWindowSec,
   };

@@ -62,6 +62,8 @@ export const designSchema = z.strictObject({
   processes: z.enum(['per-scenario', 'shared']),
   /** How a block's fresh processes were warmed: in rotation rounds, or one by one then a wake-up round. */
   freshWarmup: z.enum(['rotation', 'one-by-one']),
+  /** Shared processes: what the fresh warm-up sent, every scenario's requests of the block or the first scenario's; absent in results before it: the first scenario's. */
+  warmupRequests: z.enum(['first-scenario', 'all-scenarios']).optional(),
   /** Shared processes: unrecorded rotation rounds that warm a process for its next scenario. */
   carriedWarmupRounds: int,
   /**

@@ -100,6 +100,7 @@ export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: Bloc
   // Processes that served an earlier part of the block: a carried process is warmed by rotation rounds.
   const carried = new Set<string>();
   let own: BlockRecord | undefined;
+  const mix = plan.shared && ctx.design.warmupRequests === 'all-scenarios' && !ctx.signal.aborted ? await warmupMix(ctx, procs, todo) : undefined;
   try {
     let position = 0;
     for (const e of plan.entries) {
@@ -115,7 +116,7 @@ export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: Bloc
       }
       position++;
       const mine = procs.filter((p) => names.includes(p.name));
-      const record = await runScenarioInBlock(ctx, { scenario: e.scenario, block: b, procs: mine, carried, ...part, ...(plan.shared ? { position } : {}) });
+      const record = await runScenarioInBlock(ctx, { scenario: e.scenario, block: b, procs: mine, carried, ...part, ...(plan.shared ? { position } : {}), ...(mix ? { mix } : {}) });
       for (const t of record.targets) if (t.status === 'ok' && mine.some((p) => p.name === t.target && p.started)) carried.add(t.target);
       if (!plan.shared) own = record;
       // The first part of a shared block carries its processes' start.
@@ -127,6 +128,29 @@ export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: Bloc
   // A block of one scenario: its record spans the block, from its processes' start to their stop.
   if (own) finish(ctx, { ...own, startedAt, wallSec: executor.clock.now() - t0 });
   return leftOut;
+}
+
+/**
+ * What each process of a shared block is warmed on with `warmupRequests: 'all-scenarios'`: the
+ * requests of every scenario it serves in the block, each scenario prepared once for it (its
+ * prepare hook may ask the server), one scenario's after another, which each connection sends in
+ * turn. A scenario whose prepare hook fails here is left out of the mix; it is prepared again in
+ * its turn, where the failure is recorded as its own.
+ */
+async function warmupMix(ctx: RunContext, procs: readonly BlockProcess[], entries: readonly BlockEntry[]): Promise<ReadonlyMap<string, RequestSpec[]>> {
+  const mix = new Map<string, RequestSpec[]>();
+  await Promise.all(
+    procs.map(async (p) => {
+      if (!p.started) return;
+      const all: RequestSpec[] = [];
+      for (const e of entries) {
+        if (!e.members.some((t) => t.name === p.name)) continue;
+        all.push(...(await ctx.executor.prepare(e.scenario, p.started).catch(() => [])));
+      }
+      mix.set(p.name, all);
+    }),
+  );
+  return mix;
 }
 
 /** A scenario's part of a block, as the scheduler planned it. */
@@ -142,6 +166,8 @@ interface Part {
   budgetEndSec: number;
   /** Shared processes: the part's place in the block's order (from 1). */
   position?: number;
+  /** Shared processes warmed on every scenario's requests (`warmupMix`): what each fresh process's warm-up sends; its carried parts take no rotation round. */
+  mix?: ReadonlyMap<string, RequestSpec[]>;
 }
 
 /** A target of a part as it goes: its process, its requests, its warm-up so far, or why it left the block. */
@@ -234,11 +260,17 @@ async function startPart(ctx: RunContext, part: Part): Promise<Live[]> {
 /** Warm a part's targets by each of its schemes in turn, one rotation round after another; a target whose window fails leaves the block. */
 async function warm(ctx: RunContext, part: Part, live: Live[]): Promise<void> {
   const { scenario, block } = part;
-  for (const scheme of warmupSchemes(ctx.design, { seed: ctx.seed, scenario: scenario.name, block }, live.filter(ok))) {
+  const schemes = warmupSchemes(ctx.design, { seed: ctx.seed, scenario: scenario.name, block }, live.filter(ok), part.mix !== undefined);
+  // Warmed on the mix, a fresh process sends every scenario's requests of its block.
+  const warmItem = (l: Live): RoundItem => {
+    const requests = part.mix?.get(l.name);
+    return requests?.length && !l.carried ? { target: l.started!, spec: { ...l.spec!, requests } } : item(l);
+  };
+  for (const scheme of schemes) {
     for (let round = 1; !ctx.signal.aborted; round++) {
       const order = scheme.order(round, live.filter(ok));
       if (!order.length) break;
-      const out = await ctx.executor.warmRound(order.map(item), scheme.windowSec).catch((err: unknown) => order.map(() => ({ error: err })));
+      const out = await ctx.executor.warmRound(order.map(warmItem), scheme.windowSec).catch((err: unknown) => order.map(() => ({ error: err })));
       for (const [i, x] of out.entries()) {
         const l = order[i]!;
         if (typeof x !== 'number') {

@@ -82,10 +82,6 @@ export function readPlan(dir: string): RunPlan {
   const refuse = (option: keyof typeof removedDesignOptions, value: string) =>
     new BenchsuiteConfigError(`resume: the run in ${dir} recorded design.${option} ${value}, which this version cannot continue (${removedDesignOptions[option]}); start a new run`);
   if (design && typeof design === 'object') {
-    if ('warmupRequests' in design) {
-      if (design.warmupRequests !== 'first-scenario') throw refuse('warmupRequests', `'${String(design.warmupRequests)}'`);
-      delete design.warmupRequests;
-    }
     if (design.freshWarmup !== 'rotation') throw refuse('freshWarmup', design.freshWarmup ? `'${String(design.freshWarmup)}'` : "absent (a plan from before rotation warm-ups: 'one-by-one')");
   }
   const parsed = storedPlanSchema.safeParse(json);
@@ -106,6 +102,8 @@ export function readPlan(dir: string): RunPlan {
       method,
       capacityProbeSec: d.capacityProbeSec ?? DEFAULTS.capacity.probeSec,
       youngGenerationMb: d.youngGenerationMb ?? 'default',
+      // Every plan before design.warmupRequests warmed its fresh processes on the first scenario.
+      warmupRequests: d.warmupRequests ?? 'first-scenario',
       // Before warm-ups by work served, fresh processes warmed until steady within the tolerance.
       warmup: { ...d.warmup, served: d.warmup.served ?? 0 },
       control: d.control ?? 'none',

@@ -94,13 +94,17 @@ function carriedRotation(design: Pick<Design, 'warmup' | 'carriedWarmupRounds' |
   };
 }
 
-/** The schemes a part of a block runs, in turn: fresh processes from cold, then carried ones (when it has any and warm-ups are on). */
+/**
+ * The schemes a part of a block runs, in turn: fresh processes from cold, then carried ones (when it
+ * has any and warm-ups are on, and the fresh warm-up was not on every scenario's requests: `mixed`).
+ */
 export function warmupSchemes(
   design: Pick<Design, 'warmup' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec' | 'carriedWarmupServed'>,
   o: SchemeSeed,
   targets: readonly WarmTarget[],
+  mixed = false,
 ): WarmupScheme[] {
-  const carried = targets.some((t) => t.carried) && design.warmup.maxSec > 0;
+  const carried = !mixed && targets.some((t) => t.carried) && design.warmup.maxSec > 0;
   return [freshRotation(design, o), ...(carried ? [carriedRotation(design, o)] : [])];
 }
 
