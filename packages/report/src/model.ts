@@ -187,7 +187,10 @@ function windowsText(r: BenchResult): string {
 const windowsPhrase = (windowSec: number, requests: number | undefined) => (requests ? `windows of exactly ${requests} requests each (per connection step)` : `${+windowSec.toFixed(3)} s windows`);
 const range = (x: { min: number; max: number }) => (x.min === x.max ? String(x.min) : `${x.min}–${x.max}`);
 
-type DesignShape = Pick<BenchResult['design'], 'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'warmupRequests' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec' | 'carriedWarmupServed'> &
+type DesignShape = Pick<
+  BenchResult['design'],
+  'windowSec' | 'rounds' | 'blocks' | 'warmup' | 'processes' | 'freshWarmup' | 'warmupRequests' | 'carriedWarmupRounds' | 'carriedWarmupWindowSec' | 'carriedWarmupServed'
+> &
   Partial<Pick<BenchResult['design'], 'method' | 'replicas'>>;
 
 /** With replicas, what a block holds of each target: ` (3 processes of every target)`; nothing with one. */
@@ -210,9 +213,7 @@ export function warmupText(d: DesignShape): string {
 }
 
 const carriedPhrase = (d: DesignShape) =>
-  d.warmupRequests === 'all-scenarios'
-    ? "on every scenario's requests of the block at once, so no rotation round before a later scenario"
-    : carriedRotationPhrase(d);
+  d.warmupRequests === 'all-scenarios' ? "on every scenario's requests of the block at once, so no rotation round before a later scenario" : carriedRotationPhrase(d);
 const carriedRotationPhrase = (d: DesignShape) =>
   `then ${plural(d.carriedWarmupRounds, 'rotation round')} of ${+d.carriedWarmupWindowSec.toFixed(3)}-s windows before each later scenario` +
   (d.carriedWarmupServed ? `, more for a process until they have served ${fmtInt(d.carriedWarmupServed)} requests (within ${+d.warmup.maxSec.toFixed(3)} s)` : '');

@@ -51,7 +51,10 @@ describe('planBudget', () => {
     // Per-scenario processes have no rotation rounds: their windows' length changes nothing.
     expect(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(minimumSec(suite(1), { ...design(600), carriedWarmupWindowSec: 0.5 }, costs), 9);
     // Nine scenarios: 10 + 18 × 52.5 = 955 s with fresh processes per scenario, 10 + 2 × (9 × 40.2 + 12.3) = 758.2 s shared (of 1 s).
-    expect(minimumSec(suite(9), design(1080), costs) - minimumSec(suite(9), { ...design(1080), processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs)).toBeCloseTo(196.8, 6);
+    expect(
+      minimumSec(suite(9), design(1080), costs) -
+        minimumSec(suite(9), { ...design(1080), processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 2, carriedWarmupWindowSec: 1 }, costs),
+    ).toBeCloseTo(196.8, 6);
     expect(planBudget(suite(9), { ...design(1080), processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 2 }, costs).changes).toEqual([]);
     // Warmed on every scenario's requests (the default), a later scenario takes no rotation round: 5 × 6 × 0.9 = 27 s.
     expect(minimumSec(suite(2), { ...shared, warmupRequests: 'all-scenarios' }, costs)).toBeCloseTo(10 + 2 * (2 * 27 + 25.5), 6);

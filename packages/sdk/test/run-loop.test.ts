@@ -227,7 +227,11 @@ describe('shared and per-scenario processes', () => {
   const design = { precision: 0.001, blocks: { min: 3, max: 3 }, rounds: { min: 3, max: 3 }, budgetSec: 3600 } satisfies DesignOptions;
   it('shared: a carried process whose rotation window served fewer requests than the design asks takes more windows until it has, a fast one none', async () => {
     // 0.5-s windows: the reference (10k req/s) serves about 5,000 in one, b and c (8k) 4,000, so they take a second.
-    const { r } = await fakeRun({ scenarios: [ping, other], design: { ...design, processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 4500 }, model: quiet });
+    const { r } = await fakeRun({
+      scenarios: [ping, other],
+      design: { ...design, processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds: 1, carriedWarmupWindowSec: 0.5, carriedWarmupServed: 4500 },
+      model: quiet,
+    });
     expectConsistent(r);
     expect(r.design.carriedWarmupServed).toBe(4500);
     for (const later of r.blocks.filter((b) => b.position === 2)) {
