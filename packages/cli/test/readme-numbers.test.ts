@@ -25,6 +25,7 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['first blocks', `The first blocks (${d.blocks.min} by default) run ${d.rounds.min} rounds each`],
     ['rounds clamp', `[${d.rounds.min}, ${d.rounds.max}]`],
     ['budget', `(${d.budgetSec / 60} min for the whole run`],
+    ['warm-up requests', `\`design.warmupRequests: '${d.warmupRequests}'\`, the default`],
     ['rotation rounds', `with ${d.carriedWarmupRounds} unrecorded *rotation round${d.carriedWarmupRounds === 1 ? '' : 's'}* of ${d.carriedWarmupWindowSec}-s windows`],
     ['precision', `\`--precision\` (${pct(d.precision)})`],
     ['maximum of blocks', `maximum of blocks (${d.blocks.max})`],

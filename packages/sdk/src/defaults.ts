@@ -110,7 +110,8 @@ export const DEFAULTS = {
    */
   processes: 'shared' as 'per-scenario' | 'shared',
   /**
-   * With shared processes, a process that served an earlier scenario of its block is warmed for the
+   * With shared processes warmed on the first scenario (`warmupRequests: 'first-scenario'`), a
+   * process that served an earlier scenario of its block is warmed for the
    * next one with this many unrecorded rotation rounds of warm-up windows (every target once per
    * round, in a seeded order) instead of warming until steady: after 4 s of another scenario a
    * process's first second ran at 0.84–1.00 of its steady figure, and within 5% from its second.

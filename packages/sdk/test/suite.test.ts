@@ -191,6 +191,34 @@ describe('shared processes', () => {
     expect(new Set(warm.slice(2)).size).toBe(2);
     expect(calls.filter((c) => c.sec === carriedWarmupWindowSec)).toHaveLength(0);
   });
+  it("warms a shared block's fresh processes on every scenario's requests at once (the default), and no later scenario by a rotation round", async () => {
+    const other = { ...ping, name: 'other', request: { path: '/other' } };
+    const calls: Array<{ sec: number; paths: string[] }> = [];
+    const recording: Driver = {
+      ...autocannonDriver,
+      run: (o) => {
+        calls.push({ sec: o.durationSec, paths: o.requests.map((q) => q.path) });
+        return autocannonDriver.run(o);
+      },
+    };
+    const r = await runSuite({
+      scenarios: [ping, other],
+      targets: [tiny('ref'), tiny('b')],
+      design: { ...tinyDesign, reference: 'ref', processes: 'shared', carriedWarmupWindowSec: 0.15 },
+      driver: recording,
+      seed: 11,
+      verify: false,
+    });
+    expectConsistentShape(r);
+    expect(r.design.warmupRequests).toBe('all-scenarios');
+    const warm = calls.filter((c) => c.sec === 0.2);
+    expect(warm.length).toBeGreaterThanOrEqual(2);
+    for (const w of warm) expect([...w.paths].sort()).toEqual(['/other', '/ping']);
+    // The measured windows send their scenario's request only, and no rotation window ran.
+    for (const c of calls.filter((x) => x.sec !== 0.2)) expect(c.paths).toHaveLength(1);
+    expect(calls.filter((c) => c.sec === 0.15)).toHaveLength(0);
+    for (const later of r.blocks.filter((b) => b.position === 2)) expect(later.targets.every((t) => t.carried === true && t.warmupRps.length === 0)).toBe(true);
+  });
   it('starts one set of processes per block, serves every scenario on it in a seeded order, and warms later scenarios by the rotation rounds its design asks (with fresh processes warmed in rotation, no wake-up round)', async () => {
     const other = { ...ping, name: 'other', request: { path: '/other' } };
     // Not the default number of rotation rounds: the design's is the one used and recorded.
@@ -208,13 +236,13 @@ describe('shared processes', () => {
     const r = await runSuite({
       scenarios: [ping, other],
       targets: [tiny('ref'), tiny('b')],
-      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared', carriedWarmupRounds, carriedWarmupWindowSec },
+      design: { ...tinyDesign, reference: 'ref', blocks: { min: 2, max: 2 }, processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupRounds, carriedWarmupWindowSec },
       driver: recording,
       seed: 11,
       verify: false,
     });
     expectConsistentShape(r);
-    expect(r.design).toMatchObject({ processes: 'shared', freshWarmup: 'rotation', carriedWarmupRounds, carriedWarmupWindowSec });
+    expect(r.design).toMatchObject({ processes: 'shared', freshWarmup: 'rotation', warmupRequests: 'first-scenario', carriedWarmupRounds, carriedWarmupWindowSec });
     // 2 blocks × 2 targets × the rotation rounds before the later scenario, each window of the
     // design's rotation length (and no wake-up round before the first: the default warms in rotation).
     expect(durations.filter((d) => d === carriedWarmupWindowSec)).toHaveLength(2 * 2 * carriedWarmupRounds);
@@ -253,7 +281,7 @@ describe('shared processes', () => {
       scenarios: [ping, other],
       // 20 ms a response: about 75 requests per 0.15-s window at ping's connections; the reference answers at once.
       targets: [tiny('ref'), tiny('slow', { DELAY_MS: '20' })],
-      design: { ...tinyDesign, reference: 'ref', warmup: { minSec: 0.2, maxSec: 1.2 }, processes: 'shared', carriedWarmupWindowSec, carriedWarmupServed },
+      design: { ...tinyDesign, reference: 'ref', warmup: { minSec: 0.2, maxSec: 1.2 }, processes: 'shared', warmupRequests: 'first-scenario', carriedWarmupWindowSec, carriedWarmupServed },
       driver: 'autocannon',
       seed: 11,
       verify: false,
