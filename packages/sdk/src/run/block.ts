@@ -130,27 +130,31 @@ export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: Bloc
   return leftOut;
 }
 
+/** Per process of a shared block, each scenario's prepared requests (`warmupMix`). */
+type Prepared = ReadonlyMap<string, ReadonlyMap<string, RequestSpec[]>>;
+
 /**
  * What each process of a shared block is warmed on with `warmupRequests: 'all-scenarios'`: the
  * requests of every scenario it serves in the block, each scenario prepared once for it (its
- * prepare hook may ask the server), one scenario's after another, which each connection sends in
- * turn. A scenario whose prepare hook fails here is left out of the mix; it is prepared again in
- * its turn, where the failure is recorded as its own.
+ * prepare hook may ask the server) and kept for its part, sent one scenario's after another by each
+ * connection in turn. A scenario whose prepare hook fails here is left out of the mix; it is
+ * prepared again in its turn, where the failure is recorded as its own.
  */
-async function warmupMix(ctx: RunContext, procs: readonly BlockProcess[], entries: readonly BlockEntry[]): Promise<ReadonlyMap<string, RequestSpec[]>> {
-  const mix = new Map<string, RequestSpec[]>();
+async function warmupMix(ctx: RunContext, procs: readonly BlockProcess[], entries: readonly BlockEntry[]): Promise<Prepared> {
+  const prepared = new Map<string, Map<string, RequestSpec[]>>();
   await Promise.all(
     procs.map(async (p) => {
       if (!p.started) return;
-      const all: RequestSpec[] = [];
+      const mine = new Map<string, RequestSpec[]>();
       for (const e of entries) {
         if (!e.members.some((t) => t.name === p.name)) continue;
-        all.push(...(await ctx.executor.prepare(e.scenario, p.started).catch(() => [])));
+        const requests = await ctx.executor.prepare(e.scenario, p.started).catch(() => undefined);
+        if (requests) mine.set(e.scenario.name, requests);
       }
-      mix.set(p.name, all);
+      prepared.set(p.name, mine);
     }),
   );
-  return mix;
+  return prepared;
 }
 
 /** A scenario's part of a block, as the scheduler planned it. */
@@ -166,8 +170,8 @@ interface Part {
   budgetEndSec: number;
   /** Shared processes: the part's place in the block's order (from 1). */
   position?: number;
-  /** Shared processes warmed on every scenario's requests (`warmupMix`): what each fresh process's warm-up sends; its carried parts take no rotation round. */
-  mix?: ReadonlyMap<string, RequestSpec[]>;
+  /** Shared processes warmed on every scenario's requests (`warmupMix`): each process's prepared requests per scenario, all of which a fresh one's warm-up sends; a carried part takes no rotation round. */
+  mix?: Prepared;
 }
 
 /** A target of a part as it goes: its process, its requests, its warm-up so far, or why it left the block. */
@@ -248,7 +252,8 @@ async function startPart(ctx: RunContext, part: Part): Promise<Live[]> {
     live.map(async (l) => {
       if (ctx.signal.aborted || l.failure || !l.started) return;
       try {
-        l.spec = windowSpec(scenario, await ctx.executor.prepare(scenario, l.started), ctx.design, DEFAULTS.stepSettleSec);
+        const requests = part.mix?.get(l.name)?.get(scenario.name) ?? (await ctx.executor.prepare(scenario, l.started));
+        l.spec = windowSpec(scenario, requests, ctx.design, DEFAULTS.stepSettleSec);
       } catch (err) {
         l.failure = failureOf(new PhaseError('prepare', `prepare hook failed: ${(err as Error).message}`), ctx.signal);
       }
@@ -263,8 +268,8 @@ async function warm(ctx: RunContext, part: Part, live: Live[]): Promise<void> {
   const schemes = warmupSchemes(ctx.design, { seed: ctx.seed, scenario: scenario.name, block }, live.filter(ok), part.mix !== undefined);
   // Warmed on the mix, a fresh process sends every scenario's requests of its block.
   const warmItem = (l: Live): RoundItem => {
-    const requests = part.mix?.get(l.name);
-    return requests?.length && !l.carried ? { target: l.started!, spec: { ...l.spec!, requests } } : item(l);
+    const requests = [...(part.mix?.get(l.name)?.values() ?? [])].flat();
+    return requests.length && !l.carried ? { target: l.started!, spec: { ...l.spec!, requests } } : item(l);
   };
   for (const scheme of schemes) {
     for (let round = 1; !ctx.signal.aborted; round++) {

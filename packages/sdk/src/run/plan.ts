@@ -63,7 +63,7 @@ export function writePlan(dir: string, plan: RunPlan): void {
 /**
  * Read the plan of the run in `dir` (to resume it), with a clear error when there is none or when
  * it cannot be continued: a plan that recorded a design option measurements rejected is refused
- * with why, or mapped when it asked what every run does today.
+ * with why.
  */
 export function readPlan(dir: string): RunPlan {
   const file = join(dir, PLAN_FILE);
@@ -75,9 +75,9 @@ export function readPlan(dir: string): RunPlan {
   } catch (err) {
     throw new BenchsuiteConfigError(`resume: ${file} is not valid JSON (${(err as Error).message})`);
   }
-  // A design option measurements rejected, as older plans recorded it: the value every run has
-  // today is dropped; the other cannot be continued the way the run began. Every plan before
-  // design.freshWarmup was recorded warmed its fresh processes one by one.
+  // A design option measurements rejected, as older plans recorded it: such a run cannot be
+  // continued the way it began. Every plan before design.freshWarmup was recorded warmed its
+  // fresh processes one by one.
   const design = (json as { design?: Record<string, unknown> } | null)?.design;
   const refuse = (option: keyof typeof removedDesignOptions, value: string) =>
     new BenchsuiteConfigError(`resume: the run in ${dir} recorded design.${option} ${value}, which this version cannot continue (${removedDesignOptions[option]}); start a new run`);
