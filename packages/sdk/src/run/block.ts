@@ -100,8 +100,9 @@ export async function runBlock<E extends BlockEntry>(ctx: RunContext, plan: Bloc
   // Processes that served an earlier part of the block: a carried process is warmed by rotation rounds.
   const carried = new Set<string>();
   let own: BlockRecord | undefined;
-  const mix = plan.shared && ctx.design.warmupRequests === 'all-scenarios' && !ctx.signal.aborted ? await warmupMix(ctx, procs, todo) : undefined;
   try {
+    // Inside the try: the processes stop however the block ends.
+    const mix = plan.shared && ctx.design.warmupRequests === 'all-scenarios' && !ctx.signal.aborted ? await warmupMix(ctx, procs, todo) : undefined;
     let position = 0;
     for (const e of plan.entries) {
       const names = e.members.map((t) => t.name);
@@ -267,8 +268,9 @@ async function warm(ctx: RunContext, part: Part, live: Live[]): Promise<void> {
   const { scenario, block } = part;
   const schemes = warmupSchemes(ctx.design, { seed: ctx.seed, scenario: scenario.name, block }, live.filter(ok), part.mix !== undefined);
   // Warmed on the mix, a fresh process sends every scenario's requests of its block.
+  const mixOf = new Map(live.map((l) => [l.name, [...(part.mix?.get(l.name)?.values() ?? [])].flat()]));
   const warmItem = (l: Live): RoundItem => {
-    const requests = [...(part.mix?.get(l.name)?.values() ?? [])].flat();
+    const requests = mixOf.get(l.name)!;
     return requests.length && !l.carried ? { target: l.started!, spec: { ...l.spec!, requests } } : item(l);
   };
   for (const scheme of schemes) {
