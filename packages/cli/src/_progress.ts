@@ -261,8 +261,8 @@ function blockEvent(screen: Screen, e: EventOf<'block-start' | 'warmup' | 'windo
       screen.setStatus(`${e.scenario} · block ${e.block} · starting ${e.targets.join(', ')}`, `${e.scenario}: block ${e.block} (${e.targets.join(', ')}) at ${screen.elapsedText()}`);
       break;
     case 'warmup': {
-      const what = `${e.scenario} · block ${e.block} · warm-up ${e.target} ${e.second}s ${rate(e.rps)} req/s${e.steady ? ' steady' : ''}`;
-      screen.setStatus(what, e.steady ? `  warm-up ${e.target}: warm after ${e.second}s at ${rate(e.rps)} req/s` : undefined);
+      const what = `${e.scenario} · block ${e.block} · warm-up ${e.target} ${+e.sec.toFixed(2)}s ${rate(e.rps)} req/s${e.steady ? ' steady' : ''}`;
+      screen.setStatus(what, e.steady ? `  warm-up ${e.target}: warm after ${+e.sec.toFixed(2)}s (${rate(e.served)} requests) at ${rate(e.rps)} req/s` : undefined);
       break;
     }
     case 'window':

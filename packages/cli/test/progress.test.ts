@@ -61,8 +61,8 @@ describe('progress when piped: plain lines, one per event worth keeping', () => 
     const { p, text } = capture(false);
     p.onEvent({ type: 'driver', name: 'autocannon', reason: 'wrk not available (not installed): using autocannon' });
     p.onEvent({ type: 'block-start', scenario: 'baseline', block: 2, targets: ['node-http', 'fastify'], elapsedSec: 185, budgetSec: 1080 });
-    p.onEvent({ type: 'warmup', scenario: 'baseline', block: 2, target: 'fastify', second: 1, rps: 41000, steady: false });
-    p.onEvent({ type: 'warmup', scenario: 'baseline', block: 2, target: 'fastify', second: 3, rps: 45200, steady: true });
+    p.onEvent({ type: 'warmup', scenario: 'baseline', block: 2, target: 'fastify', sec: 1, served: 41000, rps: 41000, steady: false });
+    p.onEvent({ type: 'warmup', scenario: 'baseline', block: 2, target: 'fastify', sec: 3, served: 131000, rps: 45200, steady: true });
     p.onEvent({ type: 'window', window: okWindow({ target: 'fastify', rps: 45230 }), elapsedSec: 190, budgetSec: 1080 });
     p.onEvent({ type: 'window', window: okWindow({ target: 'node-http', rps: 61000, steal: 0.14, excluded: 'steal' }), elapsedSec: 191, budgetSec: 1080 });
     p.onEvent({ type: 'window', window: okWindow({ target: 'node-http', rps: 75000, steal: 0.07, clientBound: true, round: 4 }), elapsedSec: 192, budgetSec: 1080 });
@@ -89,7 +89,7 @@ describe('progress when piped: plain lines, one per event worth keeping', () => 
     expect(text().split('\n')).toEqual([
       'driver autocannon: wrk not available (not installed): using autocannon',
       'baseline: block 2 (node-http, fastify) at 3m05s of 18m',
-      '  warm-up fastify: warm after 3s at 45.2k req/s',
+      '  warm-up fastify: warm after 3s (131.0k requests) at 45.2k req/s',
       '  block 2 round 3 fastify: 45.2k req/s (3m10s of 18m)',
       '  block 2 round 3 node-http: 61.0k req/s [steal 14.0%: left out] (3m11s of 18m)',
       '  block 2 round 4 node-http: 75.0k req/s [steal 7.0%, client-bound] (3m12s of 18m)',

@@ -20,6 +20,7 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['warm-up bounds', `(at least ${d.warmup.minSec} s, at most ${d.warmup.maxSec} s each)`],
     ['warm-up steadiness', `by less than ${pct(d.warmup.tolerance)}`],
     ['warm-up by work', `when it has served ${n(d.warmup.served)} requests`],
+    ['warm-up windows', `every target still warming one ${d.warmup.windowSec}-s window`],
     ['young generation', `fixed at \`DEFAULTS.youngGenerationMb\`, ${d.youngGenerationMb} MB`],
     ['design-bias flag', `\`DEFAULTS.designBias.flag\` (${pct(d.designBias.flag)})`],
     ['first blocks', `The first blocks (${d.blocks.min} by default) run ${d.rounds.min} rounds each`],

@@ -27,6 +27,8 @@ export const designOptionsSchema = z.strictObject({
       tolerance: z.number().positive().default(DEFAULTS.warmup.tolerance),
       /** Requests a fresh process serves before it is warm (within min and max seconds); 0: until steady within the tolerance. */
       served: z.number().int().nonnegative().default(DEFAULTS.warmup.served),
+      /** Each warm-up window's length, after which what it served is checked. */
+      windowSec: z.number().min(0.1).max(1).default(DEFAULTS.warmup.windowSec),
     })
     .refine((w) => w.maxSec >= w.minSec, { message: 'maxSec must be ≥ minSec' })
     .default({ ...DEFAULTS.warmup }),

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
-import { BenchsuiteConfigError, DEFAULTS, diffPlans, readPlan } from '../src/index.js';
+import { BenchsuiteConfigError, DEFAULTS, diffPlans, readPlan, warmupWindows } from '../src/index.js';
 import { recordedThresholds } from '../src/design-thresholds.js';
 
 /** A run.json as the current version writes it, with `design` changed by `edit`. */
@@ -73,6 +73,12 @@ describe('readPlan: design options measurements rejected', () => {
     expect(readPlan(planDir((d) => (d.warmupRequests = 'first-scenario'))).design.warmupRequests).toBe('first-scenario');
     expect(readPlan(planDir()).design.warmupRequests).toBe('first-scenario');
     expect(refusal(planDir((d) => (d.warmupRequests = 'some-scenarios')))).toMatch(/is not a benchsuite run plan/);
+  });
+  it('continues a plan from before the warm-up had a window length in its 1-s windows, and one with it in its own', () => {
+    const before = readPlan(planDir((d) => delete (d.warmup as Record<string, unknown>).windowSec)).design;
+    expect(before.warmup.windowSec).toBe(1);
+    expect(warmupWindows(before.warmup).windowSec).toBe(1);
+    expect(readPlan(planDir((d) => ((d.warmup as Record<string, unknown>).windowSec = 0.5))).design.warmup.windowSec).toBe(0.5);
   });
   it('reads a plan without a method as one window after another, and refuses a method this version does not know', () => {
     expect(readPlan(planDir()).design.method).toBe('sequential');

@@ -149,7 +149,7 @@ describe('warm-up', () => {
     const r = await runSuite({
       scenarios: [scenario],
       targets: [tiny('slow-start', slowStart)],
-      design: { ...design, warmup: { minSec: 2, maxSec: 2, tolerance: 0.05 } },
+      design: { ...design, warmup: { minSec: 2, maxSec: 2, tolerance: 0.05, windowSec: 1 } },
       driver: 'autocannon',
       verify: false,
     });

@@ -23,6 +23,13 @@ describe('warm-up rule', () => {
     const none = warmupWindows({ minSec: 0, maxSec: 0, tolerance: 0.05 });
     expect([none.windowSec, none.min + 0, none.max + 0]).toEqual([0.1, 0, 0]);
   });
+  it("warmupWindows: the design's window length where it has one (the default's 0.5 s), still two within a short maximum", () => {
+    expect(warmupWindows({ minSec: 0.5, maxSec: 3, windowSec: 0.5 })).toEqual({ windowSec: 0.5, min: 1, max: 6 });
+    expect(warmupWindows({ minSec: 1, maxSec: 3, windowSec: 0.5 })).toEqual({ windowSec: 0.5, min: 2, max: 6 });
+    // QUICK's 0.4-s warm-up keeps its two 0.2-s windows.
+    expect(warmupWindows({ minSec: 0.4, maxSec: 0.4, windowSec: 0.5 })).toEqual({ windowSec: 0.2, min: 2, max: 2 });
+    expect(warmupWindows({ minSec: 1, maxSec: 3, windowSec: 1 })).toEqual(warmupWindows({ minSec: 1, maxSec: 3 }));
+  });
   it('unrecordedWindows: one window per target in the given order; a failing target gets its error, the others go on', async () => {
     // A scripted driver (no sockets: this checks the schedule): each target's req/s per window.
     const series: Record<string, number[]> = { a: [200], b: [], c: [150] };

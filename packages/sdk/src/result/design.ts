@@ -55,7 +55,8 @@ export const designSchema = z.strictObject({
   reference: z.string(),
   windowSec: nonneg,
   /** `served`: requests a fresh process served before it counted as warm (absent in results before it: warmed until steady within the tolerance). */
-  warmup: z.strictObject({ minSec: nonneg, maxSec: nonneg, tolerance: nonneg, served: int.optional() }),
+  /** `windowSec`: each warm-up window's length (absent in results before it: `warmupWindows`' rule, 1 s with a maximum of 2 s or more). */
+  warmup: z.strictObject({ minSec: nonneg, maxSec: nonneg, tolerance: nonneg, served: int.optional(), windowSec: nonneg.optional() }),
   rounds: z.strictObject({ min: int, max: int }),
   blocks: z.strictObject({ min: int, max: int }),
   /** Who a block's processes served: each scenario's own block, or every scenario of the suite in turn. */

@@ -289,7 +289,7 @@ async function warm(ctx: RunContext, part: Part, live: Live[]): Promise<void> {
         l.warmupRps.push(x);
         l.warmupRequests += Math.round(x * scheme.windowSec);
         l.steady = scheme.steady(l.warmupRps);
-        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, second: round, rps: x, steady: l.steady });
+        ctx.emit({ type: 'warmup', scenario: scenario.name, block, target: l.name, sec: l.warmupRps.length * scheme.windowSec, served: l.warmupRequests, rps: x, steady: l.steady });
       }
     }
   }

@@ -104,8 +104,9 @@ export function readPlan(dir: string): RunPlan {
       youngGenerationMb: d.youngGenerationMb ?? 'default',
       // Every plan before design.warmupRequests warmed its fresh processes on the first scenario.
       warmupRequests: d.warmupRequests ?? 'first-scenario',
-      // Before warm-ups by work served, fresh processes warmed until steady within the tolerance.
-      warmup: { ...d.warmup, served: d.warmup.served ?? 0 },
+      // Before warm-ups by work served, fresh processes warmed until steady within the tolerance;
+      // before the warm-up had a window length, its windows were 1 s (half a maximum under 2 s).
+      warmup: { ...d.warmup, served: d.warmup.served ?? 0, windowSec: d.warmup.windowSec ?? 1 },
       control: d.control ?? 'none',
       // Every plan before design.replicas ran one process per target in a block.
       replicas: d.replicas ?? 1,
