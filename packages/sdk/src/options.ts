@@ -53,7 +53,18 @@ export type SuiteEvent =
       message?: string;
     }
   | { type: 'block-start'; scenario: string; block: number; targets: string[]; elapsedSec: number; budgetSec: number }
-  | { type: 'warmup'; scenario: string; block: number; target: string; /** Seconds of this target's warm-up windows so far. */ sec: number; /** Requests they served. */ served: number; rps: number; steady: boolean }
+  | {
+      type: 'warmup';
+      scenario: string;
+      block: number;
+      target: string;
+      /** Seconds of this target's warm-up windows so far. */
+      sec: number;
+      /** Requests they served. */
+      served: number;
+      rps: number;
+      steady: boolean;
+    }
   | { type: 'block-end'; block: BlockRecord }
   | { type: 'window'; window: WindowRecord; elapsedSec: number; budgetSec: number }
   | { type: 'precision'; scenario: string; blocks: number; rounds: number; worstHalfWidth: number | null; target: number; decision: 'continue' | 'precision' | 'budget' | 'max-blocks' };
