@@ -3,6 +3,7 @@ import { twinOf } from './analysis/control.js';
 import { replicaName } from './replicas.js';
 import { resolveReference } from './reference.js';
 import { removedDesignOptions } from './design-options.js';
+import { warmupServed } from './defaults.js';
 import { suiteOptionsSchema, type RunSuiteOptions } from './options.js';
 import { connectionSteps, driverLoaded, parseScenario, type Scenario } from './scenario.js';
 import { parseThresholds } from './analysis/thresholds.js';
@@ -120,6 +121,11 @@ export function validateSuite(given: RunSuiteOptions): { opts: ReturnType<typeof
     }
   }
   if (errors.length) throw new BenchsuiteConfigError(errors.join('\n'), errors);
+  // Unless given, the warm-up's work follows how many scenarios' requests a fresh process warms on.
+  if (input.design?.warmup?.served === undefined) {
+    const mixed = opts.design.processes === 'shared' && opts.design.warmupRequests === 'all-scenarios' ? scenarios.filter(driverLoaded).length : 1;
+    opts.design = { ...opts.design, warmup: { ...opts.design.warmup, served: warmupServed(mixed) } };
+  }
   const twin = controlTarget(opts, scenarios, targets);
   const all = twin ? [...targets, twin] : targets;
   return { opts, scenarios, targets: [...all, ...replicaTargets(opts, scenarios, all)] };
