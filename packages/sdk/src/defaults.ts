@@ -42,8 +42,8 @@ export const DEFAULTS = {
    * round 1 ÷ later 0.988 [0.970, 1.007]; 20,000 in 0.5-s windows 71% and 0.996 [0.987, 1.005];
    * 10,000 74% and 1.009 [0.980, 1.040] with 4 of 12 pairs' round 1 flagged. But 20,000 over the
    * default run's nine scenarios (about 2,200 each) left node:http's own processes apart: the A/A
-   * twin's SD between blocks 0.04–0.13 on 5 of 9 scenarios, against 0–0.02 with 50,000, and the
-   * median half-width ±9.6% against ±7.0–7.9%. So the work is per scenario: about 7,000 each
+   * twin's SD between blocks 0.04–0.13 on 6 of 9 scenarios, against 0.022 or less on 8 of 9 with
+   * 50,000, and the median half-width ±9.6% against ±7.0–7.9%. So the work is per scenario: about 7,000 each
    * served well in both. Half-second windows, so a fast target stops within half a second of its
    * work done.
    * At most 3 s, not 4: a fresh process's third second already ran at its block's

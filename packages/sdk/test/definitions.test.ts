@@ -111,7 +111,7 @@ describe('the measuring design', () => {
     expect(given.blocks).toEqual(DEFAULTS.blocks);
   });
 
-  it("asks a fresh warm-up for DEFAULTS.warmupServedPerScenario requests per scenario it sends, at least DEFAULTS.warmup.served, unless the design gives a number", () => {
+  it('asks a fresh warm-up for DEFAULTS.warmupServedPerScenario requests per scenario it sends, at least DEFAULTS.warmup.served, unless the design gives a number', () => {
     const scenarios = (k: number) => Array.from({ length: k }, (_, i) => ({ ...ok, name: `s${i}` }));
     const served = (k: number, design = {}) => validateSuite({ scenarios: scenarios(k), targets: [tiny('t')], design }).opts.design.warmup.served;
     expect(served(3)).toBe(3 * DEFAULTS.warmupServedPerScenario);
