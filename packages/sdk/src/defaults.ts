@@ -33,8 +33,8 @@ export const DEFAULTS = {
    * (`result.designBias`: round 1 ÷ the later rounds, per pair; a pair found unsteady has its round
    * 1 left out).
    * `served` here is the least; unless a design gives it, a run asks `warmupServedPerScenario` for
-   * each scenario whose requests the fresh warm-up sends (`warmupServed`): 21,000 for the 6-minute run's
-   * three, 63,000 for the default run's nine, 20,000 for processes that serve one scenario. From
+   * each scenario whose requests the fresh warm-up sends (`warmupServed`): 21,000 for the 6-minute
+   * run's three, 63,000 for the default run's nine, 20,000 for processes that serve one scenario. From
    * 50,000 in 1-s windows whatever the mix (2026-11-29, docs/measurements.md): with the young
    * generation fixed, 10,000 requests served left Fastify and Koa at the level 200,000 did, and
    * warmed on every scenario's requests most warm-ups ran to their 3 s before 50,000. In 6-minute
@@ -43,8 +43,9 @@ export const DEFAULTS = {
    * 10,000 74% and 1.009 [0.980, 1.040] with 4 of 12 pairs' round 1 flagged. But 20,000 over the
    * default run's nine scenarios (about 2,200 each) left node:http's own processes apart: the A/A
    * twin's SD between blocks 0.04–0.13 on 6 of 9 scenarios, against 0.022 or less on 8 of 9 with
-   * 50,000, and the median half-width ±9.6% against ±7.0–7.9%. So the work is per scenario: about 7,000 each
-   * served well in both. Half-second windows, so a fast target stops within half a second of its
+   * 50,000, and the median half-width ±9.6% against ±7.0–7.9%. So the work is per scenario: about
+   * 7,000 each served well in both (the default run from a fresh clone with it: the twin's SD 0.022
+   * or less on 7 of 9). Half-second windows, so a fast target stops within half a second of its
    * work done.
    * At most 3 s, not 4: a fresh process's third second already ran at its block's
    * measured level (0.99, 1.01 and 1.03 of it, medians over 18–24 fresh processes in three default
