@@ -403,9 +403,13 @@ export const DEFAULTS = {
    * The budget planner's fixed costs (see analysis/budget.ts), measured on the project's 2-core
    * machine: starting and stopping a block's servers together ~1.5 s; a loader process around a
    * measured step ~80 ms (wrk's stop tick, autocannon's start); verify ~1 s per target; a cold
-   * start for the cost figures ~0.5 s.
+   * start for the cost figures ~0.5 s. A sliced round's step: its slots plus 0.09–0.11 s (the
+   * loaders' lead, their start and stop; 3–5 targets of 0.8 s, 38 rounds of a 6-minute run,
+   * 2026-11-29), once each loader stops when its last slot has drained rather than at wrk's stop
+   * tick after a fixed drain (0.25 s before); the slots' gaps of 2 latencies (2 ms at contract A's
+   * load) are about 1% of them, 2% said for slower servers.
    */
-  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0, slicedStepSec: 0.3, slicedGapShare: 0.08 },
+  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0, slicedStepSec: 0.12, slicedGapShare: 0.02 },
   /** Costs before the first block, per target: verify, and each cold start of the cost figures. */
   planPerTarget: { verifySec: 1, coldStartSec: 0.5 },
   /** The least the planner fits a design down to: rounds per block (the noise within a block needs a few), blocks. */

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../src/defaults.js';
 import { h2loadDriver } from '../src/drivers/h2load.js';
 import { wrkDriver } from '../src/drivers/wrk.js';
+import { monotonicMs } from '../src/driver.js';
 import { runtimeOf, type StartedTarget } from '../src/run/server-process.js';
 import { fallbackMethod, methodFor, methods, roundMethod, runMethod } from '../src/run/methods/index.js';
 import { measureSlicedRound, scheduleSec, sliceSchedule, sliceTiming } from '../src/run/methods/sliced.js';
@@ -154,6 +155,35 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
     const loaderCpu = (x: typeof s) => x.steps[0]!.resources.loaderCpuSeconds;
     expect(loaderCpu(s)).toBeGreaterThan(0);
     expect(loaderCpu(s)).toBeLessThan(loaderCpu(f));
+  }, 30_000);
+
+  it("a loader stops once its last slot's requests are answered, not at the drain's limit", async () => {
+    const t = await start('quick', {});
+    const t0 = monotonicMs();
+    const slots: Array<[number, number]> = [
+      [t0 + 150, t0 + 350],
+      [t0 + 550, t0 + 750],
+    ];
+    const res = await wrkDriver.run({
+      baseUrl: t.baseUrl,
+      requests: [{ method: 'GET', path: '/ping', headers: {} }],
+      connections: 10,
+      warmupSec: 0,
+      durationSec: 0.4,
+      slots,
+      // The limit for a request that never returns: 5 s past the last slot.
+      drainSec: 5,
+      timeoutSec: 2,
+      expectStatus: [200],
+      pin: [],
+      signal: ctx.signal,
+    });
+    const tookMs = monotonicMs() - t0;
+    expect(res.sliced?.slots).toBe(2);
+    expect(res.requests).toBeGreaterThan(0);
+    expect(res.statusCounts['200']).toBe(res.requests);
+    // Every thread said it had drained, so it stopped long before the drain's limit (5.75 s).
+    expect(tookMs, `the loader took ${tookMs.toFixed(0)} ms`).toBeLessThan(750 + 2500);
   }, 30_000);
 
   it('agrees with a window of its own on a CPU-bound server (the same process, sliced against a second one)', async () => {

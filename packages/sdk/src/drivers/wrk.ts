@@ -96,6 +96,15 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
  * The clock is CLOCK_MONOTONIC through LuaJIT's FFI, the runner's `process.hrtime`. wrk's timers
  * have millisecond resolution: a slot's first sends leave up to 1 ms late, and are timed as they leave.
  */
+/**
+ * What a sliced loader's thread writes to stderr once its last slot has closed and every request
+ * it sent has its response: wrk stops a thread only at its 100-ms tick after SIGINT, so the runner
+ * sends it as soon as every thread has said this, not at the last slot's end plus the drain (a
+ * round's loaders then outlived their slots by 0.1–0.2 s; the drain stays as the limit for a thread
+ * whose request never returns).
+ */
+const DRAINED_LINE = '@@BS drained';
+
 function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
   return [
     'local ffi = require("ffi")',
@@ -106,9 +115,13 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     // bs_i: the slot now or next; bs_opened: the slot this thread has sent in, from bs_open_at;
     // bs_mark: where the measured time of that slot has been counted to (its last response so far).
     'local bs_i, bs_opened, bs_open_at, bs_spanned, bs_mark = 1, 0, 0, 0, 0',
+    // bs_flight: requests sent and not yet answered (one per connection at most), counted from the
+    // first delay(): wrk calls request() once at start-up to check it, on the first thread's state.
+    'local bs_flight, bs_live, bs_stopped = 0, false, false',
     'bs_active, bs_inslot, bs_drained, bs_slots, bs_head, bs_tail = 0, 0, 0, 0, 0, 0',
     'local function bs_advance(t) while bs_i <= #bs_plan and t >= bs_plan[bs_i][2] do bs_i = bs_i + 1 end end',
     'delay = function()',
+    '  bs_live = true',
     '  local t = bs_now()',
     '  bs_advance(t)',
     '  if bs_i > #bs_plan then return 3600000 end',
@@ -117,6 +130,7 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     '  return 0',
     'end',
     'function bs_sent()',
+    '  if bs_live then bs_flight = bs_flight + 1 end',
     '  local t = bs_now()',
     '  bs_advance(t)',
     '  if bs_i <= #bs_plan and t >= bs_plan[bs_i][1] and bs_opened ~= bs_i then bs_opened = bs_i; bs_open_at = t; bs_slots = bs_slots + 1 end',
@@ -132,6 +146,10 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     // previous slot's server costs this one (cold caches, the scheduler) shows as a short first half.
     '    if t < (bs_open_at + bs_plan[bs_i][2]) / 2 then bs_head = bs_head + 1 else bs_tail = bs_tail + 1 end',
     '  else bs_drained = bs_drained + 1 end',
+    // Past the last slot with every request answered: this thread is done. It stops its own loop
+    // and says so on stderr (unbuffered), and the runner stops wrk at once (DRAINED_LINE).
+    '  bs_flight = bs_flight - 1',
+    `  if bs_i > #bs_plan and bs_flight <= 0 and not bs_stopped then bs_stopped = true; io.stderr:write("${DRAINED_LINE}\\n"); wrk.thread:stop() end`,
     'end',
   ].join('\n');
 }
@@ -225,11 +243,28 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'mea
     guardProcessGroup(child);
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-2000)));
     const stop = () => child.kill(mode === 'measure' ? 'SIGINT' : 'SIGKILL');
     const abort = () => child.kill('SIGKILL');
     let timer: NodeJS.Timeout | undefined;
+    // A sliced loader: stop it once each of its threads has drained its last slot (DRAINED_LINE).
+    const threadsRun = Math.min(threads, o.connections);
+    let drained = 0;
+    let errLine = '';
+    const watchDrained = (c: string) => {
+      const lines = (errLine + c).split('\n');
+      errLine = lines.pop()!;
+      drained += lines.filter((l) => l === DRAINED_LINE).length;
+      if (drained >= threadsRun && timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+        stop();
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      if (o.slots?.length && mode === 'measure') watchDrained(c);
+      err = (err + c.replaceAll(`${DRAINED_LINE}\n`, '')).slice(-2000);
+    });
     child.once('spawn', () => {
       hooks.start?.(child.pid!);
       timer = setTimeout(stop, seconds * 1000);
