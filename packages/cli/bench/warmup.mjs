@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // What a fresh server process costs before it is measured, read from finished runs (a benchmark
 // script, not a test; it starts nothing). For each results.json:
-// - the warm-up curve: each warm-up second's req/s ÷ the median of the same block's measured
-//   windows for that target, per second of warm-up (how soon a fresh process reaches the figure
-//   it is measured at, and how long the warm-ups lasted);
+// - the warm-up curve: each warm-up window's req/s ÷ the median of the same block's measured
+//   windows for that target, per window of warm-up (`design.warmup.windowSec` long, 1 s in results
+//   without it: how soon a fresh process reaches the figure it is measured at, and how long the
+//   warm-ups lasted);
 // - round 1's bias: round 1's req/s ÷ the median of the later rounds of its block, with round 2
 //   ÷ rounds 3+ as a control (a first window that runs slow after an idle wait shows here).
 // Stepped windows (the concurrency ramp) are left out: their req/s mixes connection counts.
