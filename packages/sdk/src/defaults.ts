@@ -124,8 +124,17 @@ export const DEFAULTS = {
    * `shared` starts them once per block for every scenario of the suite, in a seeded order drawn
    * afresh per block, so a process is warmed up from cold once per block instead of once per
    * scenario (`npm run bench:carry-over` measured how much of a warm-up carries over).
+   * Per-scenario, because a shared process's level in a scenario depends on which of the suite's
+   * other routes it served before, in an order drawn per block: that is what set the default run's
+   * intervals. Over the default suite, with the young generation fixed and sliced rounds, a pair's
+   * SD between blocks read 0.035–0.055 with shared processes (median over 54 pairs; default runs
+   * of 2026-11-29 01:20–05:19 UTC, their medians ±7.0–9.6% over 45 ratios, 78–81% of the wall time
+   * measured) and 0.011 with processes per scenario (06:19 UTC, seed 39: ±4.2%, with 3–6 blocks
+   * per scenario, though only 58% of the wall time was measured: every scenario's block starts and
+   * warms its own processes). The figure is then the server's warmed on the route measured, not
+   * on a random mix of the suite's others (docs/method.md).
    */
-  processes: 'shared' as 'per-scenario' | 'shared',
+  processes: 'per-scenario' as 'per-scenario' | 'shared',
   /**
    * With shared processes warmed on the first scenario (`warmupRequests: 'first-scenario'`), a
    * process that served an earlier scenario of its block is warmed for the
@@ -407,9 +416,15 @@ export const DEFAULTS = {
    * loaders' lead, their start and stop; 3–5 targets of 0.8 s, 38 rounds of a 6-minute run,
    * 2026-11-29), once each loader stops when its last slot has drained rather than at wrk's stop
    * tick after a fixed drain (0.25 s before); the slots' gaps of 2 latencies (2 ms at contract A's
-   * load) are about 1% of them, 2% said for slower servers.
+   * load) are about 1% of them, 2% said for slower servers. `warmupRps`: the forecast prices a
+   * fresh warm-up's requests at this rate (within its minimum and maximum), where the minimum design
+   * is fitted with every warm-up at its maximum: over contract A's six servers a warm-up of 20,000
+   * requests took 1.31 s per process on average (263 of them, 5% at the 3-s maximum; the default
+   * run of 2026-11-29 06:19 UTC, seed 39), and one of 21,000 over three scenarios 1.32 s (a
+   * 6-minute run, 03:13 UTC): 16,000 req/s. The forecast had priced them at 3 s and said 3 blocks
+   * and ±10.3% where the run reached 3–6 blocks and ±4.2%.
    */
-  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0, slicedStepSec: 0.12, slicedGapShare: 0.02 },
+  planCosts: { blockStartSec: 1.5, loaderStartSec: 0.08, beforeSec: 0, slicedStepSec: 0.12, slicedGapShare: 0.02, warmupRps: 16_000 },
   /** Costs before the first block, per target: verify, and each cold start of the cost figures. */
   planPerTarget: { verifySec: 1, coldStartSec: 0.5 },
   /** The least the planner fits a design down to: rounds per block (the noise within a block needs a few), blocks. */

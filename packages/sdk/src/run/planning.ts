@@ -59,10 +59,12 @@ export function planRun(
   const costs = { ...DEFAULTS.planCosts, beforeSec: kindSec + instructionsSec + floorSec(scenarios, design) + targets.length * perTarget };
   const plan = planBudget(planned, design, costs);
   if (!planned.length) return plan;
-  // What the budget buys for a typical pair, by the run's own rule (blocks before rounds).
+  // What the budget buys for a typical pair, by the run's own rule (blocks before rounds), each
+  // fresh warm-up at its typical length rather than the maximum the minimum design is fitted with.
   const fitted = { ...design, ...plan.design };
+  const typical = { ...fitted, warmup: { ...fitted.warmup, maxSec: typicalWarmupSec(fitted.warmup) } };
   const forecastPlan = {
-    costSec: (blocks: number, rounds: number) => minimumSec(planned, { ...fitted, blocks: { min: blocks, max: blocks }, rounds: { min: rounds, max: rounds } }, costs),
+    costSec: (blocks: number, rounds: number) => minimumSec(planned, { ...typical, blocks: { min: blocks, max: blocks }, rounds: { min: rounds, max: rounds } }, costs),
     blocks: { min: fitted.blocks.min, max: fitted.blocks.max },
     rounds: { min: fitted.rounds.min, max: fitted.rounds.max },
   };
@@ -80,6 +82,15 @@ export function planRun(
     budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
   };
   return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
+}
+
+/**
+ * A fresh warm-up's typical seconds per process, for the forecast: the requests it asks for at
+ * `DEFAULTS.planCosts.warmupRps`, within its minimum and maximum (the maximum without a count).
+ */
+export function typicalWarmupSec(w: Pick<Design['warmup'], 'minSec' | 'maxSec'> & { served?: number | undefined }): number {
+  if (!w.served) return w.maxSec;
+  return Math.min(w.maxSec, Math.max(w.minSec, w.served / DEFAULTS.planCosts.warmupRps));
 }
 
 /** The loader floor's time in the minimum design (`run/floor.ts`): after each of the minimum of blocks, its windows at each low step. */
