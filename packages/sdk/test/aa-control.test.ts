@@ -109,8 +109,11 @@ async function fakeRun(model: FakeModel, design: Record<string, unknown> = {}, t
 const level = (t: string) => (t === 'b' ? 8000 : 10_000);
 
 describe('the A/A control in a run (scripted executor)', () => {
-  it('loads the twin in every block and round beside the reference, and reports it as the control, not as a pair', async () => {
-    const { r, seam } = await fakeRun({ rps: level, noise: { between: 0.05, within: 0.03, seed: 7 } });
+  it.each([
+    ['per-scenario', 8],
+    ['shared', 4],
+  ] as const)('loads the twin in every block and round beside the reference, and reports it as the control, not as a pair (%s processes: %i df, one per block after the first of every set of processes)', async (processes, df) => {
+    const { r, seam } = await fakeRun({ rps: level, noise: { between: 0.05, within: 0.03, seed: 7 } }, { processes });
     const twin = twinOf('ref');
     expect(twin).toBe('ref.twin');
     for (const c of seam.calls.filter((x) => x.op === 'measure')) expect(c.targets).toContain(twin);
@@ -124,7 +127,7 @@ describe('the A/A control in a run (scripted executor)', () => {
       expect(s.blocks).toBe(5);
       expect(s.containsOne).toBe(s.ratio!.ci95![0] <= 1 && 1 <= s.ratio!.ci95![1]);
     }
-    expect(c.processSd!.df).toBe(4);
+    expect(c.processSd!.df).toBe(df);
     // The planted process SD (0.05 each) lies inside the measured interval.
     expect(c.processSd!.ci95![0]).toBeLessThan(0.05);
     expect(c.processSd!.ci95![1]).toBeGreaterThan(0.05);

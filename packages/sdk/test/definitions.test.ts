@@ -114,12 +114,14 @@ describe('the measuring design', () => {
   it('asks a fresh warm-up for DEFAULTS.warmupServedPerScenario requests per scenario it sends, at least DEFAULTS.warmup.served, unless the design gives a number', () => {
     const scenarios = (k: number) => Array.from({ length: k }, (_, i) => ({ ...ok, name: `s${i}` }));
     const served = (k: number, design = {}) => validateSuite({ scenarios: scenarios(k), targets: [tiny('t')], design }).opts.design.warmup.served;
-    expect(served(3)).toBe(3 * DEFAULTS.warmupServedPerScenario);
-    expect(served(9)).toBe(9 * DEFAULTS.warmupServedPerScenario);
-    expect(served(2)).toBe(DEFAULTS.warmup.served);
-    // Warmed on one scenario's requests: the least.
+    const shared = { processes: 'shared' };
+    expect(served(3, shared)).toBe(3 * DEFAULTS.warmupServedPerScenario);
+    expect(served(9, shared)).toBe(9 * DEFAULTS.warmupServedPerScenario);
+    expect(served(2, shared)).toBe(DEFAULTS.warmup.served);
+    // Warmed on one scenario's requests: the least (processes per scenario are the default).
+    expect(served(9)).toBe(DEFAULTS.warmup.served);
     expect(served(9, { processes: 'per-scenario' })).toBe(DEFAULTS.warmup.served);
-    expect(served(9, { warmupRequests: 'first-scenario' })).toBe(DEFAULTS.warmup.served);
+    expect(served(9, { ...shared, warmupRequests: 'first-scenario' })).toBe(DEFAULTS.warmup.served);
     expect(served(9, { warmup: { served: 5000 } })).toBe(5000);
     expect(served(9, { warmup: { served: 0 } })).toBe(0);
   });
