@@ -32,8 +32,6 @@ export interface PlanCosts {
   slicedStepSec: number;
   /** A sliced round's idle gaps after the slots, as a share of its measured seconds. */
   slicedGapShare: number;
-  /** The rate the forecast prices a fresh warm-up's requests at (`typicalWarmupSec`), req/s. */
-  warmupRps?: number | undefined;
 }
 
 /** Seconds of one round of a scenario whose targets' windows run one after another: each window's steps, loader starts and settle. */

@@ -84,6 +84,15 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
 }
 
 /**
+ * What a sliced loader's thread writes to stderr once its last slot has closed and every request
+ * it sent has its response: wrk stops a thread only at its 100-ms tick after SIGINT, so the runner
+ * sends it as soon as every thread has said this, not at the last slot's end plus the drain (a
+ * round's loaders then outlived their slots by 0.1–0.2 s; the drain stays as the limit for a thread
+ * whose request never returns).
+ */
+const DRAINED_LINE = '@@BS drained';
+
+/**
  * Time slices for a round of several targets at once (`DriverRunOptions.slots`): wrk's `delay()`,
  * asked before every request (the first of each connection too), holds a connection until its
  * target's next slot and lets it send only inside one; `request()` notes each send. Responses are
@@ -96,15 +105,6 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
  * The clock is CLOCK_MONOTONIC through LuaJIT's FFI, the runner's `process.hrtime`. wrk's timers
  * have millisecond resolution: a slot's first sends leave up to 1 ms late, and are timed as they leave.
  */
-/**
- * What a sliced loader's thread writes to stderr once its last slot has closed and every request
- * it sent has its response: wrk stops a thread only at its 100-ms tick after SIGINT, so the runner
- * sends it as soon as every thread has said this, not at the last slot's end plus the drain (a
- * round's loaders then outlived their slots by 0.1–0.2 s; the drain stays as the limit for a thread
- * whose request never returns).
- */
-const DRAINED_LINE = '@@BS drained';
-
 function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
   return [
     'local ffi = require("ffi")',
@@ -272,8 +272,9 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'mea
     o.signal?.addEventListener('abort', abort, { once: true });
     child.once('error', reject);
     child.once('exit', () => {
-      // wrk notices SIGINT within its 100 ms tick and reports its own measured runtime; the
-      // sampling window ends here, when its load really stops.
+      // wrk notices SIGINT within its 100 ms tick (at once when every thread has stopped on its
+      // own) and reports its own measured runtime; the sampling window ends here, when its load
+      // really stops.
       hooks.end?.(child.pid!);
       clearTimeout(timer);
     });
