@@ -27,7 +27,10 @@ describe('numbers in the prose match DEFAULTS', () => {
     ['rounds clamp', `[${d.rounds.min}, ${d.rounds.max}]`],
     ['budget', `(${d.budgetSec / 60} min for the whole run`],
     ['warm-up requests', `\`design.warmupRequests: '${d.warmupRequests}'\`, the default`],
-    ['processes', `**${d.processes === 'per-scenario' ? 'Processes per scenario' : 'Shared processes'}** (the default; \`--processes ${d.processes === 'per-scenario' ? 'shared' : 'per-scenario'}\` for the other design)`],
+    [
+      'processes',
+      `**${d.processes === 'per-scenario' ? 'Processes per scenario' : 'Shared processes'}** (the default; \`--processes ${d.processes === 'per-scenario' ? 'shared' : 'per-scenario'}\` for the other design)`,
+    ],
     ['rotation rounds', `with ${d.carriedWarmupRounds} unrecorded *rotation round${d.carriedWarmupRounds === 1 ? '' : 's'}* of ${d.carriedWarmupWindowSec}-s windows`],
     ['precision', `\`--precision\` (${pct(d.precision)})`],
     ['maximum of blocks', `maximum of blocks (${d.blocks.max})`],

@@ -112,26 +112,29 @@ describe('the A/A control in a run (scripted executor)', () => {
   it.each([
     ['per-scenario', 8],
     ['shared', 4],
-  ] as const)('loads the twin in every block and round beside the reference, and reports it as the control, not as a pair (%s processes: %i df, one per block after the first of every set of processes)', async (processes, df) => {
-    const { r, seam } = await fakeRun({ rps: level, noise: { between: 0.05, within: 0.03, seed: 7 } }, { processes });
-    const twin = twinOf('ref');
-    expect(twin).toBe('ref.twin');
-    for (const c of seam.calls.filter((x) => x.op === 'measure')) expect(c.targets).toContain(twin);
-    expect(r.summaries.map((s) => s.target)).not.toContain(twin);
-    expect(r.rankings.flatMap((x) => x.places.flatMap((p) => p.targets))).not.toContain(twin);
-    expect(r.design.control).toBe('aa');
-    const c = r.control!;
-    expect(c).toMatchObject({ reference: 'ref', twin });
-    expect(c.scenarios.map((s) => s.scenario)).toEqual(['ping', 'other']);
-    for (const s of c.scenarios) {
-      expect(s.blocks).toBe(5);
-      expect(s.containsOne).toBe(s.ratio!.ci95![0] <= 1 && 1 <= s.ratio!.ci95![1]);
-    }
-    expect(c.processSd!.df).toBe(df);
-    // The planted process SD (0.05 each) lies inside the measured interval.
-    expect(c.processSd!.ci95![0]).toBeLessThan(0.05);
-    expect(c.processSd!.ci95![1]).toBeGreaterThan(0.05);
-  });
+  ] as const)(
+    'loads the twin in every block and round beside the reference, and reports it as the control, not as a pair (%s processes: %i df, one per block after the first of every set of processes)',
+    async (processes, df) => {
+      const { r, seam } = await fakeRun({ rps: level, noise: { between: 0.05, within: 0.03, seed: 7 } }, { processes });
+      const twin = twinOf('ref');
+      expect(twin).toBe('ref.twin');
+      for (const c of seam.calls.filter((x) => x.op === 'measure')) expect(c.targets).toContain(twin);
+      expect(r.summaries.map((s) => s.target)).not.toContain(twin);
+      expect(r.rankings.flatMap((x) => x.places.flatMap((p) => p.targets))).not.toContain(twin);
+      expect(r.design.control).toBe('aa');
+      const c = r.control!;
+      expect(c).toMatchObject({ reference: 'ref', twin });
+      expect(c.scenarios.map((s) => s.scenario)).toEqual(['ping', 'other']);
+      for (const s of c.scenarios) {
+        expect(s.blocks).toBe(5);
+        expect(s.containsOne).toBe(s.ratio!.ci95![0] <= 1 && 1 <= s.ratio!.ci95![1]);
+      }
+      expect(c.processSd!.df).toBe(df);
+      // The planted process SD (0.05 each) lies inside the measured interval.
+      expect(c.processSd!.ci95![0]).toBeLessThan(0.05);
+      expect(c.processSd!.ci95![1]).toBeGreaterThan(0.05);
+    },
+  );
 
   it('measures no twin with control none, or when the reference is a URL', async () => {
     const { r } = await fakeRun({ rps: level }, { control: 'none' });
