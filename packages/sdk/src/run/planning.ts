@@ -88,7 +88,7 @@ export function planRun(
  * A fresh warm-up's typical seconds per process, for the forecast: the requests it asks for at
  * `DEFAULTS.planCosts.warmupRps`, within its minimum and maximum (the maximum without a count).
  */
-export function typicalWarmupSec(w: Pick<Design['warmup'], 'minSec' | 'maxSec'> & { served?: number | undefined }): number {
+function typicalWarmupSec(w: Pick<Design['warmup'], 'minSec' | 'maxSec'> & { served?: number | undefined }): number {
   if (!w.served) return w.maxSec;
   return Math.min(w.maxSec, Math.max(w.minSec, w.served / DEFAULTS.planCosts.warmupRps));
 }
