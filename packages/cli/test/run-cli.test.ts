@@ -248,7 +248,10 @@ describe('no server outlives the runner', () => {
         run.runner.kill(signal);
         const code = await run.exited;
         expect(await until(() => !alive(server) && !alive(child), 5000), `server ${server} or child ${child} survived ${signal}`).toBe(true);
-        expect(pidsWith(marker).filter(alive)).toEqual([]);
+        // Every other process of the run (the A/A twin's server too) within the same grace: the
+        // reaper sends TERM, then KILL a second later. Read at once, a loaded CI host found the
+        // twin's tree still exiting ([6729, 6751], 2026-11-29).
+        expect(await until(() => pidsWith(marker).filter(alive).length === 0, 5000), `survived ${signal}: ${pidsWith(marker).filter(alive).join(', ')}`).toBe(true);
         if (signal === 'SIGINT') expect(code).toBe(130);
       } finally {
         run.runner.kill('SIGKILL');
