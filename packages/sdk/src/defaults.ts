@@ -127,7 +127,7 @@ export const DEFAULTS = {
    * Per-scenario, because a shared process's level in a scenario depends on which of the suite's
    * other routes it served before, in an order drawn per block: that is what set the default run's
    * intervals. Over the default suite, with the young generation fixed and sliced rounds, a pair's
-   * SD between blocks read 0.035–0.055 with shared processes (median over 54 pairs; default runs
+   * SD between blocks read 0.035–0.054 with shared processes (median over 54 pairs; default runs
    * of 2026-11-29 01:20–05:19 UTC, their medians ±7.0–9.6% over 45 ratios, 78–81% of the wall time
    * measured) and 0.011 with processes per scenario (06:19 UTC, seed 39: ±4.2%, with 3–6 blocks
    * per scenario, though only 58% of the wall time was measured: every scenario's block starts and

@@ -235,8 +235,9 @@ let wrkVersion: Promise<string> | undefined;
  * outright at its deadline, sparing wrk's ≤ 100 ms stop tick.
  */
 function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'measure' | 'warmup', hooks: { start?: (pid: number) => void; end?: (pid: number) => void } = {}): Promise<string> {
-  const threads = Math.max(1, o.pin.length ? o.pin.at(-1)!.split(',').length : 1);
-  const args = ['-t', String(Math.min(threads, o.connections)), '-c', String(o.connections), '-d', `${Math.ceil(seconds) + 2}s`, '--timeout', `${Math.ceil(o.timeoutSec)}s`, '-s', script, o.baseUrl];
+  // One thread per loader core, no more than connections.
+  const threads = Math.min(Math.max(1, o.pin.length ? o.pin.at(-1)!.split(',').length : 1), o.connections);
+  const args = ['-t', String(threads), '-c', String(o.connections), '-d', `${Math.ceil(seconds) + 2}s`, '--timeout', `${Math.ceil(o.timeoutSec)}s`, '-s', script, o.baseUrl];
   const argv = [...o.pin, 'wrk', ...args];
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -247,14 +248,13 @@ function runWrk(o: DriverRunOptions, script: string, seconds: number, mode: 'mea
     const abort = () => child.kill('SIGKILL');
     let timer: NodeJS.Timeout | undefined;
     // A sliced loader: stop it once each of its threads has drained its last slot (DRAINED_LINE).
-    const threadsRun = Math.min(threads, o.connections);
     let drained = 0;
     let errLine = '';
     const watchDrained = (c: string) => {
       const lines = (errLine + c).split('\n');
       errLine = lines.pop()!;
       drained += lines.filter((l) => l === DRAINED_LINE).length;
-      if (drained >= threadsRun && timer !== undefined) {
+      if (drained >= threads && timer !== undefined) {
         clearTimeout(timer);
         timer = undefined;
         stop();
