@@ -41,6 +41,20 @@ describe('one process SD from the A/A spread', () => {
     expect(processSdOf([{ between: null, blocks: 4 }])).toBeNull();
   });
 
+  it('bounds it from above by the block means’ spread, so a between part read as 0 from few blocks is not said as [0, 0] (by hand)', () => {
+    // Between 0 at 5 blocks, block means' SD 0.04: 0.04/√2 = 0.028284; ·√(4/0.48442) = 0.081275.
+    const sd = processSdOf([{ between: 0, blocks: 5, meansSd: 0.04 }])!;
+    expect(sd.point).toBe(0);
+    expect(sd.ci95![0]).toBe(0);
+    expect(sd.ci95![1]).toBeCloseTo(0.081275, 4);
+    // With a between part the lower end stays its own; the upper is the block means' (never below the point's).
+    const both = processSdOf([{ between: 0.03, blocks: 5, meansSd: 0.04 }])!;
+    expect(both.ci95![0]).toBeCloseTo((0.03 / Math.SQRT2) * Math.sqrt(4 / chiSquareQuantile(0.975, 4)), 6);
+    expect(both.ci95![1]).toBeCloseTo(0.081275, 4);
+    // Means unknown for a scenario (older callers): the point's own bounds.
+    expect(processSdOf([{ between: 0.1, blocks: 5 }])!.ci95![1]).toBeCloseTo(0.2032, 3);
+  });
+
   it('with processes per scenario, each scenario’s blocks add their own df (its processes are its own)', () => {
     const scenarios = [
       { between: 0.1, blocks: 4 },

@@ -622,3 +622,25 @@ describe('one plan: runSuite given a plan runs it and plans nothing', () => {
     expect(shape(r)).toEqual(Array.from({ length: 4 }, (_, b) => Array.from({ length: 5 }, (_, i) => `${b + 1}/${i + 1}`)).flat());
   });
 });
+
+describe('fresh warm-ups end together', () => {
+  it("from a scenario's second block, a target that warmed in fewer windows starts later, so its last warm-up window is in the slowest one's last round", async () => {
+    // ref at 20k req/s serves 12,000 requests in 2 half-second windows; b at 4k needs all 6.
+    const model: FakeModel = { rps: (t) => (t === 'ref' ? 20_000 : 4000), noise: { between: 0.005, within: 0.01, seed: 1 } };
+    const { r, seam } = await fakeRun({
+      design: { precision: 0.001, blocks: { min: 2, max: 2 }, rounds: { min: 2, max: 2 }, budgetSec: 3600, warmup: { minSec: 0.5, maxSec: 3, tolerance: 0.05, served: 12_000, windowSec: 0.5 } },
+      model,
+    });
+    expectConsistent(r);
+    const windows = (block: number) => Object.fromEntries(r.blocks.find((b) => b.block === block)!.targets.map((t) => [t.target, t.warmupRps.length]));
+    expect(windows(1)).toEqual({ ref: 2, b: 6 });
+    expect(windows(2)).toEqual({ ref: 2, b: 6 });
+    // The warm-up rounds of each block, in order: who took a window in each.
+    const starts = seam.calls.filter((c) => c.op === 'start').map((c) => c.at);
+    const rounds = (block: number) => seam.calls.filter((c) => c.op === 'warm' && c.at >= starts[block - 1]! && (block === starts.length || c.at < starts[block]!)).map((c) => [...c.targets].sort().join('+'));
+    // Block 1 knows nothing yet: both start together, and ref then idles for 4 rounds.
+    expect(rounds(1)).toEqual(['b+ref', 'b+ref', 'b', 'b', 'b', 'b']);
+    // Block 2: ref's 2 windows are the last 2 rounds.
+    expect(rounds(2)).toEqual(['b', 'b', 'b', 'b', 'b+ref', 'b+ref']);
+  });
+});

@@ -1,7 +1,7 @@
 // The warm-up rule and the wake-up round (run/warmup.ts). No process starts here.
 import { describe, expect, it } from 'vitest';
 import { unrecordedWindows } from '../src/run/unrecorded.js';
-import { isSteady } from '../src/run/warmup.js';
+import { dueInRound, expectedWarmupWindows, isSteady } from '../src/run/warmup.js';
 import { warmupWindows } from '../src/warmup-windows.js';
 
 describe('warm-up rule', () => {
@@ -56,5 +56,55 @@ describe('warm-up rule', () => {
     expect(out[0]).toBe(150);
     expect(String((out[1] as { error: Error }).error.message)).toMatch(/connection refused/);
     expect(out[2]).toBe(200);
+  });
+});
+
+describe('fresh warm-ups end together', () => {
+  const t = (name: string, o: { windows?: number; expected?: number; steady?: boolean; carried?: boolean } = {}) => ({
+    name,
+    carried: o.carried ?? false,
+    steady: o.steady ?? false,
+    warmupRps: Array.from({ length: o.windows ?? 0 }, () => 1000),
+    expectedWindows: o.expected,
+  });
+  const names = (xs: ReadonlyArray<{ name: string }>) => xs.map((x) => x.name).sort();
+
+  it('dueInRound: a target expected to take fewer windows starts later, so its last window falls in the longest one’s last round', () => {
+    // express took 6 windows last time, node-http 2, fastify 3: they start in rounds 1, 5 and 4.
+    const express = t('express', { expected: 6 });
+    const node = t('node-http', { expected: 2 });
+    const fastify = t('fastify', { expected: 3 });
+    const all = [express, node, fastify];
+    expect(names(dueInRound(1, all, 6))).toEqual(['express']);
+    expect(names(dueInRound(3, all, 6))).toEqual(['express']);
+    expect(names(dueInRound(4, all, 6))).toEqual(['express', 'fastify']);
+    expect(names(dueInRound(5, all, 6))).toEqual(['express', 'fastify', 'node-http']);
+    // Once started, a target takes every round until steady, even past its expected end.
+    const late = [t('express', { expected: 6, windows: 5 }), t('node-http', { expected: 2, windows: 2 }), t('fastify', { expected: 3, windows: 3 })];
+    expect(names(dueInRound(7, late, 8))).toEqual(['express', 'fastify', 'node-http']);
+  });
+
+  it('dueInRound: no expectation (a scenario’s first block) means every round from the first; steady, carried or at the maximum means none', () => {
+    const all = [t('a'), t('b', { expected: 1 }), t('c', { expected: 4, steady: true }), t('d', { carried: true }), t('e', { windows: 6 })];
+    // c expected 4: b starts in round 4; a has no expectation; c is steady; e has had its 6 windows.
+    expect(names(dueInRound(1, all.filter((x) => !x.carried), 6))).toEqual(['a']);
+    expect(names(dueInRound(4, all.filter((x) => !x.carried), 6))).toEqual(['a', 'b']);
+  });
+
+  it('dueInRound: when none is due yet but some still warm (the longest ended sooner than expected), they start at once', () => {
+    const all = [t('slow', { expected: 6, steady: true, windows: 2 }), t('fast', { expected: 1 })];
+    expect(names(dueInRound(3, all, 6))).toEqual(['fast']);
+    expect(dueInRound(3, [t('x', { steady: true })], 6)).toEqual([]);
+  });
+
+  it('expectedWarmupWindows: the latest block of the scenario (or of any scenario, warmed on every scenario’s requests), fresh processes only', () => {
+    const rec = (scenario: string, targets: Array<[string, number, boolean?]>) => ({
+      scenario,
+      targets: targets.map(([target, n, carried]) => ({ target, status: 'ok' as const, warmupRps: Array.from({ length: n }, () => 1), steady: true, ...(carried ? { carried } : {}) })),
+    });
+    const blocks = [rec('a', [['x', 5], ['y', 2]]), rec('b', [['x', 3], ['y', 1, true]]), rec('a', [['x', 4]])];
+    expect(Object.fromEntries(expectedWarmupWindows(blocks, 'a', false))).toEqual({ x: 4, y: 2 });
+    expect(Object.fromEntries(expectedWarmupWindows(blocks, 'b', false))).toEqual({ x: 3 });
+    expect(Object.fromEntries(expectedWarmupWindows(blocks, 'c', true))).toEqual({ x: 4, y: 2 });
   });
 });

@@ -17,10 +17,14 @@ export const controlTwin = (design: { control?: 'aa' | 'none' | undefined; refer
  * over scenarios (mean of the variances); degrees of freedom blocks − 1 with shared processes (a
  * block's processes serve all its scenarios, so scenarios add no processes), and the sum of each
  * scenario's blocks − 1 with processes per scenario (each scenario's are its own); the interval
- * from the chi-square distribution.
+ * from the chi-square distribution. Its upper end, where each scenario's SD of its block means is
+ * given (`meansSd`), from those: their variance is the processes' plus the rounds' share, so its
+ * chi-square bound bounds the processes' from above (Williams 1962) also where the between part
+ * reads 0, as it often does from few blocks; a bound scaled from that 0 would read [0, 0], as if a
+ * few blocks had shown the processes identical.
  */
 export function processSdOf(
-  scenarios: ReadonlyArray<Pick<ControlScenario, 'between' | 'blocks'>>,
+  scenarios: ReadonlyArray<Pick<ControlScenario, 'between' | 'blocks'> & { meansSd?: number | null | undefined }>,
   confidence: number = DEFAULTS.confidence,
   processes: 'shared' | 'per-scenario' = 'shared',
 ): ControlRecord['processSd'] {
@@ -30,7 +34,8 @@ export function processSdOf(
   const df = processes === 'shared' ? Math.max(...known.map((s) => s.blocks)) - 1 : known.reduce((a, s) => a + s.blocks - 1, 0);
   const point = Math.sqrt(variance);
   const a = (1 - confidence) / 2;
-  const ci95: [number, number] = [point * Math.sqrt(df / chiSquareQuantile(1 - a, df)), point * Math.sqrt(df / chiSquareQuantile(a, df))];
+  const means = known.every((s) => Number.isFinite(s.meansSd)) ? Math.sqrt(known.reduce((a, s) => a + s.meansSd! ** 2, 0) / known.length / 2) : point;
+  const ci95: [number, number] = [point * Math.sqrt(df / chiSquareQuantile(1 - a, df)), Math.max(point, means) * Math.sqrt(df / chiSquareQuantile(a, df))];
   return { point, ci95, df };
 }
 
@@ -46,11 +51,14 @@ export function controlOf(
   const twin = twinOf(reference);
   if (!windows.some((w) => w.target === twin)) return undefined;
   const out: ControlScenario[] = [];
+  const meansSd: number[] = [];
   for (const scenario of scenarios) {
     const groups = ratioGroups(windows, scenario, twin, reference, index).filter((g) => g.length > 0);
     if (!groups.length) continue;
     const ratio = estimate(groups, est, [scenario, twin, 'ratio'], RATIO_METHOD);
-    const vc = varianceComponents(groups.map((g) => g.filter((x) => x > 0).map(Math.log)));
+    const logs = groups.map((g) => g.filter((x) => x > 0).map(Math.log));
+    const vc = varianceComponents(logs);
+    meansSd.push(sdOfMeans(logs));
     out.push({
       scenario,
       blocks: groups.length,
@@ -62,5 +70,16 @@ export function controlOf(
   }
   if (!out.length) return undefined;
   const judged = out.filter((s) => s.containsOne !== null);
-  return { reference, twin, scenarios: out, processSd: processSdOf(out, est.confidence, processes), holds: judged.length ? judged.every((s) => s.containsOne) : null };
+  return { reference, twin, scenarios: out, processSd: processSdOf(
+      out.map((s, i) => ({ ...s, meansSd: meansSd[i] })),
+      est.confidence,
+      processes,
+    ), holds: judged.length ? judged.every((s) => s.containsOne) : null };
+}
+
+/** The SD of grouped values' group means (NaN below two non-empty groups). */
+function sdOfMeans(groups: readonly number[][]): number {
+  const means = groups.filter((g) => g.length).map((g) => g.reduce((a, b) => a + b, 0) / g.length);
+  const m = means.reduce((a, b) => a + b, 0) / means.length;
+  return Math.sqrt(means.reduce((a, x) => a + (x - m) ** 2, 0) / (means.length - 1));
 }

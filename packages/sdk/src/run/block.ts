@@ -12,7 +12,7 @@ import type { WindowOutcome } from './methods/method.js';
 import { PhaseError, type StartedTarget } from './server-process.js';
 import { blockState, cutShortRecord, isDone } from './state.js';
 import { fittedWindowSec, settleSecOf, type RoundItem, type WindowSpec } from './window.js';
-import { warmupSchemes, type WarmTarget } from './warmup.js';
+import { expectedWarmupWindows, warmupSchemes, type WarmTarget } from './warmup.js';
 
 /** The seeded order of targets in one round: a fresh permutation per (scenario, block, round). */
 export function roundOrder<T extends { name: string }>(targets: readonly T[], seed: number, scenario: string, block: number, round: number): T[] {
@@ -238,8 +238,10 @@ function targetRecord(l: Live, shared: boolean): BlockRecord['targets'][number] 
  */
 async function startPart(ctx: RunContext, part: Part): Promise<Live[]> {
   const { scenario, block } = part;
+  // What each fresh warm-up took last time, so all of them end together (`dueInRound`).
+  const expected = expectedWarmupWindows(ctx.journal.state.blocks, scenario.name, part.mix !== undefined);
   const live: Live[] = seededShuffle(
-    part.procs.map((p) => ({ name: p.name, started: p.started, carried: part.carried.has(p.name), warmupRps: [], warmupRequests: 0, steady: false })),
+    part.procs.map((p) => ({ name: p.name, started: p.started, carried: part.carried.has(p.name), warmupRps: [], warmupRequests: 0, steady: false, expectedWindows: expected.get(p.name) })),
     subSeed(ctx.seed, scenario.name, block, 'start'),
   );
   if (part.position !== undefined) ctx.emit({ type: 'block-start', scenario: scenario.name, block, targets: live.map((l) => l.name), elapsedSec: ctx.elapsed(), budgetSec: ctx.design.budgetSec });

@@ -1,5 +1,6 @@
 import { subSeed } from '../analysis/bootstrap.js';
 import type { Design } from '../design-options.js';
+import type { BlockRecord } from '../result-schema.js';
 import { seededShuffle } from '../random.js';
 import type { StartedTarget } from './server-process.js';
 import { warmupWindow } from './unrecorded.js';
@@ -12,6 +13,10 @@ export interface WarmTarget {
   readonly carried: boolean;
   /** Its warm-up has reached a steady state. */
   readonly steady: boolean;
+  /** Its warm-up windows so far. */
+  readonly warmupRps: readonly number[];
+  /** The windows its fresh warm-up took the last time a block warmed it the same way (`expectedWarmupWindows`); unknown in its first. */
+  readonly expectedWindows?: number | undefined;
 }
 
 /**
@@ -40,22 +45,53 @@ interface SchemeSeed {
 
 /**
  * Fresh processes, warmed together until steady: each still warming gets one window of the
- * warm-up's length per round, in an order drawn afresh per round, until `isSteady` or the maximum.
+ * warm-up's length per round (`dueInRound`), in an order drawn afresh per round, until it is steady
+ * or has had the maximum of windows.
  */
 function freshRotation(design: Pick<Design, 'warmup'>, o: SchemeSeed): WarmupScheme {
   const { windowSec, min, max } = warmupWindows(design.warmup);
   return {
     windowSec,
     order: (round, targets) =>
-      round > max
-        ? []
-        : seededShuffle(
-            targets.filter((t) => !t.carried && !t.steady),
-            subSeed(o.seed, o.scenario, o.block, 'warmup', round),
-          ),
+      seededShuffle(
+        dueInRound(
+          round,
+          targets.filter((t) => !t.carried),
+          max,
+        ),
+        subSeed(o.seed, o.scenario, o.block, 'warmup', round),
+      ),
     records: (t) => !t.carried,
     steady: (rps) => (design.warmup.served ? hasServed(rps, windowSec, min, design.warmup.served) : isSteady(rps, min, design.warmup.tolerance)),
   };
+}
+
+/**
+ * The fresh targets that take a window in a warm-up's `round`: those still warming (not steady, under
+ * `max` windows), each from the round that makes the windows it is expected to take end with the
+ * longest's, so the fast ones do not sit idle through the slow ones' warm-up and meet round 1 as
+ * rested as the others. A target with no expectation, or already started, takes every round; when
+ * none is due but some still warm (one ended sooner than expected), they all take it. Pure.
+ */
+export function dueInRound<T extends WarmTarget>(round: number, fresh: readonly T[], max: number): T[] {
+  const warming = fresh.filter((t) => !t.steady && t.warmupRps.length < max);
+  const longest = Math.min(max, Math.max(0, ...fresh.map((t) => t.expectedWindows ?? 0)));
+  const due = warming.filter((t) => t.expectedWindows === undefined || t.warmupRps.length > 0 || round > longest - Math.min(t.expectedWindows, longest));
+  return due.length ? due : warming;
+}
+
+/**
+ * The windows each target's fresh warm-up took in the latest block that warmed it the same way: the
+ * scenario's own blocks, or any block's fresh warm-up when it is on every scenario's requests
+ * (`mixed`). What `dueInRound` aligns the warm-ups' ends by. Pure.
+ */
+export function expectedWarmupWindows(blocks: readonly Pick<BlockRecord, 'scenario' | 'targets'>[], scenario: string, mixed: boolean): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const b of blocks) {
+    if (!mixed && b.scenario !== scenario) continue;
+    for (const t of b.targets) if (t.status === 'ok' && !t.carried && t.warmupRps.length) out.set(t.target, t.warmupRps.length);
+  }
+  return out;
 }
 
 /**
