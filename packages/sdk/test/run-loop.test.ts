@@ -637,7 +637,8 @@ describe('fresh warm-ups end together', () => {
     expect(windows(2)).toEqual({ ref: 2, b: 6 });
     // The warm-up rounds of each block, in order: who took a window in each.
     const starts = seam.calls.filter((c) => c.op === 'start').map((c) => c.at);
-    const rounds = (block: number) => seam.calls.filter((c) => c.op === 'warm' && c.at >= starts[block - 1]! && (block === starts.length || c.at < starts[block]!)).map((c) => [...c.targets].sort().join('+'));
+    const rounds = (block: number) =>
+      seam.calls.filter((c) => c.op === 'warm' && c.at >= starts[block - 1]! && (block === starts.length || c.at < starts[block]!)).map((c) => [...c.targets].sort().join('+'));
     // Block 1 knows nothing yet: both start together, and ref then idles for 4 rounds.
     expect(rounds(1)).toEqual(['b+ref', 'b+ref', 'b', 'b', 'b', 'b']);
     // Block 2: ref's 2 windows are the last 2 rounds.

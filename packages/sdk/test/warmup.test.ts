@@ -87,8 +87,24 @@ describe('fresh warm-ups end together', () => {
   it('dueInRound: no expectation (a scenario’s first block) means every round from the first; steady, carried or at the maximum means none', () => {
     const all = [t('a'), t('b', { expected: 1 }), t('c', { expected: 4, steady: true }), t('d', { carried: true }), t('e', { windows: 6 })];
     // c expected 4: b starts in round 4; a has no expectation; c is steady; e has had its 6 windows.
-    expect(names(dueInRound(1, all.filter((x) => !x.carried), 6))).toEqual(['a']);
-    expect(names(dueInRound(4, all.filter((x) => !x.carried), 6))).toEqual(['a', 'b']);
+    expect(
+      names(
+        dueInRound(
+          1,
+          all.filter((x) => !x.carried),
+          6,
+        ),
+      ),
+    ).toEqual(['a']);
+    expect(
+      names(
+        dueInRound(
+          4,
+          all.filter((x) => !x.carried),
+          6,
+        ),
+      ),
+    ).toEqual(['a', 'b']);
   });
 
   it('dueInRound: when none is due yet but some still warm (the longest ended sooner than expected), they start at once', () => {
@@ -102,7 +118,17 @@ describe('fresh warm-ups end together', () => {
       scenario,
       targets: targets.map(([target, n, carried]) => ({ target, status: 'ok' as const, warmupRps: Array.from({ length: n }, () => 1), steady: true, ...(carried ? { carried } : {}) })),
     });
-    const blocks = [rec('a', [['x', 5], ['y', 2]]), rec('b', [['x', 3], ['y', 1, true]]), rec('a', [['x', 4]])];
+    const blocks = [
+      rec('a', [
+        ['x', 5],
+        ['y', 2],
+      ]),
+      rec('b', [
+        ['x', 3],
+        ['y', 1, true],
+      ]),
+      rec('a', [['x', 4]]),
+    ];
     expect(Object.fromEntries(expectedWarmupWindows(blocks, 'a', false))).toEqual({ x: 4, y: 2 });
     expect(Object.fromEntries(expectedWarmupWindows(blocks, 'b', false))).toEqual({ x: 3 });
     expect(Object.fromEntries(expectedWarmupWindows(blocks, 'c', true))).toEqual({ x: 4, y: 2 });

@@ -70,11 +70,17 @@ export function controlOf(
   }
   if (!out.length) return undefined;
   const judged = out.filter((s) => s.containsOne !== null);
-  return { reference, twin, scenarios: out, processSd: processSdOf(
+  return {
+    reference,
+    twin,
+    scenarios: out,
+    processSd: processSdOf(
       out.map((s, i) => ({ ...s, meansSd: meansSd[i] })),
       est.confidence,
       processes,
-    ), holds: judged.length ? judged.every((s) => s.containsOne) : null };
+    ),
+    holds: judged.length ? judged.every((s) => s.containsOne) : null,
+  };
 }
 
 /** The SD of grouped values' group means (NaN below two non-empty groups). */
