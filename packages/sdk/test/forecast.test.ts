@@ -131,6 +131,10 @@ describe('the pieces of the forecast, by hand', () => {
     expect(blend.within).toBeCloseTo(Math.sqrt((0.018 ** 2 + 8 * 0.065 ** 2) / 9), 12);
     expect(blend.between).toBeCloseTo(0.015, 12);
     expect(withUnseenScenarios({ between: 0.01, within: 0.02 }, { between: 0.05, within: 0.05 }, 9, 9)).toEqual({ between: 0.01, within: 0.02 });
+    // A host noisier than the prior: within blocks the scenarios to come are priced at what the first measured, not under it.
+    const noisy = withUnseenScenarios({ between: 0.015, within: 0.17 }, { between: 0.015, within: 0.065 }, 1, 3);
+    expect(noisy.within).toBe(0.17);
+    expect(noisy.between).toBeCloseTo(0.015, 12);
     // The whole run's pace reads 2 here (its blocks ≤ 2 end near the end of the run): the case this is for.
     expect(blocksAtPace({ blocks: 2, wallSec: 18 * 60, endSec: 17 * 60 }, { budgetSec: 1080, maxBlocks: 12 })).toBe(2);
   });
