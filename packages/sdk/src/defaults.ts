@@ -54,12 +54,13 @@ export const DEFAULTS = {
    * one window per round, in a seeded order), so none sits idle through the others' whole warm-ups.
    * From a scenario's second block on, each starts in the round that makes its windows end with the
    * longest's, by the windows it took in the scenario's block before (`dueInRound`): the fast
-   * reference served its 20,000 requests in 1–2 windows and then idled while Express took 6, and a
-   * pair's round 1 read high against its later rounds when the reference had idled one warm-up round
-   * longer than the target (+8.2% ± 7.3%, 33 pairs' blocks, against −3.9% ± 7.7% at equal idling; a
-   * default run at 5 rounds per block, 2026-11-29 09:51 UTC; round 1 ÷ later 1.010–1.016 in the
-   * per-scenario default runs before). Warming them one after another, then a wake-up round of one window each, was the design until
-   * 1f23444 (results without `design.freshWarmup`) and was removed: a server idle for about 15 s
+   * reference served its 20,000 requests in 1–2 windows and then idled while Express took 6. Round 1
+   * ÷ later read 1.010–1.016 in the per-scenario default runs before; on a noisy host a pair's round
+   * 1 read +8.2% ± 7.3% where the reference had idled one warm-up round longer than the target and
+   * −3.9% ± 7.7% where they idled alike in one run, −2.0% ± 9.3% and −3.2% ± 6.8% in another
+   * (docs/measurements.md): mixed, but the asymmetry is there by construction and aligning the ends
+   * costs no window. Warming them one after another, then a wake-up round of one window each, was
+   * the design until 1f23444 (results without `design.freshWarmup`) and was removed: a server idle for about 15 s
    * runs its next second slow, and the wake-up round that undid it cost 3.2 s of the default suite's
    * 23 s of fresh start per block.
    */

@@ -126,6 +126,15 @@ describe('the pieces of the forecast, by hand', () => {
     // One scenario of one: the budget over its own blocks, at most the maximum; never under 1.
     expect(blocksPerScenarioAtPace(parts.slice(0, 2), { budgetSec: 360, maxBlocks: 12, scenarios: 1 })).toBe(12);
     expect(blocksPerScenarioAtPace(parts, { budgetSec: 60, maxBlocks: 12, scenarios: 9 })).toBe(1);
+    // With the planner's prices, a scenario not begun costs its price × measured ÷ priced of those begun:
+    // baseline ran 35 s a block where 30 were priced, so a ramp priced 100 s counts 116.7 s, and 7 more at 30 s 35 s each.
+    const first = [
+      { scenario: 'baseline', wallSec: 35 },
+      { scenario: 'baseline', wallSec: 35 },
+    ];
+    const plannedSec = new Map([['baseline', 30], ['ramp', 100], ...Array.from({ length: 7 }, (_, i) => [`s${i}`, 30] as [string, number])]);
+    expect(blocksPerScenarioAtPace(first, { budgetSec: 1080, maxBlocks: 12, scenarios: 9 })).toBe(3); // 1080 ÷ (9 × 35)
+    expect(blocksPerScenarioAtPace(first, { budgetSec: 1080, maxBlocks: 12, scenarios: 9, plannedSec })).toBe(2); // 1080 ÷ 396.7
     // The scenarios not begun are priced at the prior, each scenario weighing alike: 1 of 9 measured at 0.018 within, 8 at 0.065.
     const blend = withUnseenScenarios({ between: 0.015, within: 0.018 }, { between: 0.015, within: 0.065 }, 1, 9);
     expect(blend.within).toBeCloseTo(Math.sqrt((0.018 ** 2 + 8 * 0.065 ** 2) / 9), 12);

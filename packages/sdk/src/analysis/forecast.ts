@@ -192,14 +192,23 @@ export function measuredNoise(measured: readonly PairNoise[], priorBetweenSd: nu
  * their wall seconds, the budget clock when the last of their windows ended; the rounds they ran),
  * and the typical half-width then. With processes per scenario a scenario runs all its blocks
  * before the next begins, so the pace is a scenario's: the budget over one block of every scenario,
- * each at the mean wall time of its blocks so far, and the scenarios not begun at the mean of those
- * that have (`blocksPerScenarioAtPace`). Undefined before such a block has rounds. Pure.
+ * each at the mean wall time of its blocks so far, and the scenarios not begun at the planner's
+ * price scaled as the begun ones ran (`blocksPerScenarioAtPace`). Undefined before such a block has
+ * rounds. Pure.
  */
 export function forecastAtPace(
   noise: NoiseComponents,
   run: { windows: ReadonlyArray<Pick<WindowRecord, 'block' | 'elapsedSec'>>; blocks: ReadonlyArray<Pick<BlockRecord, 'scenario' | 'block' | 'rounds' | 'wallSec'>> },
   maxBlock: number,
-  design: { budgetSec: number; blocks: { max: number }; rounds: { min: number }; processes?: 'shared' | 'per-scenario' | undefined; scenarios?: number | undefined },
+  design: {
+    budgetSec: number;
+    blocks: { max: number };
+    rounds: { min: number };
+    processes?: 'shared' | 'per-scenario' | undefined;
+    scenarios?: number | undefined;
+    /** Each scenario's block as the planner prices it (`plannedBlockSecs`). */
+    plannedSec?: ReadonlyMap<string, number> | undefined;
+  },
 ): { blocks: number; rounds: number; halfWidth: number } | undefined {
   const parts = run.blocks.filter((b) => b.block <= maxBlock && b.rounds > 0);
   const done = new Set(parts.map((b) => b.block)).size;
@@ -207,7 +216,7 @@ export function forecastAtPace(
   if (!done || !endSec) return undefined;
   const blocks =
     design.processes === 'per-scenario'
-      ? blocksPerScenarioAtPace(parts, { budgetSec: design.budgetSec, maxBlocks: design.blocks.max, scenarios: design.scenarios ?? 1 })
+      ? blocksPerScenarioAtPace(parts, { budgetSec: design.budgetSec, maxBlocks: design.blocks.max, scenarios: design.scenarios ?? 1, plannedSec: design.plannedSec })
       : blocksAtPace({ blocks: done, wallSec: parts.reduce((a, b) => a + b.wallSec, 0), endSec }, { budgetSec: design.budgetSec, maxBlocks: design.blocks.max });
   const rounds = Math.max(design.rounds.min, Math.round(median(parts.map((b) => b.rounds))));
   return { blocks, rounds, halfWidth: expectedHalfWidth(noise, blocks, rounds) };
@@ -233,16 +242,26 @@ export function withUnseenScenarios(measured: NoiseComponents, prior: NoiseCompo
  * Blocks per scenario a run with processes per scenario reaches: its budget ÷ the wall time of one
  * block of every scenario (each scenario's blocks so far at their mean, the `scenarios` not begun
  * at the mean of those that have), at least 1 and at most the maximum. The pace of the whole run
- * (`blocksAtPace`) read 2 blocks there: its blocks ≤ 2 span nearly the whole run. Pure.
+ * (`blocksAtPace`) read 2 blocks there: its blocks ≤ 2 span nearly the whole run. With the planner's
+ * price of each scenario's block (`plannedSec`), a scenario not begun costs its price × the median
+ * of measured ÷ priced over those begun: the default suite's concurrency ramp takes 3× a baseline
+ * block, and priced at the first scenario's mean a fresh-clone run on a slow host (2026-11-29
+ * 10:38) was forecast 3 blocks per scenario after block 2 and ran 2, ±11.3% said for ±39.1%. Pure.
  */
-export function blocksPerScenarioAtPace(parts: ReadonlyArray<Pick<BlockRecord, 'scenario' | 'wallSec'>>, o: { budgetSec: number; maxBlocks: number; scenarios: number }): number {
+export function blocksPerScenarioAtPace(
+  parts: ReadonlyArray<Pick<BlockRecord, 'scenario' | 'wallSec'>>,
+  o: { budgetSec: number; maxBlocks: number; scenarios: number; plannedSec?: ReadonlyMap<string, number> | undefined },
+): number {
   const byScenario = new Map<string, number[]>();
   for (const p of parts) byScenario.set(p.scenario, [...(byScenario.get(p.scenario) ?? []), p.wallSec]);
-  const means = [...byScenario.values()].map((xs) => xs.reduce((a, x) => a + x, 0) / xs.length);
+  const meanOf = new Map([...byScenario].map(([s, xs]) => [s, xs.reduce((a, x) => a + x, 0) / xs.length]));
+  const means = [...meanOf.values()];
   if (!means.length) return 1;
-  const mean = means.reduce((a, x) => a + x, 0) / means.length;
-  const perRound = means.reduce((a, x) => a + x, 0) + Math.max(0, o.scenarios - means.length) * mean;
-  return Math.min(o.maxBlocks, Math.max(1, Math.floor(o.budgetSec / perRound)));
+  const seen = means.reduce((a, x) => a + x, 0);
+  const priced = o.plannedSec;
+  const scale = priced && [...meanOf.keys()].every((s) => (priced.get(s) ?? 0) > 0) ? median([...meanOf].map(([s, m]) => m / priced.get(s)!)) : undefined;
+  const unseen = scale !== undefined ? [...priced!].reduce((a, [s, sec]) => (meanOf.has(s) ? a : a + sec * scale), 0) : Math.max(0, o.scenarios - means.length) * (seen / means.length);
+  return Math.min(o.maxBlocks, Math.max(1, Math.floor(o.budgetSec / (seen + unseen))));
 }
 
 /**

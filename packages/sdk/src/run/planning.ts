@@ -6,7 +6,7 @@ import type { RunSuiteOptions } from '../options.js';
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
-import { minimumSec, planBudget, type BudgetPlan, type RunForecast } from '../analysis/budget.js';
+import { blockSec, minimumSec, planBudget, type BudgetPlan, type RunForecast } from '../analysis/budget.js';
 import type { PlannedScenario } from '../analysis/round-cost.js';
 import { budgetFor, forecastBudget, priorBetween, type NoiseComponents } from '../analysis/forecast.js';
 import type { Driver } from '../driver.js';
@@ -82,6 +82,16 @@ export function planRun(
     budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
   };
   return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
+}
+
+/**
+ * Each loaded scenario's block as the planner prices it: its minimum of rounds, each fresh warm-up
+ * at its typical length. What the forecast after block 2 prices the scenarios not begun by, scaled
+ * as the begun ones ran (`blocksPerScenarioAtPace`).
+ */
+export function plannedBlockSecs(planned: readonly PlannedScenario[], design: Pick<Design, 'rounds' | 'warmup'>): Map<string, number> {
+  const warmupSec = typicalWarmupSec(design.warmup);
+  return new Map(planned.map((p) => [p.name, blockSec(p, design.rounds.min, warmupSec, DEFAULTS.planCosts)]));
 }
 
 /**

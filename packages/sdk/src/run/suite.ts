@@ -21,7 +21,7 @@ import { processExecutor, systemClock, type Clock, type Executor, type ExecutorC
 import { replayJournal, RunJournal } from './journal.js';
 import { writePlan, type RunPlan } from './plan.js';
 import { costsPhase, setupPhase, verifyPhase, type PhaseContext } from './phases.js';
-import { isSuiteRunPlan, planRun, planSuiteRun } from './planning.js';
+import { isSuiteRunPlan, plannedBlockSecs, planRun, planSuiteRun } from './planning.js';
 import { scheduleHttp } from './scheduler.js';
 import type { SuitePlan, SuiteRunPlan } from './suite-plan.js';
 import { designNow, emptyState, type RunState } from './state.js';
@@ -52,7 +52,8 @@ function noiseOutlook(
   const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
     planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
   const planned = forecastWith(noise, 1, design.method);
-  const paced = planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, { ...design, scenarios: suite.loadScenarios.length }) : undefined;
+  const paced =
+    planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, { ...design, scenarios: suite.loadScenarios.length, plannedSec: plannedBlockSecs(suite.planned, design) }) : undefined;
   // After block 2, the forecast is said with the range its record (of forecasts after block 2) allows.
   const forecast = planned && paced ? { ...planned, ...paced, ...(maxBlock === FORECAST_BLOCKS ? { likely: likelyRange(paced.halfWidth) } : {}) } : planned;
   const limits = intervalLimits(measured, {
