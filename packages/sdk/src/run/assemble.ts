@@ -54,10 +54,9 @@ export interface RunOutcome {
  */
 export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
   const { suite, state, pinning, time } = run;
-  const { opts, scenarios, targets, loadScenarios, kindScenarios, est, thresholdTerms, slo, instructionsPlan } = suite;
+  const { opts, scenarios, loadScenarios, kindScenarios, est, thresholdTerms, slo, instructionsPlan } = suite;
   const { infos, usable, verify } = run.targets;
   const { streaming } = run;
-  const { driver, reason } = run.driver;
   const { stops, ceilings, profiles, instructions, capacity, loadSec } = state;
   // A target's replicas under its own name, each with its process number (`replicas.ts`).
   const blocks = state.blocks.map(blockAsProcesses);
