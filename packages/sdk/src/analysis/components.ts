@@ -16,14 +16,20 @@ export function varianceComponents(groups: Grouped): { between: number | null; w
     df += g.length - 1;
   }
   const withinVar = df > 0 ? ss / df : null;
-  if (gs.length < 2) return { between: null, within: withinVar === null ? null : Math.sqrt(withinVar) };
-  const means = gs.map((g) => g.reduce((a, b) => a + b, 0) / g.length);
-  const grand = means.reduce((a, b) => a + b, 0) / means.length;
-  const varMeans = means.reduce((a, m) => a + (m - grand) ** 2, 0) / (means.length - 1);
+  const varMeans = meansVariance(gs);
+  if (varMeans === null) return { between: null, within: withinVar === null ? null : Math.sqrt(withinVar) };
   // Harmonic mean of group sizes: the within-variance a block mean carries.
   const nH = gs.length / gs.reduce((a, g) => a + 1 / g.length, 0);
   const between = Math.max(0, varMeans - (withinVar ?? 0) / nH);
   return { between: Math.sqrt(between), within: withinVar === null ? null : Math.sqrt(withinVar) };
+}
+
+/** The sample variance of the means of grouped samples' non-empty groups; null below two such groups. */
+export function meansVariance(groups: Grouped): number | null {
+  const means = groups.filter((g) => g.length > 0).map((g) => g.reduce((a, b) => a + b, 0) / g.length);
+  if (means.length < 2) return null;
+  const grand = means.reduce((a, b) => a + b, 0) / means.length;
+  return means.reduce((a, m) => a + (m - grand) ** 2, 0) / (means.length - 1);
 }
 
 /**

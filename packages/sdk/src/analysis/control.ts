@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import type { ControlRecord, ControlScenario } from '../result/control.js';
 import type { WindowRecord } from '../result-schema.js';
-import { varianceComponents } from './components.js';
+import { meansVariance, varianceComponents } from './components.js';
 import { chiSquareQuantile } from './student-t.js';
 import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from './summarize.js';
 
@@ -58,7 +58,7 @@ export function controlOf(
     const ratio = estimate(groups, est, [scenario, twin, 'ratio'], RATIO_METHOD);
     const logs = groups.map((g) => g.filter((x) => x > 0).map(Math.log));
     const vc = varianceComponents(logs);
-    meansSd.push(sdOfMeans(logs));
+    meansSd.push(Math.sqrt(meansVariance(logs) ?? Number.NaN));
     out.push({
       scenario,
       blocks: groups.length,
@@ -81,11 +81,4 @@ export function controlOf(
     ),
     holds: judged.length ? judged.every((s) => s.containsOne) : null,
   };
-}
-
-/** The SD of grouped values' group means (NaN below two non-empty groups). */
-function sdOfMeans(groups: readonly number[][]): number {
-  const means = groups.filter((g) => g.length).map((g) => g.reduce((a, b) => a + b, 0) / g.length);
-  const m = means.reduce((a, b) => a + b, 0) / means.length;
-  return Math.sqrt(means.reduce((a, x) => a + (x - m) ** 2, 0) / (means.length - 1));
 }
