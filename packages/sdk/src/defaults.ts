@@ -2,6 +2,17 @@
  * Every default and threshold of the measuring design, in one place. The SDK, the CLI (help,
  * flag defaults, README table) and the reports import them from here; nothing restates a number.
  */
+/**
+ * Requests a fresh process serves before it is measured: the fresh warm-up's least work
+ * (`DEFAULTS.warmup.served`) and `--instructions`' uninstrumented warm-up. Counted in callgrind
+ * in batches of 1,000 with the young generation fixed (`npm run bench:warmup-instructions`,
+ * 2026-11-29; docs/measurements.md has the table), the request path's cost (the least batch
+ * outside collections) settled within 0.5% after 6,000–10,000 requests on nine of ten (server,
+ * scenario) pairs of contract A's Node servers on baseline and json-post, Express on baseline
+ * after 13,000; after 5,000 Hono's was still 1.37× its final level. 20,000 is past all of them.
+ */
+const STEADY_WORK = 20_000;
+
 export const DEFAULTS = {
   /** Target of the relative figures (throughput and CPU per request) when present in the suite. */
   reference: 'node-http',
@@ -64,7 +75,7 @@ export const DEFAULTS = {
    * runs its next second slow, and the wake-up round that undid it cost 3.2 s of the default suite's
    * 23 s of fresh start per block.
    */
-  warmup: { minSec: 0.5, maxSec: 3, tolerance: 0.05, served: 20_000, windowSec: 0.5 },
+  warmup: { minSec: 0.5, maxSec: 3, tolerance: 0.05, served: STEADY_WORK, windowSec: 0.5 },
   /** Requests a fresh warm-up asks for each scenario it sends (`warmup` above has why), above `warmup.served`. */
   warmupServedPerScenario: 7_000,
   /**
@@ -279,15 +290,17 @@ export const DEFAULTS = {
    * seeds, GC on a fixed schedule; CPython: a fixed hash seed). `pairSec` is the planner's estimate
    * for one pair on `processes` processes (80–110 s for contract A here with 1,000 requests at one
    * connection; the longer count adds about 10 s).
-   * The JIT is still settling after a short warm-up, so both counts are long: fewer requests give
-   * counts that differ by a percent or more between processes. The cost is lumpy: dumps of 200
+   * The warm-up is a run's (`STEADY_WORK`): after the 3,000 requests it was until 2026-11-29 a
+   * Node server's request path still cost 1.06–2.1× its settled instructions (docs/method.md).
+   * Both counts are long: fewer requests give counts that differ by a percent or more between
+   * processes. The cost is lumpy: dumps of 200
    * requests each of the test server ranged from 105k to 759k instructions per request, in the same
    * pattern on every process (collections on a fixed schedule), so only a long count amortizes it:
    * three processes' totals over 2,000 requests agreed within 0.01–0.06%, over 600 within 0.17%.
    */
   instructions: {
     processes: 3,
-    warmupRequests: 3000,
+    warmupRequests: STEADY_WORK,
     requests: 2000,
     loadedRequests: 1000,
     /** Pause after the warm-up and after the counted requests, ms: the closed connections are handled on both sides of the count, not inside it by chance. */
