@@ -174,32 +174,22 @@ async function series(target, scenario) {
 }
 
 const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
+const least = (xs) => Math.min(...xs);
 const perWindow = windowReq / batch;
-function analyse(xs) {
-  const steady = mean(xs.slice(Math.floor(xs.length * (1 - tail))));
-  const windowAfter = (n) => mean(xs.slice(n / batch, n / batch + perWindow)) / steady;
-  // The least warm-up after which every later window (of --window, in steps of a batch) stays within `tol`.
-  const settledAt = (tol) => {
-    let last = -1;
-    for (let i = 0; i + perWindow <= xs.length; i++) if (Math.abs(mean(xs.slice(i, i + perWindow)) / steady - 1) > tol) last = i;
-    return (last + 1) * batch;
-  };
-  return { steady, after: Object.fromEntries(at.map((n) => [n, windowAfter(n)])), settledAt: { 0.01: settledAt(0.01), 0.02: settledAt(0.02), 0.05: settledAt(0.05) } };
-}
-
 /**
- * The same questions of the floor: per window its least batch, ÷ the least batch of the tail. A
- * batch without a collection's lump (a scavenge inside Heap::CollectGarbage, or incremental marking
- * steps outside it, both every few thousand requests) is the request path's own cost, so the floor
- * settles when the optimising compiler is done.
+ * The steady level (`of` over the tail's batches), each `--at` warm-up's next window (`of` over its
+ * batches) ÷ it, and the least warm-up after which every later window (of --window, in steps of a
+ * batch) stays within 1%, 2% and 5%. With `least`, the floor: a batch without a collection's lump
+ * (a scavenge inside Heap::CollectGarbage, or incremental marking steps outside it, both every few
+ * thousand requests) is the request path's own cost, so the floor settles when the optimising
+ * compiler is done.
  */
-function analyseFloor(xs) {
-  const min = (ys) => Math.min(...ys);
-  const steady = min(xs.slice(Math.floor(xs.length * (1 - tail))));
-  const windowAfter = (n) => min(xs.slice(n / batch, n / batch + perWindow)) / steady;
+function analyse(xs, of = mean) {
+  const steady = of(xs.slice(Math.floor(xs.length * (1 - tail))));
+  const windowAfter = (n) => of(xs.slice(n / batch, n / batch + perWindow)) / steady;
   const settledAt = (tol) => {
     let last = -1;
-    for (let i = 0; i + perWindow <= xs.length; i++) if (Math.abs(min(xs.slice(i, i + perWindow)) / steady - 1) > tol) last = i;
+    for (let i = 0; i + perWindow <= xs.length; i++) if (Math.abs(of(xs.slice(i, i + perWindow)) / steady - 1) > tol) last = i;
     return (last + 1) * batch;
   };
   return { steady, after: Object.fromEntries(at.map((n) => [n, windowAfter(n)])), settledAt: { 0.01: settledAt(0.01), 0.02: settledAt(0.02), 0.05: settledAt(0.05) } };
@@ -215,7 +205,7 @@ for (const [target, scenario, done] of pairs) {
   const a = analyse(perRequest);
   const outside = perRequest.map((x, i) => x - gcPerRequest[i]);
   const outsideGc = analyse(outside);
-  const floor = analyseFloor(outside);
+  const floor = analyse(outside, least);
   out.push({ target, scenario: scenario.name, perRequest, gcPerRequest, ...a, outsideGc, floor });
   for (const [what, x] of [
     ['all', a],
