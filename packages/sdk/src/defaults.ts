@@ -7,9 +7,10 @@
  * (`DEFAULTS.warmup.served`) and `--instructions`' uninstrumented warm-up. Counted in callgrind
  * in batches of 1,000 with the young generation fixed (`npm run bench:warmup-instructions`,
  * 2026-11-29; docs/measurements.md has the table), the request path's cost (the least batch
- * outside collections) settled within 0.5% after 6,000–10,000 requests on nine of ten (server,
- * scenario) pairs of contract A's Node servers on baseline and json-post, Express on baseline
- * after 13,000; after 5,000 Hono's was still 1.37× its final level. 20,000 is past all of them.
+ * outside collections) of the 3,000 requests after a warm-up of 10,000 was within 0.5% of its
+ * final level on nine of ten (server, scenario) pairs of contract A's Node servers on baseline and
+ * json-post (Express on baseline 7% above, a re-optimisation gone by 14,000); after 5,000 Hono's
+ * was still 1.37× it. 20,000 is past all of them.
  */
 const STEADY_WORK = 20_000;
 
