@@ -138,7 +138,7 @@ export function classifyChange(change: Change | null, thresholdPct: number, band
  * two runs, head ÷ base above 1 + max(t, 3s) is a `regression`, below 1 − max(t, 3s) an
  * `improvement`; `unstable` when 3s alone exceeds t (the count moves more than the threshold
  * between processes: it cannot gate); `plan-differs` when the two runs counted with different
- * warm-ups, request counts or runtime flags (the counts depend on them).
+ * warm-ups, request counts, runtime flags or ways of counting (the counts depend on them).
  */
 export function classifyInstructions(ratio: number, spread: number, thresholdPct: number, samePlan: boolean): InstructionStatus {
   if (!samePlan) return 'plan-differs';
@@ -155,7 +155,9 @@ function instructionChanges(base: BenchResult, head: BenchResult, thresholdPct: 
   for (const h of head.instructions ?? []) {
     const b = base.instructions?.find((x) => x.scenario === h.scenario && x.target === h.target);
     if (b?.status !== 'ok' || h.status !== 'ok') continue;
-    const samePlan = planOf(base) === planOf(head) && JSON.stringify(b.flags ?? []) === JSON.stringify(h.flags ?? []);
+    // The same plan, flags and way of counting (re-settled connections, collections left out).
+    const way = (x: typeof h) => JSON.stringify([x.flags ?? [], x.resettleRequests ?? null, x.excluded ?? []]);
+    const samePlan = planOf(base) === planOf(head) && way(b) === way(h);
     for (const hl of h.levels) {
       const bl = b.levels.find((l) => l.connections === hl.connections);
       if (!bl || bl.perRequest <= 0) continue;

@@ -94,6 +94,10 @@ export function instructionTables(result: BenchResult): Array<{ title: string; t
   if (!result.instructions?.length) return [];
   const flags = [...new Set(result.instructions.flatMap((x) => x.flags ?? []))].join(' ');
   const d = result.design.instructions;
-  const how = d ? `${d.processes} fresh processes, ${fmtInt(d.warmupRequests)} requests of warm-up, ${fmtInt(d.requests)} counted at one connection and ${fmtInt(d.loadedRequests)} loaded` : '';
-  return [{ title: `Instructions per request (callgrind, user space only${how ? `; ${how}` : ''}${flags ? `; ${flags}` : ''})`, table: instructionsTable(result) as Table<unknown> }];
+  const resettle = result.instructions.find((x) => x.resettleRequests !== undefined)?.resettleRequests;
+  const how = d
+    ? `${d.processes} fresh processes, ${fmtInt(d.warmupRequests)} requests of warm-up, ${resettle !== undefined ? `${fmtInt(resettle)} more on each count's connections, ` : ''}${fmtInt(d.requests)} counted at one connection and ${fmtInt(d.loadedRequests)} loaded`
+    : '';
+  const outside = result.instructions.some((x) => x.excluded?.includes('collections')) ? ", V8's collections left out" : '';
+  return [{ title: `Instructions per request (callgrind, user space only${outside}${how ? `; ${how}` : ''}${flags ? `; ${flags}` : ''})`, table: instructionsTable(result) as Table<unknown> }];
 }

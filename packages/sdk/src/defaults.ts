@@ -75,8 +75,17 @@ export const DEFAULTS = {
    * the design until 1f23444 (results without `design.freshWarmup`) and was removed: a server idle for about 15 s
    * runs its next second slow, and the wake-up round that undid it cost 3.2 s of the default suite's
    * 23 s of fresh start per block.
+   * At least two windows (`minSec` 1 s), so a warm-up's connections have closed once before it
+   * ends: each window is a loader of its own, and a Node server's first connections closing
+   * deoptimises its request path. Counted in callgrind (node:http, 8 connections, 10,000 requests
+   * on one set of connections, then a new set): the 1,000-request batches after the first close
+   * cost 189k, 203k, 133k, 67k and then 57k instructions a request, its floor before the close;
+   * after a second close 59–66k. Fastify's first close: 302k, 210k, 280k, 69k, 61k. A target that
+   * served its work in one window, as fast ones do on a fast host (node:http 40,000 requests in
+   * half a second), met round 1 re-settling: the reference most of all, whose path is all Node's,
+   * which fits the ratios' round 1 reading 1.010–1.016 of later rounds in per-scenario runs.
    */
-  warmup: { minSec: 0.5, maxSec: 3, tolerance: 0.05, served: STEADY_WORK, windowSec: 0.5 },
+  warmup: { minSec: 1, maxSec: 3, tolerance: 0.05, served: STEADY_WORK, windowSec: 0.5 },
   /** Requests a fresh warm-up asks for each scenario it sends (`warmup` above has why), above `warmup.served`. */
   warmupServedPerScenario: 7_000,
   /**
@@ -293,17 +302,26 @@ export const DEFAULTS = {
    * connection; the longer count adds about 10 s).
    * The warm-up is a run's (`STEADY_WORK`): after the 3,000 requests it was until 2026-11-29 a
    * Node server's request path still cost 1.06–2.1× its settled instructions (docs/method.md).
-   * Both counts are long: fewer requests give counts that differ by a percent or more between
-   * processes. The cost is lumpy: dumps of 200
-   * requests each of the test server ranged from 105k to 759k instructions per request, in the same
-   * pattern on every process (collections on a fixed schedule), so only a long count amortizes it:
-   * three processes' totals over 2,000 requests agreed within 0.01–0.06%, over 600 within 0.17%.
+   * A count leaves V8's collections out (the inclusive cost of `Heap::CollectGarbage`): inside
+   * callgrind a scavenge of the 32-MB young generation counts as 100–150M instructions, and a
+   * 1,000-request count of Fastify caught one or not (118k a request with one, 60k without), where
+   * natively its 27–29 scavenges in 8 s took under 1% of the time (`--trace-gc`). A count at the
+   * settled path repeats less well than one of a path still settling did: the test server's three
+   * processes agreed within 0.29–0.33% (0.01–0.06% before), likely the work of timers that fire during a
+   * count (it runs for seconds under valgrind) now a larger part of a smaller count.
    */
   instructions: {
     processes: 3,
     warmupRequests: STEADY_WORK,
     requests: 2000,
     loadedRequests: 1000,
+    /**
+     * Requests each count's own connections serve, uninstrumented, before the count. A Node
+     * server's path deoptimises when connections follow closed ones (the warm-up's) and takes about
+     * 4,000 requests to settle again: node:http's count after a warm-up read 193k–296k
+     * instructions a request where its settled path costs 56k (`DEFAULTS.warmup` has the batches).
+     */
+    resettleRequests: 6000,
     /** Pause after the warm-up and after the counted requests, ms: the closed connections are handled on both sides of the count, not inside it by chance. */
     settleMs: 500,
     readyTimeoutMs: 60_000,

@@ -88,3 +88,4 @@ export type { PlannedScenario } from './analysis/round-cost.js';
 export { expectedHalfWidth, forecastBudget, likelyRange, budgetFor, noiseComponents, typicalComponents, type NoiseComponents } from './analysis/forecast.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';
+export { dumpCost } from './instructions/callgrind.js';

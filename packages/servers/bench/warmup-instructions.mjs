@@ -30,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { DEFAULTS, startProcess } from '@benchsuite/sdk';
+import { DEFAULTS, dumpCost, startProcess } from '@benchsuite/sdk';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({
@@ -106,38 +106,7 @@ async function send(agent, url, spec, statuses, n) {
   await Promise.all(Array.from({ length: Math.min(connections, n) }, loop));
 }
 
-/**
- * A dump's instructions: its total, and the part inside V8's collections (the inclusive cost of
- * every call to Heap::CollectGarbage from outside it; callgrind's format gives a call's inclusive
- * cost on the line after its `calls=`).
- */
-function dumpCost(dir, pid, k) {
-  const f = join(dir, `cg.${pid}.${k}`);
-  const text = readFileSync(f, 'utf8');
-  const m = /^totals:\s+(\d+)/m.exec(text);
-  if (!m) throw new Error(`${f} has no totals line`);
-  const names = new Map();
-  const named = (line) => {
-    const r = /^c?fn=\((\d+)\)(?: (.*))?$/.exec(line);
-    if (r[2] !== undefined) names.set(r[1], r[2]);
-    return names.get(r[1]) ?? '';
-  };
-  const isGc = (name) => /Heap::CollectGarbage\(/.test(name);
-  let fn = '';
-  let callee = '';
-  let inclusiveNext = false;
-  let gc = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('fn=')) fn = named(line);
-    else if (line.startsWith('cfn=')) callee = named(line);
-    else if (line.startsWith('calls=')) inclusiveNext = true;
-    else if (inclusiveNext) {
-      inclusiveNext = false;
-      if (isGc(callee) && !isGc(fn)) gc += Number(line.trim().split(/\s+/)[1] ?? 0);
-    }
-  }
-  return { total: Number(m[1]), gc };
-}
+const dumpCostOf = (dir, pid, k) => dumpCost(readFileSync(join(dir, `cg.${pid}.${k}`), 'utf8'));
 
 /** One fresh process: instructions per request of each batch, in order. */
 async function series(target, scenario) {
@@ -160,9 +129,9 @@ async function series(target, scenario) {
       await send(agent, srv.url, scenario.request, statuses, batch);
       await run('callgrind_control', ['-d', String(srv.pid)]);
       const files = readdirSync(dir).filter((f) => f.startsWith(`cg.${srv.pid}.`));
-      const cost = dumpCost(dir, srv.pid, files.length);
+      const cost = dumpCostOf(dir, srv.pid, files.length);
       perRequest.push(cost.total / batch);
-      gcPerRequest.push(cost.gc / batch);
+      gcPerRequest.push(cost.collections / batch);
       if (perRequest.length % 10 === 0) log(`  ${target} ${scenario.name}: ${served + batch} requests, ${Math.round(perRequest.at(-1))} instr/req, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
     return { perRequest, gcPerRequest };

@@ -58,10 +58,40 @@ export async function callgrindControl(pid: number, ...args: string[]): Promise<
 }
 
 /**
- * The instruction count of the newest dump of `pid` in `dir`: its `totals:` line (the `summary:`
- * line can be garbage after a zeroing).
+ * What a callgrind dump counted: its total (the `totals:` line; the `summary:` line can be garbage
+ * after a zeroing) and the part inside V8's collections, the inclusive cost of every call to
+ * `Heap::CollectGarbage` from outside it (callgrind's format gives a call's inclusive cost on the
+ * line after its `calls=`; 0 for a runtime without that function). Pure, so it is tested on text.
  */
-export function newestDumpTotal(dir: string, pid: number): number {
+export function dumpCost(text: string): { total: number; collections: number } {
+  const m = /^totals:\s+(\d+)/m.exec(text);
+  if (!m) throw new Error('callgrind dump has no totals line');
+  const names = new Map<string, string>();
+  const named = (line: string): string => {
+    const r = /^c?fn=\((\d+)\)(?: (.*))?$/.exec(line);
+    if (!r) return '';
+    if (r[2] !== undefined) names.set(r[1]!, r[2]);
+    return names.get(r[1]!) ?? '';
+  };
+  const isCollection = (name: string) => /Heap::CollectGarbage\(/.test(name);
+  let fn = '';
+  let callee = '';
+  let inclusiveNext = false;
+  let collections = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('fn=')) fn = named(line);
+    else if (line.startsWith('cfn=')) callee = named(line);
+    else if (line.startsWith('calls=')) inclusiveNext = true;
+    else if (inclusiveNext) {
+      inclusiveNext = false;
+      if (isCollection(callee) && !isCollection(fn)) collections += Number(line.trim().split(/\s+/)[1] ?? 0);
+    }
+  }
+  return { total: Number(m[1]), collections };
+}
+
+/** What the newest dump of `pid` in `dir` counted (`dumpCost`). */
+export function newestDumpCost(dir: string, pid: number): { total: number; collections: number } {
   const stem = `callgrind.out.${pid}.`;
   const dumps = readdirSync(dir)
     .filter((f) => f.startsWith(stem))
@@ -69,8 +99,9 @@ export function newestDumpTotal(dir: string, pid: number): number {
     .filter((d) => Number.isInteger(d.n))
     .sort((a, b) => b.n - a.n);
   if (!dumps.length) throw new Error(`callgrind wrote no dump for pid ${pid} in ${dir}`);
-  const text = readFileSync(join(dir, dumps[0]!.f), 'utf8');
-  const m = /^totals:\s+(\d+)/m.exec(text);
-  if (!m) throw new Error(`callgrind dump ${dumps[0]!.f} has no totals line`);
-  return Number(m[1]);
+  try {
+    return dumpCost(readFileSync(join(dir, dumps[0]!.f), 'utf8'));
+  } catch (err) {
+    throw new Error(`callgrind dump ${dumps[0]!.f}: ${(err as Error).message}`);
+  }
 }

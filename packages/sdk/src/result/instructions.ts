@@ -16,6 +16,10 @@ export const instructionsRecordSchema = z.strictObject({
   runtime: z.enum(['node', 'python']).optional(),
   flags: z.array(z.string()).optional(),
   warmupRequests: int,
+  /** Requests each count's own connections served before it, uninstrumented; absent in results before 2026-11-29 (none: their counts followed a reconnection). */
+  resettleRequests: int.optional(),
+  /** What the counts leave out: `collections`, V8's garbage collections (`Heap::CollectGarbage`, inclusive); absent in results before 2026-11-29, whose counts held them. */
+  excluded: z.array(z.enum(['collections'])).optional(),
   levels: z.array(
     z.strictObject({
       connections: z.number().int().positive(),
