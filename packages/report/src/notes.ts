@@ -405,14 +405,17 @@ function controlText(c: ControlRecord): string {
 const factorText = (e: { point: number; ci95: [number, number] | null } | null): string => (e ? `${e.point.toFixed(3)}${e.ci95 ? ` [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]` : ''}` : '—');
 
 /**
- * The design-bias check: `round 1 ÷ later rounds 0.994 [0.985, 1.003] (mean over 12 pairs); a
+ * The design-bias check: `round 1 ÷ later rounds 0.994 [0.985, 1.003] (mean over 6 blocks); a
  * slot's first half ÷ its second 0.97–1.01 by target, on the ratios 0.995–1.004; flagged (beyond
  * ±1%, interval excluding 1): koa/json-post round 1 0.951 [0.92, 0.98]`.
  */
 function designBiasText(b: DesignBiasRecord): string {
   const parts: string[] = [];
   const o = b.roundOne.overall;
-  if (o) parts.push(`round 1 ÷ the block's later rounds ${factorText(o)} (mean over ${o.n} pairs' ratios to the reference)`);
+  if (o)
+    parts.push(
+      `round 1 ÷ the block's later rounds ${factorText(o)} (${b.roundOne.overallOver === 'blocks' ? `the pairs' ratios to the reference, mean over ${o.n} blocks` : `mean over ${o.n} pairs' ratios to the reference`})`,
+    );
   const halves = b.slotHalves.targets.map((t) => t.firstHalf?.point).filter((x): x is number => x !== undefined);
   const on = b.slotHalves.pairs.map((p) => p.onRatio);
   if (halves.length) {

@@ -2,7 +2,7 @@
 // design-bias check (`result.designBias`) and the runtime flags of Node targets: the statistics by
 // hand-computed values and by simulation, the run loop on the scripted executor (no server).
 import { describe, expect, it } from 'vitest';
-import { chiSquareQuantile, estimate, processSdOf, resultSchema, twinOf, withNodeFlags, youngGenerationFlags, type EstimatorOptions, type ScenarioInput } from '../src/index.js';
+import { chiSquareQuantile, estimate, processSdOf, resultSchema, tQuantile, twinOf, withNodeFlags, youngGenerationFlags, type EstimatorOptions, type ScenarioInput } from '../src/index.js';
 import { mulberry32 } from '../src/random.js';
 import { runSuiteWith } from '../src/run/suite.js';
 import { fakeDriver, fakeSeam, type FakeModel } from './_fake-executor.js';
@@ -192,6 +192,39 @@ describe('the design-bias check (scripted executor)', () => {
     for (const w of r1) expect(w.status === 'ok' && w.excluded).toBe('unsteady');
     expect(r.windows.filter((w) => w.target === 'c' && w.status === 'ok' && w.excluded === 'unsteady')).toEqual([]);
     expect(Math.abs(r.summaries.find((s) => s.target === 'b' && s.scenario === 'ping')!.relativeRps!.point / 0.8 - 1)).toBeLessThan(0.015);
+  });
+});
+
+describe('the design-bias check over all pairs', () => {
+  it.each([
+    ['per-scenario', 10],
+    ['shared', 5],
+  ] as const)('takes a set of processes as its unit, not a pair: pairs that divide by the same reference round 1 are one sample (%s processes: %i units)', async (processes, units) => {
+    // Only the reference's round 1 moves, by its own factor in each start of processes: every pair
+    // of that block reads the same round-1 effect (−log f), so the pairs are not independent.
+    const rnd = mulberry32(11);
+    const f = new Map<number, number>();
+    const planted = (start: number) => {
+      if (!f.has(start)) f.set(start, Math.exp(0.04 * Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd())));
+      return f.get(start)!;
+    };
+    const { r } = await fakeRun({ rps: level, factor: (w) => (w.target === 'ref' && w.window === 1 ? planted(w.start) : 1) }, { processes }, ['ref', 'b', 'c', 'd']);
+    const o = r.designBias!.roundOne;
+    expect(o.overallOver).toBe('blocks');
+    expect(o.overall!.n).toBe(units);
+    // By hand: the mean of −log f over the units and its t-interval (units − 1 df); the fake
+    // executor counts whole requests, so to 4 places.
+    const byUnit = [...f.values()];
+    expect(byUnit.length).toBe(units);
+    const xs = byUnit.map((x) => -Math.log(x));
+    const m = xs.reduce((a, x) => a + x, 0) / xs.length;
+    const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+    const h = tQuantile(0.975, xs.length - 1) * (sd / Math.sqrt(xs.length));
+    expect(o.overall!.point).toBeCloseTo(Math.exp(m), 4);
+    expect(o.overall!.ci95![0]).toBeCloseTo(Math.exp(m - h), 4);
+    expect(o.overall!.ci95![1]).toBeCloseTo(Math.exp(m + h), 4);
+    // Taken over pairs, the four pairs' identical effects would have given an interval of no width.
+    expect(o.overall!.ci95![1] / o.overall!.ci95![0]).toBeGreaterThan(1.02);
   });
 });
 

@@ -14,8 +14,16 @@ export const designBiasSchema = z.strictObject({
   /** An effect beyond this fraction, with its interval excluding 1, is flagged (`DEFAULTS.designBias.flag`). */
   flag: nonneg,
   roundOne: z.strictObject({
-    /** The mean over pairs of round 1 ÷ the later rounds (each pair's ratio to the reference), with its interval over pairs. */
+    /**
+     * Round 1 ÷ the later rounds of the pairs' ratios to the reference: the mean over blocks (a
+     * scenario's block with processes per scenario) of each block's mean over its pairs, with its
+     * interval over blocks and `n` the blocks (`overallOver`). Before 2026-11-29 it was the mean over
+     * pairs of each pair's mean over blocks, its interval over pairs and `n` the pairs, which took
+     * pairs that share the reference's windows as independent and read too narrow.
+     */
     overall: factorSchema,
+    /** What `overall`'s `n` counts, its interval's unit: `blocks` (absent in results before 2026-11-29, whose unit was the pairs). */
+    overallOver: z.literal('blocks').optional(),
     pairs: z.array(z.strictObject({ scenario: z.string(), target: z.string(), roundOne: factorSchema, flagged: z.boolean() })),
   }),
   slotHalves: z.strictObject({

@@ -69,6 +69,7 @@ export async function assembleResult(run: RunOutcome): Promise<BenchResult> {
     loadScenarios.map((s) => s.name),
     suite.design.reference,
     suite.design.confidence,
+    suite.design.processes,
   );
   const windows = withoutUnsteadyRounds(measured, bias, suite.design.reference);
   const floors = loaderFloorsOf(state.floorWindows, { driver: run.driver.driver.name, responder: FLOOR_RESPONDER, est });
