@@ -85,6 +85,8 @@ export interface SlicedFigures {
    * in its second: their ratio shows what the switch from the previous slot's server costs.
    */
   halves?: [number, number];
+  /** Responses inside their slot in each eighth of it (from its first send to its end): where in a slot the switch's cost falls. */
+  eighths?: number[];
   /** Slots the loader sent in. */
   slots: number;
 }

@@ -150,6 +150,18 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
     expect(slice.drained).toBeLessThanOrEqual(10 * 2);
     expect(s.requests).toBe(s.steps[0]!.requests);
     expect(f.rps).toBeGreaterThan(s.rps);
+    // Each slot's responses by the eighth of it they came in: every response inside a slot is in
+    // one, with the drained ones they are every response, and the halves are the first four and
+    // the last four. The fast server answers all through its slots: none of its eighths is empty.
+    for (const x of [s, f]) {
+      const sl = x.steps[0]!.slice!;
+      const e = sl.eighths!;
+      expect(e).toHaveLength(8);
+      const sum = (xs: number[]) => xs.reduce((a, v) => a + v, 0);
+      expect(sum(e) + sl.drained).toBe(x.requests);
+      expect(sl.halves).toEqual([sum(e.slice(0, 4)), sum(e.slice(4))]);
+    }
+    for (const v of f.steps[0]!.slice!.eighths!) expect(v).toBeGreaterThan(0);
     // Each loader's CPU is its own (it says it from inside): the slow target's wrk, with a tenth
     // of the responses, used less than the fast one's, not the round's loaders together.
     const loaderCpu = (x: typeof s) => x.steps[0]!.resources.loaderCpuSeconds;

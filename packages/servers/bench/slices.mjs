@@ -10,7 +10,9 @@
 //            interleaves them every few ms; not a method of the run loop: measured for comparison).
 // Printed per target and method: the ratio to the reference (throughput, and CPU per request) as
 // the geometric mean over rounds with its 95% interval (blocks as units), the SD of a round's
-// log-ratio within blocks and between blocks, and the ratio ÷ the long windows' ratio (the bias).
+// log-ratio within blocks and between blocks, and the ratio ÷ the long windows' ratio (the bias);
+// for sliced rounds, where in a slot the switch costs (each eighth of the slots, wrk's count).
+// `--methods sliced --reps 12` measures the last alone.
 //
 // Usage: npm run bench:slices -- [--targets node-http,fastify,...] [--scenario baseline] [--blocks 4]
 //        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
@@ -231,6 +233,38 @@ if (methods.includes('long')) {
     return xs.length ? fmt(Math.exp(mean(xs))) : '–';
   };
   for (const m of methods.filter(isSliced)) console.log(`  ${m}: slots' first half ÷ second half: ${names.map((t) => `${t} ${halves(m, t)}`).join(', ')}`);
+}
+// Where in a slot the switch costs: each eighth of a sliced round's slots ÷ the mean of its eighths
+// 2–8 (geometric mean over rounds), and the slot's rate ÷ its rate from the second eighth on, per
+// target and on the pair's ratio to the reference (per block the mean over rounds, t over blocks).
+const tailRate = (e) => e.slice(1).reduce((a, v) => a + v, 0) / 7;
+const slotOnSettled = (e) => Math.log(e.reduce((a, v) => a + v, 0) / 8 / tailRate(e));
+for (const m of methods.filter(isSliced)) {
+  const withEighths = (t) => rows.filter((r) => r.method === m && r.x[t]?.slice?.eighths?.every((v) => v > 0));
+  if (!names.some((t) => withEighths(t).length)) continue;
+  console.log(`\n${m}: each eighth of a slot ÷ its eighths 2–8, and the slot's rate ÷ its rate from the second eighth on (95% t over blocks; pair: the same ÷ ${reference}'s)`);
+  const perBlock = (t) => {
+    const out = [];
+    for (let b = 1; b <= blocks; b++) {
+      const xs = withEighths(t).filter((r) => r.block === b);
+      out.push(xs.length ? mean(xs.map((r) => slotOnSettled(r.x[t].slice.eighths))) : NaN);
+    }
+    return out;
+  };
+  const ci = (xs) => {
+    const v = xs.filter(Number.isFinite);
+    const mu = mean(v);
+    const h = v.length > 1 ? tQuantile(0.975, v.length - 1) * Math.sqrt(v.reduce((a, x) => a + (x - mu) ** 2, 0) / (v.length - 1) / v.length) : NaN;
+    return `${fmt(Math.exp(mu), 4)} [${fmt(Math.exp(mu - h), 4)}, ${fmt(Math.exp(mu + h), 4)}]`;
+  };
+  const ref = perBlock(reference);
+  for (const t of names) {
+    const rs = withEighths(t);
+    if (!rs.length) continue;
+    const profile = Array.from({ length: 8 }, (_, k) => Math.exp(mean(rs.map((r) => Math.log(r.x[t].slice.eighths[k] / tailRate(r.x[t].slice.eighths))))));
+    const own = perBlock(t);
+    console.log(`  ${t.padEnd(10)} ${profile.map((v) => fmt(v)).join(' ')}   slot ÷ settled ${ci(own)}${t === reference ? '' : `   pair ${ci(own.map((v, i) => v - ref[i]))}`}`);
+  }
 }
 const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const m of methods) {

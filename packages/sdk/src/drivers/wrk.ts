@@ -54,7 +54,7 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
     '  for k, v in pairs(totals) do io.write("@@BS status ", k, " ", v, "\\n") end',
     ...(slots
       ? [
-          '  for _, t in ipairs(threads) do io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), " ", t:get("bs_head"), " ", t:get("bs_tail"), "\\n") end',
+          '  for _, t in ipairs(threads) do local e = t:get("bs_eighths"); io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), " ", table.concat(e, " "), "\\n") end',
           // Its own CPU (every thread, CLOCK_PROCESS_CPUTIME_ID): a round's loaders exit together,
           // and the runner's reaped-children ticks cannot tell one from another.
           '  ffi.C.clock_gettime(2, bs_ts); io.write("@@BS cpu ", tonumber(bs_ts.tv_sec) + tonumber(bs_ts.tv_nsec) / 1e9, "\\n")',
@@ -118,7 +118,7 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     // bs_flight: requests sent and not yet answered (one per connection at most), counted from the
     // first delay(): wrk calls request() once at start-up to check it, on the first thread's state.
     'local bs_flight, bs_live, bs_stopped = 0, false, false',
-    'bs_active, bs_inslot, bs_drained, bs_slots, bs_head, bs_tail = 0, 0, 0, 0, 0, 0',
+    'bs_active, bs_inslot, bs_drained, bs_slots, bs_eighths = 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}',
     'local function bs_advance(t) while bs_i <= #bs_plan and t >= bs_plan[bs_i][2] do bs_i = bs_i + 1 end end',
     'delay = function()',
     '  bs_live = true',
@@ -142,9 +142,12 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     '    if bs_spanned ~= bs_i then bs_spanned = bs_i; bs_mark = bs_open_at end',
     '    bs_active = bs_active + (t - bs_mark); bs_mark = t',
     '    bs_inslot = bs_inslot + 1',
-    // The slot's first half (from its first send) against its second: what the switch from the
-    // previous slot's server costs this one (cold caches, the scheduler) shows as a short first half.
-    '    if t < (bs_open_at + bs_plan[bs_i][2]) / 2 then bs_head = bs_head + 1 else bs_tail = bs_tail + 1 end',
+    // Which eighth of the slot (from its first send to its end) the response came in: what the
+    // switch from the previous slot's server costs this one (cold caches, the scheduler) shows as
+    // short first eighths (its first half ÷ its second is the run's check, `result.designBias`).
+    '    local k = math.floor(8 * (t - bs_open_at) / (bs_plan[bs_i][2] - bs_open_at)) + 1',
+    '    if k < 1 then k = 1 elseif k > 8 then k = 8 end',
+    '    bs_eighths[k] = bs_eighths[k] + 1',
     '  else bs_drained = bs_drained + 1 end',
     // Past the last slot with every request answered: this thread is done. It stops its own loop
     // and says so on stderr (unbuffered), and the runner stops wrk at once (DRAINED_LINE).
@@ -208,22 +211,24 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
 }
 
 /**
- * A sliced window's figures from each thread's `@@BS slice <active ms> <in slot> <drained> <slots> <first half> <second half>`:
+ * A sliced window's figures from each thread's `@@BS slice <active ms> <in slot> <drained> <slots> <eighths ×8>`:
  * responses summed, the active time the mean over the threads that sent (each thread's connections
- * start each slot on their own timer).
+ * start each slot on their own timer), and the responses in each eighth of the slots summed (the
+ * halves are the first four and the last four).
  */
 function slicedFigures(threads: readonly number[][]): SlicedFigures {
   const answered = threads.filter((t) => (t[0] ?? 0) > 0 && (t[3] ?? 0) > 0);
   const activeMs = answered.length ? answered.reduce((a, t) => a + t[0]!, 0) / answered.length : 0;
   // Each thread's rate over its own measured time, summed: the loader's in-slot throughput.
   const rate = answered.reduce((a, t) => a + (t[1] ?? 0) / (t[0]! / 1000), 0);
+  const eighths = threads.every((t) => t.length >= 12) ? Array.from({ length: 8 }, (_, k) => threads.reduce((a, t) => a + (t[4 + k] ?? 0), 0)) : undefined;
   return {
     activeSec: activeMs / 1000,
     inSlot: threads.reduce((a, t) => a + (t[1] ?? 0), 0),
     rps: rate,
     drained: threads.reduce((a, t) => a + (t[2] ?? 0), 0),
     slots: Math.max(0, ...threads.map((t) => t[3] ?? 0)),
-    ...(threads.every((t) => t.length >= 6) ? { halves: [threads.reduce((a, t) => a + (t[4] ?? 0), 0), threads.reduce((a, t) => a + (t[5] ?? 0), 0)] as [number, number] } : {}),
+    ...(eighths ? { eighths, halves: [eighths.slice(0, 4).reduce((a, x) => a + x, 0), eighths.slice(4).reduce((a, x) => a + x, 0)] as [number, number] } : {}),
   };
 }
 

@@ -77,6 +77,12 @@ export const sliceSchema = z.strictObject({
   drained: int,
   /** Responses inside their slots in the slots' first halves and in their second halves (absent in results before they were counted). */
   halves: z.tuple([int, int]).optional(),
+  /**
+   * Responses inside their slots in each eighth of a slot (from its first send to its end), summed
+   * over the slots; the halves are the first four and the last four (absent in results before
+   * 2026-11-29).
+   */
+  eighths: z.array(int).length(8).optional(),
 });
 export type SliceRecord = z.infer<typeof sliceSchema>;
 

@@ -155,6 +155,7 @@ export function stepOf(
             activeSec: res.sliced.activeSec,
             drained: res.sliced.drained,
             ...(res.sliced.halves ? { halves: res.sliced.halves } : {}),
+            ...(res.sliced.eighths ? { eighths: res.sliced.eighths } : {}),
           },
         }
       : {}),
