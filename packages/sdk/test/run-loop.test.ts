@@ -645,3 +645,24 @@ describe('fresh warm-ups end together', () => {
     expect(rounds(2)).toEqual(['b', 'b', 'b', 'b', 'b+ref', 'b+ref']);
   });
 });
+
+describe('the window fitted to a block', () => {
+  it("from a scenario's second block, takes the latency at its most connections from what the earlier blocks measured there, not only the climbing warm-up", async () => {
+    // b at 2,000 req/s: its two warm-up windows read 1,000 and 1,500 (the fake warm-up climbs), so
+    // 5 responses on each of 500 connections need 2,500 ÷ 1,500 = 1.67 s in block 1; block 1's
+    // rounds measured 2,000 at 500 connections, so block 2 needs 2,500 ÷ 2,000 = 1.25 s.
+    const wide = { ...ping, name: 'wide', request: { path: '/wide' }, load: { connections: [10, 500], duration: 0.5 } };
+    const { events } = await fakeRun({
+      scenarios: [wide],
+      design: { precision: 0.001, blocks: { min: 2, max: 2 }, rounds: { min: 2, max: 2 }, budgetSec: 3600, warmup: { minSec: 1, maxSec: 1, tolerance: 0.05, served: 20_000, windowSec: 0.5 } },
+      model: { rps: (t) => (t === 'ref' ? 20_000 : 2000) },
+    });
+    const fits = events.filter((e) => e.type === 'window-fit').map((e) => (e.type === 'window-fit' ? [e.block, e.toSec] : []));
+    expect(fits).toHaveLength(2);
+    expect(fits[0]![0]).toBe(1);
+    expect(fits[0]![1]).toBeCloseTo(2500 / 1500, 6);
+    expect(fits[1]![0]).toBe(2);
+    // (the fake counts whole requests, so to 3 places)
+    expect(fits[1]![1]).toBeCloseTo(2500 / 2000, 3);
+  });
+});

@@ -222,8 +222,10 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
  * A window long enough to hold `DEFAULTS.minResponsesPerConnection` responses on every connection
  * (up to `DEFAULTS.maxFittedWindowSec`):
  * the latency a closed loop sees is connections ÷ req/s (Little's law), taken from each target's
- * best warm-up window, the nearest to its measured level (a warm-up window hit by a steal burst,
- * or run after the idle of a rotation, reads low and would lengthen every window of the block);
+ * best window of those given (its warm-up windows, and from a scenario's second block what earlier
+ * blocks measured at its most connections: `fitWindow` in run/block.ts), the nearest to its
+ * measured level (a warm-up window hit by a steal burst, run after the idle of a rotation, or still
+ * climbing, reads low and would lengthen every window of the block);
  * the block uses the longest any target needs, so every target of a round is measured for the
  * same time.
  */
