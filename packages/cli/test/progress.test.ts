@@ -135,6 +135,15 @@ describe('progress of the steps beside the windows: data from the SDK, sentences
     expect(lines[8]).toMatch(/^warning: budget: from 10 min 42 s on, warm-up stops at 2 s instead of 4 s .*concurrency-ramp's blocks took longer than planned/);
     expect(lines[9]).toBe('SIGINT: stopping');
   });
+
+  it("windows lengthened in a scenario's later block say that its earlier blocks' latency counted too", () => {
+    const { p, text } = capture(false);
+    p.onEvent({ type: 'window-fit', scenario: 'concurrency-ramp', block: 2, fromSec: 0.5, toSec: 1.19, connections: 500, minResponses: 5 });
+    p.done();
+    expect(text().split('\n')[0]).toBe(
+      "concurrency-ramp: windows lengthened from 0.50 s to 1.19 s in block 2, so that each of 500 connections gets at least 5 responses at the latency the warm-up and the scenario's earlier blocks saw",
+    );
+  });
 });
 
 describe('verify: one line per target unless a check fails', () => {

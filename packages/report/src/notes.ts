@@ -266,7 +266,7 @@ export function noteText(n: Note): string {
     case 'windows-lengthened':
       return (
         `${n.scenario}: windows lengthened from ${n.fromSec.toFixed(2)} s to ${n.toSec.toFixed(2)} s in block ${n.block}, so that each of ` +
-        `${n.connections} connections gets at least ${n.minResponses} responses at the latency the warm-up saw`
+        `${n.connections} connections gets at least ${n.minResponses} responses at the latency ${n.block > 1 ? "the warm-up and the scenario's earlier blocks saw" : 'the warm-up saw'}`
       );
     case 'interrupting':
       return `${n.signal}: stopping after the current window and writing the results so far (again to quit at once)`;

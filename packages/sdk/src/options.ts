@@ -21,7 +21,7 @@ export type SuiteEvent =
   | { type: 'forecast'; forecast: RunForecast; afterBlock?: number }
   /** A capacity search starts (no `probe`) or has judged one open-loop probe. */
   | { type: 'capacity'; scenario: string; target: string; slo: string; block?: number; probe?: CapacityProbe }
-  /** Windows lengthened so every connection sees enough responses at the latency the warm-up saw. */
+  /** Windows lengthened so every connection sees enough responses at the latency the warm-up saw (and, from a scenario's second block, its earlier blocks). */
   | { type: 'window-fit'; scenario: string; block: number; fromSec: number; toSec: number; connections: number; minResponses: number }
   | { type: 'setup'; target: string; message: string }
   | { type: 'target-skipped'; target: string; reason: string }
