@@ -162,6 +162,12 @@ unpin();
 if (args.json) writeFileSync(args.json, JSON.stringify({ seed, args, rows }, null, 1));
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** The mean of per-block values (logs) and its 95% t-interval over the blocks (NaN ends with fewer than two). */
+function overBlocks(xs) {
+  const m = mean(xs);
+  const h = xs.length > 1 ? tQuantile(0.975, xs.length - 1) * Math.sqrt(xs.reduce((a, v) => a + (v - m) ** 2, 0) / (xs.length - 1) / xs.length) : NaN;
+  return { m, lo: m - h, hi: m + h };
+}
 function figure(method, target, f) {
   const groups = [];
   for (let b = 1; b <= blocks; b++) {
@@ -171,12 +177,9 @@ function figure(method, target, f) {
       .filter((v) => Number.isFinite(v));
     if (g.length) groups.push(g);
   }
-  const bm = groups.map(mean);
-  const m = mean(bm);
-  const se = bm.length > 1 ? Math.sqrt(bm.reduce((a, v) => a + (v - m) ** 2, 0) / (bm.length - 1) / bm.length) : NaN;
-  const q = bm.length > 1 ? tQuantile(0.975, bm.length - 1) : NaN;
+  const { m, lo, hi } = overBlocks(groups.map(mean));
   const vc = varianceComponents(groups);
-  return { log: m, lo: m - q * se, hi: m + q * se, between: vc.between, within: vc.within };
+  return { log: m, lo, hi, between: vc.between, within: vc.within };
 }
 const fmt = (v, d = 3) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d));
 console.log(
@@ -217,10 +220,8 @@ function biasOf(method, target, rate = (v) => v.rps) {
     }
     if (d.length) perBlock.push(mean(d));
   }
-  const m = mean(perBlock);
-  const se = perBlock.length > 1 ? Math.sqrt(perBlock.reduce((a, v) => a + (v - m) ** 2, 0) / (perBlock.length - 1) / perBlock.length) : NaN;
-  const q = perBlock.length > 1 ? tQuantile(0.975, perBlock.length - 1) : NaN;
-  return `${fmt(Math.exp(m))} [${fmt(Math.exp(m - q * se))}, ${fmt(Math.exp(m + q * se))}]`;
+  const { m, lo, hi } = overBlocks(perBlock);
+  return `${fmt(Math.exp(m))} [${fmt(Math.exp(lo))}, ${fmt(Math.exp(hi))}]`;
 }
 if (methods.includes('long')) {
   console.log(`\nbias against the ${longSec}-s windows (method ÷ long, paired by rep; 95% t-interval over ${blocks} blocks of ${reps} reps):`);
@@ -252,10 +253,8 @@ for (const m of methods.filter(isSliced)) {
     return out;
   };
   const ci = (xs) => {
-    const v = xs.filter(Number.isFinite);
-    const mu = mean(v);
-    const h = v.length > 1 ? tQuantile(0.975, v.length - 1) * Math.sqrt(v.reduce((a, x) => a + (x - mu) ** 2, 0) / (v.length - 1) / v.length) : NaN;
-    return `${fmt(Math.exp(mu), 4)} [${fmt(Math.exp(mu - h), 4)}, ${fmt(Math.exp(mu + h), 4)}]`;
+    const { m, lo, hi } = overBlocks(xs.filter(Number.isFinite));
+    return `${fmt(Math.exp(m), 4)} [${fmt(Math.exp(lo), 4)}, ${fmt(Math.exp(hi), 4)}]`;
   };
   const ref = perBlock(reference);
   for (const t of names) {

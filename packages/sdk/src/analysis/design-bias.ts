@@ -115,7 +115,9 @@ export function designBiasOf(
       if (r1) pairs.push({ scenario, target, roundOne: r1, flagged: flagged(r1) });
       for (const [b, x] of logs) {
         const u = unitOf(scenario, b);
-        perUnit.set(u, [...(perUnit.get(u) ?? []), x]);
+        const xs = perUnit.get(u);
+        if (xs) xs.push(x);
+        else perUnit.set(u, [x]);
       }
     }
     const ref = settle.get(reference);
