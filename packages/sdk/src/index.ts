@@ -56,7 +56,7 @@ export { DEFAULTS, QUICK } from './defaults.js';
 export type { DesignOptions, Design } from './design-options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed } from './analysis/bootstrap.js';
 export { varianceComponents, optimalRounds, blocksAhead, blocksForPrecision } from './analysis/components.js';
-export { decideStop, scenarioBudget } from './analysis/stopping.js';
+export { decideStop, scenarioShares, type ScenarioAhead } from './analysis/stopping.js';
 export { bestCleanPoint, kneeOf, sweepOf, isCleanLevel, type SweepLevel } from './analysis/sweep.js';
 export { perProcessOf, processFigures, workerCount } from './analysis/per-process.js';
 export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedWindows, WindowIndex, INTERVAL_METHOD, type EstimatorOptions } from './analysis/summarize.js';

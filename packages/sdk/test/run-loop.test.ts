@@ -136,6 +136,28 @@ describe.each(['shared', 'per-scenario'] as const)('the stopping rule, with %s p
   });
 });
 
+describe('processes per scenario: blocks before rounds across scenarios', () => {
+  // A stepped load's round is five windows long, so by cost per round (the rule until 2026-11-29)
+  // it took most of the budget and the single-step scenarios were left with their minimum.
+  const stepped = { ...ping, name: 'stepped', request: { path: '/stepped' }, load: { connections: [10, 20, 30, 40, 50] } } satisfies ScenarioInput;
+  const single = ['a', 'b', 'c', 'd'].map((name) => ({ ...ping, name, request: { path: `/${name}` } }));
+  it('brings every scenario to the common number of blocks the budget buys before any takes more (240 s by cost per round: 2, 4, 2, 3, 3), and keeps the budget', async () => {
+    for (const budgetSec of [240, 330]) {
+      const { r, seam } = await fakeRun({
+        scenarios: [single[0]!, stepped, ...single.slice(1)],
+        design: { processes: 'per-scenario', precision: 0.001, blocks: { min: 2, max: 12 }, rounds: { min: 2, max: 2 }, budgetSec },
+        model: noisy,
+      });
+      const blocks = new Map(r.stops.map((s) => [s.scenario, s.blocks]));
+      const counts = [...blocks.values()];
+      expect(Math.max(...counts) - Math.min(...counts), `budget ${budgetSec} s: ${JSON.stringify([...blocks])}`).toBeLessThanOrEqual(1);
+      // The stepped scenario, second and the costliest, is not given blocks the others then lack.
+      expect(blocks.get('stepped'), `budget ${budgetSec} s`).toBeLessThanOrEqual(Math.min(...single.map((s) => blocks.get(s.name)!)) + 1);
+      expect(seam.clock.now()).toBeLessThanOrEqual(budgetSec);
+    }
+  });
+});
+
 describe.each(['shared', 'per-scenario'] as const)('spending the budget where the noise is, with %s processes', (processes) => {
   it('a pair that met the precision target after the minimum of blocks takes no more windows; the wide one and the reference go on', async () => {
     const seam = fakeSeam({ rps, noise: { between: 0.02, within: 0.2, seed: 4 }, noiseScale: (t) => (t === 'b' ? 1 : 0.05) });

@@ -1,7 +1,7 @@
 // The stopping rule, the budget shares and the warm-up cut during the run (analysis/stopping.ts).
 // No process starts here.
 import { describe, expect, it } from 'vitest';
-import { decideStop, scenarioBudget } from '../src/index.js';
+import { decideStop, scenarioShares } from '../src/index.js';
 import { fitsWithShorterWarmups } from '../src/analysis/stopping.js';
 
 describe('the stopping rule (decideStop)', () => {
@@ -39,13 +39,63 @@ describe('the stopping rule (decideStop)', () => {
   });
 });
 
-describe('scenarioBudget', () => {
-  it('shares what remains by the weights of the scenarios still to run', () => {
-    // weights 1, 2, 3: the first gets 1/6 of 600, the second 2/5 of what is left then, the last all of it.
-    expect(scenarioBudget(600, [1, 2, 3], 0)).toBe(100);
-    expect(scenarioBudget(600, [1, 2, 3], 1)).toBe(240);
-    expect(scenarioBudget(600, [1, 2, 3], 2)).toBe(600);
-    expect(scenarioBudget(600, [0, 0], 0)).toBe(0);
+describe('scenarioShares: blocks before rounds across the scenarios still to measure', () => {
+  it('brings every scenario to the common number of blocks the time left buys, then one more each, the cheapest first, and shares the rest by block cost', () => {
+    // Blocks of 10, 30 and 10 s: a level costs 50; 160 s buy 3 levels (150), and the 10 s left one more block for the first of the cheapest.
+    const s = scenarioShares(
+      160,
+      [
+        { blockSec: 10, done: 0 },
+        { blockSec: 30, done: 0 },
+        { blockSec: 10, done: 0 },
+      ],
+      12,
+    );
+    expect(s.level).toBe(3);
+    expect(s.blocks).toEqual([4, 3, 3]);
+    expect(s.shareSec).toEqual([40, 90, 30]);
+    // 25 s more: the other cheap one gets its block too, and the 15 s left are shared by block cost, 1 : 3 : 1.
+    const t = scenarioShares(
+      185,
+      [
+        { blockSec: 10, done: 0 },
+        { blockSec: 30, done: 0 },
+        { blockSec: 10, done: 0 },
+      ],
+      12,
+    );
+    expect(t.blocks).toEqual([4, 3, 4]);
+    expect(t.shareSec.map((x) => Number(x.toFixed(6)))).toEqual([43, 99, 43]);
+    expect(t.shareSec.reduce((a, x) => a + x, 0)).toBeCloseTo(185, 9);
+  });
+  it("counts the blocks the scenario now measuring has done, and never gives it a block more than the others' level allows", () => {
+    // It has 3 blocks of 20 s; the two to come cost 20 s each. 100 s bring them to 2 each (80 s): the level is 2,
+    // it is above it already, so the 20 s left give the first of the others a 3rd, and it gets nothing more.
+    const s = scenarioShares(
+      100,
+      [
+        { blockSec: 20, done: 3 },
+        { blockSec: 20, done: 0 },
+        { blockSec: 20, done: 0 },
+      ],
+      12,
+    );
+    expect(s.level).toBe(2);
+    expect(s.blocks).toEqual([3, 3, 2]);
+    expect(s.shareSec[0]).toBe(0);
+  });
+  it('stops at the maximum of blocks and hands what is left out as rounds; with no time, no blocks', () => {
+    const s = scenarioShares(
+      1000,
+      [
+        { blockSec: 10, done: 0 },
+        { blockSec: 10, done: 0 },
+      ],
+      4,
+    );
+    expect(s.blocks).toEqual([4, 4]);
+    expect(s.shareSec).toEqual([500, 500]);
+    expect(scenarioShares(5, [{ blockSec: 10, done: 0 }], 12)).toEqual({ level: 0, blocks: [0], shareSec: [5] });
   });
 });
 

@@ -4,6 +4,7 @@ import { median } from './bootstrap.js';
 import { normalQuantile, tQuantile } from './student-t.js';
 import type { Grouped } from './bootstrap.js';
 import { ratioGroups, WindowIndex } from './summarize.js';
+import { scenarioShares } from './stopping.js';
 
 /**
  * The noise of a pair's per-round log-ratio, split the way the interval sees it: `between`, the SD
@@ -239,9 +240,10 @@ export function withUnseenScenarios(measured: NoiseComponents, prior: NoiseCompo
 }
 
 /**
- * Blocks per scenario a run with processes per scenario reaches: its budget ÷ the wall time of one
- * block of every scenario (each scenario's blocks so far at their mean, the `scenarios` not begun
- * at the mean of those that have), at least 1 and at most the maximum. The pace of the whole run
+ * Blocks a typical scenario reaches in a run with processes per scenario: the scheduler's rule
+ * (`scenarioShares`) over the budget, each scenario's block at the mean wall time of its blocks so
+ * far and the `scenarios` not begun at the mean of those that have; the median over scenarios, at
+ * least 1 and at most the maximum. The pace of the whole run
  * (`blocksAtPace`) read 2 blocks there: its blocks ≤ 2 span nearly the whole run. With the planner's
  * price of each scenario's block (`plannedSec`), a scenario not begun costs its price × the median
  * of measured ÷ priced over those begun: the default suite's concurrency ramp takes 3× a baseline
@@ -260,8 +262,14 @@ export function blocksPerScenarioAtPace(
   const seen = means.reduce((a, x) => a + x, 0);
   const priced = o.plannedSec;
   const scale = priced && [...meanOf.keys()].every((s) => (priced.get(s) ?? 0) > 0) ? median([...meanOf].map(([s, m]) => m / priced.get(s)!)) : undefined;
-  const unseen = scale !== undefined ? [...priced!].reduce((a, [s, sec]) => (meanOf.has(s) ? a : a + sec * scale), 0) : Math.max(0, o.scenarios - means.length) * (seen / means.length);
-  return Math.min(o.maxBlocks, Math.max(1, Math.floor(o.budgetSec / (seen + unseen))));
+  const unseen = scale !== undefined ? [...priced!].filter(([s]) => !meanOf.has(s)).map(([, sec]) => sec * scale) : Array<number>(Math.max(0, o.scenarios - means.length)).fill(seen / means.length);
+  // The scheduler's rule over the whole budget: the common number of blocks, then one more each while it lasts (`scenarioShares`); a typical scenario's.
+  const { blocks } = scenarioShares(
+    o.budgetSec,
+    [...means, ...unseen].map((blockSec) => ({ blockSec, done: 0 })),
+    o.maxBlocks,
+  );
+  return Math.max(1, Math.floor(median(blocks)));
 }
 
 /**

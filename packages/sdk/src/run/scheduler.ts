@@ -4,7 +4,7 @@ import { controlTwin } from '../analysis/control.js';
 import { isReplica, processOf } from '../replicas.js';
 import { blockCosts, blockSec, measuredStartSec, planRounds, sharedBlocksAhead } from '../analysis/budget.js';
 import type { PlannedScenario } from '../analysis/round-cost.js';
-import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioBudget, type StopDecision } from '../analysis/stopping.js';
+import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioShares, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
 import { seededShuffle } from '../random.js';
@@ -26,6 +26,8 @@ export interface ScheduleOptions {
   est: EstimatorOptions;
   /** The planner's view of every http scenario, in order (with processes per scenario, the later ones' minimum is kept for them). */
   planned: readonly PlannedScenario[];
+  /** Processes per scenario: each scenario's block as the planner prices it (`plannedBlockSecs`), what a scenario to come is taken to cost. */
+  plannedSec: ReadonlyMap<string, number>;
   slo: { text: string; terms: ThresholdTerm[] } | undefined;
   profile: boolean;
   outDir: string | undefined;
@@ -61,7 +63,7 @@ interface Entry extends BlockEntry {
  * How the budget is kept from block to block: which parts a block holds and their rounds (each
  * decided at its turn), and each scenario's decision after the block (precision, maximum of
  * blocks, budget). Two policies: a shared block's processes serve every scenario still measuring
- * (`suiteBudget`); with processes per scenario a block serves one scenario (`scenarioBudget`).
+ * (`suiteBudget`); with processes per scenario a block serves one scenario (`scenarioShares`).
  */
 interface BudgetPolicy {
   block(active: readonly Entry[], b: number): BlockPlan<Entry>;
@@ -95,7 +97,7 @@ const lowConnectionsOf = (ctx: RunContext) => ctx.design.lowConnections ?? DEFAU
 async function scheduleBlocks(ctx: RunContext, list: readonly Scheduled[], o: ScheduleOptions, floor: FloorSession): Promise<void> {
   const stop = (e: Entry, reason: StopRecord['reason']) => ctx.journal.record({ record: 'stop', stop: { scenario: e.scenario.name, blocks: 0, rounds: 0, reason, worstHalfWidth: null } });
   const all = list.map((x): Entry => {
-    // Its weight in the budget: its cost per round (a stepped load measures several windows per round).
+    // Its weight in a shared block's budget: its cost per round (a stepped load measures several windows per round).
     const w = windowSpec(x.scenario, [], ctx.design, DEFAULTS.stepSettleSec);
     const precise = new Set<string>();
     return {
@@ -291,41 +293,68 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
 
 /**
  * Processes per scenario: the `si`-th scenario's blocks, each of its own processes, within its
- * share of what is left when it begins (`scenarioBudget`: by cost per round, time it leaves unused
- * flows to the next). After a block the stopping rule (`decideStop`) reads its next block's cost; a
- * block beyond the minimum also leaves the later scenarios' minimum. A scenario below its minimum
- * whose next block does not fit may cut every warm-up to its minimum for the rest of the run
- * (`fitsWithShorterWarmups`): a replan, journalled and said.
+ * share of what is left (`scenarioShares`, read again before and after each block: blocks before
+ * rounds across the scenarios still to measure, so each is brought to the common number of blocks
+ * the time left buys before any takes rounds beyond it). A scenario begun costs what its blocks
+ * took; one to come, the planner's price of its block (`o.plannedSec`) × the largest measured ÷
+ * priced of the scenarios begun. After a block the stopping rule (`decideStop`) reads its next
+ * block's cost; a block beyond the minimum also leaves the later scenarios' minimum. A scenario
+ * below its minimum whose next block does not fit may cut every warm-up to its minimum for the rest
+ * of the run (`fitsWithShorterWarmups`): a replan, journalled and said.
  */
 function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, si: number, list: readonly Entry[]): BudgetPolicy {
-  const budgetEnd =
-    ctx.elapsed() +
-    scenarioBudget(
-      ctx.design.budgetSec - ctx.elapsed(),
-      list.map((x) => x.weight),
-      si,
-    );
   const state = () => ctx.journal.state;
-  const next = (e: Entry) => planRounds(ctx.design, e.scenario.name, e.names, ctx.design.reference, state().windows, state().blocks, budgetEnd - ctx.elapsed());
+  const { design } = ctx;
+  // Seconds of a block at the minimum of rounds, as the scenario's blocks so far took it.
+  const measured = (name: string) => {
+    const c = blockCosts(state().blocks, name);
+    return c && c.fixedSec + design.rounds.min * c.roundSec;
+  };
+  const priced = (name: string) => o.plannedSec.get(name);
+  const share = () => {
+    const names = list.slice(si).map((x) => x.scenario.name);
+    const ratios = list
+      .slice(0, si + 1)
+      .map((x) => [measured(x.scenario.name), priced(x.scenario.name)] as const)
+      .filter(([m, p]) => m !== undefined && p !== undefined && p > 0)
+      .map(([m, p]) => m! / p!);
+    // Cautious: a scenario to come may be priced as far below what it takes as the worst begun was.
+    const pace = ratios.length ? Math.max(...ratios) : 1;
+    const cost = names.map((name, i) => (i === 0 ? measured(name) : undefined) ?? (priced(name) !== undefined ? priced(name)! * pace : undefined));
+    const known = cost.filter((c): c is number => c !== undefined && c > 0);
+    // A scenario the planner did not price (none here: every loaded scenario is) costs the mean of those it did.
+    const fallback = known.length ? known.reduce((a, c) => a + c, 0) / known.length : 1;
+    const ahead = names.map((name, i) => ({ blockSec: cost[i] !== undefined && cost[i]! > 0 ? cost[i]! : fallback, done: i === 0 ? completeBlocks(state().blocks, name) : 0 }));
+    const leftSec = design.budgetSec - ctx.elapsed();
+    const s = scenarioShares(leftSec, ahead, design.blocks.max);
+    return { shareSec: s.shareSec[0]!, blocks: s.blocks[0]! - ahead[0]!.done };
+  };
+  const next = (e: Entry) => {
+    const s = share();
+    return {
+      ...planRounds(design, e.scenario.name, e.names, design.reference, state().windows, state().blocks, s.shareSec, { blocks: Math.max(1, s.blocks), shareSec: s.shareSec }),
+      shareSec: s.shareSec,
+    };
+  };
   // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
-  const reserve = (warmupSec: number) => o.planned.slice(si + 1).reduce((a, p) => a + ctx.design.blocks.min * blockSec(p, ctx.design.rounds.min, warmupSec, DEFAULTS.planCosts), 0);
+  const reserve = (warmupSec: number) => o.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, warmupSec, DEFAULTS.planCosts), 0);
   return {
     block(active, b) {
       // Planned before the block starts, from the time left then.
-      const rounds = next(active[0]!).rounds;
+      const { rounds, shareSec } = next(active[0]!);
+      const budgetEnd = ctx.elapsed() + shareSec;
       return { block: b, shared: false, entries: active, part: () => ({ rounds, budgetEndSec: budgetEnd }) };
     },
     decide(active) {
       const e = active[0]!;
       const { halfWidths, worst } = worstOf(ctx, o.est, e);
       e.worst = worst;
-      const nextSec = next(e).blockSec;
+      const { blockSec: nextSec, shareSec } = next(e);
       // A block cut short by an interruption keeps its windows but does not count towards the
       // minimum or maximum of blocks: a resumed run still completes as many as planned.
       const done = completeBlocks(state().blocks, e.scenario.name);
-      const { design } = ctx;
       let decision = decideStop(
-        { blocks: done, halfWidths, budgetLeftSec: budgetEnd - ctx.elapsed(), nextBlockSec: nextSec, minimumBudgetLeftSec: design.budgetSec - ctx.elapsed() - reserve(design.warmup.maxSec) },
+        { blocks: done, halfWidths, budgetLeftSec: shareSec, nextBlockSec: nextSec, minimumBudgetLeftSec: design.budgetSec - ctx.elapsed() - reserve(design.warmup.maxSec) },
         design,
       );
       const leftSec = design.budgetSec - ctx.elapsed();

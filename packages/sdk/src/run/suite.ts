@@ -172,7 +172,16 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
     await scheduleHttp(
       ctx,
       suite.loadScenarios.map((scenario) => ({ scenario, members: members(scenario) })),
-      { est: suite.est, planned: suite.planned, slo: suite.slo, profile: opts.profile, outDir: opts.outDir, instructionsPlan: suite.instructionsPlan, afterBlock },
+      {
+        est: suite.est,
+        planned: suite.planned,
+        plannedSec: plannedBlockSecs(suite.planned, design),
+        slo: suite.slo,
+        profile: opts.profile,
+        outDir: opts.outDir,
+        instructionsPlan: suite.instructionsPlan,
+        afterBlock,
+      },
     );
     const streaming: StreamResult[] = [];
     for (const scenario of suite.kindScenarios) {
