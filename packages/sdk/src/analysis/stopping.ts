@@ -60,9 +60,10 @@ export interface ScenarioAhead {
  * is left then buys one more block each, the cheapest first, while it lasts; and what still remains
  * is shared by block cost, for rounds. A scenario's blocks decide its interval's degrees of freedom (t is 12.7
  * at 2 blocks, 4.3 at 3), so a block more for a scenario at the common level buys more than one
- * for a scenario above it. Shared by cost per round instead (until 2026-11-29), a slow host's
- * default run gave the concurrency ramp, whose rounds are five windows long, 32% of the budget and 3
- * blocks (a third of the run), and six of the other eight scenarios 2 (t on 1 degree of freedom):
+ * for a scenario above it. Shared by cost per round, fixed when a scenario began (until 2026-11-29),
+ * a slow host's default run stopped six single-step scenarios at 2 blocks (their shares bought 2.6)
+ * and gave what they left to the scenarios after them: the concurrency ramp took 3 (a third of the
+ * run), and t on 1 degree of freedom set two thirds of the pairs' intervals:
  * ±55.4% over the 45 ratios. Pure.
  */
 export function scenarioShares(leftSec: number, ahead: readonly ScenarioAhead[], maxBlocks: number): { level: number; blocks: number[]; shareSec: number[] } {
