@@ -40,30 +40,16 @@ describe('the stopping rule (decideStop)', () => {
 });
 
 describe('scenarioShares: blocks before rounds across the scenarios still to measure', () => {
+  /** Scenarios of these block costs, none begun unless `done` says. */
+  const ahead = (secs: number[], done: number[] = []) => secs.map((blockSec, i) => ({ blockSec, done: done[i] ?? 0 }));
   it('brings every scenario to the common number of blocks the time left buys, then one more each, the cheapest first, and shares the rest by block cost', () => {
     // Blocks of 10, 30 and 10 s: a level costs 50; 160 s buy 3 levels (150), and the 10 s left one more block for the first of the cheapest.
-    const s = scenarioShares(
-      160,
-      [
-        { blockSec: 10, done: 0 },
-        { blockSec: 30, done: 0 },
-        { blockSec: 10, done: 0 },
-      ],
-      12,
-    );
+    const s = scenarioShares(160, ahead([10, 30, 10]), 12);
     expect(s.level).toBe(3);
     expect(s.blocks).toEqual([4, 3, 3]);
     expect(s.shareSec).toEqual([40, 90, 30]);
     // 25 s more: the other cheap one gets its block too, and the 15 s left are shared by block cost, 1 : 3 : 1.
-    const t = scenarioShares(
-      185,
-      [
-        { blockSec: 10, done: 0 },
-        { blockSec: 30, done: 0 },
-        { blockSec: 10, done: 0 },
-      ],
-      12,
-    );
+    const t = scenarioShares(185, ahead([10, 30, 10]), 12);
     expect(t.blocks).toEqual([4, 3, 4]);
     expect(t.shareSec.map((x) => Number(x.toFixed(6)))).toEqual([43, 99, 43]);
     expect(t.shareSec.reduce((a, x) => a + x, 0)).toBeCloseTo(185, 9);
@@ -71,31 +57,16 @@ describe('scenarioShares: blocks before rounds across the scenarios still to mea
   it("counts the blocks the scenario now measuring has done, and never gives it a block more than the others' level allows", () => {
     // It has 3 blocks of 20 s; the two to come cost 20 s each. 100 s bring them to 2 each (80 s): the level is 2,
     // it is above it already, so the 20 s left give the first of the others a 3rd, and it gets nothing more.
-    const s = scenarioShares(
-      100,
-      [
-        { blockSec: 20, done: 3 },
-        { blockSec: 20, done: 0 },
-        { blockSec: 20, done: 0 },
-      ],
-      12,
-    );
+    const s = scenarioShares(100, ahead([20, 20, 20], [3]), 12);
     expect(s.level).toBe(2);
     expect(s.blocks).toEqual([3, 3, 2]);
     expect(s.shareSec[0]).toBe(0);
   });
   it('stops at the maximum of blocks and hands what is left out as rounds; with no time, no blocks', () => {
-    const s = scenarioShares(
-      1000,
-      [
-        { blockSec: 10, done: 0 },
-        { blockSec: 10, done: 0 },
-      ],
-      4,
-    );
+    const s = scenarioShares(1000, ahead([10, 10]), 4);
     expect(s.blocks).toEqual([4, 4]);
     expect(s.shareSec).toEqual([500, 500]);
-    expect(scenarioShares(5, [{ blockSec: 10, done: 0 }], 12)).toEqual({ level: 0, blocks: [0], shareSec: [5] });
+    expect(scenarioShares(5, ahead([10]), 12)).toEqual({ level: 0, blocks: [0], shareSec: [5] });
   });
 });
 
