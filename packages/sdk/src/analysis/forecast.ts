@@ -245,8 +245,8 @@ export function withUnseenScenarios(measured: NoiseComponents, prior: NoiseCompo
  * far and the `scenarios` not begun at the mean of those that have; the median over scenarios, at
  * least 1 and at most the maximum. The pace of the whole run
  * (`blocksAtPace`) read 2 blocks there: its blocks ≤ 2 span nearly the whole run. With the planner's
- * price of each scenario's block (`plannedSec`), a scenario not begun costs its price × the median
- * of measured ÷ priced over those begun: the default suite's concurrency ramp takes 3× a baseline
+ * price of each scenario's block (`plannedSec`), a scenario not begun costs its price × the largest
+ * measured ÷ priced of those begun: the default suite's concurrency ramp takes 3× a baseline
  * block, and priced at the first scenario's mean a fresh-clone run on a slow host (2026-11-29
  * 10:38) was forecast 3 blocks per scenario after block 2 and ran 2, ±11.3% said for ±39.1%. Pure.
  */
@@ -261,7 +261,8 @@ export function blocksPerScenarioAtPace(
   if (!means.length) return 1;
   const seen = means.reduce((a, x) => a + x, 0);
   const priced = o.plannedSec;
-  const scale = priced && [...meanOf.keys()].every((s) => (priced.get(s) ?? 0) > 0) ? median([...meanOf].map(([s, m]) => m / priced.get(s)!)) : undefined;
+  // As the scheduler prices them (`scenarioBudgetPolicy`): cautiously, at the largest measured ÷ priced of those begun.
+  const scale = priced && [...meanOf.keys()].every((s) => (priced.get(s) ?? 0) > 0) ? Math.max(...[...meanOf].map(([s, m]) => m / priced.get(s)!)) : undefined;
   const unseen = scale !== undefined ? [...priced!].filter(([s]) => !meanOf.has(s)).map(([, sec]) => sec * scale) : Array<number>(Math.max(0, o.scenarios - means.length)).fill(seen / means.length);
   // The scheduler's rule over the whole budget: the common number of blocks, then one more each while it lasts (`scenarioShares`); a typical scenario's.
   const { blocks } = scenarioShares(

@@ -310,21 +310,20 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, si: number, l
     const c = blockCosts(state().blocks, name);
     return c && c.fixedSec + design.rounds.min * c.roundSec;
   };
-  const priced = (name: string) => o.plannedSec.get(name);
+  // Every loaded scenario is priced (`plannedBlockSecs` over the planner's scenarios, the list's).
+  const priced = (name: string) => o.plannedSec.get(name)!;
   const share = () => {
     const names = list.slice(si).map((x) => x.scenario.name);
-    const ratios = list
-      .slice(0, si + 1)
-      .map((x) => [measured(x.scenario.name), priced(x.scenario.name)] as const)
-      .filter(([m, p]) => m !== undefined && p !== undefined && p > 0)
-      .map(([m, p]) => m! / p!);
+    const ratios = list.slice(0, si + 1).flatMap((x) => {
+      const m = measured(x.scenario.name);
+      return m === undefined ? [] : [m / priced(x.scenario.name)];
+    });
     // Cautious: a scenario to come may be priced as far below what it takes as the worst begun was.
     const pace = ratios.length ? Math.max(...ratios) : 1;
-    const cost = names.map((name, i) => (i === 0 ? measured(name) : undefined) ?? (priced(name) !== undefined ? priced(name)! * pace : undefined));
-    const known = cost.filter((c): c is number => c !== undefined && c > 0);
-    // A scenario the planner did not price (none here: every loaded scenario is) costs the mean of those it did.
-    const fallback = known.length ? known.reduce((a, c) => a + c, 0) / known.length : 1;
-    const ahead = names.map((name, i) => ({ blockSec: cost[i] !== undefined && cost[i]! > 0 ? cost[i]! : fallback, done: i === 0 ? completeBlocks(state().blocks, name) : 0 }));
+    const ahead = names.map((name, i) => ({
+      blockSec: (i === 0 ? measured(name) : undefined) ?? priced(name) * pace,
+      done: i === 0 ? completeBlocks(state().blocks, name) : 0,
+    }));
     const leftSec = design.budgetSec - ctx.elapsed();
     const s = scenarioShares(leftSec, ahead, design.blocks.max);
     return { shareSec: s.shareSec[0]!, blocks: s.blocks[0]! - ahead[0]!.done };
