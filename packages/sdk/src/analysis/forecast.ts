@@ -4,7 +4,7 @@ import { median } from './bootstrap.js';
 import { normalQuantile, tQuantile } from './student-t.js';
 import type { Grouped } from './bootstrap.js';
 import { ratioGroups, WindowIndex } from './summarize.js';
-import { scenarioShares } from './stopping.js';
+import { paceOfBegun, scenarioShares } from './stopping.js';
 
 /**
  * The noise of a pair's per-round log-ratio, split the way the interval sees it: `between`, the SD
@@ -261,8 +261,8 @@ export function blocksPerScenarioAtPace(
   if (!means.length) return 1;
   const seen = means.reduce((a, x) => a + x, 0);
   const priced = o.plannedSec;
-  // As the scheduler prices them (`scenarioBudgetPolicy`): cautiously, at the largest measured ÷ priced of those begun.
-  const scale = priced && [...meanOf.keys()].every((s) => (priced.get(s) ?? 0) > 0) ? Math.max(...[...meanOf].map(([s, m]) => m / priced.get(s)!)) : undefined;
+  // As the scheduler prices them (`paceOfBegun`).
+  const scale = priced && [...meanOf.keys()].every((s) => (priced.get(s) ?? 0) > 0) ? paceOfBegun([...meanOf].map(([s, m]) => m / priced.get(s)!)) : undefined;
   const unseen = scale !== undefined ? [...priced!].filter(([s]) => !meanOf.has(s)).map(([, sec]) => sec * scale) : Array<number>(Math.max(0, o.scenarios - means.length)).fill(seen / means.length);
   // The scheduler's rule over the whole budget: the common number of blocks, then one more each while it lasts (`scenarioShares`); a typical scenario's.
   const { blocks } = scenarioShares(

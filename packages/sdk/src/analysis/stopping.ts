@@ -88,6 +88,16 @@ export function scenarioShares(leftSec: number, ahead: readonly ScenarioAhead[],
 }
 
 /**
+ * What a scenario to come is taken to cost, as a multiple of the planner's price of its block: the
+ * largest measured ÷ priced of the scenarios begun (1 before any). Cautious: a scenario to come may
+ * be priced as far below what it takes as the worst begun was (on a slow host the concurrency
+ * ramp's blocks ran 2.0–2.5× their price, the single-step scenarios' 1.5–2.0×). Pure.
+ */
+export function paceOfBegun(measuredOverPriced: readonly number[]): number {
+  return measuredOverPriced.length ? Math.max(...measuredOverPriced) : 1;
+}
+
+/**
  * The planner's third lever, pulled during the run: a scenario below its minimum of blocks whose
  * next block does not fit (measured blocks took longer than planned, e.g. windows lengthened for
  * slow answers) may still reach its minimum when every target's warm-up stops at its minimum from

@@ -4,7 +4,7 @@ import { controlTwin } from '../analysis/control.js';
 import { isReplica, processOf } from '../replicas.js';
 import { blockCosts, blockSec, measuredStartSec, planRounds, sharedBlocksAhead } from '../analysis/budget.js';
 import type { PlannedScenario } from '../analysis/round-cost.js';
-import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, scenarioShares, type StopDecision } from '../analysis/stopping.js';
+import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, paceOfBegun, scenarioShares, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
 import { seededShuffle } from '../random.js';
@@ -318,8 +318,7 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, si: number, l
       const m = measured(x.scenario.name);
       return m === undefined ? [] : [m / priced(x.scenario.name)];
     });
-    // Cautious: a scenario to come may be priced as far below what it takes as the worst begun was.
-    const pace = ratios.length ? Math.max(...ratios) : 1;
+    const pace = paceOfBegun(ratios);
     const ahead = names.map((name, i) => ({
       blockSec: (i === 0 ? measured(name) : undefined) ?? priced(name) * pace,
       done: i === 0 ? completeBlocks(state().blocks, name) : 0,
