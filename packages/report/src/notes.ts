@@ -424,7 +424,7 @@ function designBiasText(b: DesignBiasRecord): string {
   }
   const flags = [
     ...b.roundOne.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} round 1 ${factorText(p.roundOne)} (not steady: left out of its estimate)`),
-    ...b.slotHalves.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} slots ×${p.onRatio.toFixed(3)}`),
+    ...b.slotHalves.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} slots ×${factorText({ point: p.onRatio, ci95: p.ci95 ?? null })}`),
   ];
   parts.push(flags.length ? `flagged (beyond ±${pct(b.flag)}, the interval excluding 1): ${flags.join(', ')}` : `no pair beyond ±${pct(b.flag)}`);
   return parts.join('; ');

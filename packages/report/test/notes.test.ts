@@ -111,3 +111,29 @@ describe('step failures', () => {
     expect(noteText({ kind: 'step-failed', step: 'costs', target: 'express', message: 'timeout' })).toBe('express: the cost figures (startup, memory) failed, the run goes on without it: timeout');
   });
 });
+
+describe('design-bias sentence', () => {
+  const bias = (pairs: Array<{ onRatio: number; ci95?: [number, number] | null; n?: number; flagged: boolean }>) =>
+    noteText({
+      kind: 'design-bias',
+      bias: {
+        flag: 0.01,
+        roundOne: { overall: { point: 0.996, ci95: [0.981, 1.011], n: 12 }, overallOver: 'blocks', pairs: [] },
+        slotHalves: {
+          targets: [
+            { scenario: 'baseline', target: 'node-http', firstHalf: { point: 0.94, ci95: [0.92, 0.96], n: 6 }, flagged: true },
+            { scenario: 'baseline', target: 'koa', firstHalf: { point: 0.9, ci95: [0.88, 0.92], n: 6 }, flagged: true },
+          ],
+          pairs: pairs.map((p) => ({ scenario: 'baseline', target: 'koa', ...p })),
+        },
+      },
+    });
+
+  it('says a flagged pair’s switch cost with its interval, and a result from before the interval without one', () => {
+    expect(bias([{ onRatio: 0.979, ci95: [0.968, 0.99], n: 6, flagged: true }])).toBe(
+      "round 1 ÷ the block's later rounds 0.996 [0.981, 1.011] (the pairs' ratios to the reference, mean over 12 blocks); a slot's first half ÷ its second 0.900–0.940 by target, a factor of 0.979 on the ratios; flagged (beyond ±1%, the interval excluding 1): koa/baseline slots ×0.979 [0.968, 0.990]",
+    );
+    expect(bias([{ onRatio: 0.979, flagged: true }])).toMatch(/koa\/baseline slots ×0\.979$/);
+    expect(bias([{ onRatio: 0.995, ci95: [0.97, 1.02], flagged: false }])).toMatch(/; no pair beyond ±1%$/);
+  });
+});

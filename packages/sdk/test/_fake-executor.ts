@@ -47,8 +47,8 @@ export interface FakeModel {
   lateSec?(w: FakePlace): number;
   /** A factor on this window's req/s (a trend across a block's rounds). Default 1. */
   factor?(w: FakePlace): number;
-  /** Time-sliced windows: the target's slots' first half ÷ second half (a switch cost); its steps then carry slice records. */
-  firstHalf?(target: string): number;
+  /** Time-sliced windows: the target's slots' first half ÷ second half in this window (a switch cost); its steps then carry slice records. */
+  firstHalf?(target: string, w: FakePlace): number;
 }
 
 /** Every call the block and scheduler made, for tests that check the schedule itself. */
@@ -173,7 +173,7 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
         p.measured.set(scenario, window);
         const place: FakePlace = { target: p.name, scenario, start: p.start, window };
         rate = level(p, scenario, window) * (model.factor?.(place) ?? 1);
-        firstHalf = model.firstHalf?.(p.name);
+        firstHalf = model.firstHalf?.(p.name, place);
       }
       const requests = Math.max(1, Math.round(rate * o.durationSec));
       const histogram = createHistogram();
@@ -302,7 +302,7 @@ export function fakeSeam(model: FakeModel): RunSeam & { calls: FakeCall[]; clock
             continue;
           }
           const rate = level(p, scenario, window) * (model.factor?.(place) ?? 1);
-          onWindow(i, { startedAt, figures: figures(rate, spec.steps, spec.windowSec, model.steal?.(place) ?? 0, model.firstHalf?.(p.name)) });
+          onWindow(i, { startedAt, figures: figures(rate, spec.steps, spec.windowSec, model.steal?.(place) ?? 0, model.firstHalf?.(p.name, place)) });
         }
       },
     }),

@@ -195,6 +195,68 @@ describe('the design-bias check (scripted executor)', () => {
   });
 });
 
+describe("the design-bias check's switch cost on a pair's ratio", () => {
+  // Every server pays a switch cost (first half 0.92 of the second), c a larger one (0.80), and each
+  // window's halves stray by a seeded 8% in log, as a noisy host's do.
+  const noisyHalves = (seed: number) => {
+    const rnd = mulberry32(seed);
+    return (t: string) => (t === 'c' ? 0.8 : 0.92) * Math.exp(0.08 * Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd()));
+  };
+
+  it('gives each pair its factor with a t-interval over blocks, by hand from the halves the windows counted', async () => {
+    const { r } = await fakeRun({ rps: level, firstHalf: noisyHalves(21) }, {}, ['ref', 'b', 'c']);
+    for (const p of r.designBias!.slotHalves.pairs) {
+      // Per block: log((1 + first ÷ second) ÷ 2) of the target's windows' mean log halves, less the reference's.
+      const onRate = (target: string, block: number) => {
+        const hs = r.windows
+          .filter((w) => w.status === 'ok' && w.scenario === p.scenario && w.target === target && w.block === block)
+          .map((w) => (w.status === 'ok' ? Math.log(w.steps[0]!.slice!.halves![0] / w.steps[0]!.slice!.halves![1]) : 0));
+        return Math.log((1 + Math.exp(hs.reduce((a, x) => a + x, 0) / hs.length)) / 2);
+      };
+      const xs = [1, 2, 3, 4, 5].map((b) => onRate(p.target, b) - onRate('ref', b));
+      const m = xs.reduce((a, x) => a + x, 0) / xs.length;
+      const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+      const h = tQuantile(0.975, xs.length - 1) * (sd / Math.sqrt(xs.length));
+      expect(p.n).toBe(5);
+      expect(p.onRatio).toBeCloseTo(Math.exp(m), 6);
+      expect(p.ci95![0]).toBeCloseTo(Math.exp(m - h), 6);
+      expect(p.ci95![1]).toBeCloseTo(Math.exp(m + h), 6);
+    }
+  });
+
+  it('flags a pair whose switch cost differs from the reference’s, not one that pays the same (the A/A twin), over 10 seeds', async () => {
+    let same = 0;
+    let sameFlagged = 0;
+    let differs = 0;
+    let differsFlagged = 0;
+    let ownFlagged = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const { r } = await fakeRun({ rps: level, firstHalf: noisyHalves(100 + seed) }, {}, ['ref', 'b', 'c']);
+      const bias = r.designBias!;
+      ownFlagged += bias.slotHalves.targets.filter((t) => t.target !== 'c' && t.flagged).length;
+      for (const p of bias.slotHalves.pairs) {
+        if (p.target === 'c') {
+          differs++;
+          if (p.flagged) differsFlagged++;
+        } else {
+          same++;
+          if (p.flagged) sameFlagged++;
+        }
+      }
+    }
+    // Every server's own halves read under 1, beyond their noise: each target's check says so.
+    expect(ownFlagged).toBeGreaterThanOrEqual(55);
+    // (1 + 0.8) ÷ (1 + 0.92) = 0.9375 on c's ratio: found in every run.
+    expect(differs).toBe(20);
+    expect(differsFlagged).toBe(20);
+    // The twin and b pay the reference's cost: a 95% interval misses 1 about once in 20 pairs. The
+    // rule before took the point alone once either side's own halves were flagged, and flagged
+    // about 4 in 10 of them here.
+    expect(same).toBe(40);
+    expect(sameFlagged).toBeLessThanOrEqual(5);
+  });
+});
+
 describe('the design-bias check over all pairs', () => {
   it.each([
     ['per-scenario', 10],

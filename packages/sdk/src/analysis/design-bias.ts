@@ -65,8 +65,12 @@ function halvesLog(w: OkWindow): number | null {
  * - time-sliced rounds: each target's slots' first half ÷ second half (over blocks), and what it
  *   does to each pair's ratio: a slot's rate counts both halves, a settled server's would be twice
  *   the second, so a target's figure is (1 + first ÷ second) ÷ 2 of its settled one, and a pair's
- *   ratio that factor ÷ the reference's.
- * A pair is flagged when either interval excludes 1 by more than `DEFAULTS.designBias.flag`.
+ *   ratio that factor ÷ the reference's, taken per block and with its own t-interval over the
+ *   blocks. Every server pays a switch cost, so a target's own first half reads under its second
+ *   in any run; what moves a ratio is the difference, and on a noisy host a difference's point
+ *   strays past 1% by chance (the A/A twin's read ×0.988 and ×1.060 on 2026-12-01 while its own
+ *   halves' intervals excluded 1, and the rule then flagged it on that alone).
+ * A pair is flagged when either of its intervals excludes 1 by more than `DEFAULTS.designBias.flag`.
  */
 export function designBiasOf(
   windows: readonly WindowRecord[],
@@ -91,20 +95,19 @@ export function designBiasOf(
     for (const w of mine) maxRound.set(w.block, Math.max(maxRound.get(w.block) ?? 0, w.round));
     const rounds = (b: number) => maxRound.get(b) ?? 0;
     const targets = [...new Set(mine.map((w) => w.target))];
-    const settle = new Map<string, Effect>();
+    // Per target and block, the mean log(first ÷ second half) of its windows.
+    const halvesByBlock = new Map<string, Map<number, number>>();
     for (const target of targets) {
-      // Per block the mean log(first ÷ second half) of its windows, then over blocks.
-      const byBlock = blocks
-        .map((b) =>
-          mine
-            .filter((w) => w.block === b && w.target === target)
-            .map(halvesLog)
-            .filter((x): x is number => x !== null),
-        )
-        .filter((xs) => xs.length)
-        .map((xs) => xs.reduce((a, x) => a + x, 0) / xs.length);
-      const e = meanFactor(byBlock, confidence);
-      settle.set(target, e);
+      const byBlock = new Map<number, number>();
+      for (const b of blocks) {
+        const xs = mine
+          .filter((w) => w.block === b && w.target === target)
+          .map(halvesLog)
+          .filter((x): x is number => x !== null);
+        if (xs.length) byBlock.set(b, xs.reduce((a, x) => a + x, 0) / xs.length);
+      }
+      halvesByBlock.set(target, byBlock);
+      const e = meanFactor([...byBlock.values()], confidence);
       if (e) slots.push({ scenario, target, firstHalf: e, flagged: flagged(e) });
       if (target === reference) continue;
       const logs = roundOneLogs(index, blocks, rounds, scenario, target, reference);
@@ -120,14 +123,19 @@ export function designBiasOf(
         else perUnit.set(u, [x]);
       }
     }
-    const ref = settle.get(reference);
-    if (!ref) continue;
+    const ref = halvesByBlock.get(reference);
+    if (!ref?.size) continue;
+    // A slot's rate counts both halves, a settled server's twice the second: log((1 + first ÷ second) ÷ 2).
+    const onRate = (h: number) => Math.log((1 + Math.exp(h)) / 2);
     for (const target of targets) {
-      const t = settle.get(target);
-      if (target === reference || !t) continue;
-      const f = (x: number) => (1 + x) / 2;
-      const onRatio = f(t.point) / f(ref.point);
-      ratios.push({ scenario, target, onRatio, flagged: Math.abs(onRatio - 1) > DEFAULTS.designBias.flag && (flagged(t) || flagged(ref)) });
+      const t = halvesByBlock.get(target);
+      if (target === reference || !t?.size) continue;
+      // Per block, the factor on the pair's ratio: the target's over the reference's, paired in the block.
+      const e = meanFactor(
+        blocks.filter((b) => t.has(b) && ref.has(b)).map((b) => onRate(t.get(b)!) - onRate(ref.get(b)!)),
+        confidence,
+      );
+      if (e) ratios.push({ scenario, target, onRatio: e.point, ci95: e.ci95, n: e.n, flagged: flagged(e) });
     }
   }
   if (!pairs.length && !slots.length) return undefined;

@@ -29,8 +29,13 @@ export const designBiasSchema = z.strictObject({
   slotHalves: z.strictObject({
     /** Per target, its slots' first half ÷ second half (responses), over blocks. */
     targets: z.array(z.strictObject({ scenario: z.string(), target: z.string(), firstHalf: factorSchema, flagged: z.boolean() })),
-    /** Per pair, the factor the first halves put on its ratio to the reference (1: none). */
-    pairs: z.array(z.strictObject({ scenario: z.string(), target: z.string(), onRatio: nonneg, flagged: z.boolean() })),
+    /**
+     * Per pair, the factor the first halves put on its ratio to the reference (1: none), the mean
+     * over blocks of each block's, with its t-interval over blocks and `n` the blocks (absent in
+     * results before 2026-12-01, whose factor had no interval and was flagged by its point when
+     * either side's own halves were).
+     */
+    pairs: z.array(z.strictObject({ scenario: z.string(), target: z.string(), onRatio: nonneg, ci95: z.tuple([nonneg, nonneg]).nullable().optional(), n: int.optional(), flagged: z.boolean() })),
   }),
 });
 export type DesignBiasRecord = z.infer<typeof designBiasSchema>;
