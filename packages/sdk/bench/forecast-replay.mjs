@@ -5,14 +5,19 @@
 // `pairNoise`, `measuredNoise` with the design's prior `priorBetween`, `forecastAtPace`), beside the
 // median half-width the run reached over its ratios to the reference (the report's Forecast line) and what the run itself said after block 2 (its
 // `design.budgetPlan.measuredForecast`, made by the code of its day), whether the reached fell in the
-// range the forecast is said with (`likelyRange`), and over all the runs the SD of log(forecast ÷
-// reached): the figure `DEFAULTS.forecast.record.logSd` is set from. Last, what limits it: each
+// range the forecast is said with (`likelyRange`), and over all the runs the mean and SD of
+// log(forecast ÷ reached), replayed and as the runs said it. `DEFAULTS.forecast.record` is fitted on
+// the latter since 2026-12-02: with processes per scenario a run prices the scenarios to come at the
+// planner's cost of their blocks (`plannedSec`), which the result does not keep, and the replay at
+// the first scenario's pace. Then, per run, the typical pair's components over all its blocks and
+// each scenario's SD between blocks (what two blocks could not see). Last, what limits it: each
 // block's SD within blocks (the mean over its pairs of their rounds' variance, square-rooted) ÷ its
 // run's, its range, the SD of its log, and its mean by block position. No servers, no load.
 //
 // Usage: npm run bench:forecast-replay -- <results.json> [<results.json> …]
 import { readFileSync } from 'node:fs';
 import { median } from '../dist/analysis/bootstrap.js';
+import { DEFAULTS } from '../dist/defaults.js';
 import { forecastAtPace, likelyRange, measuredNoise, pairNoise, priorBetween, typicalNoise, withUnseenScenarios } from '../dist/analysis/forecast.js';
 import { ratioGroups, WindowIndex } from '../dist/analysis/summarize.js';
 
@@ -28,6 +33,8 @@ const lines = [
   '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const logs = [];
+const wholeRuns = [];
+const saidLogs = [];
 let inRange = 0;
 // Per block position: each block's within-block SD ÷ its run's.
 const blockFactors = [];
@@ -67,6 +74,18 @@ for (const f of files) {
   const prior = priorBetween(served) / Math.sqrt(design.replicas ?? 1);
   // With processes per scenario the run said its forecast after the first scenario's block 2 (the
   // one it records): replay that, from that scenario's windows alone.
+  // What the forecast could not see from its two blocks: the typical pair's components over all of
+  // the run's blocks, and each scenario's SD between blocks.
+  const whole = pairNoise(
+    r.windows,
+    pairs.filter((p) => !p.target.endsWith('.twin')),
+    ref,
+  );
+  const over = typicalNoise(whole);
+  if (over) {
+    const each = [...new Set(whole.map((p) => p.scenario))].map((s) => `${s} ${typicalNoise(whole.filter((p) => p.scenario === s))?.between.toFixed(3) ?? '—'}`);
+    wholeRuns.push(`${r.startedAt ?? f}: between ${over.between.toFixed(3)}, within ${over.within.toFixed(3)}; between by scenario: ${each.join(', ')}`);
+  }
   const first = design.processes === 'per-scenario' ? [...r.blocks].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))[0]?.scenario : undefined;
   const seen = first === undefined ? r : { windows: r.windows.filter((w) => w.scenario === first), blocks: r.blocks.filter((b) => b.scenario === first) };
   const measured = pairNoise(seen.windows, first === undefined ? pairs : pairs.filter((p) => p.scenario === first), ref, AFTER);
@@ -89,6 +108,7 @@ for (const f of files) {
   const likely = likelyRange(paced.halfWidth);
   const inside = reached >= likely.low && reached <= likely.high;
   logs.push(Math.log(paced.halfWidth / reached));
+  if (said) saidLogs.push(Math.log(said.halfWidth / reached));
   if (inside) inRange++;
   lines.push(
     `| ${r.startedAt ?? f} | ${served} | ${prior.toFixed(3)} | ${raw.toFixed(3)} → ${noise.between.toFixed(3)} | ${noise.within.toFixed(3)} | ${paced.blocks} / ${ran} | ${pct(paced.halfWidth)} (${pct(likely.low)}–${pct(likely.high).slice(1)}) | ${pct(reached)} | ${(paced.halfWidth / reached).toFixed(2)} | ${inside ? 'yes' : 'no'} | ${said ? (said.halfWidth / reached).toFixed(2) : '—'} |`,
@@ -102,6 +122,13 @@ if (logs.length) {
     '',
     `${logs.length} runs: forecast ÷ reached within ±25% in ${within25}; reached inside the forecast's ${Math.round(100 * likelyRange(1).coverage)}% range in ${inRange}; log(forecast ÷ reached) mean ${mean.toFixed(3)}, SD ${sd.toFixed(3)}.`,
   );
+  if (saidLogs.length > 1) {
+    const m = saidLogs.reduce((a, x) => a + x, 0) / saidLogs.length;
+    const d = Math.sqrt(saidLogs.reduce((a, x) => a + (x - m) ** 2, 0) / (saidLogs.length - 1));
+    lines.push(
+      `As the ${saidLogs.length} runs said it: log(forecast ÷ reached) mean ${m.toFixed(3)}, SD ${d.toFixed(3)} (the record: ${DEFAULTS.forecast.record.logBias}, ${DEFAULTS.forecast.record.logSd}).`,
+    );
+  }
 }
 if (blockFactors.length > 1) {
   const ls = blockFactors.map((b) => Math.log(b.factor));
@@ -116,4 +143,5 @@ if (blockFactors.length > 1) {
     `A block's SD within blocks ÷ its run's, over ${blockFactors.length} blocks: ${Math.min(...blockFactors.map((b) => b.factor)).toFixed(2)}–${Math.max(...blockFactors.map((b) => b.factor)).toFixed(2)}, SD of its log ${sdLog.toFixed(2)}; mean by block position ${byPosition.join(', ')}.`,
   );
 }
+if (wholeRuns.length) lines.push('', 'Over all blocks (the typical pair, A/A twin left out):', ...wholeRuns.map((x) => `- ${x}`));
 process.stdout.write(`${lines.join('\n')}\n`);
