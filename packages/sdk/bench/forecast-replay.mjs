@@ -64,28 +64,22 @@ for (const f of files) {
   const { design } = r;
   const ref = design.reference;
   const pairs = r.summaries.filter((s) => s.target !== ref).map((s) => ({ scenario: s.scenario, target: s.target }));
-  blockWithin(
-    r,
-    pairs.filter((p) => !p.target.endsWith('.twin')),
-    ref,
-  );
+  // The ratios the report gives, the A/A twin's left out.
+  const ratioPairs = pairs.filter((p) => !p.target.endsWith('.twin'));
+  blockWithin(r, ratioPairs, ref);
   const scenarios = new Set(r.blocks.map((b) => b.scenario)).size;
   const served = design.processes === 'shared' ? scenarios : 1;
   const prior = priorBetween(served) / Math.sqrt(design.replicas ?? 1);
-  // With processes per scenario the run said its forecast after the first scenario's block 2 (the
-  // one it records): replay that, from that scenario's windows alone.
   // What the forecast could not see from its two blocks: the typical pair's components over all of
   // the run's blocks, and each scenario's SD between blocks.
-  const whole = pairNoise(
-    r.windows,
-    pairs.filter((p) => !p.target.endsWith('.twin')),
-    ref,
-  );
+  const whole = pairNoise(r.windows, ratioPairs, ref);
   const over = typicalNoise(whole);
   if (over) {
     const each = [...new Set(whole.map((p) => p.scenario))].map((s) => `${s} ${typicalNoise(whole.filter((p) => p.scenario === s))?.between.toFixed(3) ?? '—'}`);
     wholeRuns.push(`${r.startedAt ?? f}: between ${over.between.toFixed(3)}, within ${over.within.toFixed(3)}; between by scenario: ${each.join(', ')}`);
   }
+  // With processes per scenario the run said its forecast after the first scenario's block 2 (the
+  // one it records): replay that, from that scenario's windows alone.
   const first = design.processes === 'per-scenario' ? [...r.blocks].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))[0]?.scenario : undefined;
   const seen = first === undefined ? r : { windows: r.windows.filter((w) => w.scenario === first), blocks: r.blocks.filter((b) => b.scenario === first) };
   const measured = pairNoise(seen.windows, first === undefined ? pairs : pairs.filter((p) => p.scenario === first), ref, AFTER);
