@@ -526,7 +526,9 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     ...(r.design.method ? [{ label: 'Rounds', text: methodSentences(r.design.method).rounds(r) }] : []),
     ...processesFacts(r),
     { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
-    ...(d.youngGenerationMb !== undefined ? [{ label: 'Node runtime', text: noteText({ kind: 'young-generation', mb: d.youngGenerationMb }) }] : []),
+    ...(d.youngGenerationMb !== undefined
+      ? [{ label: 'Node runtime', text: [noteText({ kind: 'young-generation', mb: d.youngGenerationMb }), noteText({ kind: 'memory-reducer', reducer: d.memoryReducer })] }]
+      : []),
     { label: 'Driver', text: driverText(env.driver) },
     { label: 'Pinning', text: pinningText(env.pinning) },
     {

@@ -34,6 +34,7 @@ export type Note =
   | { kind: 'warmup-served'; served: number | undefined; targets: Array<{ target: string; median: number }>; cold: number; short: number }
   | { kind: 'design-bias'; bias: DesignBiasRecord }
   | { kind: 'young-generation'; mb: number | 'default' | undefined }
+  | { kind: 'memory-reducer'; reducer: 'off' | 'default' | undefined }
   | { kind: 'host-disturbed'; windows: number; other: number; slowLoader: number; of: number }
   | { kind: 'steal'; excluded: number; of: number; mean: number; max: number; threshold: number }
   | { kind: 'not-pinned'; reason?: string | undefined }
@@ -237,6 +238,10 @@ export function noteText(n: Note): string {
       return n.mb === undefined || n.mb === 'default'
         ? "every Node target with the runtime's own young-generation sizing: V8 grows it under load, so a process was measured at some point of that growth (a figure partly of GC state, not of the framework)"
         : `every Node target, the reference included, started with V8's young generation fixed at ${n.mb} MB (--min-semi-space-size=${n.mb} --max-semi-space-size=${n.mb}), the size a long-running server reaches: measured in that state from its first request (--young-generation default for the runtime's own sizing)`;
+    case 'memory-reducer':
+      return n.reducer === 'off'
+        ? "V8's memory reducer off in every Node target (--no-memory-reducer): no heap shrinking while a process waits for its slot, as a loaded server never waits (--memory-reducer default for the runtime's own)"
+        : "V8's memory reducer on (the runtime's own): a process may shrink its heap while it waits for its slot, so it was measured in a heap state its idle moments drew";
     case 'host-disturbed':
       return n.windows
         ? `${n.windows} of ${n.of} disturbed by the host beyond steal (${n.other} with another process on the measured cores, ${n.slowLoader} with the loader running slow), kept in the estimates`

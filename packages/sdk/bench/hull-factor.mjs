@@ -12,7 +12,7 @@
 //
 // Usage: npm run bench:hull-factor -- [--pairs 1000] [--resamples 1000] [--within 0.04]
 import { parseArgs } from 'node:util';
-import { estimate, expectedHalfWidth, median } from '@benchsuite/sdk';
+import { estimate, expectedHalfWidth, median, normalDraw } from '@benchsuite/sdk';
 
 const { values: args } = parseArgs({
   options: { pairs: { type: 'string', default: '1000' }, resamples: { type: 'string', default: '1000' }, within: { type: 'string', default: '0.04' } },
@@ -24,7 +24,7 @@ const rnd = () => {
   state = (state * 1103515245 + 12345) % 2147483648;
   return state / 2147483648;
 };
-const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+const gauss = () => normalDraw(rnd);
 const est = { reference: 'r', precision: 0.02, practicalBand: 0.01, bootstrapResamples: Number(args.resamples), confidence: 0.95, seed: 7 };
 const BLOCKS = [2, 3, 4, 5, 6, 8, 10, 12, 16];
 const SHAPES = [0, 0.5, 1, 1.5].flatMap((b) => [2, 3].map((rounds) => ({ between: b * within, rounds })));

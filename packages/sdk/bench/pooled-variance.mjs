@@ -16,7 +16,7 @@
 //
 // Usage: npm run bench:pooled-variance -- [--runs 300]
 import { parseArgs } from 'node:util';
-import { median, tQuantile } from '@benchsuite/sdk';
+import { median, normalDraw, tQuantile } from '@benchsuite/sdk';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '300' } } });
 const RUNS = Number(args.runs);
@@ -69,7 +69,7 @@ const rnd = () => {
   seed = (seed * 1103515245 + 12345) % 2147483648;
   return seed / 2147483648;
 };
-const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+const gauss = () => normalDraw(rnd);
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 
 function simulate({ S, T, B, R }) {

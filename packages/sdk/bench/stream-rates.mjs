@@ -14,7 +14,7 @@
 // each as its mean error against the true rate (lanes ÷ mean stream length) over the repetitions.
 // Usage: node packages/sdk/bench/stream-rates.mjs [--lanes 50] [--seconds 5] [--reps 200] [--seed 1]
 import { parseArgs } from 'node:util';
-import { mulberry32 } from '../dist/random.js';
+import { mulberry32, normalDraw } from '../dist/random.js';
 import { levelFigures } from '../dist/stream/measure.js';
 
 const { values: args } = parseArgs({
@@ -24,7 +24,7 @@ const lanes = Number(args.lanes);
 const seconds = Number(args.seconds);
 const reps = Number(args.reps);
 const rand = mulberry32(Number(args.seed));
-const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+const gauss = () => normalDraw(rand);
 /** A lognormal length of mean `mean` (s) and coefficient of variation `cv`. */
 const lognormal = (mean, cv) => {
   const s = Math.sqrt(Math.log(1 + cv * cv));

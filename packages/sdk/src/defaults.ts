@@ -123,6 +123,20 @@ export const DEFAULTS = {
    */
   youngGenerationMb: 32 as number | 'default',
   /**
+   * V8's memory reducer in every Node target: `'off'` starts each with `--no-memory-reducer`, the
+   * reference included; `'default'` leaves the runtime's own. The reducer starts full collections
+   * and shrinks the heap when a process allocates little for a while, as each does during the other
+   * targets' slots of a sliced round (and between the windows of sequential ones); a server under
+   * steady load never looks idle, so with it on a process was measured in a heap state its idle
+   * moments drew. Over the default suite's nine scenarios, twins of one build in the same blocks
+   * (young generation fixed, processes per scenario, 18 df each) read one process's SD 6.6% → 3.2%
+   * with the reducer off for node:http, 8.8% → 1.9% for Fastify, 14.7% → 6.5% for Koa and 13.1% →
+   * 8.0% for hono-lean (most of what is left is production-stack), their levels 0–11% higher
+   * (`npm run bench:aa`, seed 9201, 2026-12-02; docs/measurements.md). Off, so every process is
+   * measured as the loaded server it stands for; `--memory-reducer default` measures the other.
+   */
+  memoryReducer: 'off' as 'off' | 'default',
+  /**
    * The A/A control: in every windowed run the reference also runs as a second, independent process
    * (named `<reference>.twin`), loaded in the same rounds as any target. Its ratio to the reference
    * should be 1; its interval says whether the run's intervals hold, and its spread between blocks

@@ -48,6 +48,8 @@ export const designOptionsSchema = z.strictObject({
   method: z.enum(METHOD_NAMES).default(DEFAULTS.method),
   /** V8's young generation of every Node target, MB (`--min/max-semi-space-size`), or `'default'` for the runtime's own sizing (`DEFAULTS.youngGenerationMb`). */
   youngGenerationMb: z.union([z.number().int().positive().max(1024), z.literal('default')]).default(DEFAULTS.youngGenerationMb),
+  /** V8's memory reducer in every Node target: `'off'` (`--no-memory-reducer`) or `'default'`, the runtime's own (`DEFAULTS.memoryReducer`). */
+  memoryReducer: z.enum(['off', 'default']).default(DEFAULTS.memoryReducer),
   /** `aa`: the reference also runs as a second process in every block, the run's A/A control (`DEFAULTS.control`); `none`: not. */
   control: z.enum(['aa', 'none']).default(DEFAULTS.control.kind),
   /** Processes of every target in each block, each loaded in its own slot (`DEFAULTS.replicas`). */

@@ -10,6 +10,11 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** A standard normal draw from two uniform ones of `rnd` (Box–Muller; `1 − u` keeps the log finite). */
+export function normalDraw(rnd: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+}
+
 /** Fisher–Yates with a seeded generator; returns a new array. */
 export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];

@@ -158,15 +158,26 @@ export function youngGenerationFlags(mb: number | 'default'): string[] {
   return mb === 'default' ? [] : [`--min-semi-space-size=${mb}`, `--max-semi-space-size=${mb}`];
 }
 
+/** The runtime flag of V8's memory reducer: `--no-memory-reducer` when off; none for the runtime's own. */
+export function memoryReducerFlags(reducer: 'off' | 'default'): string[] {
+  return reducer === 'off' ? ['--no-memory-reducer'] : [];
+}
+
+/** Every Node target's runtime flags under a design: its young generation, then its memory reducer. */
+export function nodeRuntimeFlags(d: { youngGenerationMb?: number | 'default' | undefined; memoryReducer?: 'off' | 'default' | undefined }): string[] {
+  return [...youngGenerationFlags(d.youngGenerationMb ?? 'default'), ...memoryReducerFlags(d.memoryReducer ?? 'default')];
+}
+
 /**
  * A command with Node's runtime flags added right after the binary, when it runs Node (a Bun or
  * Deno binary, or a Python server, is left as it is). Flags the command already gives win: a
- * target that sets its own semi-space keeps it.
+ * target that sets its own semi-space keeps it, and one that asks for `--memory-reducer` keeps
+ * the reducer (a flag and its `--no-` form are one flag).
  */
 export function withNodeFlags(command: readonly string[], flags: readonly string[]): string[] {
   const [bin, ...rest] = command;
   if (bin === undefined || !flags.length || !isNodeBinary(bin)) return [...command];
-  const name = (f: string) => f.split('=')[0];
+  const name = (f: string) => f.split('=')[0]!.replace(/^--no-/, '--');
   const own = new Set(rest.filter((a) => a.startsWith('--')).map(name));
   return [bin, ...flags.filter((f) => !own.has(name(f))), ...rest];
 }

@@ -6,7 +6,7 @@
 import { autocannonDriver, type Driver } from '../src/index.js';
 import { subSeed } from '../src/analysis/bootstrap.js';
 import { createHistogram, encodeHistogram, latencyOf } from '../src/histogram.js';
-import { mulberry32 } from '../src/random.js';
+import { mulberry32, normalDraw } from '../src/random.js';
 import { scenarioRequests } from '../src/scenario.js';
 import type { StepResult } from '../src/result-schema.js';
 import { DEFAULTS } from '../src/defaults.js';
@@ -63,8 +63,7 @@ export interface FakeCall {
 }
 
 const gauss = (seed: number): number => {
-  const r = mulberry32(seed);
-  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+  return normalDraw(mulberry32(seed));
 };
 
 /** A window's figures at `rps` req/s over `sec` per connection step. */

@@ -2,8 +2,21 @@
 // design-bias check (`result.designBias`) and the runtime flags of Node targets: the statistics by
 // hand-computed values and by simulation, the run loop on the scripted executor (no server).
 import { describe, expect, it } from 'vitest';
-import { chiSquareQuantile, estimate, processSdOf, resultSchema, tQuantile, twinOf, withNodeFlags, youngGenerationFlags, type EstimatorOptions, type ScenarioInput } from '../src/index.js';
-import { mulberry32 } from '../src/random.js';
+import {
+  chiSquareQuantile,
+  estimate,
+  memoryReducerFlags,
+  nodeRuntimeFlags,
+  processSdOf,
+  resultSchema,
+  tQuantile,
+  twinOf,
+  withNodeFlags,
+  youngGenerationFlags,
+  type EstimatorOptions,
+  type ScenarioInput,
+} from '../src/index.js';
+import { mulberry32, normalDraw as normalOf } from '../src/random.js';
 import { runSuiteWith } from '../src/run/suite.js';
 import { fakeDriver, fakeSeam, type FakeModel } from './_fake-executor.js';
 
@@ -69,9 +82,6 @@ describe('one process SD from the A/A spread', () => {
     expect(perScenario.ci95![1]).toBeCloseTo(0.1118 * Math.sqrt(7 / 1.68987), 3);
   });
 });
-
-/** A standard normal draw from two uniform ones (Box–Muller). */
-const normalOf = (rnd: () => number): number => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
 
 /** One simulated A/A pair: two processes per block, each with its own level (SD `proc`), and independent round noise. */
 function simulateAA(rnd: () => number, blocks: number, rounds: number, proc: number, within: number): number[][] {
@@ -302,5 +312,17 @@ describe('Node runtime flags', () => {
     expect(withNodeFlags(['node', '--max-semi-space-size=8', 's.js'], flags)).toEqual(['node', '--min-semi-space-size=32', '--max-semi-space-size=8', 's.js']);
     expect(withNodeFlags(['/opt/bun/bin/bun', 's.js'], flags)).toEqual(['/opt/bun/bin/bun', 's.js']);
     expect(withNodeFlags(['python3', '-m', 'uvicorn'], flags)).toEqual(['python3', '-m', 'uvicorn']);
+  });
+  it('turn the memory reducer off after the young generation, unless the design keeps it or the target asks for it', () => {
+    expect(memoryReducerFlags('off')).toEqual(['--no-memory-reducer']);
+    expect(memoryReducerFlags('default')).toEqual([]);
+    expect(nodeRuntimeFlags({ youngGenerationMb: 32, memoryReducer: 'off' })).toEqual([...flags, '--no-memory-reducer']);
+    expect(nodeRuntimeFlags({ youngGenerationMb: 'default', memoryReducer: 'default' })).toEqual([]);
+    // A design from before either existed: the runtime's own.
+    expect(nodeRuntimeFlags({})).toEqual([]);
+    const both = nodeRuntimeFlags({ youngGenerationMb: 32, memoryReducer: 'off' });
+    // The flag and its --no- form are one flag: the target's own wins either way.
+    expect(withNodeFlags(['node', '--memory-reducer', 's.js'], both)).toEqual(['node', ...flags, '--memory-reducer', 's.js']);
+    expect(withNodeFlags(['node', '--no-memory-reducer', 's.js'], both)).toEqual(['node', ...flags, '--no-memory-reducer', 's.js']);
   });
 });

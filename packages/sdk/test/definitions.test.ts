@@ -92,6 +92,7 @@ describe('the measuring design', () => {
       bootstrapResamples: DEFAULTS.bootstrapResamples,
       capacityProbeSec: DEFAULTS.capacity.probeSec,
       youngGenerationMb: DEFAULTS.youngGenerationMb,
+      memoryReducer: DEFAULTS.memoryReducer,
       control: DEFAULTS.control.kind,
       replicas: DEFAULTS.replicas,
     });

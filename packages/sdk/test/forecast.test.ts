@@ -22,7 +22,7 @@ import {
   type PairNoise,
 } from '../src/analysis/forecast.js';
 import { DEFAULTS, estimate, expectedHalfWidth, median, noiseComponents, typicalComponents, type EstimatorOptions, type NoiseComponents } from '../src/index.js';
-import { mulberry32 } from '../src/random.js';
+import { mulberry32, normalDraw as normal } from '../src/random.js';
 import { methods } from '../src/run/methods/index.js';
 
 describe('the pieces of the forecast, by hand', () => {
@@ -163,8 +163,6 @@ describe('the pieces of the forecast, by hand', () => {
     expect(pooledBetween(prior, 0.113, 15, 8)).toBeCloseTo(Math.sqrt((8 * prior ** 2 + 15 * 0.113 ** 2) / 23), 12);
   });
 });
-
-const normal = (rnd: () => number): number => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
 
 /** A run's true noise: the SD of a pair's block level (two processes, target and reference) and of a round's log-ratio within a block. */
 interface Truth {

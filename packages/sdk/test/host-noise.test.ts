@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { pooledBetween, priorBetween } from '../src/analysis/forecast.js';
 import { DEFAULTS, estimate, expectedHalfWidth, median, noiseComponents, type EstimatorOptions } from '../src/index.js';
-import { mulberry32 } from '../src/random.js';
+import { mulberry32, normalDraw as normal } from '../src/random.js';
 import { methods } from '../src/run/methods/index.js';
 
 const TRUE_RATIO = 0.8;
@@ -31,10 +31,6 @@ interface HostModel {
   slotSd: number;
   /** SD of a block's level of the log-ratio (the processes). */
   betweenSd: number;
-}
-
-function normal(rnd: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
 }
 
 /** The host's log speed in one window. */

@@ -5,14 +5,14 @@
 // 5 blocks. A seeded generator makes it deterministic; 200 resamples per bootstrap keep it fast.
 import { describe, expect, it } from 'vitest';
 import { blockInterval, changeEstimate, decideStop, estimate, hierarchicalBootstrap, median, normalCdf, normalQuantile, tQuantile, type EstimatorOptions } from '../src/index.js';
-import { mulberry32 } from '../src/random.js';
+import { mulberry32, normalDraw } from '../src/random.js';
 
 const TRUE_RATIO = 0.8;
 const RUNS = 1000;
 
 /** One simulated pair: per block a shared offset (between SD), per round an independent one (within SD 0.1). */
 function simulate(rnd: () => number, blocks: number, betweenSd: readonly [number, number] = [0.03, 0.07]): number[][] {
-  const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+  const normal = () => normalDraw(rnd);
   const between = betweenSd[0] + (betweenSd[1] - betweenSd[0]) * rnd();
   const rounds = 3 + Math.floor(rnd() * 8);
   return Array.from({ length: blocks }, () => {
@@ -74,7 +74,7 @@ describe('compare: the change between two runs of the same code', () => {
 describe('the stopping rule with the wider intervals', () => {
   it('still stops on precision once enough blocks are in (quiet processes: between SD 0.005, within 0.03)', () => {
     const rnd = mulberry32(9);
-    const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+    const normal = () => normalDraw(rnd);
     const groups = Array.from({ length: 12 }, () => {
       const b = 0.005 * normal();
       return Array.from({ length: 8 }, () => 0.8 * Math.exp(b + 0.03 * normal()));

@@ -3,7 +3,7 @@
 // run loop on the scripted executor (no server).
 import { describe, expect, it } from 'vitest';
 import { estimate, resultSchema, WindowIndex, type EstimatorOptions, type ScenarioInput, type WindowRecord } from '../src/index.js';
-import { mulberry32 } from '../src/random.js';
+import { mulberry32, normalDraw } from '../src/random.js';
 import { isReplica, processOf, replicaName, windowAsProcess } from '../src/replicas.js';
 import { runSuiteWith } from '../src/run/suite.js';
 import { fakeDriver, fakeSeam, type FakeModel } from './_fake-executor.js';
@@ -49,7 +49,7 @@ describe('a round of replicas', () => {
  * `proc`), every window its own noise (SD `within`), a round's figure the geometric mean over processes.
  */
 function simulateReplicas(rnd: () => number, blocks: number, rounds: number, k: number, proc: number, within: number): number[][] {
-  const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+  const normal = () => normalDraw(rnd);
   const windows: WindowRecord[] = [];
   for (let b = 1; b <= blocks; b++) {
     for (const side of ['t', 'r']) {

@@ -2,8 +2,8 @@
 // under the shared lock (`flock /tmp/bs-load.lock npx vitest run packages/sdk/test/suite.test.ts`).
 // Every run is tiny (windows of 0.25–1 s, two rounds, one block); nothing here asserts a duration.
 import { describe, expect, it } from 'vitest';
-import { autocannonDriver, decodeHistogram, DEFAULTS, resultSchema, runSuite, type BenchResult, type Driver, type OkWindow, type WindowRecord } from '../src/index.js';
-import { hasWrk, tiny, tinyDesign } from './_helpers.js';
+import { autocannonDriver, decodeHistogram, DEFAULTS, nodeRuntimeFlags, resultSchema, runSuite, type BenchResult, type Driver, type OkWindow, type WindowRecord } from '../src/index.js';
+import { hasWrk, tiny, tinyDesign, tinyServer } from './_helpers.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: { connections: 10 } };
 const okWindows = (ws: readonly WindowRecord[]) => ws.filter((w): w is OkWindow => w.status === 'ok');
@@ -59,6 +59,9 @@ describe.each([
         { scenario: 'ping', target: 'ref', ok: true },
         { scenario: 'ping', target: 'other', ok: true },
       ]);
+      // Every Node target started, and recorded, with the design's runtime flags right after the binary.
+      expect(r.design).toMatchObject({ youngGenerationMb: DEFAULTS.youngGenerationMb, memoryReducer: DEFAULTS.memoryReducer });
+      for (const t of r.targets) expect(t.command).toEqual([process.execPath, ...nodeRuntimeFlags(DEFAULTS), tinyServer]);
       expectConsistentShape(r);
 
       expect(r.blocks).toHaveLength(1);

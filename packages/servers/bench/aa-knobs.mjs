@@ -4,7 +4,8 @@
 // blocks of fresh processes, time-sliced rounds, wrk) holds, for every knob, TWO processes of each
 // framework started with it (twins `<fw>.<knob>.a` and `.b`), beside plain twins of the same
 // frameworks, all loaded in the same seconds of the same blocks, so the hour's noise is shared.
-// The tool's own young-generation default and A/A control are off here: every flag is the knob's.
+// The tool's own Node flags (young generation, memory reducer) and A/A control are off here: every
+// flag is the knob's.
 //
 // Printed per framework and knob, per scenario:
 //   A/A      twin b ÷ twin a: the ratio (should be 1) with its 95% interval, and the SD between
@@ -137,6 +138,7 @@ const result = await runSuite({
   design: {
     reference,
     youngGenerationMb: 'default',
+    memoryReducer: 'default',
     control: 'none',
     rounds: { min: rounds, max: rounds },
     blocks: { min: blocks, max: blocks },

@@ -16,12 +16,12 @@
 //
 // Usage: npm run bench:slices -- [--targets node-http,fastify,...] [--scenario baseline] [--blocks 4]
 //        [--reps 6] [--methods sliced,seq,long] [--window-sec 0.8] [--long-sec 4] [--seed N] [--json FILE]
-//        [--node-flags=--single-threaded-gc] (V8 flags every target starts with, after the young generation's)
+//        [--node-flags=--single-threaded-gc] (V8 flags every target starts with, after the design's default ones)
 //        [--slice-sec 0.05] (the least slot of a sliced round, DEFAULTS.slice.minSec, for this run;
 //        a method `sliced@0.4` takes its own, so two slot lengths are compared in the same blocks)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents, withNodeFlags, youngGenerationFlags } from '@benchsuite/sdk';
+import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents, nodeRuntimeFlags, withNodeFlags } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 // The run loop's own pieces (not public API): the same code measures here as in a run.
 import { measureSlicedRound } from '../../sdk/dist/run/methods/sliced.js';
@@ -116,8 +116,8 @@ async function sequential(items, sec, rseed) {
 for (let b = 1; b <= blocks && !ac.signal.aborted; b++) {
   const started = [];
   try {
-    // Started as a run starts them: V8's young generation fixed at the design's default.
-    const flags = [...youngGenerationFlags(DEFAULTS.youngGenerationMb), ...args['node-flags'].split(/\s+/).filter(Boolean)];
+    // Started as a run starts them: with the design's default Node flags (young generation, memory reducer).
+    const flags = [...nodeRuntimeFlags(DEFAULTS), ...args['node-flags'].split(/\s+/).filter(Boolean)];
     for (const n of names) {
       const t = targetByName.get(n);
       started.push({ name: n, target: await runtimeOf(t).start({ pinning, signal: ac.signal, command: withNodeFlags(t.command, flags) }) });

@@ -3,8 +3,8 @@
 // script, not a test.) The question behind the fresh warm-up's `served` (DEFAULTS.warmup), asked in
 // a unit the host's speed does not move: user-space instructions per request under valgrind's
 // callgrind, which counts a server's work repeatably whatever the steal or the hour. Each (target,
-// scenario) runs on its own fresh process, started as a run starts it (young generation fixed at
-// DEFAULTS.youngGenerationMb) plus `--single-threaded --hash-seed=1 --random-seed=1` so the count
+// scenario) runs on its own fresh process, started as a run starts it (the design's default Node
+// flags: young generation, memory reducer) plus `--single-threaded --hash-seed=1 --random-seed=1` so the count
 // repeats (the optimising compiler then runs on the main thread, and its work is counted in the
 // batch that triggered it). Requests go out in batches over keep-alive connections; after each,
 // callgrind dumps (and zeroes) its counters, so a dump's total is that batch's work.
@@ -30,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { DEFAULTS, dumpCost, startProcess } from '@benchsuite/sdk';
+import { DEFAULTS, dumpCost, nodeRuntimeFlags, startProcess } from '@benchsuite/sdk';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({
@@ -75,14 +75,7 @@ const targets = args.targets.split(',');
 for (const t of targets) if (!nodeTargetNames.includes(t)) fail(`--targets: ${t} is not one of ${nodeTargetNames.join(', ')}`);
 const scenarios = args.scenarios.split(',').map((name) => contract.scenarios.find((s) => s.name === name) ?? fail(`--scenarios: ${name} is not a contract A scenario`));
 const log = (m) => process.stderr.write(`${m}\n`);
-const mb = DEFAULTS.youngGenerationMb;
-const nodeFlags = [
-  '--single-threaded',
-  '--hash-seed=1',
-  '--random-seed=1',
-  ...(mb === 'default' ? [] : [`--min-semi-space-size=${mb}`, `--max-semi-space-size=${mb}`]),
-  ...args['node-flags'].split(' ').filter(Boolean),
-];
+const nodeFlags = ['--single-threaded', '--hash-seed=1', '--random-seed=1', ...nodeRuntimeFlags(DEFAULTS), ...args['node-flags'].split(' ').filter(Boolean)];
 
 /** Send `n` requests over `agent`, `connections` at a time; resolves when all are answered with an expected status. */
 async function send(agent, url, spec, statuses, n) {

@@ -60,6 +60,11 @@ const youngGeneration = (raw: string): number | 'default' => {
   if (!Number.isInteger(mb) || mb < 1 || mb > 1024) throw new ValueError(`expected a size in MB (1–1024) or default, got "${raw}"`);
   return mb;
 };
+const MEMORY_REDUCER = ['off', 'default'] as const;
+const memoryReducer = (raw: string): (typeof MEMORY_REDUCER)[number] => {
+  if (!(MEMORY_REDUCER as readonly string[]).includes(raw)) throw new ValueError(`expected off or default, got "${raw}"`);
+  return raw as (typeof MEMORY_REDUCER)[number];
+};
 const replicaCount = (raw: string): number => {
   const k = Number(raw);
   if (!Number.isInteger(k) || k < 1 || k > 8) throw new ValueError(`expected a whole number of processes per target from 1 to 8, got "${raw}"`);
@@ -166,6 +171,13 @@ export const runFlags = {
     parse: youngGeneration,
     help: "V8's young generation (semi-space) of every Node target, the reference included, fixed at MB from the first request: the size a long-running server reaches; default: the runtime's own sizing, which grows it under load",
     default: `${DEFAULTS.youngGenerationMb}`,
+  },
+  memoryReducer: {
+    type: 'value',
+    value: 'MODE',
+    parse: memoryReducer,
+    help: "V8's memory reducer in every Node target, the reference included. off (--no-memory-reducer): no heap shrinking while a process waits for its slot, as a loaded server never waits; default: the runtime's own",
+    default: DEFAULTS.memoryReducer,
   },
   control: {
     type: 'value',
@@ -292,6 +304,7 @@ function contradictions(flags: RunFlags, plan: RunPlan, fresh: { design: DesignO
     ['method', { design: { method: fd.method ?? DEFAULTS.method } }, d.method],
     ['reference', { design: { reference: fd.reference } }, d.reference],
     ['youngGeneration', { design: { youngGenerationMb: fd.youngGenerationMb ?? DEFAULTS.youngGenerationMb } }, d.youngGenerationMb ?? 'default'],
+    ['memoryReducer', { design: { memoryReducer: fd.memoryReducer ?? DEFAULTS.memoryReducer } }, d.memoryReducer ?? 'default'],
     ['control', { design: { control: fd.control ?? DEFAULTS.control.kind } }, d.control ?? 'none'],
     ['replicas', { design: { replicas: fd.replicas ?? DEFAULTS.replicas } }, d.replicas ?? 1],
     ['stealThreshold', { design: { stealThreshold: fd.stealThreshold } }, d.stealThreshold],
@@ -331,6 +344,7 @@ function buildDesign(base: DesignOptions | undefined, flags: RunFlags): DesignOp
   if (flags.stealThreshold !== undefined) d.stealThreshold = flags.stealThreshold;
   if (flags.reference !== undefined) d.reference = flags.reference;
   if (flags.youngGeneration !== undefined) d.youngGenerationMb = flags.youngGeneration;
+  if (flags.memoryReducer !== undefined) d.memoryReducer = flags.memoryReducer;
   if (flags.control !== undefined) d.control = flags.control;
   if (flags.replicas !== undefined) d.replicas = flags.replicas;
   return d;
@@ -347,6 +361,7 @@ const FIELD_FLAGS: Record<string, keyof RunFlags> = {
   'design.method': 'method',
   'design.stealThreshold': 'stealThreshold',
   'design.youngGenerationMb': 'youngGeneration',
+  'design.memoryReducer': 'memoryReducer',
   'design.control': 'control',
   'design.replicas': 'replicas',
   'overrides.duration': 'duration',

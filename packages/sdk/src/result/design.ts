@@ -112,6 +112,8 @@ export const designSchema = z.strictObject({
   instructions: z.strictObject({ processes: int, warmupRequests: int, requests: int, loadedRequests: int }).optional(),
   /** V8's young generation every Node target was started with, MB (`--min/max-semi-space-size`), or `default` (the runtime's own sizing); absent in results before it was fixed: the runtime's sizing. */
   youngGenerationMb: z.union([int, z.literal('default')]).optional(),
+  /** V8's memory reducer in every Node target: `off` (`--no-memory-reducer`) or `default` (the runtime's own); absent in results before it was turned off: the runtime's own. */
+  memoryReducer: z.enum(['off', 'default']).optional(),
   /** `aa`: the reference also ran as a second process in every block (the A/A control, `result.control`); absent in results before it: none. */
   control: z.enum(['aa', 'none']).optional(),
   /** Processes of every target in each block (`design.replicas`); absent in results before it: 1. */

@@ -102,6 +102,8 @@ export function readPlan(dir: string): RunPlan {
       method,
       capacityProbeSec: d.capacityProbeSec ?? DEFAULTS.capacity.probeSec,
       youngGenerationMb: d.youngGenerationMb ?? 'default',
+      // Every plan before design.memoryReducer ran Node with its memory reducer on.
+      memoryReducer: d.memoryReducer ?? 'default',
       // Every plan before design.warmupRequests warmed its fresh processes on the first scenario.
       warmupRequests: d.warmupRequests ?? 'first-scenario',
       // Before warm-ups by work served, fresh processes warmed until steady within the tolerance;

@@ -6,7 +6,7 @@ import type { SuiteEvent, RunSuiteOptions } from '../options.js';
 import type { BenchResult, StreamResult } from '../result-schema.js';
 import { driverLoaded, type Scenario } from '../scenario.js';
 import { targetSupports, type Target } from '../target.js';
-import { withNodeFlags, youngGenerationFlags } from '../runtimes.js';
+import { nodeRuntimeFlags, withNodeFlags } from '../runtimes.js';
 import { isReplica, processOf } from '../replicas.js';
 import { controlTwin } from '../analysis/control.js';
 import type { RunForecast } from '../analysis/budget.js';
@@ -251,8 +251,8 @@ async function prepareTargets(suite: SuitePlan, phase: PhaseContext) {
     if (command) phase.commands.set(t.name, command);
     Object.assign(infos.get(t.name)!, { status: from.status, ...(from.reason ? { reason: from.reason } : {}), ...(from.command ? { command: from.command } : {}) });
   }
-  // Every Node target starts with the design's young generation (its setup's command, or its own).
-  const flags = youngGenerationFlags(suite.design.youngGenerationMb ?? 'default');
+  // Every Node target starts with the design's young generation and memory reducer (its setup's command, or its own).
+  const flags = nodeRuntimeFlags(suite.design);
   for (const t of suite.targets) {
     if (t.kind !== 'process' || !flags.length) continue;
     const command = withNodeFlags(phase.commands.get(t.name) ?? t.command, flags);
