@@ -131,8 +131,8 @@ export const DEFAULTS = {
    * moments drew. Over the default suite's nine scenarios, twins of one build in the same blocks
    * (young generation fixed, processes per scenario, 18 df each) read one process's SD 6.6% → 3.2%
    * with the reducer off for node:http, 8.8% → 1.9% for Fastify, 14.7% → 6.5% for Koa and 13.1% →
-   * 8.0% for hono-lean (most of what is left is production-stack), their levels 0–11% higher
-   * (`npm run bench:aa`, seed 9201, 2026-12-02; docs/measurements.md). Off, so every process is
+   * 8.0% for hono-lean (most of what is left is production-stack), their levels 2–6% higher on the
+   * geometric mean over scenarios (`npm run bench:aa`, seed 9201, 2026-12-02; docs/measurements.md). Off, so every process is
    * measured as the loaded server it stands for; `--memory-reducer default` measures the other.
    */
   memoryReducer: 'off' as 'off' | 'default',
