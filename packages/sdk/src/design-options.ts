@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
 import { METHOD_NAMES } from './run/methods/index.js';
+import { MEMORY_REDUCER_MODES } from './runtimes.js';
 
 /*
  * The measuring design's options (`design` of a suite, `--quick`, the plan's `design`). Their own
@@ -49,7 +50,7 @@ export const designOptionsSchema = z.strictObject({
   /** V8's young generation of every Node target, MB (`--min/max-semi-space-size`), or `'default'` for the runtime's own sizing (`DEFAULTS.youngGenerationMb`). */
   youngGenerationMb: z.union([z.number().int().positive().max(1024), z.literal('default')]).default(DEFAULTS.youngGenerationMb),
   /** V8's memory reducer in every Node target: `'off'` (`--no-memory-reducer`) or `'default'`, the runtime's own (`DEFAULTS.memoryReducer`). */
-  memoryReducer: z.enum(['off', 'default']).default(DEFAULTS.memoryReducer),
+  memoryReducer: z.enum(MEMORY_REDUCER_MODES).default(DEFAULTS.memoryReducer),
   /** `aa`: the reference also runs as a second process in every block, the run's A/A control (`DEFAULTS.control`); `none`: not. */
   control: z.enum(['aa', 'none']).default(DEFAULTS.control.kind),
   /** Processes of every target in each block, each loaded in its own slot (`DEFAULTS.replicas`). */

@@ -64,7 +64,7 @@ export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
 export { chiSquareQuantile, normalCdf, normalQuantile, tQuantile } from './analysis/student-t.js';
 export { controlOf, controlTwin, processSdOf, twinOf } from './analysis/control.js';
-export { memoryReducerFlags, nodeRuntimeFlags, withNodeFlags, youngGenerationFlags } from './runtimes.js';
+export { MEMORY_REDUCER_MODES, memoryReducerFlags, nodeRuntimeFlags, withNodeFlags, youngGenerationFlags, type MemoryReducerMode } from './runtimes.js';
 export { isReplica, processOf } from './replicas.js';
 export { mulberry32, normalDraw } from './random.js';
 export { thresholdsOf, recordedThresholds } from './design-thresholds.js';

@@ -158,13 +158,17 @@ export function youngGenerationFlags(mb: number | 'default'): string[] {
   return mb === 'default' ? [] : [`--min-semi-space-size=${mb}`, `--max-semi-space-size=${mb}`];
 }
 
+/** How a design runs V8's memory reducer in its Node targets: `off` (`--no-memory-reducer`) or `default`, the runtime's own. */
+export const MEMORY_REDUCER_MODES = ['off', 'default'] as const;
+export type MemoryReducerMode = (typeof MEMORY_REDUCER_MODES)[number];
+
 /** The runtime flag of V8's memory reducer: `--no-memory-reducer` when off; none for the runtime's own. */
-export function memoryReducerFlags(reducer: 'off' | 'default'): string[] {
+export function memoryReducerFlags(reducer: MemoryReducerMode): string[] {
   return reducer === 'off' ? ['--no-memory-reducer'] : [];
 }
 
 /** Every Node target's runtime flags under a design: its young generation, then its memory reducer. */
-export function nodeRuntimeFlags(d: { youngGenerationMb?: number | 'default' | undefined; memoryReducer?: 'off' | 'default' | undefined }): string[] {
+export function nodeRuntimeFlags(d: { youngGenerationMb?: number | 'default' | undefined; memoryReducer?: MemoryReducerMode | undefined }): string[] {
   return [...youngGenerationFlags(d.youngGenerationMb ?? 'default'), ...memoryReducerFlags(d.memoryReducer ?? 'default')];
 }
 

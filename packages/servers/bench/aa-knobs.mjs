@@ -42,7 +42,7 @@
 //        [--suite node|python] (python: --frameworks fastapi-1w,litestar,http-server, --scenario from contract C)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { estimate, processSdOf, runSuite, varianceComponents, WindowIndex } from '@benchsuite/sdk';
+import { estimate, memoryReducerFlags, processSdOf, runSuite, varianceComponents, WindowIndex, youngGenerationFlags } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeHttpC, nodeTargets, pythonScenarios, pythonTargets } from '../dist/index.js';
 import { ratioGroups, RATIO_METHOD } from '../../sdk/dist/analysis/summarize.js';
 
@@ -75,7 +75,7 @@ const KNOBS = python
       plain: [],
       st: ['--single-threaded'],
       nocr: ['--no-concurrent-recompilation'],
-      nomr: ['--no-memory-reducer'],
+      nomr: memoryReducerFlags('off'),
       grow30: ['--heap-growing-percent=30'],
       pgc: ['--predictable-gc-schedule'],
     };
@@ -87,7 +87,7 @@ const oneKnob = (k) => {
     fail(`--knobs: ${k} is not plain, hash0, gcfreeze, gcoff or gc<N>k`);
   }
   const y = /^y(\d+)$/.exec(k);
-  if (y) return [`--min-semi-space-size=${y[1]}`, `--max-semi-space-size=${y[1]}`];
+  if (y) return youngGenerationFlags(Number(y[1]));
   fail(`--knobs: ${k} is not plain, st, nocr, nomr, grow30, pgc or y<MB>`);
 };
 const knobFlags = (k) => (python ? Object.assign({}, ...k.split('+').map(oneKnob)) : k.split('+').flatMap(oneKnob));

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   METHOD_NAMES,
+  MEMORY_REDUCER_MODES,
+  type MemoryReducerMode,
   methodSentences,
   type MethodName,
   BenchsuiteConfigError,
@@ -60,10 +62,9 @@ const youngGeneration = (raw: string): number | 'default' => {
   if (!Number.isInteger(mb) || mb < 1 || mb > 1024) throw new ValueError(`expected a size in MB (1–1024) or default, got "${raw}"`);
   return mb;
 };
-const MEMORY_REDUCER = ['off', 'default'] as const;
-const memoryReducer = (raw: string): (typeof MEMORY_REDUCER)[number] => {
-  if (!(MEMORY_REDUCER as readonly string[]).includes(raw)) throw new ValueError(`expected off or default, got "${raw}"`);
-  return raw as (typeof MEMORY_REDUCER)[number];
+const memoryReducer = (raw: string): MemoryReducerMode => {
+  if (!(MEMORY_REDUCER_MODES as readonly string[]).includes(raw)) throw new ValueError(`expected ${MEMORY_REDUCER_MODES.join(' or ')}, got "${raw}"`);
+  return raw as MemoryReducerMode;
 };
 const replicaCount = (raw: string): number => {
   const k = Number(raw);
