@@ -8,8 +8,9 @@
 // range the forecast is said with (`likelyRange`), and over all the runs the mean and SD of
 // log(forecast ÷ reached), replayed and as the runs said it. `DEFAULTS.forecast.record` is fitted on
 // the latter since 2026-12-02: with processes per scenario a run prices the scenarios to come at the
-// planner's cost of their blocks (`plannedSec`), which the result does not keep, and the replay at
-// the first scenario's pace. Then, per run, the typical pair's components over all its blocks and
+// planner's cost of their blocks (`plannedSec`), which results keep since then
+// (`design.budgetPlan.blockSec`); the replay of an older result prices them at the first scenario's
+// pace, and says how many it replayed so. Then, per run, the typical pair's components over all its blocks and
 // each scenario's SD between blocks (what two blocks could not see). Last, what limits it: each
 // block's SD within blocks (the mean over its pairs of their rounds' variance, square-rooted) ÷ its
 // run's, its range, the SD of its log, and its mean by block position. No servers, no load.
@@ -36,6 +37,8 @@ const logs = [];
 const wholeRuns = [];
 const saidLogs = [];
 let inRange = 0;
+// Runs whose result does not keep the planner's price of each scenario's block (before 2026-12-02 07:00).
+let pacedWithout = 0;
 // Per block position: each block's within-block SD ÷ its run's.
 const blockFactors = [];
 const blockWithin = (r, pairs, ref) => {
@@ -87,7 +90,11 @@ for (const f of files) {
   // The scenarios it had not begun at the prior (the design's, as the header's forecast priced them).
   const priorComponents = design.budgetPlan?.forecast?.components;
   const noise = own && first !== undefined && priorComponents ? withUnseenScenarios(own, priorComponents, 1, scenarios) : own;
-  const paced = noise && forecastAtPace(noise, seen, AFTER, { ...design, scenarios });
+  // The planner's price of each scenario's block, as the run priced the scenarios to come (results since 2026-12-02 07:00 keep it; before, the first scenario's pace).
+  const blockSec = design.budgetPlan?.blockSec;
+  const plannedSec = blockSec ? new Map(Object.entries(blockSec)) : undefined;
+  if (!plannedSec) pacedWithout += 1;
+  const paced = noise && forecastAtPace(noise, seen, AFTER, { ...design, scenarios, plannedSec });
   // What the report's Forecast line sets beside it: the median half-width over the ratios to the reference.
   const ratios = r.summaries.filter((s) => s.target !== ref && s.relativeRps?.halfWidth != null).map((s) => s.relativeRps.halfWidth);
   const reached = ratios.length ? median(ratios) : null;
@@ -115,6 +122,9 @@ if (logs.length) {
   lines.push(
     '',
     `${logs.length} runs: forecast ÷ reached within ±25% in ${within25}; reached inside the forecast's ${Math.round(100 * likelyRange(1).coverage)}% range in ${inRange}; log(forecast ÷ reached) mean ${mean.toFixed(3)}, SD ${sd.toFixed(3)}.`,
+    ...(pacedWithout
+      ? [`${pacedWithout} of ${files.length} results keep no planned block prices (design.budgetPlan.blockSec, since 2026-12-02): their scenarios to come are replayed at the first scenario's pace.`]
+      : []),
   );
   if (saidLogs.length > 1) {
     const m = saidLogs.reduce((a, x) => a + x, 0) / saidLogs.length;

@@ -209,6 +209,10 @@ describe('time-sliced rounds on the scripted executor', () => {
     expectConsistent(r);
     expect(r.design.method).toBe('sliced');
     expect(r.design.budgetPlan?.forecast?.method).toBe('sliced');
+    // The planner's price of each scenario's block is kept: what a replay of the forecast after block 2 prices the scenarios to come by.
+    const priced = r.design.budgetPlan?.blockSec ?? {};
+    expect(Object.keys(priced).sort()).toEqual([ping.name, other.name].sort());
+    for (const sec of Object.values(priced)) expect(sec).toBeGreaterThan(0);
     const ok = r.windows.filter((w) => w.status === 'ok');
     expect(ok.length).toBeGreaterThan(0);
     // Every step of every window was measured in slots.

@@ -226,14 +226,17 @@ export async function planSuiteRun(given: RunSuiteOptions): Promise<SuiteRunPlan
   const choice = await resolveDriver(opts.driver, driverNeeds(scenarios, { slo: opts.slo })).catch((err: Error) => {
     throw new DriverUnusableError(`driver: ${err.message}`);
   });
-  const design = designFor(base, choice.driver);
+  const designed = designFor(base, choice.driver);
+  const planned = frozen(plannedScenarios(scenarios, targets, designed, designed.method));
+  // The planner's price of each scenario's block is recorded with the plan, so a replay of the forecast prices the scenarios to come as the run did.
+  const design = designed.budgetPlan && !base.recorded ? frozen({ ...designed, budgetPlan: { ...designed.budgetPlan, blockSec: Object.fromEntries(plannedBlockSecs(planned, designed)) } }) : designed;
   // What the header and `--dry-run` say the budget buys: the minimum design priced with the method this driver runs.
   const budget = planRun(scenarios, targets, opts.design, { ...opts, driverCapabilities: choice.driver.capabilities });
   return Object.freeze({
     ...base,
     kind: 'suite-run-plan' as const,
     design,
-    planned: frozen(plannedScenarios(scenarios, targets, design, design.method)),
+    planned,
     budget: base.budget && frozen(base.budget),
     driver: Object.freeze({ driver: choice.driver, name: choice.driver.name, reason: choice.reason }),
     outlook: frozen({
