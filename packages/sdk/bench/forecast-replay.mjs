@@ -37,7 +37,7 @@ const logs = [];
 const wholeRuns = [];
 const saidLogs = [];
 let inRange = 0;
-// Runs whose result does not keep the planner's price of each scenario's block (before 2026-12-02 07:00).
+// Runs with processes per scenario whose result does not keep the planner's price of each scenario's block (before 2026-12-02 07:00).
 let pacedWithout = 0;
 // Per block position: each block's within-block SD ÷ its run's.
 const blockFactors = [];
@@ -93,7 +93,7 @@ for (const f of files) {
   // The planner's price of each scenario's block, as the run priced the scenarios to come (results since 2026-12-02 07:00 keep it; before, the first scenario's pace).
   const blockSec = design.budgetPlan?.blockSec;
   const plannedSec = blockSec ? new Map(Object.entries(blockSec)) : undefined;
-  if (!plannedSec) pacedWithout += 1;
+  if (!plannedSec && first !== undefined) pacedWithout += 1;
   const paced = noise && forecastAtPace(noise, seen, AFTER, { ...design, scenarios, plannedSec });
   // What the report's Forecast line sets beside it: the median half-width over the ratios to the reference.
   const ratios = r.summaries.filter((s) => s.target !== ref && s.relativeRps?.halfWidth != null).map((s) => s.relativeRps.halfWidth);

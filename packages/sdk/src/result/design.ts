@@ -134,7 +134,7 @@ export const designSchema = z.strictObject({
       forecast: forecastSchema.optional(),
       /** The same from this run's own noise, after its first blocks (the latest said). */
       measuredForecast: forecastSchema.optional(),
-      /** Each loaded scenario's block in seconds as the planner priced it (`plannedBlockSecs`): what the forecast after block 2 prices a scenario not begun by (absent in older results). */
+      /** Each loaded scenario's block in seconds as the planner priced it (`plannedBlockSecs`): with processes per scenario, what the forecast after block 2 prices a scenario not begun by (absent in older results). */
       blockSec: z.record(z.string(), nonneg).optional(),
     })
     .optional(),
