@@ -138,7 +138,10 @@ function designFor(suite: SuitePlan, driver: Driver): RunDesign {
   if (suite.recorded) return suite.design;
   const method = runMethod(suite.design.method, driver.capabilities);
   const forecast = planRun(suite.scenarios, suite.targets, { ...suite.design, method }, suite.opts).forecast;
-  return frozen({ ...suite.design, method, ...(suite.design.budgetPlan && forecast ? { budgetPlan: { ...suite.design.budgetPlan, forecast } } : {}) });
+  if (!suite.design.budgetPlan) return frozen({ ...suite.design, method });
+  // The planner's price of each scenario's block is kept with the plan, so a replay of the forecast prices the scenarios to come as the run did.
+  const blockSec = Object.fromEntries(plannedBlockSecs(plannedScenarios(suite.scenarios, suite.targets, suite.design, method), suite.design));
+  return frozen({ ...suite.design, method, budgetPlan: { ...suite.design.budgetPlan, ...(forecast ? { forecast } : {}), blockSec } });
 }
 
 /**
@@ -226,17 +229,14 @@ export async function planSuiteRun(given: RunSuiteOptions): Promise<SuiteRunPlan
   const choice = await resolveDriver(opts.driver, driverNeeds(scenarios, { slo: opts.slo })).catch((err: Error) => {
     throw new DriverUnusableError(`driver: ${err.message}`);
   });
-  const designed = designFor(base, choice.driver);
-  const planned = frozen(plannedScenarios(scenarios, targets, designed, designed.method));
-  // The planner's price of each scenario's block is recorded with the plan, so a replay of the forecast prices the scenarios to come as the run did.
-  const design = designed.budgetPlan && !base.recorded ? frozen({ ...designed, budgetPlan: { ...designed.budgetPlan, blockSec: Object.fromEntries(plannedBlockSecs(planned, designed)) } }) : designed;
+  const design = designFor(base, choice.driver);
   // What the header and `--dry-run` say the budget buys: the minimum design priced with the method this driver runs.
   const budget = planRun(scenarios, targets, opts.design, { ...opts, driverCapabilities: choice.driver.capabilities });
   return Object.freeze({
     ...base,
     kind: 'suite-run-plan' as const,
     design,
-    planned,
+    planned: frozen(plannedScenarios(scenarios, targets, design, design.method)),
     budget: base.budget && frozen(base.budget),
     driver: Object.freeze({ driver: choice.driver, name: choice.driver.name, reason: choice.reason }),
     outlook: frozen({
