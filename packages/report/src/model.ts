@@ -4,6 +4,7 @@ import {
   methodSentences,
   twinOf,
   controlTwin,
+  POOLED_REFERENCE,
   upgradeResult,
   warmupWindows,
   type BenchResult,
@@ -478,6 +479,17 @@ function capacityNotes(result: BenchResult): Note[] {
 }
 
 /** A run of capacity searches only (`--slo`): no windows of rounds, so no ratios, rounds or precision target. */
+/**
+ * The reference, and what a ratio divides by: with the A/A control (from the runs whose ratio
+ * estimates say so, `POOLED_REFERENCE`), the geometric mean of its two processes in each round.
+ */
+function referenceText(r: BenchResult): string {
+  const twin = controlTwin(r.design);
+  const pooled = twin !== undefined && r.summaries.some((s) => s.relativeRps?.method.includes(POOLED_REFERENCE));
+  if (!pooled) return `${r.design.reference} (relative figures are ratios to it)`;
+  return `${r.design.reference} (relative figures are ratios to it: in each round to the geometric mean of its two processes, ${r.design.reference} and its A/A twin ${twin}, so neither process's own level moves a block's ratios alone)`;
+}
+
 const isCapacityRun = (r: BenchResult) => (r.capacity?.length ?? 0) > 0 && r.summaries.length === 0;
 
 /** A capacity run's facts: its search, its SLO, and the run's environment and time. */
@@ -525,7 +537,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
     ...(d.budgetPlan && budgetTexts(d.budgetPlan, d.budgetSec).length ? [{ label: 'Budget plan', text: budgetTexts(d.budgetPlan, d.budgetSec) }] : []),
     ...(r.design.method ? [{ label: 'Rounds', text: methodSentences(r.design.method).rounds(r) }] : []),
     ...processesFacts(r),
-    { label: 'Reference', text: `${d.reference} (relative figures are ratios to it)` },
+    { label: 'Reference', text: referenceText(r) },
     ...(d.youngGenerationMb !== undefined
       ? [{ label: 'Node runtime', text: [noteText({ kind: 'young-generation', mb: d.youngGenerationMb }), noteText({ kind: 'memory-reducer', reducer: d.memoryReducer })] }]
       : []),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Estimate } from '@benchsuite/sdk';
+import { POOLED_REFERENCE, type Estimate } from '@benchsuite/sdk';
 import { UnknownReferenceError, headlineColumns, buildModel, renderMarkdown } from '../src/index.js';
 import { loadFixture, resummarize } from './helpers.js';
 
@@ -33,6 +33,23 @@ describe('renderMarkdown', () => {
     const head = s['benchsuite — framework']!;
     expect(head.indexOf('> ⚠ CPU steal by the hypervisor averaged 1.4% (worst window 18.0%); 1 of 120 windows were over 10%')).toBeGreaterThan(0);
     expect(head).toContain('**Relative figures are ratios to node-http measured side by side in this run: every round measures each target once');
+  });
+
+  it('says a ratio divides by both of the reference’s processes when the run had the A/A control and its estimates say so, not for results before', () => {
+    const reference = (x: typeof r) =>
+      renderMarkdown(x)
+        .split('\n')
+        .find((l) => l.startsWith('| Reference |'));
+    const withControl = { ...r, design: { ...r.design, control: 'aa' as const } };
+    // An A/A run whose estimates predate the pooled reference (their method does not say it): the plain sentence.
+    expect(reference(withControl)).toBe('| Reference | node-http (relative figures are ratios to it) |');
+    const pooled = {
+      ...withControl,
+      summaries: withControl.summaries.map((x) => (x.relativeRps ? { ...x, relativeRps: { ...x.relativeRps, method: `median of per-round paired ratios, ${POOLED_REFERENCE}` } } : x)),
+    };
+    expect(reference(pooled)).toBe(
+      "| Reference | node-http (relative figures are ratios to it: in each round to the geometric mean of its two processes, node-http and its A/A twin node-http.twin, so neither process's own level moves a block's ratios alone) |",
+    );
   });
 
   it('states the design, driver and why, pinning, steal, precision reached, why each scenario stopped, overhead and runner RSS', () => {

@@ -1,3 +1,4 @@
+import { DEFAULTS } from './defaults.js';
 import type { BlockRecord, WindowRecord } from './result-schema.js';
 
 /**
@@ -46,3 +47,6 @@ export function windowProcess(w: Pick<WindowRecord, 'target'> & { process?: numb
   if (w.process !== undefined) return { target: w.target, replica: w.process };
   return processOf(w.target);
 }
+
+/** The name of the reference's second process, the run's A/A control (`DEFAULTS.control`). */
+export const twinOf = (reference: string): string => `${reference}${DEFAULTS.control.twinSuffix}`;

@@ -3,10 +3,10 @@ import type { ControlRecord, ControlScenario } from '../result/control.js';
 import type { WindowRecord } from '../result-schema.js';
 import { meansVariance, varianceComponents } from './components.js';
 import { chiSquareQuantile } from './student-t.js';
-import { estimate, RATIO_METHOD, ratioGroups, WindowIndex, type EstimatorOptions } from './summarize.js';
+import { twinOf } from '../replicas.js';
+import { AA_METHOD, estimate, ratioGroups, WindowIndex, type EstimatorOptions } from './summarize.js';
 
-/** The name of the reference's second process, the run's A/A control. */
-export const twinOf = (reference: string): string => `${reference}${DEFAULTS.control.twinSuffix}`;
+export { twinOf };
 
 /** The run's A/A twin, when its design has the control. */
 export const controlTwin = (design: { control?: 'aa' | 'none' | undefined; reference: string }): string | undefined => (design.control === 'aa' ? twinOf(design.reference) : undefined);
@@ -55,7 +55,7 @@ export function controlOf(
   for (const scenario of scenarios) {
     const groups = ratioGroups(windows, scenario, twin, reference, index).filter((g) => g.length > 0);
     if (!groups.length) continue;
-    const ratio = estimate(groups, est, [scenario, twin, 'ratio'], RATIO_METHOD);
+    const ratio = estimate(groups, est, [scenario, twin, 'ratio'], AA_METHOD);
     const logs = groups.map((g) => g.filter((x) => x > 0).map(Math.log));
     const vc = varianceComponents(logs);
     meansSd.push(Math.sqrt(meansVariance(logs) ?? Number.NaN));

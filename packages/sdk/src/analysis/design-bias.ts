@@ -2,6 +2,7 @@ import { DEFAULTS } from '../defaults.js';
 import type { DesignBiasRecord, WindowRecord } from '../result-schema.js';
 import { tQuantile } from './student-t.js';
 import { WindowIndex } from './summarize.js';
+import { twinOf } from '../replicas.js';
 
 type OkWindow = Extract<WindowRecord, { status: 'ok' }>;
 type Effect = DesignBiasRecord['roundOne']['overall'];
@@ -127,12 +128,16 @@ export function designBiasOf(
     if (!ref?.size) continue;
     // A slot's rate counts both halves, a settled server's twice the second: log((1 + first ÷ second) ÷ 2).
     const onRate = (h: number) => Math.log((1 + Math.exp(h)) / 2);
+    // The reference's side of a pair's ratio, as the ratio takes it (`WindowIndex.referenceSide`):
+    // with the A/A twin, the mean over both processes on the log scale, except for the twin's own pair.
+    const twin = halvesByBlock.get(twinOf(reference));
+    const refOn = (b: number, target: string) => (target !== twinOf(reference) && twin?.has(b) ? (onRate(ref.get(b)!) + onRate(twin.get(b)!)) / 2 : onRate(ref.get(b)!));
     for (const target of targets) {
       const t = halvesByBlock.get(target);
       if (target === reference || !t?.size) continue;
       // Per block, the factor on the pair's ratio: the target's over the reference's, paired in the block.
       const e = meanFactor(
-        blocks.filter((b) => t.has(b) && ref.has(b)).map((b) => onRate(t.get(b)!) - onRate(ref.get(b)!)),
+        blocks.filter((b) => t.has(b) && ref.has(b)).map((b) => onRate(t.get(b)!) - refOn(b, target)),
         confidence,
       );
       if (e) ratios.push({ scenario, target, onRatio: e.point, ci95: e.ci95, n: e.n, flagged: flagged(e) });

@@ -7,7 +7,7 @@ import { varianceComponents } from './components.js';
 import { perProcessOf } from './per-process.js';
 import { loaderShareOf } from './loader-share.js';
 import { isCleanLevel, sweepOf } from './sweep.js';
-import { windowProcess } from '../replicas.js';
+import { twinOf, windowProcess } from '../replicas.js';
 import { pairVerdict, runVerdict } from './verdict.js';
 
 /** What the estimators need of the design. */
@@ -23,7 +23,19 @@ export interface EstimatorOptions {
 /** How every interval is obtained; recorded in `result.design.intervalMethod`. */
 export const INTERVAL_METHOD =
   'the wider of a two-level percentile bootstrap (blocks, then rounds within blocks) and, with 2 or more blocks, a random-effects t-interval on the per-block medians (log scale, Student t with blocks − 1 degrees of freedom)';
-export const RATIO_METHOD = `median of per-round paired ratios; 95% interval: ${INTERVAL_METHOD}`;
+/**
+ * A ratio to the reference in a run with the A/A control divides, round by round, by the geometric
+ * mean of the reference's two processes in that round (the reference and its twin, `WindowIndex`):
+ * both serve every round of the block anyway, and one process alone put its own level into every
+ * ratio of the block (in a 6-minute run of 2026-12-02 the reference's process ran about a quarter
+ * slow in one block, and all four ratios of that block moved with it). The reference's part of a
+ * ratio's variance, processes and windows alike, is then halved; the A/A figure itself stays the
+ * twin ÷ the reference (`AA_METHOD`).
+ */
+export const POOLED_REFERENCE = "per round, to the geometric mean of the reference's processes (with the A/A control, the reference and its twin)";
+export const RATIO_METHOD = `median of per-round paired ratios, ${POOLED_REFERENCE}; 95% interval: ${INTERVAL_METHOD}`;
+/** The A/A control's own ratio: the twin ÷ the reference alone. */
+export const AA_METHOD = `median of per-round ratios of the twin to the reference; 95% interval: ${INTERVAL_METHOD}`;
 export const ABSOLUTE_METHOD = `median over windows; 95% interval: ${INTERVAL_METHOD}`;
 
 const usable = (w: WindowRecord): w is OkWindow => w.status === 'ok' && w.excluded === null;
@@ -64,14 +76,26 @@ export class WindowIndex {
     return this.map.get(`${scenario}\0${block}\0${round}\0${target}`) ?? [];
   }
   /**
+   * The reference's processes in one round as `target` is compared with them: the reference's
+   * own, and its A/A twin's unless `target` is the twin (`POOLED_REFERENCE`).
+   */
+  referenceSide(scenario: string, block: number, round: number, target: string, reference: string): readonly OkWindow[] {
+    const own = this.all(scenario, block, round, reference);
+    const twin = twinOf(reference);
+    if (target === twin || target === reference) return own;
+    const second = this.all(scenario, block, round, twin);
+    return second.length ? [...own, ...second] : own;
+  }
+  /**
    * f(target's window, reference's window) in one round, or null where either has none: with one
-   * process each, f itself; with replicas, the geometric mean of f over every pair of their
-   * processes (for a ratio: the geometric mean of the target's processes ÷ that of the
-   * reference's), or null when a value is not positive.
+   * process each, f itself; with replicas, or the reference's A/A twin beside it
+   * (`referenceSide`), the geometric mean of f over every pair of their processes (for a ratio: the
+   * geometric mean of the target's processes ÷ that of the reference's), or null when a value is
+   * not positive.
    */
   pairedRound(scenario: string, block: number, round: number, target: string, reference: string, f: (t: OkWindow, r: OkWindow) => number | null): number | null {
     const ts = this.all(scenario, block, round, target);
-    const rs = this.all(scenario, block, round, reference);
+    const rs = this.referenceSide(scenario, block, round, target, reference);
     if (!ts.length || !rs.length) return null;
     if (ts.length === 1 && rs.length === 1) return f(ts[0]!, rs[0]!);
     let logs = 0;
