@@ -478,7 +478,6 @@ function capacityNotes(result: BenchResult): Note[] {
   return notes;
 }
 
-/** A run of capacity searches only (`--slo`): no windows of rounds, so no ratios, rounds or precision target. */
 /**
  * The reference, and what a ratio divides by: with the A/A control (from the runs whose ratio
  * estimates say so, `POOLED_REFERENCE`), the geometric mean of its two processes in each round.
@@ -490,6 +489,7 @@ function referenceText(r: BenchResult): string {
   return `${r.design.reference} (relative figures are ratios to it: in each round to the geometric mean of its two processes, ${r.design.reference} and its A/A twin ${twin}, so neither process's own level moves a block's ratios alone)`;
 }
 
+/** A run of capacity searches only (`--slo`): no windows of rounds, so no ratios, rounds or precision target. */
 const isCapacityRun = (r: BenchResult) => (r.capacity?.length ?? 0) > 0 && r.summaries.length === 0;
 
 /** A capacity run's facts: its search, its SLO, and the run's environment and time. */
