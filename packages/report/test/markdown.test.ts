@@ -41,12 +41,12 @@ describe('renderMarkdown', () => {
         .split('\n')
         .find((l) => l.startsWith('| Reference |'));
     const withControl = { ...r, design: { ...r.design, control: 'aa' as const } };
+    const withMethod = (method: string) => ({ ...withControl, summaries: withControl.summaries.map((x) => (x.relativeRps ? { ...x, relativeRps: { ...x.relativeRps, method } } : x)) });
     // An A/A run whose estimates predate the pooled reference (their method does not say it): the plain sentence.
-    expect(reference(withControl)).toBe('| Reference | node-http (relative figures are ratios to it) |');
-    const pooled = {
-      ...withControl,
-      summaries: withControl.summaries.map((x) => (x.relativeRps ? { ...x, relativeRps: { ...x.relativeRps, method: `median of per-round paired ratios, ${POOLED_REFERENCE}` } } : x)),
-    };
+    expect(reference(withMethod('median of per-round paired ratios; 95% interval: …'))).toBe('| Reference | node-http (relative figures are ratios to it) |');
+    // Without the A/A control, whatever the method says: the plain sentence.
+    expect(reference(r)).toBe('| Reference | node-http (relative figures are ratios to it) |');
+    const pooled = withMethod(`median of per-round paired ratios, ${POOLED_REFERENCE}`);
     expect(reference(pooled)).toBe(
       "| Reference | node-http (relative figures are ratios to it: in each round to the geometric mean of its two processes, node-http and its A/A twin node-http.twin, so neither process's own level moves a block's ratios alone) |",
     );
