@@ -47,7 +47,7 @@ describe.each([
   it.skipIf(!runnable)(
     `measures two real servers in rounds of paired windows and summarizes them against the reference${runnable ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`,
     async () => {
-      const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref' }, driver, seed: 7 });
+      const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref', stealThreshold: DEFAULTS.stealThreshold }, driver, seed: 7 });
       expect(r.schemaVersion).toBe(3);
       expect(r.environment.driver.name).toBe(driver);
       expect(r.environment.driver.reason).toMatch(/--driver/);
@@ -124,7 +124,7 @@ describe.each([
 });
 
 describe('latency resolution', () => {
-  it('records microseconds: p50 within 10% of a server-side fixed 20 ms delay, values not whole ms', async () => {
+  it('records microseconds: p50 at or above a server-side fixed 20 ms delay and far below a unit mistake, values not whole ms', async () => {
     const r = await runSuite({
       scenarios: [{ ...ping, load: { connections: 5 } }],
       targets: [tiny('delayed', { DELAY_MS: '20' })],
@@ -133,8 +133,11 @@ describe('latency resolution', () => {
       verify: false,
     });
     const w = okWindows(r.windows)[0]!;
-    expect(w.latency.p50).toBeGreaterThan(20_000 * 0.9);
-    expect(w.latency.p50).toBeLessThan(20_000 * 1.1);
+    // The floor is the delay (a timer fires up to about a millisecond early). The ceiling only has
+    // to catch a unit mistake (1,000× off): a steal burst on the shared VM has put p50 10% above
+    // the delay (CI, 2026-12-02 13:30), so a tight ceiling would test the host, not the code.
+    expect(w.latency.p50).toBeGreaterThan(20_000 * 0.95);
+    expect(w.latency.p50).toBeLessThan(20_000 * 1.5);
     // The JS implementation has these; the package's Histogram interface does not declare them.
     const h = decodeHistogram(w.histogram) as unknown as { getCountAtValue(v: number): number; lowestEquivalentValue(v: number): number };
     const values = new Set<number>();

@@ -18,8 +18,7 @@ describe('a concurrency sweep end to end', () => {
     const r = await runSuite({
       scenarios: [ping],
       targets: [tiny('ref'), tiny('other')],
-      // No window left out for steal (`stealThreshold: 1`): a burst on a shared VM would empty a level.
-      design: { ...tinyDesign, reference: 'ref', stealThreshold: 1 },
+      design: { ...tinyDesign, reference: 'ref' },
       // What `--connections 1,2,4 --warmup 0.1` passes.
       overrides: { connections: [1, 2, 4], warmup: 0.1 },
       driver: 'autocannon',
@@ -125,9 +124,8 @@ describe('fixed request counts (--requests)', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   // No verify request and no warm-up, so every request the server sees belongs to a measured window.
-  // Steal never leaves a window out here (`stealThreshold: 1`): a burst on a shared VM would add a
-  // round for it, and these counts would follow the host instead of the driver.
-  const design = { ...tinyDesign, warmup: { minSec: 0, maxSec: 0 }, stealThreshold: 1 };
+  // Steal leaves no window out (tinyDesign), so these counts follow the driver, not the host.
+  const design = { ...tinyDesign, warmup: { minSec: 0, maxSec: 0 } };
   const counted = { name: 'counted', request: { path: '/count-me' }, expect: { status: 200 } };
 
   it.each([
