@@ -3,13 +3,21 @@
 // loads them briefly: run under the shared lock.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runSuite, type OkWindow, type TargetInput } from '../src/index.js';
+import { DEFAULTS, runSuite, type OkWindow, type TargetInput } from '../src/index.js';
 import { tiny, tinyDesign, tinyServer } from './_helpers.js';
 
 const proxy = fileURLToPath(new URL('./fixtures/proxy-server.mjs', import.meta.url));
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, json: { ok: true } }, load: { connections: 20 } };
 const design = { ...tinyDesign, windowSec: 0.6 };
 const ok = (ws: readonly unknown[]) => ws.filter((w): w is OkWindow => (w as OkWindow).status === 'ok');
+/**
+ * Windows whose CPU steal is at most the tool's own threshold (those a default run keeps). Steal
+ * stops a busy process's clock, so a saturated server's core share reads low (38% steal: 0.62, under
+ * the 0.7 of "saturated"), and /proc/stat counts it as busy time of the loader's core (which the fast
+ * backend shares, and can push over 0.9): on the shared VM a burst would flip these flags with the
+ * code unchanged. Under the threshold one of two cores lost at most 20%: the checks still catch a wrong flag.
+ */
+const calm = (ws: readonly OkWindow[]) => ws.filter((w) => (w.resources.cpuSteal ?? 0) <= DEFAULTS.stealThreshold);
 
 /** A proxy target in front of a tiny backend service that burns `busy` loop iterations per request. */
 function proxied(name: string, busy: number): TargetInput {
@@ -47,7 +55,7 @@ describe('backend-bound', () => {
     // loader's core under 90% busy (CI saw one of two), and the flag then rightly stays down.
     const flagged = slow.filter((w) => w.backendBound).length;
     expect(flagged).toBeGreaterThanOrEqual(slow.length - 1);
-    for (const w of fast) expect(w.backendBound).toBe(false);
+    for (const w of calm(fast)) expect(w.backendBound).toBe(false);
     expect(r.summaries.find((s) => s.target === 'slow-backend')!.windows.backendBound).toBe(flagged);
   });
 });
@@ -69,7 +77,7 @@ describe('server not saturated', () => {
       expect(w.resources.serverCoreShare).toBeLessThan(0.5);
       expect(w.serverNotSaturated).toBe(true);
     }
-    for (const w of burner) {
+    for (const w of calm(burner)) {
       expect(w.resources.serverCoreShare).toBeGreaterThan(0.7);
       expect(w.serverNotSaturated).toBe(false);
     }

@@ -81,10 +81,14 @@ describe.skipIf(skipReason !== '')('client-bound guard on one loader core of sev
     const rAll = all.windowEnd();
     // The same process: a whole core of CPU time. For a one-thread loader that is saturation;
     // for a loader with a thread per core it is 1/n of what it could use.
-    expect(r1.loaderThreadBusy).toBeGreaterThan(0.9);
-    expect(isClientBound({ ...r1, loaderBusiestCore: 0 })).toBe(true);
-    expect(rAll.loaderThreadBusy).toBeGreaterThan(0.9 / cpus.length);
-    expect(rAll.loaderThreadBusy).toBeLessThan(1.1 / cpus.length);
+    // Less what the hypervisor stole from its core, which stops a spinning process's clock too (at
+    // most n × the cores' mean steal): on the shared VM a 38% burst would read 0.62 with the code unchanged.
+    const busy = r1.loaderThreadBusy + cpus.length * r1.cpuSteal;
+    expect(busy).toBeGreaterThan(0.9);
+    expect(r1.loaderThreadBusy).toBeLessThan(1.1); // steal only lowers it
+    expect(isClientBound({ ...r1, loaderThreadBusy: busy, loaderBusiestCore: 0 })).toBe(true);
+    // 1/n of the one-thread reading of the same window, whatever the host took (a missing division reads n times it).
+    expect(rAll.loaderThreadBusy).toBeCloseTo(r1.loaderThreadBusy / cpus.length, 1);
   });
 
   it(named('end to end: windows measured while the loader core is saturated are flagged in the result'), async () => {
@@ -93,7 +97,8 @@ describe.skipIf(skipReason !== '')('client-bound guard on one loader core of sev
     const r = await runSuite({
       scenarios: [{ name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 5 } }],
       targets: [tiny('t')],
-      design: { windowSec: 0.5, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0, maxSec: 0 }, control: 'none' },
+      // No window left out for steal (`stealThreshold: 1`): a burst would add rounds or leave the target without a summary step; the flag is what is tested.
+      design: { windowSec: 0.5, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0, maxSec: 0 }, control: 'none', stealThreshold: 1 },
       driver: 'autocannon',
       pinning: { server: [server], loader: [hot] },
       verify: false,

@@ -7,8 +7,9 @@
 // overhead o (HTTP parsing, the event loop) that is not knowable in advance, so the true CPU ratio
 // is (o + 2K)/(o + K), a little under 2, and the throughput ratio of a CPU-bound server the inverse,
 // a little over 0.5. K ≈ 250 µs of loop here keeps o (30–50 µs once warm) small beside it: the true
-// ratios sit within ~10% of 2 and 0.5. So the test asserts the measured points within ±15% of 2 and
-// 0.5 (not that the interval contains exactly 2, which a narrow, honest interval may miss by the
+// ratios sit within ~10% of 2 and 0.5. So the test asserts the CPU point within ±15% of 2 (CPU time
+// per request does not count what the hypervisor stole) and the throughput point within ±30% of 0.5
+// (not that the interval contains exactly 2, which a narrow, honest interval may miss by the
 // overhead), and that the CPU interval is reported and contains its own point.
 // Windows are 1 s, not the 0.25 s of the other tests: CPU time comes in 10 ms ticks, and a window
 // must hold enough of them (and little of the loader's start) for a per-window ratio to mean much.
@@ -40,9 +41,13 @@ describe('two servers of known CPU cost per request', () => {
     expect(cpu.halfWidth).toBeGreaterThanOrEqual(0);
     expect(cpu.n).toBe(heavy.relativeRps!.n);
 
+    // ±30%, not ±15%: steal slows throughput, and a window kept in the estimates has up to 10% (the
+    // cores' mean; up to 20% on the server's core), so steal in one target's windows alone can move
+    // the ratio past the 5–9% that ±15% leaves above the true 0.53–0.55. Still far from a ratio taken
+    // the wrong way round (2) or of a target against itself (1).
     const rps = heavy.relativeRps!;
-    expect(rps.point, context).toBeGreaterThan(0.5 * 0.85);
-    expect(rps.point, context).toBeLessThan(0.5 * 1.15);
+    expect(rps.point, context).toBeGreaterThan(0.5 * 0.7);
+    expect(rps.point, context).toBeLessThan(0.5 * 1.3);
 
     // The absolute figures agree with the relative ones' direction.
     expect(heavy.cpuPerRequestUs!.point).toBeGreaterThan(light.cpuPerRequestUs!.point);

@@ -36,7 +36,8 @@ const hello = defineScenario({ name: 'hello', request: { path: '/hello' }, expec
 const mine = defineTarget({ kind: 'process', name: 'mine', command: [process.execPath, 'server.mjs'], version: '1.0.0' });
 let named = '';
 try { await runSuite({ scenarios: [{ ...hello, load: { connections: 0 } }], targets: [mine] }); } catch (e) { named = e instanceof BenchsuiteConfigError ? e.message : 'wrong error'; }
-const result = await runSuite({ scenarios: [hello], targets: [mine], design: { windowSec: 0.5, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.2 }, control: 'none' }, driver: 'autocannon' });
+// No window left out for steal (stealThreshold 1): a burst on a shared VM would add a round, and a third window.
+const result = await runSuite({ scenarios: [hello], targets: [mine], design: { windowSec: 0.5, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.2 }, control: 'none', stealThreshold: 1 }, driver: 'autocannon' });
 const schema = createRequire(import.meta.url)('@benchsuite/sdk/schema.json');
 console.log(JSON.stringify({ named, ok: resultSchema.safeParse(result).success, windows: result.windows.map((w) => w.status), requests: result.summaries[0]?.requests, schemaTitle: schema.title, schemaId: schema.$id, schemaHasWindows: 'windows' in schema.properties, schemaVersion: result.schemaVersion }));`,
     );
