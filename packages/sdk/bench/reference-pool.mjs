@@ -11,7 +11,7 @@
 // Usage: npm run bench:reference-pool -- --from a/results.json,b/results.json [--pairs]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { estimate, median, twinOf, upgradeResult, WindowIndex } from '@benchsuite/sdk';
+import { estimate, meansVariance, median, twinOf, upgradeResult, WindowIndex } from '@benchsuite/sdk';
 
 const { values } = parseArgs({ options: { from: { type: 'string' }, pairs: { type: 'boolean', default: false } } });
 if (!values.from) {
@@ -51,12 +51,7 @@ for (const file of values.from.split(',')) {
   const ratio = (t, x) => (x.rps > 0 ? t.rps / x.rps : null);
   const rows = [];
   /** Sample variance of the block means of log-ratios; 0 with fewer than two blocks. */
-  const meansVariance = (groups) => {
-    const means = groups.filter((g) => g.length).map((g) => g.reduce((a, x) => a + Math.log(x), 0) / g.length);
-    if (means.length < 2) return 0;
-    const m = means.reduce((a, x) => a + x, 0) / means.length;
-    return means.reduce((a, x) => a + (x - m) ** 2, 0) / (means.length - 1);
-  };
+  const logMeansVariance = (groups) => meansVariance(groups.map((g) => g.map(Math.log))) ?? 0;
   let varAlone = 0;
   let varPooled = 0;
   for (const s of r.summaries) {
@@ -64,8 +59,8 @@ for (const file of values.from.split(',')) {
     const groups = (index) => index.paired(s.scenario, s.target, ref, (b) => rounds.get(`${s.scenario}\0${b}`) ?? 0, ratio);
     const of = (g) => estimate(g, o, [s.scenario, s.target, 'ratio'], 'ratio');
     const [a, p] = [groups(aloneIndex), groups(pooledIndex)];
-    varAlone += meansVariance(a);
-    varPooled += meansVariance(p);
+    varAlone += logMeansVariance(a);
+    varPooled += logMeansVariance(p);
     rows.push({ scenario: s.scenario, target: s.target, alone: of(a), pooled: of(p) });
   }
   const alone = median(rows.map((x) => x.alone.halfWidth ?? Number.NaN));

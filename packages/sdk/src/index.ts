@@ -55,7 +55,7 @@ export { warmupWindows } from './warmup-windows.js';
 export { DEFAULTS, QUICK } from './defaults.js';
 export type { DesignOptions, Design } from './design-options.js';
 export { median, quantileSorted, hierarchicalBootstrap, relativeHalfWidth, subSeed } from './analysis/bootstrap.js';
-export { varianceComponents, optimalRounds, blocksAhead, blocksForPrecision } from './analysis/components.js';
+export { varianceComponents, meansVariance, optimalRounds, blocksAhead, blocksForPrecision } from './analysis/components.js';
 export { decideStop, scenarioShares, type ScenarioAhead } from './analysis/stopping.js';
 export { bestCleanPoint, kneeOf, sweepOf, isCleanLevel, type SweepLevel } from './analysis/sweep.js';
 export { perProcessOf, processFigures, workerCount } from './analysis/per-process.js';
@@ -63,6 +63,7 @@ export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedW
 export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
 export { chiSquareQuantile, normalCdf, normalQuantile, tQuantile } from './analysis/student-t.js';
+export { roundOneUnits } from './analysis/design-bias.js';
 export { controlOf, controlTwin, processSdOf, twinOf } from './analysis/control.js';
 export { MEMORY_REDUCER_MODES, memoryReducerFlags, nodeRuntimeFlags, withNodeFlags, youngGenerationFlags, type MemoryReducerMode } from './runtimes.js';
 export { isReplica, processOf } from './replicas.js';

@@ -9,6 +9,7 @@ import {
   nodeRuntimeFlags,
   processSdOf,
   resultSchema,
+  roundOneUnits,
   tQuantile,
   twinOf,
   withNodeFlags,
@@ -305,6 +306,13 @@ describe('the design-bias check over all pairs', () => {
     expect(o.overall!.point).toBeCloseTo(Math.exp(m), 4);
     expect(o.overall!.ci95![0]).toBeCloseTo(Math.exp(m - h), 4);
     expect(o.overall!.ci95![1]).toBeCloseTo(Math.exp(m + h), 4);
+    // The units themselves, as a bench pools them over runs (`roundOneUnits`, with the round-1
+    // windows the check left out as unsteady put back, as it read them): the same values.
+    const asc = (a: number, b: number) => a - b;
+    const read = r.windows.map((w) => (w.status === 'ok' && w.excluded === 'unsteady' ? { ...w, excluded: null } : w));
+    const mine = roundOneUnits(read, [...new Set(r.windows.map((w) => w.scenario))], 'ref', processes).sort(asc);
+    expect(mine).toHaveLength(units);
+    for (const [i, x] of [...xs].sort(asc).entries()) expect(mine[i]).toBeCloseTo(x, 4);
     // Taken over pairs, the four pairs' identical effects would have given an interval of no width.
     expect(o.overall!.ci95![1] / o.overall!.ci95![0]).toBeGreaterThan(1.02);
   });

@@ -41,6 +41,38 @@ function roundOneLogs(index: WindowIndex, blocks: readonly number[], rounds: (b:
   return out;
 }
 
+/** A scenario's blocks among these windows, in order, and each block's last round. */
+function blocksOf(mine: readonly OkWindow[]): { blocks: number[]; rounds: (b: number) => number } {
+  const blocks = [...new Set(mine.map((w) => w.block))].sort((a, b) => a - b);
+  const maxRound = new Map<number, number>();
+  for (const w of mine) maxRound.set(w.block, Math.max(maxRound.get(w.block) ?? 0, w.round));
+  return { blocks, rounds: (b) => maxRound.get(b) ?? 0 };
+}
+
+/**
+ * The round-1 effect per unit of processes, the overall figure's samples (`designBiasOf`): for each
+ * block (a scenario's block with processes per scenario; a block with shared ones), the mean over its
+ * pairs of log(round 1's ratio) − the mean log of its later rounds'. Windows left out are not read.
+ * Exported so a bench can pool the units of several runs.
+ */
+export function roundOneUnits(windows: readonly WindowRecord[], scenarios: readonly string[], reference: string, processes: 'shared' | 'per-scenario' = DEFAULTS.processes): number[] {
+  const index = new WindowIndex(windows);
+  const ok = windows.filter((w): w is OkWindow => w.status === 'ok' && w.excluded === null);
+  const perUnit = new Map<string, number[]>();
+  for (const scenario of scenarios) {
+    const mine = ok.filter((w) => w.scenario === scenario);
+    const { blocks, rounds } = blocksOf(mine);
+    for (const target of new Set(mine.map((w) => w.target))) {
+      if (target === reference) continue;
+      for (const [b, x] of roundOneLogs(index, blocks, rounds, scenario, target, reference)) {
+        const u = processes === 'shared' ? `${b}` : `${scenario}\u0000${b}`;
+        perUnit.set(u, [...(perUnit.get(u) ?? []), x]);
+      }
+    }
+  }
+  return [...perUnit.values()].map((xs) => xs.reduce((a, x) => a + x, 0) / xs.length);
+}
+
 /** Per window, log(first half ÷ second half) of its slots' responses (all its steps); null when not counted. */
 function halvesLog(w: OkWindow): number | null {
   let head = 0;
@@ -85,16 +117,10 @@ export function designBiasOf(
   const pairs: DesignBiasRecord['roundOne']['pairs'] = [];
   const slots: DesignBiasRecord['slotHalves']['targets'] = [];
   const ratios: DesignBiasRecord['slotHalves']['pairs'] = [];
-  // Per unit of processes (a block, or a scenario's block), the round-1 effects of its pairs.
-  const perUnit = new Map<string, number[]>();
-  const unitOf = (scenario: string, block: number) => (processes === 'shared' ? `${block}` : `${scenario}\u0000${block}`);
   for (const scenario of scenarios) {
     const mine = ok.filter((w) => w.scenario === scenario);
     if (!mine.length) continue;
-    const blocks = [...new Set(mine.map((w) => w.block))].sort((a, b) => a - b);
-    const maxRound = new Map<number, number>();
-    for (const w of mine) maxRound.set(w.block, Math.max(maxRound.get(w.block) ?? 0, w.round));
-    const rounds = (b: number) => maxRound.get(b) ?? 0;
+    const { blocks, rounds } = blocksOf(mine);
     const targets = [...new Set(mine.map((w) => w.target))];
     // Per target and block, the mean log(first ÷ second half) of its windows.
     const halvesByBlock = new Map<string, Map<number, number>>();
@@ -117,12 +143,6 @@ export function designBiasOf(
         confidence,
       );
       if (r1) pairs.push({ scenario, target, roundOne: r1, flagged: flagged(r1) });
-      for (const [b, x] of logs) {
-        const u = unitOf(scenario, b);
-        const xs = perUnit.get(u);
-        if (xs) xs.push(x);
-        else perUnit.set(u, [x]);
-      }
     }
     const ref = halvesByBlock.get(reference);
     if (!ref?.size) continue;
@@ -147,10 +167,7 @@ export function designBiasOf(
   return {
     flag: DEFAULTS.designBias.flag,
     roundOne: {
-      overall: meanFactor(
-        [...perUnit.values()].map((xs) => xs.reduce((a, x) => a + x, 0) / xs.length),
-        confidence,
-      ),
+      overall: meanFactor(roundOneUnits(windows, scenarios, reference, processes), confidence),
       overallOver: 'blocks',
       pairs,
     },

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Round 1 ÷ a block's later rounds, pooled over runs (issue 38's figure, which one run reads to
+// ±3–5%). Each result's design-bias check takes as its unit a block of processes: per block, the
+// mean over its pairs of log(round 1's ratio to the reference) − the mean log of the later rounds'
+// (`roundOneUnits`). A unit is a set of fresh processes in its own seconds, so the units of several
+// runs are independent samples of the same effect: this script pools them, and prints each run's
+// figure and the pooled one with a t-interval over all units. Round 1 windows that a run left out as
+// unsteady are put back first (the check is what decided to leave them out). No load: it reads
+// results.
+//
+// Usage: npm run bench:round-one -- --from a/results.json,b/results.json[,…]
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { roundOneUnits, tQuantile, upgradeResult } from '@benchsuite/sdk';
+
+const { values } = parseArgs({ options: { from: { type: 'string' } } });
+if (!values.from) {
+  process.stderr.write('usage: npm run bench:round-one -- --from a/results.json[,b/results.json…]\n');
+  process.exit(2);
+}
+
+/** exp(mean) with a 95% t-interval over the samples (log scale), and how many. */
+function factor(xs) {
+  const n = xs.length;
+  if (n < 2) return { n, point: n ? Math.exp(xs[0]) : Number.NaN, lo: Number.NaN, hi: Number.NaN };
+  const m = xs.reduce((a, x) => a + x, 0) / n;
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1));
+  const h = tQuantile(0.975, n - 1) * (sd / Math.sqrt(n));
+  return { n, point: Math.exp(m), lo: Math.exp(m - h), hi: Math.exp(m + h), sd };
+}
+const fmt = (f) => `${f.point.toFixed(3)} [${f.lo.toFixed(3)}, ${f.hi.toFixed(3)}] over ${f.n} blocks`;
+
+const all = [];
+for (const file of values.from.split(',')) {
+  let r;
+  try {
+    r = upgradeResult(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (e) {
+    process.stderr.write(`${file}: ${e.message}\n`);
+    process.exitCode = 1;
+    continue;
+  }
+  const windows = r.windows.map((w) => (w.status === 'ok' && w.excluded === 'unsteady' ? { ...w, excluded: null } : w));
+  const scenarios = [...new Set(windows.map((w) => w.scenario))];
+  const units = roundOneUnits(windows, scenarios, r.design.reference, r.design.processes);
+  all.push(...units);
+  const recorded = r.designBias?.roundOne.overall;
+  process.stdout.write(`${file}: ${fmt(factor(units))}${recorded ? ` (the run said ${recorded.point.toFixed(3)})` : ''}\n`);
+}
+const pooled = factor(all);
+process.stdout.write(`pooled: ${fmt(pooled)}; SD of a block's effect ${(100 * (pooled.sd ?? Number.NaN)).toFixed(1)}%\n`);
