@@ -17,6 +17,9 @@ export interface WindowResources {
   loaderThreadWait?: number;
   /** Share of the server's and loader's cores' time the hypervisor took (steal). */
   cpuSteal: number;
+  /** The same for the server's cores alone and for the loader's: the busy shares here are of the time the hypervisor left (`availableSec`). */
+  serverCoreSteal?: number;
+  loaderCoreSteal?: number;
   serverCoreShare: number;
   /** The server tree's busiest thread: its CPU seconds ÷ window seconds (see `busiestThreadShare`); absent without schedstat. */
   serverBusiestThread?: number;
@@ -107,6 +110,23 @@ export function bottlenecks(
     loaderBound: o.sampledServer && !backendBound && !serviceLeads && serverFullShare(r) < t.loaderBound.serverShare && loaderBusy > t.loaderBound.loaderBusy,
   };
 }
+
+/**
+ * The seconds of `sec` that the hypervisor left a core group whose time it took `steal` (0..1) of:
+ * a stolen second runs no process, so a busy share is CPU time ÷ these, not ÷ the wall time (a
+ * saturated server under 30% steal used 0.7 of the wall time, all it was given). Floored at a tenth
+ * of `sec`, so a window almost wholly stolen (left out for steal anyway) reads no share above 10×.
+ */
+export const availableSec = (sec: number, steal: number | undefined): number => sec * Math.max(0.1, 1 - (steal ?? 0));
+
+/** A core's (or core group's) busy share of the time the hypervisor left it: /proc/stat counts steal as busy. */
+export const busyShare = (d: CpuJiffies): number => {
+  const left = d.total - d.steal;
+  return left > 0 ? Math.max(0, d.busy - d.steal) / left : 0;
+};
+
+/** Steal's share of a core group's time. */
+const stealShare = (d: CpuJiffies): number => (d.total > 0 ? d.steal / d.total : 0);
 
 /** This process's CPU seconds (user + system). */
 const runnerCpuSec = (): number => {
@@ -217,19 +237,23 @@ export class TreeSampler {
     // A loader that already exited (wrk stops at the window's end) was reaped by us: its whole CPU
     // moved into our cutime/cstime (ticks), so subtract what it had used before the window.
     const loaderCpuSeconds = end.loader ? cpuDeltaSec(start.loader, end.loader, hz).sec : Math.max(0, end.reapedTicks - start.reapedTicks - (start.loader?.ticks ?? 0)) / hz;
-    const loaderCores = this.loaderCpus.map((c) => diff(start.cores.get(c), end.cores.get(c)));
-    const busy = (d: CpuJiffies) => (d.total > 0 ? d.busy / d.total : 0);
-    const sumAll = [...end.cores.keys()]
-      .map((c) => diff(start.cores.get(c), end.cores.get(c)))
-      .reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
-    const loaderSum = loaderCores.reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
+    const coreDiff = (c: number) => diff(start.cores.get(c), end.cores.get(c));
+    const sum = (ds: CpuJiffies[]) => ds.reduce((a, d) => ({ busy: a.busy + d.busy, steal: a.steal + d.steal, total: a.total + d.total }), { busy: 0, steal: 0, total: 0 });
+    const loaderCores = this.loaderCpus.map(coreDiff);
+    const sumAll = sum([...end.cores.keys()].map(coreDiff));
+    const loaderSum = sum(loaderCores);
+    // Each side's steal, for its busy shares (unpinned: all the cores'); stolen seconds are neither busy nor idle.
+    const serverSteal = stealShare(this.serverCpus.length ? sum(this.serverCpus.map(coreDiff)) : sumAll);
+    const loaderSteal = stealShare(loaderCores.length ? loaderSum : sumAll);
+    const serverSec = availableSec(wallSec, serverSteal);
+    const loaderSec = availableSec(wallSec, loaderSteal);
     const threads = Math.max(1, Math.min(this.loaderThreads, this.loaderCpus.length || this.loaderThreads));
-    const threadBusy = wallSec > 0 ? loaderCpuSeconds / wallSec / threads : 0;
+    const threadBusy = wallSec > 0 ? loaderCpuSeconds / loaderSec / threads : 0;
     const loaderWaitSec = end.loader ? waitDeltaSec(start.loader, end.loader) : undefined;
     const serverCpuSeconds = sumSec(serverDeltas);
-    const busiestThread = busiestThreadShare(start.server, end.server, wallSec);
+    const busiestThread = busiestThreadShare(start.server, end.server, serverSec);
     const known = serverCpuSeconds + loaderCpuSeconds + serviceSec.reduce((a, t) => a + t, 0) + (end.runnerSec - start.runnerSec);
-    this.last = { busySec: sumAll.busy / hz, capacitySec: sumAll.total / hz, knownSec: known, wallSec };
+    this.last = { busySec: Math.max(0, sumAll.busy - sumAll.steal) / hz, capacitySec: (sumAll.total - sumAll.steal) / hz, knownSec: known, wallSec };
     return {
       serverCpuSeconds,
       serverPeakRssBytes: this.peak,
@@ -237,15 +261,17 @@ export class TreeSampler {
       serverWorkers: workerCount(perProcess),
       loaderCpuSeconds,
       // Without pinned loader cores, fall back to the loader process's share of one core.
-      loaderCoreBusy: loaderCores.length ? busy(loaderSum) : threadBusy,
-      loaderBusiestCore: loaderCores.length ? Math.max(...loaderCores.map(busy)) : threadBusy,
+      loaderCoreBusy: loaderCores.length ? busyShare(loaderSum) : threadBusy,
+      loaderBusiestCore: loaderCores.length ? Math.max(...loaderCores.map(busyShare)) : threadBusy,
       loaderThreadBusy: threadBusy,
       ...(loaderWaitSec !== undefined && wallSec > 0 ? { loaderThreadWait: loaderWaitSec / wallSec / threads } : {}),
-      cpuSteal: sumAll.total > 0 ? sumAll.steal / sumAll.total : 0,
-      serverCoreShare: wallSec > 0 ? serverCpuSeconds / wallSec / Math.max(1, this.serverCpus.length) : 0,
+      cpuSteal: stealShare(sumAll),
+      serverCoreSteal: serverSteal,
+      loaderCoreSteal: loaderSteal,
+      serverCoreShare: wallSec > 0 ? serverCpuSeconds / serverSec / Math.max(1, this.serverCpus.length) : 0,
       ...(busiestThread !== undefined ? { serverBusiestThread: busiestThread } : {}),
       serviceCpuSeconds: serviceSec.reduce((a, t) => a + t, 0),
-      serviceBusy: wallSec > 0 && serviceSec.length ? Math.max(...serviceSec) / wallSec : 0,
+      serviceBusy: wallSec > 0 && serviceSec.length ? Math.max(...serviceSec) / loaderSec : 0,
       samples: this.samples,
       ...(serverDeltas.length ? { serverCpuExact: serverDeltas.every((d) => d.exact) } : {}),
       ...(sumAll.total > 0 ? { otherCpuShare: otherShare(this.last) } : {}),

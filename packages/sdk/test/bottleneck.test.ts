@@ -11,11 +11,11 @@ const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200, 
 const design = { ...tinyDesign, windowSec: 0.6 };
 const ok = (ws: readonly unknown[]) => ws.filter((w): w is OkWindow => (w as OkWindow).status === 'ok');
 /**
- * Windows whose CPU steal is at most the tool's own threshold (those a default run keeps). Steal
- * stops a busy process's clock, so a saturated server's core share reads low (38% steal: 0.62, under
- * the 0.7 of "saturated"), and /proc/stat counts it as busy time of the loader's core (which the fast
- * backend shares, and can push over 0.9): on the shared VM a burst would flip these flags with the
- * code unchanged. Under the threshold one of two cores lost at most 20%: the checks still catch a wrong flag.
+ * Windows whose CPU steal is at most the tool's own threshold (those a default run keeps). The
+ * shares are taken net of each side's steal (`availableSec`), but a burst's steal is read as the
+ * cores' mean over the window, not per moment, and on the shared VM a burst of 38% has flipped
+ * these flags before they were: the checks read the windows a run estimates from, and still catch
+ * a wrong flag there.
  */
 const calm = (ws: readonly OkWindow[]) => ws.filter((w) => (w.resources.cpuSteal ?? 0) <= DEFAULTS.stealThreshold);
 

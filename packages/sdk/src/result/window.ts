@@ -17,11 +17,14 @@ export const resourceSchema = z.strictObject({
   serverWorkers: int.optional(),
   /** CPU seconds of the load generator process during the measured window. */
   loaderCpuSeconds: nonneg,
-  /** Busy fraction (0..1) of the loader's cores during the window, from /proc/stat (mean over them). */
+  /**
+   * Busy fraction (0..1) of the loader's cores during the window, from /proc/stat (mean over them),
+   * of the time the hypervisor left them (`loaderCoreSteal`; before 2026-12-02 stolen time counted as busy).
+   */
   loaderCoreBusy: nonneg,
-  /** Busy fraction (0..1) of the busiest loader core: a single-threaded loader saturates one core of several. */
+  /** Busy fraction (0..1) of the busiest loader core, of the time left it as above: a single-threaded loader saturates one core of several. */
   loaderBusiestCore: nonneg,
-  /** The loader process's CPU seconds ÷ window seconds, per thread it can use (0..1). */
+  /** The loader process's CPU seconds ÷ the window seconds the hypervisor left its cores, per thread it can use (0..1). */
   loaderThreadBusy: nonneg,
   /**
    * Seconds the loader process's threads were runnable but waited for a core (schedstat's run delay)
@@ -31,17 +34,26 @@ export const resourceSchema = z.strictObject({
   loaderThreadWait: nonneg.optional(),
   /** Share (0..1) of the server's and loader's cores' time taken by the hypervisor (steal) in the window. */
   cpuSteal: nonneg.optional(),
-  /** Server tree CPU seconds ÷ (window seconds × server cores): 1 = every server core busy. */
+  /**
+   * The same for the server's cores alone, and for the loader's: a stolen second runs no process, so
+   * the busy shares here are of the time the hypervisor left (a saturated server under 30% steal
+   * used 70% of the wall time, all it was given). Absent in results before 2026-12-02, whose shares
+   * were of the wall time.
+   */
+  serverCoreSteal: nonneg.optional(),
+  loaderCoreSteal: nonneg.optional(),
+  /** Server tree CPU seconds ÷ (window seconds the hypervisor left the server cores × server cores): 1 = every server core busy. */
   serverCoreShare: nonneg,
   /**
-   * The busiest thread of the server's tree: its CPU seconds ÷ window seconds (1 = a thread that ran
-   * throughout). A server on one thread is full at 1 however many cores it was given. Absent without
-   * per-thread schedstat, and in results before it was recorded.
+   * The busiest thread of the server's tree: its CPU seconds ÷ the window seconds the hypervisor
+   * left the server's cores (1 = a thread that ran throughout). A server on one thread is full at 1
+   * however many cores it was given. Absent without per-thread schedstat, and in results before it
+   * was recorded.
    */
   serverBusiestThread: nonneg.optional(),
   /** CPU seconds of the target's helper services (e.g. a stub backend) in the window. */
   serviceCpuSeconds: nonneg,
-  /** The busiest helper service's CPU seconds ÷ window seconds (one thread: 1 = saturated). */
+  /** The busiest helper service's CPU seconds ÷ the window seconds the hypervisor left the loader's cores, where services run (one thread: 1 = saturated). */
   serviceBusy: nonneg,
   samples: int,
   /**
@@ -52,9 +64,10 @@ export const resourceSchema = z.strictObject({
    */
   serverCpuExact: z.boolean().optional(),
   /**
-   * Share (0..1) of the server's and loader's cores' time used by something other than the server's
-   * tree, the loader(s), helper services and the runner (clock ticks, coarse): another process on
-   * the measured cores. Absent in results before it was recorded.
+   * Share (0..1) of the server's and loader's cores' time the hypervisor left them that was used by
+   * something other than the server's tree, the loader(s), helper services and the runner (clock
+   * ticks, coarse): another process on the measured cores (before 2026-12-02 of all their time, steal
+   * counted as another's). Absent in results before it was recorded.
    */
   otherCpuShare: nonneg.optional(),
 });

@@ -200,6 +200,8 @@ export function combineSteps(steps: StepResult[], histograms: Histogram[], sampl
       loaderThreadBusy: max((s) => s.resources.loaderThreadBusy),
       ...(steps.every((s) => s.resources.loaderThreadWait !== undefined) ? { loaderThreadWait: max((s) => s.resources.loaderThreadWait ?? 0) } : {}),
       cpuSteal: weighted((s) => s.resources.cpuSteal ?? 0),
+      ...(steps.every((s) => s.resources.serverCoreSteal !== undefined) ? { serverCoreSteal: weighted((s) => s.resources.serverCoreSteal ?? 0) } : {}),
+      ...(steps.every((s) => s.resources.loaderCoreSteal !== undefined) ? { loaderCoreSteal: weighted((s) => s.resources.loaderCoreSteal ?? 0) } : {}),
       serverCoreShare: weighted((s) => s.resources.serverCoreShare),
       ...(steps.every((s) => s.resources.serverBusiestThread !== undefined) ? { serverBusiestThread: max((s) => s.resources.serverBusiestThread ?? 0) } : {}),
       serviceCpuSeconds: sum((s) => s.resources.serviceCpuSeconds),

@@ -4,7 +4,7 @@ import type { Histogram } from '../../histogram.js';
 import { seededShuffle } from '../../random.js';
 import { subSeed } from '../../analysis/bootstrap.js';
 import type { StepResult } from '../../result-schema.js';
-import { otherShare, type TreeSampler, type WindowResources } from '../../window-resources.js';
+import { availableSec, otherShare, type TreeSampler, type WindowResources } from '../../window-resources.js';
 import { loadOnce } from '../load.js';
 import { PhaseError, type StartedTarget } from '../server-process.js';
 import { combineSteps, emptyResources, stepOf, type RoundItem, type WindowContext, type WindowFigures, type WindowSpec } from '../window.js';
@@ -160,14 +160,17 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
  * busiest helper service's likewise. The loader cores' busy shares are the target's own loader
  * and services (pinned there) over its active time: over the round they would carry every other
  * target's slots (a heavy backend of one target would flag its neighbour). Steal stays over the
- * whole round (every target's slots alike).
+ * whole round (every target's slots alike), and each side's share is of the active seconds the
+ * hypervisor left its cores (`availableSec`). Exported for its tests.
  */
-function activeShares(r: WindowResources, activeSec: number, wallSec: number | undefined, o: { serverCores: number; loaderCores: number; loaderThreads: number }): WindowResources {
-  const loaderThreadBusy = r.loaderCpuSeconds / activeSec / Math.max(1, o.loaderThreads);
-  const loaderCoreBusy = o.loaderCores > 0 ? Math.min(1, (r.loaderCpuSeconds + r.serviceCpuSeconds) / activeSec / o.loaderCores) : loaderThreadBusy;
+export function activeShares(r: WindowResources, activeSec: number, wallSec: number | undefined, o: { serverCores: number; loaderCores: number; loaderThreads: number }): WindowResources {
+  const serverSec = availableSec(activeSec, r.serverCoreSteal);
+  const loaderSec = availableSec(activeSec, r.loaderCoreSteal);
+  const loaderThreadBusy = r.loaderCpuSeconds / loaderSec / Math.max(1, o.loaderThreads);
+  const loaderCoreBusy = o.loaderCores > 0 ? Math.min(1, (r.loaderCpuSeconds + r.serviceCpuSeconds) / loaderSec / o.loaderCores) : loaderThreadBusy;
   return {
     ...r,
-    serverCoreShare: r.serverCpuSeconds / activeSec / Math.max(1, o.serverCores),
+    serverCoreShare: r.serverCpuSeconds / serverSec / Math.max(1, o.serverCores),
     loaderThreadBusy,
     loaderCoreBusy,
     loaderBusiestCore: loaderCoreBusy,
