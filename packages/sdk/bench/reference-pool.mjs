@@ -9,9 +9,9 @@
 // decide it) both ways, each as pooled ÷ alone; with --pairs every pair's point and half-width.
 //
 // Usage: npm run bench:reference-pool -- --from a/results.json,b/results.json [--pairs]
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { estimate, meansVariance, median, twinOf, upgradeResult, WindowIndex } from '@benchsuite/sdk';
+import { estimate, meansVariance, median, twinOf, WindowIndex } from '@benchsuite/sdk';
+import { readResult } from '../../cli/bench/_results.mjs';
 
 const { values } = parseArgs({ options: { from: { type: 'string' }, pairs: { type: 'boolean', default: false } } });
 if (!values.from) {
@@ -22,14 +22,7 @@ if (!values.from) {
 const pct = (x) => `±${(100 * x).toFixed(1)}%`;
 
 for (const file of values.from.split(',')) {
-  let r;
-  try {
-    r = upgradeResult(JSON.parse(readFileSync(file, 'utf8')));
-  } catch (e) {
-    process.stderr.write(`${file}: ${e.message}\n`);
-    process.exitCode = 1;
-    continue;
-  }
+  const r = readResult('bench:reference-pool', file);
   const ref = r.design.reference;
   const twin = twinOf(ref);
   if (!r.windows.some((w) => w.target === twin)) {

@@ -9,9 +9,9 @@
 // results.
 //
 // Usage: npm run bench:round-one -- --from a/results.json,b/results.json[,…]
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { roundOneUnits, tQuantile, upgradeResult } from '@benchsuite/sdk';
+import { roundOneUnits, tQuantile } from '@benchsuite/sdk';
+import { readResult } from '../../cli/bench/_results.mjs';
 
 const { values } = parseArgs({ options: { from: { type: 'string' } } });
 if (!values.from) {
@@ -32,14 +32,7 @@ const fmt = (f) => `${f.point.toFixed(3)} [${f.lo.toFixed(3)}, ${f.hi.toFixed(3)
 
 const all = [];
 for (const file of values.from.split(',')) {
-  let r;
-  try {
-    r = upgradeResult(JSON.parse(readFileSync(file, 'utf8')));
-  } catch (e) {
-    process.stderr.write(`${file}: ${e.message}\n`);
-    process.exitCode = 1;
-    continue;
-  }
+  const r = readResult('bench:round-one', file);
   const windows = r.windows.map((w) => (w.status === 'ok' && w.excluded === 'unsteady' ? { ...w, excluded: null } : w));
   const scenarios = [...new Set(windows.map((w) => w.scenario))];
   const units = roundOneUnits(windows, scenarios, r.design.reference, r.design.processes);
