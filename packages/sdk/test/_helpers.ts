@@ -16,11 +16,11 @@ export function tiny(name: string, env: Record<string, string> = {}, extra: Part
 
 export const hasWrk = (): boolean => hasCommand('wrk');
 
-/** A tiny measuring design for tests: one block, two rounds of 0.25-s windows, a short warm-up. */
-// No A/A control: these tests count targets, windows and rounds (the control has tests of its own, aa-control.test.ts and run-cli's).
 /**
- * A short design for tests of the run path. Steal leaves no window out (`stealThreshold: 1`): on
- * the shared VM a burst would add rounds or leave a pair without windows, and these tests check the
+ * A tiny measuring design for tests: one block, two rounds of 0.25-s windows, a short warm-up.
+ * No A/A control: these tests count targets, windows and rounds (the control has tests of its own,
+ * aa-control.test.ts and run-cli's). Steal leaves no window out (`stealThreshold: 1`): on the
+ * shared VM a burst would add rounds or leave a pair without windows, and these tests check the
  * run's shape, not the steal rule (suite.test.ts checks that rule with the default threshold).
  */
 export const tinyDesign = { windowSec: 0.25, rounds: { min: 2, max: 2 }, blocks: { min: 1, max: 1 }, warmup: { minSec: 0.2, maxSec: 0.4 }, control: 'none', stealThreshold: 1 } satisfies DesignOptions;
