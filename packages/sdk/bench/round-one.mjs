@@ -10,7 +10,7 @@
 //
 // Usage: npm run bench:round-one -- --from a/results.json,b/results.json[,…]
 import { parseArgs } from 'node:util';
-import { roundOneUnits, tQuantile } from '@benchsuite/sdk';
+import { meanFactor, roundOneUnits } from '@benchsuite/sdk';
 import { readResult } from '../../cli/bench/_results.mjs';
 
 const { values } = parseArgs({ options: { from: { type: 'string' } } });
@@ -19,16 +19,17 @@ if (!values.from) {
   process.exit(2);
 }
 
-/** exp(mean) with a 95% t-interval over the samples (log scale), and how many. */
-function factor(xs) {
-  const n = xs.length;
-  if (n < 2) return { n, point: n ? Math.exp(xs[0]) : Number.NaN, lo: Number.NaN, hi: Number.NaN };
-  const m = xs.reduce((a, x) => a + x, 0) / n;
-  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1));
-  const h = tQuantile(0.975, n - 1) * (sd / Math.sqrt(n));
-  return { n, point: Math.exp(m), lo: Math.exp(m - h), hi: Math.exp(m + h), sd };
-}
-const fmt = (f) => `${f.point.toFixed(3)} [${f.lo.toFixed(3)}, ${f.hi.toFixed(3)}] over ${f.n} blocks`;
+/** The check's own figure (`meanFactor`: exp of the mean log, its 95% t-interval over the blocks), as text. */
+const fmt = (xs) => {
+  const f = meanFactor(xs);
+  if (!f) return 'no block with a round 1 and a later round';
+  return `${f.point.toFixed(3)}${f.ci95 ? ` [${f.ci95[0].toFixed(3)}, ${f.ci95[1].toFixed(3)}]` : ''} over ${f.n} blocks`;
+};
+/** Sample SD of the blocks' effects (log scale). */
+const sdOf = (xs) => {
+  const m = xs.reduce((a, x) => a + x, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+};
 
 const all = [];
 for (const file of values.from.split(',')) {
@@ -38,7 +39,6 @@ for (const file of values.from.split(',')) {
   const units = roundOneUnits(windows, scenarios, r.design.reference, r.design.processes);
   all.push(...units);
   const recorded = r.designBias?.roundOne.overall;
-  process.stdout.write(`${file}: ${fmt(factor(units))}${recorded ? ` (the run said ${recorded.point.toFixed(3)})` : ''}\n`);
+  process.stdout.write(`${file}: ${fmt(units)}${recorded ? ` (the run said ${recorded.point.toFixed(3)})` : ''}\n`);
 }
-const pooled = factor(all);
-process.stdout.write(`pooled: ${fmt(pooled)}; SD of a block's effect ${(100 * (pooled.sd ?? Number.NaN)).toFixed(1)}%\n`);
+process.stdout.write(`pooled: ${fmt(all)}; SD of a block's effect ${(100 * sdOf(all)).toFixed(1)}%\n`);

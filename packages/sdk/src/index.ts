@@ -63,7 +63,7 @@ export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedW
 export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
 export { chiSquareQuantile, normalCdf, normalQuantile, tQuantile } from './analysis/student-t.js';
-export { roundOneUnits } from './analysis/design-bias.js';
+export { meanFactor, roundOneUnits } from './analysis/design-bias.js';
 export { controlOf, controlTwin, processSdOf, twinOf } from './analysis/control.js';
 export { MEMORY_REDUCER_MODES, memoryReducerFlags, nodeRuntimeFlags, withNodeFlags, youngGenerationFlags, type MemoryReducerMode } from './runtimes.js';
 export { isReplica, processOf } from './replicas.js';

@@ -7,8 +7,8 @@ import { twinOf } from '../replicas.js';
 type OkWindow = Extract<WindowRecord, { status: 'ok' }>;
 type Effect = DesignBiasRecord['roundOne']['overall'];
 
-/** Mean of logs with its t-interval (n − 1 degrees of freedom), as a factor: exp(mean) [exp(lo), exp(hi)]. Null without a value. */
-function meanFactor(logs: readonly number[], confidence: number = DEFAULTS.confidence): Effect {
+/** Mean of logs with its t-interval (n − 1 degrees of freedom), as a factor: exp(mean) [exp(lo), exp(hi)]. Null without a value. Exported for the bench that pools runs (`bench:round-one`). */
+export function meanFactor(logs: readonly number[], confidence: number = DEFAULTS.confidence): Effect {
   const xs = logs.filter(Number.isFinite);
   if (!xs.length) return null;
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
