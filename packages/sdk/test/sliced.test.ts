@@ -145,7 +145,9 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
     }
     const mid = (a: number[]) => [...a].sort((x, y) => x - y)[1]!;
     expect(Math.abs(mid(sliced) / mid(alone) - 1), `sliced ${sliced.join(', ')} vs alone ${alone.join(', ')}`).toBeLessThan(0.05);
-    // The requests still in flight when a slot closed were answered after it: about a connection's worth per slot.
+    // The requests still in flight when a slot closed were answered after it: at most one per
+    // connection per slot. A send that left before its slot opened (wrk's timers fire up to 1 ms
+    // early) would be drained too, and a connection could drain twice at a slot's edge.
     expect(slice.drained).toBeGreaterThan(0);
     expect(slice.drained).toBeLessThanOrEqual(10 * 2);
     expect(s.requests).toBe(s.steps[0]!.requests);
