@@ -287,11 +287,21 @@ export function forecastText(f: RunForecast): string {
   const priced = f.budgetFor.filter((g) => g.budgetSec !== null).map((g) => `${fmtHalfWidth(g.precision)} needs about ${fmtDuration(Math.round(g.budgetSec!))}`);
   const beyond = f.budgetFor.filter((g) => g.budgetSec === null).map((g) => fmtHalfWidth(g.precision));
   const goals = [...priced, ...(beyond.length ? [`${beyond.join(' or ')} would need more blocks than allowed`] : [])];
-  return `about ${fmtHalfWidth(f.halfWidth)}${f.likely ? ` ${likelyText(f.likely)}` : ''} for a typical pair (${plural(f.blocks, 'block')} × ${plural(f.rounds, 'round')}, ${how}, ${source})${goals.length ? `; ${goals.join('; ')}` : ''}`;
+  return `about ${saidText(f)} for a typical pair (${plural(f.blocks, 'block')} × ${plural(f.rounds, 'round')}, ${how}, ${source})${goals.length ? `; ${goals.join('; ')}` : ''}`;
 }
 
-/** A measured forecast's range, in parentheses: `(80% range from its record: ±4.8% to ±8.9%)`. */
-const likelyText = (l: NonNullable<RunForecast['likely']>): string => `(${fmtPct(l.coverage, 0)} range from its record: ${fmtHalfWidth(l.low)} to ${fmtHalfWidth(l.high)})`;
+/**
+ * A forecast's figure as said: with a range from its record (a measured forecast after block 2,
+ * `likelyRange`), the range's centre, the noise model's figure corrected by how far such forecasts
+ * fell from what their runs reached, then the range and the model's own figure: `±9.1% (80% range
+ * from its record: ±6.1% to ±13.8%; the measured noise alone prices ±4.4%)`. The model's figure
+ * alone sat at or under the range's low end, a figure the run would most likely not reach.
+ * Without a range, the model's figure.
+ */
+const saidText = (f: Pick<RunForecast, 'halfWidth' | 'likely'>): string =>
+  f.likely
+    ? `${fmtHalfWidth(Math.sqrt(f.likely.low * f.likely.high))} (${fmtPct(f.likely.coverage, 0)} range from its record: ${fmtHalfWidth(f.likely.low)} to ${fmtHalfWidth(f.likely.high)}; the measured noise alone prices ${fmtHalfWidth(f.halfWidth)})`
+    : fmtHalfWidth(f.halfWidth);
 
 /** The targets a run measures, its A/A control apart: `6 targets + an A/A control`. */
 const targetsText = (o: Pick<RunOutlook, 'targets' | 'reference'>): string => {
@@ -610,7 +620,7 @@ function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
   if (!p?.forecast) return [];
   const said = [`about ${fmtHalfWidth(p.forecast.halfWidth)} before the run (the method's typical noise)`];
   const m = p.measuredForecast;
-  if (m) said.push(`${fmtHalfWidth(m.halfWidth)}${m.likely ? ` ${likelyText(m.likely)}` : ''} from this run's own noise after its first blocks`);
+  if (m) said.push(`${saidText(m)} from this run's own noise after its first blocks`);
   // The forecast is of a typical ratio to the reference: reached is the median over those, not over
   // every headline (the reference's own is an absolute req/s, wider by the host's drift).
   const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);

@@ -2,7 +2,7 @@
 // budget was expected to buy and what it reached, what set the intervals and what would help most,
 // and the windows the host disturbed beyond steal, counted in every report and ringed in the HTML.
 import { describe, expect, it } from 'vitest';
-import { disturbedWindows, likelyRange, median, thresholdsOf, type BenchResult, type RunForecast } from '@benchsuite/sdk';
+import { DEFAULTS, disturbedWindows, likelyRange, median, thresholdsOf, type BenchResult, type RunForecast } from '@benchsuite/sdk';
 import { renderHtml, renderMarkdown, renderTerminal } from '../src/index.js';
 import { fmtHalfWidth } from '../src/units.js';
 import { loadFixture } from './helpers.js';
@@ -86,15 +86,22 @@ describe('the host-noise facts of a report', () => {
   it('a measured forecast is said with the range of its record, and the report says whether what was reached fell inside it', () => {
     const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
     const reached = median(ratios);
+    // The noise model's figure whose range (its record's bias and spread) is centred on what was reached, and on 3× it.
+    const centredOn = (x: number) => x * Math.exp(DEFAULTS.forecast.record.logBias);
     for (const [said, where] of [
-      [reached * 1.1, 'inside'],
-      [reached * 2, 'outside'],
+      [centredOn(reached), 'inside'],
+      [centredOn(3 * reached), 'outside'],
     ] as const) {
       const run = slicedRun();
       const likely = likelyRange(said);
       run.design.budgetPlan!.measuredForecast = { ...forecast('measured', said), likely };
       const text = renderMarkdown(run);
-      expect(text).toContain(`${fmtHalfWidth(said)} (80% range from its record: ${fmtHalfWidth(likely.low)} to ${fmtHalfWidth(likely.high)}) from this run's own noise after its first blocks`);
+      // Said as the range's centre, then the range, then the model's own figure.
+      const centre = Math.sqrt(likely.low * likely.high);
+      expect(centre).toBeCloseTo(where === 'inside' ? reached : 3 * reached, 9);
+      expect(text).toContain(
+        `${fmtHalfWidth(centre)} (80% range from its record: ${fmtHalfWidth(likely.low)} to ${fmtHalfWidth(likely.high)}; the measured noise alone prices ${fmtHalfWidth(said)}) from this run's own noise after its first blocks`,
+      );
       expect(text).toContain(`(median over the ${ratios.length} ratios to ${r.design.reference}), ${where} the range`);
     }
   });

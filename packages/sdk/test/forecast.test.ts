@@ -42,12 +42,12 @@ describe('the pieces of the forecast, by hand', () => {
     expect(c.between).toBeCloseTo(0.513, 4);
   });
 
-  it('says a measured forecast with the range of its record: ±6.5% × e^(0.39 ± 1.2816 × 0.53) is ±4.87% to ±18.94% at 80%', () => {
+  it('says a measured forecast with the range of its record: ±6.5% × e^(0.73 ± 1.2816 × 0.32) is ±8.95% to ±20.33% at 80%', () => {
     const r = likelyRange(0.065);
     expect(r.coverage).toBe(0.8);
-    expect(r.low).toBeCloseTo(0.065 * Math.exp(0.39 - 1.281552 * 0.53), 6);
-    expect(r.high).toBeCloseTo(0.065 * Math.exp(0.39 + 1.281552 * 0.53), 6);
-    expect([r.low, r.high].map((x) => +(100 * x).toFixed(2))).toEqual([4.87, 18.94]);
+    expect(r.low).toBeCloseTo(0.065 * Math.exp(0.73 - 1.281552 * 0.32), 6);
+    expect(r.high).toBeCloseTo(0.065 * Math.exp(0.73 + 1.281552 * 0.32), 6);
+    expect([r.low, r.high].map((x) => +(100 * x).toFixed(2))).toEqual([8.95, 20.33]);
     // The record is of runs that mostly reached more than was forecast: the range lies above the forecast's centre.
     expect(Math.sqrt(r.low * r.high)).toBeGreaterThan(0.065);
     // A record with no bias and no spread says the forecast itself; a wider coverage, a wider range.
@@ -143,9 +143,16 @@ describe('the pieces of the forecast, by hand', () => {
     expect(blend.within).toBeCloseTo(Math.sqrt((0.018 ** 2 + 8 * 0.065 ** 2) / 9), 12);
     expect(blend.between).toBeCloseTo(0.015, 12);
     expect(withUnseenScenarios({ between: 0.01, within: 0.02 }, { between: 0.05, within: 0.05 }, 9, 9)).toEqual({ between: 0.01, within: 0.02 });
-    // A host noisier than the prior: within blocks the scenarios to come are priced at what the first measured, not under it.
+    // A first scenario noisier than the prior (a burst of the host in its two blocks, or a noisy
+    // scenario): within blocks the scenarios to come are mixed in like the part between, not priced
+    // at the first's (2026-12-02: the first two blocks read 0.49–4.69× their whole run's within).
     const noisy = withUnseenScenarios({ between: 0.015, within: 0.17 }, { between: 0.015, within: 0.065 }, 1, 3);
-    expect(noisy.within).toBe(0.17);
+    expect(noisy.within).toBeCloseTo(Math.sqrt((0.17 ** 2 + 2 * 0.065 ** 2) / 3), 12);
+    expect(noisy.within).toBeLessThan(0.17);
+    expect(noisy.within).toBeGreaterThan(0.065);
+    // And a quieter one pulls the unseen ones' price down only by its share.
+    const quiet = withUnseenScenarios({ between: 0.015, within: 0.02 }, { between: 0.015, within: 0.065 }, 1, 3);
+    expect(quiet.within).toBeCloseTo(Math.sqrt((0.02 ** 2 + 2 * 0.065 ** 2) / 3), 12);
     expect(noisy.between).toBeCloseTo(0.015, 12);
     // The whole run's pace reads 2 here (its blocks ≤ 2 end near the end of the run): the case this is for.
     expect(blocksAtPace({ blocks: 2, wallSec: 18 * 60, endSec: 17 * 60 }, { budgetSec: 1080, maxBlocks: 12 })).toBe(2);

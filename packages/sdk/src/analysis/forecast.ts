@@ -226,17 +226,22 @@ export function forecastAtPace(
 /**
  * With processes per scenario, a forecast after the first scenario's blocks knows that scenario
  * only: the scenarios not measured yet are priced at the prior's components, each scenario weighing
- * the same in the mean of the variances (`seen` of `all` measured). A default run's first scenario
- * read 0.018 within blocks where its nine read 0.041: alone it forecast ±2.8% for ±6.4%. Within
- * blocks, never below what was measured: that part is the host's, window by window, the same hour
- * for the scenarios to come. On a slow, noisy host (2026-11-29 10:14, a 6-minute run) the first
- * scenario read 0.14–0.19 within, the prior 0.065 took two thirds of the mix, and the forecast after
- * block 2 said ±10.6% (range ±7.3–13.4%) for the ±18.3% reached. Pure.
+ * the same in the mean of the variances (`seen` of `all` measured), within blocks as between. A
+ * default run's first scenario read 0.018 within blocks where its nine read 0.041: alone it forecast
+ * ±2.8% for ±6.4%. Within blocks it was never below what the first scenario measured (that part
+ * taken for the host's, the same hour for the scenarios to come) until 2026-12-02: over the ten runs
+ * of that day kept on disk, the first scenario's two blocks read 0.029–0.230 within, 0.49–4.69× less
+ * or more than the whole run's (which stayed at 0.067–0.138): two blocks of one scenario catch a
+ * burst of the host or miss it, and the scenarios to come are noisier or quieter in their own ways.
+ * The floor let a burst in the first blocks price the whole run (a default run said ±24.0%, range
+ * ±18.0–69.9%, and reached ±12.2%); mixed like the part between blocks, the SD of log(forecast ÷
+ * reached) over those runs fell from 0.565 to 0.315 (`npm run bench:forecast-replay`,
+ * docs/measurements.md). Pure.
  */
 export function withUnseenScenarios(measured: NoiseComponents, prior: NoiseComponents, seen: number, all: number): NoiseComponents {
   if (seen >= all || all <= 0) return measured;
   const mix = (m: number, p: number) => Math.sqrt((seen * m ** 2 + (all - seen) * p ** 2) / all);
-  return { between: mix(measured.between, prior.between), within: Math.max(measured.within, mix(measured.within, prior.within)) };
+  return { between: mix(measured.between, prior.between), within: mix(measured.within, prior.within) };
 }
 
 /**
@@ -276,8 +281,8 @@ export function blocksPerScenarioAtPace(
 /**
  * Where the half-width a run reaches is likely to fall, given its forecast after block 2: the
  * forecast × e^(−logBias ± z · logSd), z the normal quantile of the record's coverage
- * (`DEFAULTS.forecast.record`: ±4.5–8.2% for a forecast of ±6.5%, 80%). The record is of 13 runs
- * replayed, so the coverage is what those runs showed, not a promise. Pure.
+ * (`DEFAULTS.forecast.record`: ±8.95–20.33% for a forecast of ±6.5%, 80%). The record is of ten
+ * runs replayed, so the coverage is what those runs showed, not a promise. Pure.
  */
 export function likelyRange(halfWidth: number, record: { logBias: number; logSd: number; coverage: number } = DEFAULTS.forecast.record): { low: number; high: number; coverage: number } {
   const spread = normalQuantile((1 + record.coverage) / 2) * record.logSd;
