@@ -547,14 +547,15 @@ export const DEFAULTS = {
      * the range the forecast is said with (`likelyRange`) is where `coverage` of such runs'
      * half-widths fall by a normal model of that record; the report says the range's centre first
      * (the forecast corrected by the record), the noise model's own figure after it. Fitted on the
-     * ten runs of 2026-12-02 kept on disk (10:59–17:17 UTC, 5 default, 5 of 6 minutes, steal
-     * 0.0–0.3%), replayed with the scenarios to come mixed in within blocks as between
-     * (`withUnseenScenarios`; `npm run bench:forecast-replay`, docs/measurements.md, *The forecast
-     * after block 2 without the floor within blocks*): mean −0.73 (the model's figure reads about
-     * half of what is reached: the prior's 0.065 within and 0.015 between price the scenarios to
-     * come, which read 0.067–0.138 and 0–0.08 over those runs), SD 0.32, all ten inside the range.
-     * It was −0.39 and 0.53, fitted on 11 runs of 2026-11-29 to 12-02 with the floor, and 7 of the
-     * 10 runs above fell in that range (the next, at 17:37, fell outside it: ±19.7% said, ±13.5% reached).
+     * ten runs of 2026-12-02 kept on disk (10:59–17:17 UTC, 5 default, 5 of 6 minutes), replayed
+     * with the scenarios to come mixed in within blocks as between (`withUnseenScenarios`;
+     * `npm run bench:forecast-replay`; docs/measurements.md, *The forecast after block 2 without
+     * its floor within blocks*): mean −0.73 (the model's figure reads about half of what is
+     * reached: the prior's 0.065 within and 0.015 between price the scenarios to come, which read
+     * 0.067–0.138 and 0–0.08 over those runs), SD 0.32; 9 of the ten fall in the range it gives
+     * (fitted on them). It was −0.39 and 0.53, fitted on 11 runs of 2026-11-29 to 12-02 with the
+     * floor; 7 of the ten above fell in that range, and the next, at 17:37, fell outside it (±19.7%
+     * said, ±13.5% reached).
      */
     record: { logBias: -0.73, logSd: 0.32, coverage: 0.8 },
     /** The precision goals whose budget the header states. */
