@@ -91,9 +91,11 @@ export function isClientBound(
 
 /**
  * What a window's resources say about its bottleneck, beside client-bound (thresholds in
- * `DEFAULTS`): backend-bound when a helper service kept a core busy, on its own or as the larger
- * user of a saturated loader core it shares with the load generator; server not saturated when
- * the server's cores were far from busy while the loader had room.
+ * `DEFAULTS`): backend-bound when a helper service kept a core busy on its own, or was the larger
+ * user of a saturated loader core it shares with the load generator while the server had room (a
+ * server that used its whole core, `loaderBound.serverShare`, set the rate itself: a cheap backend
+ * behind a saturated proxy fills the loader's core as well, and is not the limit); server not
+ * saturated when the server's cores were far from busy while the loader had room.
  */
 export function bottlenecks(
   r: WindowResources,
@@ -101,7 +103,8 @@ export function bottlenecks(
   t: Pick<DesignThresholds, 'backendBoundBusy' | 'serverSaturatedShare' | 'loaderBound'> = DEFAULTS,
 ): { backendBound: boolean; serverNotSaturated: boolean; loaderBound: boolean } {
   const serviceLeads = r.serviceCpuSeconds > r.loaderCpuSeconds;
-  const backendBound = r.serviceBusy > t.backendBoundBusy || (serviceLeads && r.loaderBusiestCore > t.backendBoundBusy);
+  const serverFull = o.sampledServer && serverFullShare(r) >= t.loaderBound.serverShare;
+  const backendBound = r.serviceBusy > t.backendBoundBusy || (serviceLeads && !serverFull && r.loaderBusiestCore > t.backendBoundBusy);
   const loaderBusy = Math.max(r.loaderBusiestCore, r.loaderThreadBusy);
   return {
     backendBound,

@@ -55,7 +55,10 @@ describe('backend-bound', () => {
     // loader's core under 90% busy (CI saw one of two), and the flag then rightly stays down.
     const flagged = slow.filter((w) => w.backendBound).length;
     expect(flagged).toBeGreaterThanOrEqual(slow.length - 1);
-    for (const w of calm(fast)) expect(w.backendBound).toBe(false);
+    // A cheap backend fills the loader's core beside wrk (0.54–0.72 here) while the proxy uses its
+    // whole core; CI once read a window over 0.9, so the flag also asks that the server had room.
+    // On failure, the window's resources say which side was full.
+    for (const w of calm(fast)) expect(w.backendBound, JSON.stringify(w.resources)).toBe(false);
     expect(r.summaries.find((s) => s.target === 'slow-backend')!.windows.backendBound).toBe(flagged);
   });
 });

@@ -113,6 +113,18 @@ describe('loader-bound, judged by the server', () => {
     expect(flag({ serverCoreShare: 0.85, loaderBusiestCore: 0.96, serviceCpuSeconds: 0.9, serviceBusy: 0.95 })).toBe(false);
   });
 
+  it('flags a backend that leads on a saturated loader core only while the server had room', () => {
+    const backend = (o: Partial<WindowResources>, sampledServer = true) => bottlenecks(r(o), { sampledServer, clientBound: false }).backendBound;
+    // A slow backend beside wrk on the loader's core: the proxy in front of it waits.
+    expect(backend({ serverCoreShare: 0.1, loaderBusiestCore: 1, serviceCpuSeconds: 0.67, serviceBusy: 0.85, loaderCpuSeconds: 0.02 })).toBe(true);
+    // A cheap backend behind a proxy that used its whole core: the proxy set the rate.
+    expect(backend({ serverCoreShare: 0.98, loaderBusiestCore: 0.93, serviceCpuSeconds: 0.26, serviceBusy: 0.44, loaderCpuSeconds: 0.11 })).toBe(false);
+    expect(backend({ serverCoreShare: 0.6, serverBusiestThread: 0.99, loaderBusiestCore: 0.93, serviceCpuSeconds: 0.26, loaderCpuSeconds: 0.11 })).toBe(false);
+    // A server it did not start says nothing of its room; a backend saturated on its own is flagged whatever the server.
+    expect(backend({ serverCoreShare: 0.98, loaderBusiestCore: 0.93, serviceCpuSeconds: 0.26, loaderCpuSeconds: 0.11 }, false)).toBe(true);
+    expect(backend({ serverCoreShare: 0.98, serviceCpuSeconds: 0.6, serviceBusy: 0.95 })).toBe(true);
+  });
+
   it('uses the thresholds it is given', () => {
     const t = { backendBoundBusy: 0.9, serverSaturatedShare: 0.7, loaderBound: { serverShare: 0.8, loaderBusy: 0.9 } };
     expect(bottlenecks(r({ serverCoreShare: 0.85, loaderBusiestCore: 0.96 }), { sampledServer: true, clientBound: false }, t).loaderBound).toBe(false);
