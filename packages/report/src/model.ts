@@ -291,16 +291,16 @@ export function forecastText(f: RunForecast): string {
 }
 
 /**
- * A forecast's figure as said: with a range from its record (a measured forecast after block 2,
- * `likelyRange`), the range's centre, the noise model's figure corrected by how far such forecasts
- * fell from what their runs reached, then the range and the model's own figure: `±9.1% (80% range
- * from its record: ±6.1% to ±13.8%; the measured noise alone prices ±4.4%)`. The model's figure
- * alone sat at or under the range's low end, a figure the run would most likely not reach.
- * Without a range, the model's figure.
+ * A forecast's figure as said: with a range from its record (`likelyRange`: the forecast before
+ * the run, and a measured one after block 2), the range's centre, the noise model's figure
+ * corrected by how far such forecasts fell from what their runs reached, then the range and the
+ * model's own figure: `±9.1% (80% range from its record: ±6.1% to ±13.8%; the measured noise alone
+ * prices ±4.4%)`. The model's figure alone sat at or under the range's low end, a figure the run
+ * would most likely not reach. Without a range (results before 2026-12-02 22:00), the model's figure.
  */
-const saidText = (f: Pick<RunForecast, 'halfWidth' | 'likely'>): string =>
+const saidText = (f: Pick<RunForecast, 'halfWidth' | 'likely' | 'source'>): string =>
   f.likely
-    ? `${fmtHalfWidth(Math.sqrt(f.likely.low * f.likely.high))} (${fmtPct(f.likely.coverage, 0)} range from its record: ${fmtHalfWidth(f.likely.low)} to ${fmtHalfWidth(f.likely.high)}; the measured noise alone prices ${fmtHalfWidth(f.halfWidth)})`
+    ? `${fmtHalfWidth(Math.sqrt(f.likely.low * f.likely.high))} (${fmtPct(f.likely.coverage, 0)} range from its record: ${fmtHalfWidth(f.likely.low)} to ${fmtHalfWidth(f.likely.high)}; the ${f.source === 'measured' ? 'measured noise' : "method's typical noise"} alone prices ${fmtHalfWidth(f.halfWidth)})`
     : fmtHalfWidth(f.halfWidth);
 
 /** The targets a run measures, its A/A control apart: `6 targets + an A/A control`. */
@@ -618,7 +618,7 @@ function warmupFacts(r: BenchResult): Fact[] {
 function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
   const p = r.design.budgetPlan;
   if (!p?.forecast) return [];
-  const said = [`about ${fmtHalfWidth(p.forecast.halfWidth)} before the run (the method's typical noise)`];
+  const said = [`about ${saidText(p.forecast)} before the run${p.forecast.likely ? '' : " (the method's typical noise)"}`];
   const m = p.measuredForecast;
   if (m) said.push(`${saidText(m)} from this run's own noise after its first blocks`);
   // The forecast is of a typical ratio to the reference: reached is the median over those, not over
@@ -626,7 +626,9 @@ function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
   const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
   const reachedHw = ratios.length ? median(ratios) : r.overall.medianHalfWidth;
   const reached = ratios.length ? `${fmtHalfWidth(reachedHw)} (median over the ${ratios.length} ratios to ${r.design.reference})` : `${fmtHalfWidth(reachedHw)} (median over pairs)`;
-  const held = m?.likely && reachedHw !== null && Number.isFinite(reachedHw) ? (reachedHw >= m.likely.low && reachedHw <= m.likely.high ? ', inside the range' : ', outside the range') : '';
+  // Judged against the last range said: after the first blocks, else before the run.
+  const range = m ? m.likely : p.forecast.likely;
+  const held = range && reachedHw !== null && Number.isFinite(reachedHw) ? (reachedHw >= range.low && reachedHw <= range.high ? ', inside the range' : ', outside the range') : '';
   return [{ label: 'Forecast', text: `${said.join(', ')}; reached ${reached}${held}` }];
 }
 

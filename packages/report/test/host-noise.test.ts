@@ -106,6 +106,26 @@ describe('the host-noise facts of a report', () => {
     }
   });
 
+  it('the forecast before the run is said with its own record, and judged when no measured one follows it', () => {
+    const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
+    const reached = median(ratios);
+    const { priorRecord } = DEFAULTS.forecast;
+    for (const [said, where] of [
+      [reached * Math.exp(priorRecord.logBias), 'inside'],
+      [reached, 'outside'],
+    ] as const) {
+      const run = slicedRun();
+      const likely = likelyRange(said, priorRecord);
+      run.design.budgetPlan!.forecast = { ...forecast('prior', said), likely };
+      delete run.design.budgetPlan!.measuredForecast;
+      const text = renderMarkdown(run);
+      expect(text).toContain(
+        `about ${fmtHalfWidth(Math.sqrt(likely.low * likely.high))} (80% range from its record: ${fmtHalfWidth(likely.low)} to ${fmtHalfWidth(likely.high)}; the method's typical noise alone prices ${fmtHalfWidth(said)}) before the run; reached`,
+      );
+      expect(text).toContain(`ratios to ${r.design.reference}), ${where} the range`);
+    }
+  });
+
   it('HTML: a chart of every window per scenario, the disturbed ones ringed with what disturbed them', () => {
     const html = renderHtml(r);
     expect(html).toContain('Every window: req/s ÷ the target&#39;s median in its block (rings: disturbed by the host beyond steal)');

@@ -6,7 +6,8 @@
 // median half-width the run reached over its ratios to the reference (the report's Forecast line) and what the run itself said after block 2 (its
 // `design.budgetPlan.measuredForecast`, made by the code of its day), whether the reached fell in the
 // range the forecast is said with (`likelyRange`), and over all the runs the mean and SD of
-// log(forecast ÷ reached), replayed and as the runs said it. `DEFAULTS.forecast.record` is fitted on
+// log(forecast ÷ reached), replayed and as the runs said it, and the same for the forecast said before
+// the run from the priors alone (`DEFAULTS.forecast.priorRecord` is fitted on it). `DEFAULTS.forecast.record` is fitted on
 // the latter since 2026-12-02: with processes per scenario a run prices the scenarios to come at the
 // planner's cost of their blocks (`plannedSec`), which results keep since then
 // (`design.budgetPlan.blockSec`); the replay of an older result prices them at the first scenario's
@@ -34,6 +35,9 @@ const lines = [
   '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const logs = [];
+// The forecast said before the run, from the method's priors alone (the header's): log(said ÷ reached) per run.
+const priorLogs = [];
+let priorInRange = 0;
 const wholeRuns = [];
 const saidLogs = [];
 let inRange = 0;
@@ -100,6 +104,12 @@ for (const f of files) {
   const reached = ratios.length ? median(ratios) : null;
   const ran = Math.max(...r.windows.map((w) => w.block));
   const said = design.budgetPlan?.measuredForecast;
+  const before = design.budgetPlan?.forecast;
+  if (before?.source === 'prior' && reached) {
+    priorLogs.push(Math.log(before.halfWidth / reached));
+    const range = likelyRange(before.halfWidth, DEFAULTS.forecast.priorRecord);
+    if (reached >= range.low && reached <= range.high) priorInRange++;
+  }
   if (!noise || !paced || !reached) {
     lines.push(`| ${f} | — | — | fewer than ${AFTER} blocks or no interval | | | | | | | |`);
     continue;
@@ -133,6 +143,14 @@ if (logs.length) {
       `As the ${saidLogs.length} runs said it: log(forecast ÷ reached) mean ${m.toFixed(3)}, SD ${d.toFixed(3)} (the record: ${DEFAULTS.forecast.record.logBias}, ${DEFAULTS.forecast.record.logSd}).`,
     );
   }
+}
+if (priorLogs.length > 1) {
+  const m = priorLogs.reduce((a, x) => a + x, 0) / priorLogs.length;
+  const d = Math.sqrt(priorLogs.reduce((a, x) => a + (x - m) ** 2, 0) / (priorLogs.length - 1));
+  const { logBias, logSd, coverage } = DEFAULTS.forecast.priorRecord;
+  lines.push(
+    `Before the run (the header's forecast from the priors, as each run said it), ${priorLogs.length} runs: log(said ÷ reached) mean ${m.toFixed(3)}, SD ${d.toFixed(3)} (its record: ${logBias}, ${logSd}); reached inside that record's ${Math.round(100 * coverage)}% range in ${priorInRange}.`,
+  );
 }
 if (blockFactors.length > 1) {
   const ls = blockFactors.map((b) => Math.log(b.factor));

@@ -14,6 +14,9 @@ import { emptyState, reduce, type JournalEvent } from '../src/run/state.js';
 import { planSuiteRun } from '../src/run/planning.js';
 import { runSuiteWith } from '../src/run/suite.js';
 import { fakeDriver, fakeSeam, fakeSlicingDriver, fakeTargets, type FakeModel } from './_fake-executor.js';
+import { likelyRange } from '../src/analysis/forecast.js';
+import type { RunForecast } from '../src/analysis/budget.js';
+import { DEFAULTS } from '../src/defaults.js';
 
 const ping = { name: 'ping', request: { path: '/ping' }, expect: { status: 200 }, load: { connections: 10 } } satisfies ScenarioInput;
 const other = { ...ping, name: 'other', request: { path: '/other' } };
@@ -624,6 +627,24 @@ describe('one plan: runSuite given a plan runs it and plans nothing', () => {
     expect(plan.design.method).toBe('sequential');
     expect(plan.outlook.budget.forecast?.method).toBe('sequential');
     expect(plan.targets.map((t) => t.name)).toEqual(['ref', 'b']);
+  });
+
+  it("the forecast before the run is said with its record's range, and a goal's budget is the least whose range centres on it", async () => {
+    // Time-sliced: the sequential prior cannot reach ±5% within the limits.
+    const design = { ...options.design, method: 'sliced' as const, blocks: { min: 2, max: 12 }, rounds: { min: 2, max: 20 } };
+    const sliced = { ...options, driver: fakeSlicingDriver };
+    const f = (await planSuiteRun({ ...sliced, design })).outlook.budget.forecast!;
+    expect(f.method).toBe('sliced');
+    expect(f.source).toBe('prior');
+    expect(f.likely).toEqual(likelyRange(f.halfWidth, DEFAULTS.forecast.priorRecord));
+    const centre = (x: RunForecast) => Math.sqrt(x.likely!.low * x.likely!.high);
+    // The record's bias: the centre is about twice the model's figure.
+    expect(centre(f) / f.halfWidth).toBeCloseTo(Math.exp(-DEFAULTS.forecast.priorRecord.logBias), 9);
+    const goal = f.budgetFor.find((g) => g.precision === 0.05)!;
+    expect(goal.budgetSec).not.toBeNull();
+    const at = async (budgetSec: number) => (await planSuiteRun({ ...sliced, design: { ...design, budgetSec } })).outlook.budget.forecast!;
+    expect(centre(await at(goal.budgetSec!))).toBeLessThanOrEqual(0.05);
+    expect(centre(await at(goal.budgetSec! - 1))).toBeGreaterThan(0.05);
   });
 
   it('a plan from planSuiteRun gives the result the same options give (the same windows, events and figures)', async () => {

@@ -279,14 +279,22 @@ export function blocksPerScenarioAtPace(
 }
 
 /**
- * Where the half-width a run reaches is likely to fall, given its forecast after block 2: the
- * forecast × e^(−logBias ± z · logSd), z the normal quantile of the record's coverage
- * (`DEFAULTS.forecast.record`: ±8.95–20.33% for a forecast of ±6.5%, 80%). The record is of ten
- * runs replayed, so the coverage is what those runs showed, not a promise. Pure.
+ * Where the half-width a run reaches is likely to fall, given a forecast and the record of its
+ * kind: the forecast × e^(−logBias ± z · logSd), z the normal quantile of the record's coverage
+ * (after block 2 `DEFAULTS.forecast.record`: ±8.95–20.33% for a forecast of ±6.5%, 80%; before the
+ * run `priorRecord`). A record is of runs replayed, so the coverage is what those runs showed, not
+ * a promise. Pure.
  */
-export function likelyRange(halfWidth: number, record: { logBias: number; logSd: number; coverage: number } = DEFAULTS.forecast.record): { low: number; high: number; coverage: number } {
+export function likelyRange(halfWidth: number, record: ForecastRecord = DEFAULTS.forecast.record): { low: number; high: number; coverage: number } {
   const spread = normalQuantile((1 + record.coverage) / 2) * record.logSd;
   return { low: halfWidth * Math.exp(-record.logBias - spread), high: halfWidth * Math.exp(-record.logBias + spread), coverage: record.coverage };
+}
+
+/** How near a kind of forecast came to what its runs reached: log(forecast ÷ reached) has mean `logBias` and SD `logSd`; its range holds `coverage` of them. */
+export interface ForecastRecord {
+  logBias: number;
+  logSd: number;
+  coverage: number;
 }
 
 /** What a design costs and allows: its wall seconds at a number of blocks and rounds per block, and the limits. */

@@ -8,7 +8,7 @@ import { targetSupports, type Target } from '../target.js';
 import { validateSuite } from '../validate.js';
 import { blockSec, minimumSec, planBudget, type BudgetPlan, type RunForecast } from '../analysis/budget.js';
 import type { PlannedScenario } from '../analysis/round-cost.js';
-import { budgetFor, forecastBudget, priorBetween, type NoiseComponents } from '../analysis/forecast.js';
+import { budgetFor, forecastBudget, likelyRange, priorBetween, type ForecastRecord, type NoiseComponents } from '../analysis/forecast.js';
 import type { Driver } from '../driver.js';
 import { methodFor, methods, runMethod } from './methods/index.js';
 import { recordedThresholds } from '../design-thresholds.js';
@@ -46,6 +46,12 @@ export function planRun(
     driverCapabilities?: Driver['capabilities'] | undefined;
     /** A typical pair's noise measured by this run so far, instead of the method's prior. */
     noise?: NoiseComponents | undefined;
+    /**
+     * The record a measured forecast is said with (`likelyRange`; the forecast after block 2's), so
+     * its budget lines price the range's centre; a prior forecast always has its own
+     * (`DEFAULTS.forecast.priorRecord`).
+     */
+    record?: ForecastRecord | undefined;
   },
 ): BudgetPlan {
   const kindSec = scenarios.reduce((a, s) => a + (s.verifyOnly ? 0 : (kindOf(s)?.plannedSec(s, targets.filter((t) => targetSupports(t, s)).length, design) ?? 0)), 0);
@@ -74,12 +80,17 @@ export function planRun(
   const served = (design.processes ?? DEFAULTS.processes) === 'shared' ? planned.length : 1;
   const components = o.noise ?? { between: priorBetween(served) / Math.sqrt(k), within: methods[method].prior.within / Math.sqrt(k) };
   const f = forecastBudget(components, design.budgetSec, forecastPlan);
+  // Said with a record, the forecast's figure is the range's centre (the model's × e^−logBias), and
+  // a goal's budget is the one whose centre reaches it.
+  const record = o.noise ? o.record : DEFAULTS.forecast.priorRecord;
+  const modelGoal = (precision: number) => precision * Math.exp(record?.logBias ?? 0);
   const forecast: RunForecast = {
     method,
     source: o.noise ? 'measured' : 'prior',
     components: { ...components },
     ...f,
-    budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, precision, forecastPlan) })),
+    budgetFor: DEFAULTS.forecast.goals.map((precision) => ({ precision, budgetSec: budgetFor(components, modelGoal(precision), forecastPlan) })),
+    ...(record ? { likely: likelyRange(f.halfWidth, record) } : {}),
   };
   return { ...plan, expectedHalfWidth: f.halfWidth, forecast };
 }

@@ -10,7 +10,7 @@ import { nodeRuntimeFlags, withNodeFlags } from '../runtimes.js';
 import { isReplica, processOf } from '../replicas.js';
 import { controlTwin } from '../analysis/control.js';
 import type { RunForecast } from '../analysis/budget.js';
-import { forecastAtPace, likelyRange, measuredNoise, pairNoise, withUnseenScenarios, type NoiseComponents } from '../analysis/forecast.js';
+import { forecastAtPace, likelyRange, measuredNoise, pairNoise, withUnseenScenarios, type ForecastRecord, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
@@ -49,13 +49,14 @@ function noiseOutlook(
   if (!own) return {};
   // Processes per scenario: the scenarios not begun yet are priced at the prior.
   const noise = design.processes === 'per-scenario' ? withUnseenScenarios(own, prior.components, new Set(measured.map((p) => p.scenario)).size, suite.loadScenarios.length) : own;
-  const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method']) =>
-    planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n }).forecast;
-  const planned = forecastWith(noise, 1, design.method);
+  // After block 2, the forecast is said with the range its record (of forecasts after block 2) allows, and its budget lines price that range's centre.
+  const record = maxBlock === FORECAST_BLOCKS ? DEFAULTS.forecast.record : undefined;
+  const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method'], r?: ForecastRecord) =>
+    planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n, record: r }).forecast;
+  const planned = forecastWith(noise, 1, design.method, record);
   const paced =
     planned && maxBlock !== undefined ? forecastAtPace(noise, state, maxBlock, { ...design, scenarios: suite.loadScenarios.length, plannedSec: plannedBlockSecs(suite.planned, design) }) : undefined;
-  // After block 2, the forecast is said with the range its record (of forecasts after block 2) allows.
-  const forecast = planned && paced ? { ...planned, ...paced, ...(maxBlock === FORECAST_BLOCKS ? { likely: likelyRange(paced.halfWidth) } : {}) } : planned;
+  const forecast = planned && paced ? { ...planned, ...paced, ...(record ? { likely: likelyRange(paced.halfWidth, record) } : {}) } : planned;
   const limits = intervalLimits(measured, {
     method: design.method,
     canSlice: suite.opts.design.method === 'sliced' && design.method === 'sequential',
