@@ -147,7 +147,11 @@ function noticeEvent(
       break;
     case 'forecast':
       // The header said the prior forecast; the measured ones, after the first blocks, get a line.
-      if (e.afterBlock !== undefined) screen.line(`expects after block ${e.afterBlock}: ${forecastText(e.forecast)}`);
+      // With processes per scenario each scenario's first blocks say one, from more of the run's noise each time; the report keeps the first after block 2.
+      if (e.afterBlock !== undefined) {
+        const begun = e.scenarios ? ` (${e.scenarios.begun} of ${e.scenarios.of} scenarios begun${e.afterBlock === 2 && e.scenarios.begun === 1 ? ': the one the report keeps' : ''})` : '';
+        screen.line(`expects after block ${e.afterBlock}${begun}: ${forecastText(e.forecast)}`);
+      }
       break;
     case 'step-failed': {
       const { type: _, ...data } = e;

@@ -18,7 +18,13 @@ export type SuiteEvent =
   /** Measured blocks cost more than planned: a change to the design for the rest of the run (recorded in `design.budgetPlan`). */
   | { type: 'replan'; change: BudgetChange }
   /** What the budget is expected to buy: before the first block from the method's typical noise, after it from this run's. */
-  | { type: 'forecast'; forecast: RunForecast; afterBlock?: number }
+  | {
+      type: 'forecast';
+      forecast: RunForecast;
+      afterBlock?: number;
+      /** With processes per scenario, each scenario's first blocks say one: how many of the suite's scenarios had begun. */
+      scenarios?: { begun: number; of: number };
+    }
   /** A capacity search starts (no `probe`) or has judged one open-loop probe. */
   | { type: 'capacity'; scenario: string; target: string; slo: string; block?: number; probe?: CapacityProbe }
   /** Windows lengthened so every connection sees enough responses at the latency the warm-up saw (and, from a scenario's second block, its earlier blocks). */

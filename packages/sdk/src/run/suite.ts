@@ -167,7 +167,9 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
       if (b > FORECAST_BLOCKS) return;
       const { forecast: f } = noiseOutlook(suite, journal.state, pairs, b);
       if (!f) return;
-      emit({ type: 'forecast', forecast: f, afterBlock: b });
+      const of = suite.loadScenarios.length;
+      const begun = new Set(journal.state.windows.map((w) => w.scenario)).size;
+      emit({ type: 'forecast', forecast: f, afterBlock: b, ...(design.processes === 'per-scenario' && of > 1 ? { scenarios: { begun, of } } : {}) });
       if (b === FORECAST_BLOCKS) saidAfterBlocks ??= f;
     };
     await scheduleHttp(
