@@ -17,7 +17,7 @@ export type SuiteEvent =
   | { type: 'loader-floor'; scenario: string; block: number; connections: number[] }
   /** Measured blocks cost more than planned: a change to the design for the rest of the run (recorded in `design.budgetPlan`). */
   | { type: 'replan'; change: BudgetChange }
-  /** What the budget is expected to buy: before the first block from the method's typical noise, after it from this run's. */
+  /** What the budget is expected to buy: before the first block from the method's typical noise, after block 2 (`afterBlock`) from this run's. */
   | {
       type: 'forecast';
       forecast: RunForecast;
