@@ -16,9 +16,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { normalCdf, tQuantile, upgradeResult } from '@benchsuite/sdk';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 
-const { values: args, positionals } = parseArgs({
+const { values: args, positionals } = benchArgs(import.meta.url, {
   options: { seeds: { type: 'string', default: '11,12' }, out: { type: 'string' }, from: { type: 'string' }, within: { type: 'string', default: '0.03' } },
   allowPositionals: true,
 });

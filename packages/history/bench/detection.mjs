@@ -12,11 +12,11 @@
 //
 // Options: --series N (1000), --gate-series N (200), --models quiet,noisy,instructions, --alpha P
 // (the permutation test's level; default DEFAULTS.history.alpha).
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { DEFAULTS } from '@benchsuite/sdk';
 import { changeRule, findChanges, judgeNewest, NOISE_MODELS, simulateSeries } from '../dist/index.js';
 
-const { values: a } = parseArgs({
+const { values: a } = benchArgs(import.meta.url, {
   options: {
     series: { type: 'string', default: '1000' },
     'gate-series': { type: 'string', default: '200' },

@@ -14,6 +14,11 @@ import {
 import { fmtDuration, fmtEstimate, fmtHalfWidth, fmtInt, fmtPct, fmtRatio, fmtRps } from './units.js';
 
 const pct = (x: number, digits = 0) => fmtPct(x, digits);
+/** A share and the threshold it was judged against, with as many decimals as they need to read apart ("97% (under 97%)" read as a contradiction). */
+const pctApart = (x: number, threshold: number): [string, string] => {
+  for (let digits = 0; digits < 2; digits++) if (pct(x, digits) !== pct(threshold, digits)) return [pct(x, digits), pct(threshold, digits)];
+  return [pct(x, 2), pct(threshold, 2)];
+};
 
 /**
  * Every warning or remark a reader may see about a figure, as a variant that carries its own
@@ -188,16 +193,25 @@ function limitsText(l: IntervalLimitsRecord): string {
 /** The sentence for a note, with the figures that raised it. */
 export function noteText(n: Note): string {
   switch (n.kind) {
-    case 'client-bound':
-      return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${pct(n.busiest)}, over ${pct(n.threshold)}): that req/s is the load generator's ceiling, not the server's`;
-    case 'backend-bound':
-      return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${pct(n.busiest)} of a core, over ${pct(n.threshold)}): that req/s is the backend's limit, not the server's`;
-    case 'server-not-saturated':
-      return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${pct(n.threshold)}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
+    case 'client-bound': {
+      const [busiest, threshold] = pctApart(n.busiest, n.threshold);
+      return `client-bound in ${n.windows} of ${n.of} windows (busiest loader core ${busiest}, over ${threshold}): that req/s is the load generator's ceiling, not the server's`;
+    }
+    case 'backend-bound': {
+      const [busiest, threshold] = pctApart(n.busiest, n.threshold);
+      return `backend-bound in ${n.windows} of ${n.of} windows (its busiest helper service used ${busiest} of a core, over ${threshold}): that req/s is the backend's limit, not the server's`;
+    }
+    case 'server-not-saturated': {
+      const [share, threshold] = pctApart(n.share, n.threshold);
+      return `server not saturated in ${n.windows} of ${n.of} windows (its process tree used ${share} of its ${n.cores} core${n.cores === 1 ? '' : 's'}, under ${threshold}, while the loader had room): the figure is bounded by waiting (upstream latency, a pool, a lock), not by the server's CPU`;
+    }
     case 'client-bound-unknown':
       return `whether the load generator was the limit is unknown in ${n.windows} of ${n.of} windows: its CPU was not measured (a merged k6 run: the runners' logs do not carry their CPU)`;
-    case 'loader-bound':
-      return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${pct(n.share)} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${pct(n.serverShare)}) while the busiest loader core was at ${pct(n.busiest)} (over ${pct(n.loaderBusy)}): that req/s is the loader's figure, not the server's`;
+    case 'loader-bound': {
+      const [share, serverShare] = pctApart(n.share, n.serverShare);
+      const [busiest, loaderBusy] = pctApart(n.busiest, n.loaderBusy);
+      return `loader-bound in ${n.windows} of ${n.of} windows, judged by the server: its process tree used ${share} of its ${n.cores} core${n.cores === 1 ? '' : 's'} (under ${serverShare}) while the busiest loader core was at ${busiest} (over ${loaderBusy}): that req/s is the loader's figure, not the server's`;
+    }
     case 'loader-floor-measuring':
       return `measuring the loader's round-trip floor at ${n.connections.join(', ')} connection${n.connections.length === 1 && n.connections[0] === 1 ? '' : 's'} (the driver against a trivial responder on the server's cores)`;
     case 'loader-floor-table':

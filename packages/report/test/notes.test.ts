@@ -112,6 +112,15 @@ describe('step failures', () => {
   });
 });
 
+describe('a share beside its threshold', () => {
+  it('reads apart from the threshold it was judged against: as many decimals as that takes (a run said "97% (under 97%)")', () => {
+    const text = noteText({ kind: 'loader-bound', windows: 1, of: 8, share: 0.9671, busiest: 0.8004, cores: 1, serverShare: 0.97, loaderBusy: 0.8 });
+    expect(text).toContain('its process tree used 96.7% of its 1 core (under 97.0%)');
+    expect(text).toContain('the busiest loader core was at 80.04% (over 80.00%)');
+    expect(noteText({ kind: 'client-bound', windows: 2, of: 8, busiest: 0.95, threshold: 0.9 })).toContain('busiest loader core 95%, over 90%');
+  });
+});
+
 describe('design-bias sentence', () => {
   const bias = (pairs: Array<{ onRatio: number; ci95?: [number, number] | null; n?: number; flagged: boolean }>) =>
     noteText({

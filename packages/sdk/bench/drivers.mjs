@@ -12,11 +12,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { drivers, runSuite, startProcess, cpuTimes, median, changeEstimate, isClientBound, decidePinning, upgradeResult } from '../dist/index.js';
 import { TreeSampler } from '../dist/window-resources.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, result: { type: 'string' } },
 });
 const rounds = Number(args.rounds);

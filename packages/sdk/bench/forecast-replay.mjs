@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { median } from '../dist/analysis/bootstrap.js';
 import { DEFAULTS } from '../dist/defaults.js';
-import { forecastAtPace, likelyRange, measuredNoise, pairNoise, priorBetween, typicalNoise, withUnseenScenarios } from '../dist/analysis/forecast.js';
+import { forecastAtPace, likelyRange, measuredNoise, pairNoise, priorBetween, recordWithScenariosBegun, typicalNoise, withUnseenScenarios } from '../dist/analysis/forecast.js';
 import { ratioGroups, WindowIndex } from '../dist/analysis/summarize.js';
 
 const files = process.argv.slice(2);
@@ -43,6 +43,9 @@ const saidLogs = [];
 let inRange = 0;
 // Runs with processes per scenario whose result does not keep the planner's price of each scenario's block (before 2026-12-02 07:00).
 let pacedWithout = 0;
+// With processes per scenario, the line each later scenario's block 2 says (k of n begun): the record scaled by the scenarios still priced at the prior, and unscaled.
+const laterLines = [];
+const later = { n: 0, scaled: 0, unscaled: 0, logsScaled: [], logsUnscaled: [] };
 // Per block position: each block's within-block SD ÷ its run's.
 const blockFactors = [];
 const blockWithin = (r, pairs, ref) => {
@@ -110,6 +113,41 @@ for (const f of files) {
     const range = likelyRange(before.halfWidth, DEFAULTS.forecast.priorRecord);
     if (reached >= range.low && reached <= range.high) priorInRange++;
   }
+  if (first !== undefined && priorComponents && reached) {
+    const order = [...new Set([...r.blocks].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)).map((b) => b.scenario))];
+    const said = [];
+    order.forEach((s, i) => {
+      const k = i + 1;
+      const earlier = new Set(order.slice(0, i));
+      const upTo = (x) => earlier.has(x.scenario) || (x.scenario === s && x.block <= AFTER);
+      const state = { windows: r.windows.filter(upTo), blocks: r.blocks.filter(upTo) };
+      const m = pairNoise(
+        state.windows,
+        pairs.filter((p) => earlier.has(p.scenario) || p.scenario === s),
+        ref,
+        AFTER,
+      );
+      const o = measuredNoise(m, prior);
+      if (!o || !state.blocks.some((b) => b.scenario === s && b.block === AFTER)) return;
+      const n = withUnseenScenarios(o, priorComponents, k, scenarios);
+      const f = forecastAtPace(n, state, AFTER, { ...design, scenarios, plannedSec });
+      if (!f) return;
+      const rec = recordWithScenariosBegun(DEFAULTS.forecast.record, k, scenarios);
+      const range = likelyRange(f.halfWidth, rec);
+      const plain = likelyRange(f.halfWidth);
+      const centre = f.halfWidth * Math.exp(-rec.logBias);
+      const inside = reached >= range.low && reached <= range.high;
+      said.push(`${k}: ${pct(centre)} (${pct(range.low)}–${pct(range.high).slice(1)}) ${inside ? 'in' : 'out'}`);
+      if (k > 1) {
+        later.n++;
+        if (inside) later.scaled++;
+        if (reached >= plain.low && reached <= plain.high) later.unscaled++;
+        later.logsScaled.push(Math.log(centre / reached));
+        later.logsUnscaled.push(Math.log((f.halfWidth * Math.exp(-DEFAULTS.forecast.record.logBias)) / reached));
+      }
+    });
+    laterLines.push(`- ${r.startedAt ?? f}, reached ${pct(reached)}: ${said.join('; ')}`);
+  }
   if (!noise || !paced || !reached) {
     lines.push(`| ${f} | — | — | fewer than ${AFTER} blocks or no interval | | | | | | | |`);
     continue;
@@ -163,6 +201,22 @@ if (blockFactors.length > 1) {
   });
   lines.push(
     `A block's SD within blocks ÷ its run's, over ${blockFactors.length} blocks: ${Math.min(...blockFactors.map((b) => b.factor)).toFixed(2)}–${Math.max(...blockFactors.map((b) => b.factor)).toFixed(2)}, SD of its log ${sdLog.toFixed(2)}; mean by block position ${byPosition.join(', ')}.`,
+  );
+}
+if (laterLines.length) {
+  const ms = (xs) => {
+    const m = xs.reduce((a, x) => a + x, 0) / xs.length;
+    return `mean ${m.toFixed(3)}, SD ${(xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) : Number.NaN).toFixed(3)}`;
+  };
+  lines.push(
+    '',
+    "After each scenario's block 2 (k of n scenarios begun: the range centre said, its range, whether the run reached inside), the record scaled by the scenarios still priced at the prior:",
+    ...laterLines,
+    ...(later.n
+      ? [
+          `Lines with k > 1: ${later.n}; inside the scaled record's range ${later.scaled}, inside the unscaled one's ${later.unscaled}; log(centre ÷ reached) scaled ${ms(later.logsScaled)}, unscaled ${ms(later.logsUnscaled)}.`,
+        ]
+      : []),
   );
 }
 if (wholeRuns.length) lines.push('', 'Over all blocks (the typical pair, A/A twin left out):', ...wholeRuns.map((x) => `- ${x}`));

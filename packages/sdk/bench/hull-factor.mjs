@@ -11,10 +11,10 @@
 // by a fraction of a standard error in every pair, and the hull takes the outer end of each side.
 //
 // Usage: npm run bench:hull-factor -- [--pairs 1000] [--resamples 1000] [--within 0.04]
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { estimate, expectedHalfWidth, median, normalDraw } from '@benchsuite/sdk';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: { pairs: { type: 'string', default: '1000' }, resamples: { type: 'string', default: '1000' }, within: { type: 'string', default: '0.04' } },
 });
 const pairs = Number(args.pairs);

@@ -11,12 +11,12 @@
 // node:http, the fastest server here, leaves its core idle waiting for the loader.
 // Usage: node packages/sdk/bench/loader-floor.mjs [--rounds 3] [--duration 2] [--connections 1,2,4,8,16,32,64] [--drivers h2load,wrk,autocannon]
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { decidePinning, drivers, median, startProcess } from '../dist/index.js';
 import { seededShuffle } from '../dist/random.js';
 import { TreeSampler } from '../dist/window-resources.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     rounds: { type: 'string', default: '3' },
     duration: { type: 'string', default: '2' },

@@ -23,7 +23,7 @@
 // Usage: npm run bench:open-loop -- [--rates 10000,20000,30000,40000] [--duration 5] [--rounds 2] [--engines oha,oha-own,autocannon,vegeta,k6]
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ import { cpuTimes, createHistogram, decidePinning, drivers, latencyOf, median, s
 import { findOha } from '../dist/drivers/oha.js';
 import { TreeSampler } from '../dist/window-resources.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     rates: { type: 'string', default: '10000,20000,30000,40000' },
     duration: { type: 'string', default: '5' },

@@ -15,10 +15,10 @@
 // variance ÷ the fitted prior (the noisiest pairs last), and the median half-width.
 //
 // Usage: npm run bench:pooled-variance -- [--runs 300]
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { median, normalDraw, tQuantile } from '@benchsuite/sdk';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '300' } } });
+const { values: args } = benchArgs(import.meta.url, { options: { runs: { type: 'string', default: '300' } } });
 const RUNS = Number(args.runs);
 
 // ψ, ψ′ and ψ″ by recurrence and their asymptotic series; ψ′⁻¹ by Newton's method as limma does.

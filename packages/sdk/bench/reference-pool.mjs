@@ -9,11 +9,11 @@
 // decide it) both ways, each as pooled ÷ alone; with --pairs every pair's point and half-width.
 //
 // Usage: npm run bench:reference-pool -- --from a/results.json,b/results.json [--pairs]
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { estimate, meansVariance, median, twinOf, WindowIndex } from '@benchsuite/sdk';
 import { readResult } from '../../cli/bench/_results.mjs';
 
-const { values } = parseArgs({ options: { from: { type: 'string' }, pairs: { type: 'boolean', default: false } } });
+const { values } = benchArgs(import.meta.url, { options: { from: { type: 'string' }, pairs: { type: 'boolean', default: false } } });
 if (!values.from) {
   process.stderr.write('usage: npm run bench:reference-pool -- --from a/results.json[,b/results.json…] [--pairs]\n');
   process.exit(2);

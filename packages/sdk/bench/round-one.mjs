@@ -9,11 +9,11 @@
 // results.
 //
 // Usage: npm run bench:round-one -- --from a/results.json,b/results.json[,…]
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { meanFactor, roundOneUnits } from '@benchsuite/sdk';
 import { readResult } from '../../cli/bench/_results.mjs';
 
-const { values } = parseArgs({ options: { from: { type: 'string' } } });
+const { values } = benchArgs(import.meta.url, { options: { from: { type: 'string' } } });
 if (!values.from) {
   process.stderr.write('usage: npm run bench:round-one -- --from a/results.json[,b/results.json…]\n');
   process.exit(2);

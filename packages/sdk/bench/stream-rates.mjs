@@ -13,11 +13,11 @@
 //            length inside it
 // each as its mean error against the true rate (lanes ÷ mean stream length) over the repetitions.
 // Usage: node packages/sdk/bench/stream-rates.mjs [--lanes 50] [--seconds 5] [--reps 200] [--seed 1]
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { mulberry32, normalDraw } from '../dist/random.js';
 import { levelFigures } from '../dist/stream/measure.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: { lanes: { type: 'string', default: '50' }, seconds: { type: 'string', default: '5' }, reps: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' } },
 });
 const lanes = Number(args.lanes);

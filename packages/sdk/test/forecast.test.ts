@@ -17,6 +17,7 @@ import {
   medianVariance,
   pooledBetween,
   priorBetween,
+  recordWithScenariosBegun,
   typicalNoise,
   withinMedianBias,
   type PairNoise,
@@ -26,6 +27,15 @@ import { mulberry32, normalDraw as normal } from '../src/random.js';
 import { methods } from '../src/run/methods/index.js';
 
 describe('the pieces of the forecast, by hand', () => {
+  it('the record after block 2 keeps its bias for the scenarios still priced at the prior: all of it with 1 begun, none with all begun, its spread kept', () => {
+    const record = { logBias: -0.72, logSd: 0.3, coverage: 0.8 };
+    expect(recordWithScenariosBegun(record, 1, 9)).toEqual(record);
+    expect(recordWithScenariosBegun(record, 5, 9)).toEqual({ ...record, logBias: -0.36 });
+    expect(recordWithScenariosBegun(record, 9, 9)).toEqual({ ...record, logBias: -0 });
+    // One scenario: the record is of such runs too.
+    expect(recordWithScenariosBegun(record, 1, 1)).toEqual(record);
+  });
+
   it('reads the SD within a block from the differences between its rounds: 3 rounds 0, 0.1, 0.3 differ by 0.1, 0.2, 0.3, median 0.2, × 1/(0.6745·√2)', () => {
     expect(noiseComponents([[0, 0.1, 0.3]])!.within).toBeCloseTo(0.2 * 1.048358, 5);
     expect(noiseComponents([[0, 0.1, 0.3]])!.between).toBe(0);

@@ -255,6 +255,10 @@ describe('time-sliced rounds on the scripted executor', () => {
       [2, 1, 2],
       [2, 2, 2],
     ]);
+    // The record's bias is the prior's: with 1 of 2 scenarios begun the range centres on the model's figure × e^0.73, with both begun on the figure itself.
+    const centre = (e: (typeof said)[number]) => Math.sqrt(e.forecast.likely!.low * e.forecast.likely!.high) / e.forecast.halfWidth;
+    expect(centre(said[0]!)).toBeCloseTo(Math.exp(-DEFAULTS.forecast.record.logBias), 6);
+    expect(centre(said[1]!)).toBeCloseTo(1, 6);
   });
 });
 

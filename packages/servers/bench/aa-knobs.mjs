@@ -41,12 +41,12 @@
 //        [--reference KNOB] (one node-http process with that knob as the reference, not twins per knob)
 //        [--suite node|python] (python: --frameworks fastapi-1w,litestar,http-server, --scenario from contract C)
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { estimate, memoryReducerFlags, processSdOf, runSuite, varianceComponents, WindowIndex, youngGenerationFlags } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeHttpC, nodeTargets, pythonScenarios, pythonTargets } from '../dist/index.js';
 import { ratioGroups, RATIO_METHOD } from '../../sdk/dist/analysis/summarize.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     frameworks: { type: 'string', default: 'node-http,fastify,koa' },
     knobs: { type: 'string', default: 'plain,y16,y32' },

@@ -14,11 +14,11 @@
 // Usage: npm run bench:carry-over -- [--reps 3] [--windows 4] [--first baseline] [--second auth] [--targets node-http,express]
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { fileURLToPath } from 'node:url';
 import { median, startProcess } from '@benchsuite/sdk';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     reps: { type: 'string', default: '3' },
     windows: { type: 'string', default: '4' },

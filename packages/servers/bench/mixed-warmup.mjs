@@ -14,11 +14,11 @@
 //
 // Usage: npm run bench:mixed-warmup -- [--blocks 6] [--rounds 4] [--parts 4] [--seed 1]
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { fileURLToPath } from 'node:url';
 import { drivers, median, startProcess } from '@benchsuite/sdk';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     blocks: { type: 'string', default: '6' },
     rounds: { type: 'string', default: '4' },

@@ -24,12 +24,12 @@
 //        [--blocks 8] [--rounds 2] [--seed N] [--json FILE]
 //        npm run bench:revisit -- --from FILE (the tables again from a run's --json, no load)
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { median, runSuite, tQuantile, varianceComponents, WindowIndex } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 import { ratioGroups } from '../../sdk/dist/analysis/summarize.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     targets: { type: 'string', default: 'node-http,fastify,koa,hono' },
     scenario: { type: 'string', default: 'baseline,json-post,auth' },

@@ -20,7 +20,7 @@
 //        [--slice-sec 0.05] (the least slot of a sliced round, DEFAULTS.slice.minSec, for this run;
 //        a method `sliced@0.4` takes its own, so two slot lengths are compared in the same blocks)
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { DEFAULTS, decidePinning, drivers, subSeed, tQuantile, validateSuite, varianceComponents, nodeRuntimeFlags, withNodeFlags } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargets } from '../dist/index.js';
 // The run loop's own pieces (not public API): the same code measures here as in a run.
@@ -32,7 +32,7 @@ import { seededShuffle } from '../../sdk/dist/random.js';
 import { pinSelf } from '../../sdk/dist/environment.js';
 import { prepareRequests } from '../../sdk/dist/scenario.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     targets: { type: 'string', default: 'node-http,express,fastify,hono,hono-lean,koa' },
     scenario: { type: 'string', default: 'baseline' },

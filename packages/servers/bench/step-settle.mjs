@@ -23,7 +23,7 @@
 // Usage: npm run bench:step-settle -- [--rounds 6] [--targets node-http,express] [--modes each,short,first,lead] [--order targets|modes] [--scenario concurrency-ramp] [--json raw.json]
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { decidePinning, DEFAULTS, median, parseScenario, startProcess, subSeed } from '@benchsuite/sdk';
 import { contractAScenariosByName, nodeTargetNames, serveScript } from '@benchsuite/servers';
 
@@ -34,7 +34,7 @@ const { pinPrefix } = await import(new URL('./environment.js', sdkDist).href);
 const { seededShuffle } = await import(new URL('./random.js', sdkDist).href);
 const { prepareRequests } = await import(new URL('./scenario.js', sdkDist).href);
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     rounds: { type: 'string', default: '6' },
     targets: { type: 'string' },

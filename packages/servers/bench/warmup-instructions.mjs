@@ -29,11 +29,12 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
+import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { DEFAULTS, dumpCost, nodeRuntimeFlags, startProcess } from '@benchsuite/sdk';
 
 const run = promisify(execFile);
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     targets: { type: 'string', default: 'node-http,fastify,hono,koa' },
     scenarios: { type: 'string', default: 'baseline,json-post,auth' },

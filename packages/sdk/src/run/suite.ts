@@ -10,7 +10,7 @@ import { nodeRuntimeFlags, withNodeFlags } from '../runtimes.js';
 import { isReplica, processOf } from '../replicas.js';
 import { controlTwin } from '../analysis/control.js';
 import type { RunForecast } from '../analysis/budget.js';
-import { forecastAtPace, likelyRange, measuredNoise, pairNoise, withUnseenScenarios, type ForecastRecord, type NoiseComponents } from '../analysis/forecast.js';
+import { forecastAtPace, likelyRange, measuredNoise, pairNoise, recordWithScenariosBegun, withUnseenScenarios, type ForecastRecord, type NoiseComponents } from '../analysis/forecast.js';
 import { intervalLimits, type IntervalLimits } from '../analysis/limits.js';
 import { methods } from './methods/index.js';
 import { thresholdsOf } from '../design-thresholds.js';
@@ -48,9 +48,12 @@ function noiseOutlook(
   const own = measuredNoise(measured, prior.components.between);
   if (!own) return {};
   // Processes per scenario: the scenarios not begun yet are priced at the prior.
-  const noise = design.processes === 'per-scenario' ? withUnseenScenarios(own, prior.components, new Set(measured.map((p) => p.scenario)).size, suite.loadScenarios.length) : own;
-  // After block 2, the forecast is said with the range its record (of forecasts after block 2) allows, and its budget lines price that range's centre.
-  const record = maxBlock === FORECAST_BLOCKS ? DEFAULTS.forecast.record : undefined;
+  const perScenario = design.processes === 'per-scenario';
+  const begun = new Set(measured.map((p) => p.scenario)).size;
+  const noise = perScenario ? withUnseenScenarios(own, prior.components, begun, suite.loadScenarios.length) : own;
+  // After block 2, the forecast is said with the range its record (of forecasts after block 2) allows, and its budget lines price that range's centre;
+  // with processes per scenario, the record's bias only for the share of scenarios still priced at the prior.
+  const record = maxBlock === FORECAST_BLOCKS ? (perScenario ? recordWithScenariosBegun(DEFAULTS.forecast.record, begun, suite.loadScenarios.length) : DEFAULTS.forecast.record) : undefined;
   const forecastWith = (n: NoiseComponents, budgetFactor: number, method: Design['method'], r?: ForecastRecord) =>
     planRun(suite.scenarios, suite.targets, { ...design, method, budgetSec: design.budgetSec * budgetFactor }, { ...suite.opts, noise: n, record: r }).forecast;
   const planned = forecastWith(noise, 1, design.method, record);
