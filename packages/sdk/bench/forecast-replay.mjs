@@ -123,7 +123,7 @@ for (const f of files) {
       const state = { windows: r.windows.filter(upTo), blocks: r.blocks.filter(upTo) };
       const m = pairNoise(
         state.windows,
-        pairs.filter((p) => earlier.has(p.scenario) || p.scenario === s),
+        ratioPairs.filter((p) => earlier.has(p.scenario) || p.scenario === s),
         ref,
         AFTER,
       );
@@ -137,11 +137,12 @@ for (const f of files) {
       const plain = likelyRange(f.halfWidth);
       const centre = f.halfWidth * Math.exp(-rec.logBias);
       const inside = reached >= range.low && reached <= range.high;
-      said.push(`${k}: ${pct(centre)} (${pct(range.low)}–${pct(range.high).slice(1)}) ${inside ? 'in' : 'out'}`);
+      const plainInside = reached >= plain.low && reached <= plain.high;
+      said.push(`${k}: ${pct(centre)} (${pct(range.low)}–${pct(range.high).slice(1)}) ${inside ? 'in' : 'out'}${k > 1 ? ` (unscaled ${plainInside ? 'in' : 'out'})` : ''}`);
       if (k > 1) {
         later.n++;
         if (inside) later.scaled++;
-        if (reached >= plain.low && reached <= plain.high) later.unscaled++;
+        if (plainInside) later.unscaled++;
         later.logsScaled.push(Math.log(centre / reached));
         later.logsUnscaled.push(Math.log((f.halfWidth * Math.exp(-DEFAULTS.forecast.record.logBias)) / reached));
       }
