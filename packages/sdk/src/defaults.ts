@@ -563,9 +563,10 @@ export const DEFAULTS = {
      * header's `expects` line): over the nineteen runs of 2026-12-02 with V8's memory reducer off
      * (03:53–18:32 UTC; 11 default runs, which it said ±7.0%, reached ±5.4–15.7%; 8 of 6 minutes,
      * said ±5.0%, reached ±5.6–14.8%; docs/measurements.md, *CI's backend-bound flag, the forecast
-     * before the run with its own record, …*), log(said ÷ reached) had mean −0.60 and SD 0.33 (−0.55 and 0.33 over the default
-     * runs, −0.68 and 0.33 over the short ones); 15 of the 19 fall in the range it gives (fitted
-     * on them). `npm run bench:forecast-replay` prints it for the results given. Said without it,
+     * before the run with its own record, …*), log(said ÷ reached) had mean −0.60 and SD 0.33 (−0.55
+     * and 0.33 over the default runs, −0.68 and 0.33 over the short ones); 15 of the 19 fall in the
+     * range it gives (fitted on them). `npm run bench:forecast-replay` prints it for the results
+     * given. Said without it,
      * the header promised about half the half-width runs reached, and its budget lines (±5% needs
      * about …) about a third of the budget: they now price the range's centre, as the forecast
      * after block 2's do with `record`.
