@@ -29,6 +29,11 @@ if (!files.length) {
   process.exit(2);
 }
 const AFTER = 2;
+/** Mean and sample SD (NaN under 2 values). */
+const meanSd = (xs) => {
+  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
+  return { mean, sd: xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1)) : Number.NaN };
+};
 const pct = (x) => `±${(100 * x).toFixed(1)}%`;
 const lines = [
   '| run (started) | scenarios served per process | prior between | between after 2 blocks → pooled | within | blocks at pace / ran | forecast (range) | reached | ÷ | in range | the run said ÷ |',
@@ -165,8 +170,7 @@ for (const f of files) {
   );
 }
 if (logs.length) {
-  const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
-  const sd = logs.length > 1 ? Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1)) : Number.NaN;
+  const { mean, sd } = meanSd(logs);
   const within25 = logs.filter((x) => Math.abs(Math.exp(x) - 1) <= 0.25).length;
   lines.push(
     '',
@@ -176,29 +180,25 @@ if (logs.length) {
       : []),
   );
   if (saidLogs.length > 1) {
-    const m = saidLogs.reduce((a, x) => a + x, 0) / saidLogs.length;
-    const d = Math.sqrt(saidLogs.reduce((a, x) => a + (x - m) ** 2, 0) / (saidLogs.length - 1));
+    const { mean: m, sd: d } = meanSd(saidLogs);
     lines.push(
       `As the ${saidLogs.length} runs said it: log(forecast ÷ reached) mean ${m.toFixed(3)}, SD ${d.toFixed(3)} (the record: ${DEFAULTS.forecast.record.logBias}, ${DEFAULTS.forecast.record.logSd}).`,
     );
   }
 }
 if (priorLogs.length > 1) {
-  const m = priorLogs.reduce((a, x) => a + x, 0) / priorLogs.length;
-  const d = Math.sqrt(priorLogs.reduce((a, x) => a + (x - m) ** 2, 0) / (priorLogs.length - 1));
+  const { mean: m, sd: d } = meanSd(priorLogs);
   const { logBias, logSd, coverage } = DEFAULTS.forecast.priorRecord;
   lines.push(
     `Before the run (the header's forecast from the priors, as each run said it), ${priorLogs.length} runs: log(said ÷ reached) mean ${m.toFixed(3)}, SD ${d.toFixed(3)} (its record: ${logBias}, ${logSd}); reached inside that record's ${Math.round(100 * coverage)}% range in ${priorInRange}.`,
   );
 }
 if (blockFactors.length > 1) {
-  const ls = blockFactors.map((b) => Math.log(b.factor));
-  const m = ls.reduce((a, x) => a + x, 0) / ls.length;
-  const sdLog = Math.sqrt(ls.reduce((a, x) => a + (x - m) ** 2, 0) / (ls.length - 1));
+  const { sd: sdLog } = meanSd(blockFactors.map((b) => Math.log(b.factor)));
   const positions = [...new Set(blockFactors.map((b) => b.position))].sort((a, b) => a - b);
   const byPosition = positions.map((p) => {
     const fs = blockFactors.filter((b) => b.position === p).map((b) => b.factor);
-    return `${p}: ${(fs.reduce((a, x) => a + x, 0) / fs.length).toFixed(2)} (${fs.length})`;
+    return `${p}: ${meanSd(fs).mean.toFixed(2)} (${fs.length})`;
   });
   lines.push(
     `A block's SD within blocks ÷ its run's, over ${blockFactors.length} blocks: ${Math.min(...blockFactors.map((b) => b.factor)).toFixed(2)}–${Math.max(...blockFactors.map((b) => b.factor)).toFixed(2)}, SD of its log ${sdLog.toFixed(2)}; mean by block position ${byPosition.join(', ')}.`,
@@ -206,8 +206,8 @@ if (blockFactors.length > 1) {
 }
 if (laterLines.length) {
   const ms = (xs) => {
-    const m = xs.reduce((a, x) => a + x, 0) / xs.length;
-    return `mean ${m.toFixed(3)}, SD ${(xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) : Number.NaN).toFixed(3)}`;
+    const { mean, sd } = meanSd(xs);
+    return `mean ${mean.toFixed(3)}, SD ${sd.toFixed(3)}`;
   };
   lines.push(
     '',
