@@ -424,6 +424,13 @@ function controlText(c: ControlRecord): string {
 const factorText = (e: { point: number; ci95: [number, number] | null } | null): string => (e ? `${e.point.toFixed(3)}${e.ci95 ? ` [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]` : ''}` : '—');
 
 /**
+ * Flagged slot factors said one by one with their intervals up to this many; beyond it, in one
+ * clause with their range and names (a default run of 2026-12-03 flagged nine, and the line ran to
+ * 870 characters). A round-1 flag is always said with its own: it changes an estimate.
+ */
+const SLOT_FLAGS_WITH_INTERVALS = 3;
+
+/**
  * The design-bias check: `round 1 ÷ later rounds 0.994 [0.985, 1.003] (mean over 6 blocks); a
  * slot's first half ÷ its second 0.97–1.01 by target, on the ratios 0.995–1.004; flagged (beyond
  * ±1%, interval excluding 1): koa/json-post round 1 0.951 [0.92, 0.98]`.
@@ -441,9 +448,14 @@ function designBiasText(b: DesignBiasRecord): string {
     const span = (xs: number[]) => (Math.min(...xs) === Math.max(...xs) ? xs[0]!.toFixed(3) : `${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}`);
     parts.push(`a slot's first half ÷ its second ${span(halves)} by target${on.length ? `, a factor of ${span(on)} on the ratios` : ''}`);
   }
+  const slotFlags = b.slotHalves.pairs.filter((p) => p.flagged);
   const flags = [
     ...b.roundOne.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} round 1 ${factorText(p.roundOne)} (not steady: left out of its estimate)`),
-    ...b.slotHalves.pairs.filter((p) => p.flagged).map((p) => `${p.target}/${p.scenario} slots ×${factorText({ point: p.onRatio, ci95: p.ci95 ?? null })}`),
+    ...(slotFlags.length > SLOT_FLAGS_WITH_INTERVALS
+      ? [
+          `slots of ${slotFlags.length} pairs, ×${Math.min(...slotFlags.map((p) => p.onRatio)).toFixed(3)}–×${Math.max(...slotFlags.map((p) => p.onRatio)).toFixed(3)} (${slotFlags.map((p) => `${p.target}/${p.scenario}`).join(', ')}; each with its interval in results.json, designBias.slotHalves)`,
+        ]
+      : slotFlags.map((p) => `${p.target}/${p.scenario} slots ×${factorText({ point: p.onRatio, ci95: p.ci95 ?? null })}`)),
   ];
   parts.push(flags.length ? `flagged (beyond ±${pct(b.flag)}, the interval excluding 1): ${flags.join(', ')}` : `no pair beyond ±${pct(b.flag)}`);
   return parts.join('; ');

@@ -145,4 +145,13 @@ describe('design-bias sentence', () => {
     expect(bias([{ onRatio: 0.979, flagged: true }])).toMatch(/koa\/baseline slots ×0\.979$/);
     expect(bias([{ onRatio: 0.995, ci95: [0.97, 1.02], flagged: false }])).toMatch(/; no pair beyond ±1%$/);
   });
+
+  it('says more than three flagged switch costs in one clause, with their range and every pair named', () => {
+    const four = [0.979, 1.081, 0.939, 1.032].map((onRatio) => ({ onRatio, ci95: [onRatio - 0.01, onRatio + 0.01] as [number, number], n: 6, flagged: true }));
+    const text = bias([...four, { onRatio: 0.995, ci95: [0.97, 1.02], flagged: false }]);
+    expect(text).toMatch(
+      /flagged \(beyond ±1%, the interval excluding 1\): slots of 4 pairs, ×0\.939–×1\.081 \(koa\/baseline, koa\/baseline, koa\/baseline, koa\/baseline; each with its interval in results\.json, designBias\.slotHalves\)$/,
+    );
+    expect(bias(four.slice(0, 3))).toMatch(/koa\/baseline slots ×0\.979 \[0\.969, 0\.989\], koa\/baseline slots ×1\.081 \[1\.071, 1\.091\], koa\/baseline slots ×0\.939 \[0\.929, 0\.949\]$/);
+  });
 });

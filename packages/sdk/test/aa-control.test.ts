@@ -1,6 +1,12 @@
 // The A/A control (the reference's second process in every block, `result.control`), the
 // design-bias check (`result.designBias`) and the runtime flags of Node targets: the statistics by
 // hand-computed values and by simulation, the run loop on the scripted executor (no server).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   chiSquareQuantile,
@@ -315,6 +321,23 @@ describe('the design-bias check over all pairs', () => {
     for (const [i, x] of [...xs].sort(asc).entries()) expect(mine[i]).toBeCloseTo(x, 4);
     // Taken over pairs, the four pairs' identical effects would have given an interval of no width.
     expect(o.overall!.ci95![1] / o.overall!.ci95![0]).toBeGreaterThan(1.02);
+  });
+
+  it("bench:round-one --by-scenario says whose trend it is: the reference's raw round 1 on the scenario where it moved, the others' not", async () => {
+    // The reference's round 1 runs at 0.9 of its level on ping alone; nothing else moves. Per
+    // scenario over its 5 blocks: ping's ratios' round 1 ÷ later (5/8)·−log 0.9 up (as above), its
+    // reference's raw 0.900 with no spread, the others' 1.000; other's all 1.000.
+    const { r } = await fakeRun({ rps: level, factor: (w) => (w.target === 'ref' && w.window === 1 && w.scenario === 'ping' ? 0.9 : 1) }, {}, ['ref', 'b', 'c', 'd']);
+    const dir = await mkdtemp(join(tmpdir(), 'round-one-'));
+    const file = join(dir, 'results.json');
+    await writeFile(file, JSON.stringify(r));
+    const script = fileURLToPath(new URL('../bench/round-one.mjs', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [script, '--from', `${file},${file}`, '--by-scenario']);
+    await rm(dir, { recursive: true });
+    const line = (s: string) => stdout.split('\n').find((l) => l.trim().startsWith(`${s} `)) ?? '';
+    const ratios = Math.exp((-5 / 8) * Math.log(0.9)).toFixed(3);
+    expect(line('ping')).toMatch(new RegExp(`ratios ${ratios} .* over 10 blocks; reference 0\\.900 .*over 10 blocks; others 1\\.000 `));
+    expect(line('other')).toMatch(/ratios 1\.000 .*; reference 1\.000 .*; others 1\.000 /);
   });
 });
 
