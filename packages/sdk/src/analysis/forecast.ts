@@ -296,10 +296,11 @@ export function likelyRange(halfWidth: number, record: ForecastRecord = DEFAULTS
  * the scenarios to come are priced at the method's typical noise, about half what runs read, and
  * with every scenario begun none is. So the bias is scaled by the share of the later scenarios not
  * yet begun, and the spread kept. Said unscaled, the 2026-12-03 05:02 default run's later lines read
- * ±17.7–23.7% (9 of 9 begun: range ±15.8–35.8%) for the ±14.5% it reached; scaled, ±11.3–17.0%, all
+ * ±17.7–23.7% (9 of 9 begun: range ±15.8–35.8%) for the ±14.5% it reached; scaled, ±11.4–17.0%, all
  * eight inside their ranges. Over that run and three 6-minute runs after it, 14 of 14 later lines
- * fell inside (7 unscaled); with three more runs, out of sample, 23 of 26 (11 unscaled), log(centre
- * ÷ reached) mean +0.08, SD 0.24 (`npm run bench:forecast-replay`; docs/measurements.md).
+ * fell inside (6 unscaled); with three more runs, out of sample, 24 of 26 (10 unscaled), log(centre
+ * ÷ reached) mean +0.10, SD 0.23 (`npm run bench:forecast-replay`, which replays the windows as the
+ * run saw them; docs/measurements.md).
  */
 export function recordWithScenariosBegun(record: ForecastRecord, begun: number, all: number): ForecastRecord {
   if (all <= 1 || begun <= 1) return record;
