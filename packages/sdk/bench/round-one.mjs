@@ -91,9 +91,10 @@ for (const file of values.from.split(',')) {
       slot(x.scenario).reference.push(x.reference);
       slot(x.scenario).others.push(x.others);
     }
-  } else if (values['by-scenario']) process.stdout.write(`  (shared processes: a block serves every scenario, so it is left out of the per-scenario lines)\n`);
+  }
   const recorded = r.designBias?.roundOne.overall;
   process.stdout.write(`${file}: ${fmt(units)}${recorded ? ` (the run said ${recorded.point.toFixed(3)})` : ''}\n`);
+  if (values['by-scenario'] && r.design.processes === 'shared') process.stdout.write('  (shared processes: a block serves every scenario, so this run is left out of the per-scenario lines)\n');
 }
 process.stdout.write(`pooled: ${fmt(all)}; SD of a block's effect ${(100 * sdOf(all)).toFixed(1)}%\n`);
 if (values['by-scenario'] && byScenario.size) {
