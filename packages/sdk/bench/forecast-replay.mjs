@@ -22,6 +22,7 @@ import { median } from '../dist/analysis/bootstrap.js';
 import { DEFAULTS } from '../dist/defaults.js';
 import { forecastAtPace, likelyRange, measuredNoise, pairNoise, priorBetween, recordWithScenariosBegun, typicalNoise, withUnseenScenarios } from '../dist/analysis/forecast.js';
 import { ratioGroups, WindowIndex } from '../dist/analysis/summarize.js';
+import { windowsAsRun } from '../../cli/bench/_results.mjs';
 
 const files = process.argv.slice(2);
 if (!files.length) {
@@ -96,10 +97,9 @@ for (const f of files) {
   // With processes per scenario the run said its forecast after the first scenario's block 2 (the
   // one it records): replay that, from that scenario's windows alone.
   const first = design.processes === 'per-scenario' ? [...r.blocks].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))[0]?.scenario : undefined;
-  // The windows as the run saw them while it ran: round 1 of the pairs the design-bias check found
-  // unsteady was left out only when the run was assembled (their forecast lines read up to 1.3 points
-  // off the live ones without this, from the scenario of the first such pair on).
-  const live = { ...r, windows: r.windows.map((w) => (w.status === 'ok' && w.excluded === 'unsteady' ? { ...w, excluded: null } : w)) };
+  // The windows as the run saw them while it ran (`windowsAsRun`): without them the later lines read
+  // up to 1.3 points off the live ones, from the scenario of the first unsteady pair on.
+  const live = { ...r, windows: windowsAsRun(r.windows) };
   const seen = first === undefined ? live : { windows: live.windows.filter((w) => w.scenario === first), blocks: r.blocks.filter((b) => b.scenario === first) };
   const measured = pairNoise(seen.windows, first === undefined ? pairs : pairs.filter((p) => p.scenario === first), ref, AFTER);
   const own = measuredNoise(measured, prior);

@@ -18,7 +18,7 @@
 // Usage: npm run bench:round-one -- --from a/results.json,b/results.json[,…] [--by-scenario]
 import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { meanFactor, roundOneUnits } from '@benchsuite/sdk';
-import { readResult } from '../../cli/bench/_results.mjs';
+import { readResult, windowsAsRun } from '../../cli/bench/_results.mjs';
 
 const { values } = benchArgs(import.meta.url, { options: { from: { type: 'string' }, 'by-scenario': { type: 'boolean' } } });
 if (!values.from) {
@@ -81,7 +81,7 @@ const slot = (s) => {
 };
 for (const file of values.from.split(',')) {
   const r = readResult('bench:round-one', file);
-  const windows = r.windows.map((w) => (w.status === 'ok' && w.excluded === 'unsteady' ? { ...w, excluded: null } : w));
+  const windows = windowsAsRun(r.windows);
   const scenarios = [...new Set(windows.map((w) => w.scenario))];
   const units = roundOneUnits(windows, scenarios, r.design.reference, r.design.processes);
   all.push(...units);
