@@ -113,7 +113,13 @@ describe.each([
         expect(s.cpuPerRequestUs!.point).toBeGreaterThan(0);
         // Latency comes from the histograms merged over windows, never from averaged percentiles.
         expect(s.latency.count).toBe(usable(s.target).reduce((a, w) => a + w.requests, 0));
-        expect(s.requests).toBe(s.latency.count);
+        // Counters are over every window that ran, a window left out of the estimates (steal, an
+        // unsteady round 1) included (CI, 2026-12-03: one of two windows left out, 33,198 against
+        // 16,918), and a step's are the pair's.
+        const ran = okWindows(r.windows).filter((w) => w.target === s.target);
+        expect(s.requests).toBe(ran.reduce((a, w) => a + w.requests, 0));
+        expect(s.steps[0]!.requests).toBe(s.requests);
+        expect(s.latency.count).toBeLessThanOrEqual(s.requests);
       }
       expect(r.rankings).toHaveLength(1);
       expect(r.rankings[0]!.places.flatMap((p) => p.targets).sort()).toEqual(['other', 'ref']);

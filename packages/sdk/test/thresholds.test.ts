@@ -235,7 +235,8 @@ describe('windows left out for steal keep their errors', () => {
     const windows: WindowRecord[] = [1, 2, 3, 4].map((r) => okWin('ref', 1, r, 2000));
     // 'flaky' answers 500 requests per window; the window of round 4, stolen from, also had 100 errors.
     windows.push(okWin('flaky', 1, 1, 1000), okWin('flaky', 1, 2, 1000), okWin('flaky', 1, 3, 1000));
-    windows.push({ ...okWin('flaky', 1, 4, 1000), errors: 100, excluded: 'steal' });
+    const stolen = okWin('flaky', 1, 4, 1000);
+    windows.push({ ...stolen, errors: 100, excluded: 'steal', steps: [{ ...stolen.steps[0]!, errors: 100 }] });
     const s = pairSummarySchema.parse(summarizePair({ scenario: 's', target: 'flaky', windows, estimator: est, serverCpus: [0] }));
     expect(s.windows.excludedSteal).toBe(1);
     // Out of the estimates: three rounds' ratios.
@@ -243,6 +244,9 @@ describe('windows left out for steal keep their errors', () => {
     // In the counters: 4 windows of 500 requests, 100 errors.
     expect(s.requests).toBe(2000);
     expect(s.errors).toBe(100);
+    // The step's counters are the pair's (its status mix decides whether the level is clean).
+    expect(s.steps[0]).toMatchObject({ requests: 2000, errors: 100, statusCounts: { '200': 2000 }, clean: false });
+    expect(s.latency.count).toBe(1500);
     const [errors, p99] = checkThresholds(s, parseThresholds('errors<1%,p99<50ms'));
     expect(thresholdOutcomeSchema.parse(errors)).toMatchObject({ pass: false, measured: 100 / 2100, excludedSteal: 1 });
     // Only an errors term says so: latency comes from the estimates' windows.

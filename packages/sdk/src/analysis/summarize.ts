@@ -255,14 +255,16 @@ function stepSummaries(c: StepContext, use: readonly OkWindow[], ok: readonly Ok
         .filter((v): v is number => v !== undefined),
     );
     const stepRatio = isRef ? null : index.paired(scenario, target, o.reference, rounds, (t, r) => (r.steps[i]?.rps ? (t.steps[i]?.rps ?? NaN) / r.steps[i]!.rps : null));
+    // Counters over every window that ran, as the pair's: a window left out of the estimates (steal, an unsteady round 1) still sent and was answered.
+    const ran = ok.map((w) => w.steps[i]).filter((s) => s !== undefined);
     const statusCounts: Record<string, number> = {};
-    for (const x of st) for (const [code, n] of Object.entries(x.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
+    for (const x of ran) for (const [code, n] of Object.entries(x.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
     const counters = {
-      requests: st.reduce((a, x) => a + x.requests, 0),
+      requests: ran.reduce((a, x) => a + x.requests, 0),
       statusCounts,
-      errors: st.reduce((a, x) => a + x.errors, 0),
-      timeouts: st.reduce((a, x) => a + x.timeouts, 0),
-      unexpected: st.reduce((a, x) => a + x.unexpected, 0),
+      errors: ran.reduce((a, x) => a + x.errors, 0),
+      timeouts: ran.reduce((a, x) => a + x.timeouts, 0),
+      unexpected: ran.reduce((a, x) => a + x.unexpected, 0),
     };
     const stepHistogram = stepCount === 1 ? merged : mergeHistograms(st.map((s) => decodeHistogram(s.histogram)));
     const stepOpenLoop = stepCount === 1 ? undefined : mergeOpenLoop(st.map((s) => s.openLoop));

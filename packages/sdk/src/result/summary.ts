@@ -23,7 +23,7 @@ export const stepSummarySchema = z.strictObject({
   clientBoundWindows: int,
   backendBoundWindows: int,
   serverNotSaturatedWindows: int,
-  /** The status mix at this step over the usable windows: answers by status code, then the counters. */
+  /** The status mix at this step over every window that ran, as the pair's counters (those left out of the estimates included; before 2026-12-03, over the usable windows): answers by status code, then the counters. */
   requests: int.optional(),
   statusCounts: statusCountsSchema.optional(),
   errors: int.optional(),
