@@ -587,11 +587,36 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       text:
         `${r.runner.wallSec > 0 ? `${fmtPct(r.runner.measuredSec / r.runner.wallSec, 0)} of the wall time inside measured windows: ` : ''}` +
         `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load, ${fmtDuration(r.runner.measuredSec)} measured; ` +
+        freshProcessesClause(r) +
         `overhead ${o.overhead == null ? DASH : `${o.overhead.toFixed(2)}×`} (wall time ÷ time under load)`,
     },
     ...cpuClockFacts(r),
     { label: 'Runner peak RSS', text: fmtBytes(r.runner.peakRssBytes) },
   ];
+}
+
+/**
+ * Where the wall time outside measured windows went to the blocks' processes: their warm-up windows
+ * (each fresh or carried process's windows × the design's window length) and their starts (per
+ * block part, the slowest fresh process's spawn to ready: they start together). The measured share
+ * of a design with fresh processes per block is bound by these (issue 41); empty without blocks.
+ */
+function freshProcessesClause(r: BenchResult): string {
+  const freshSec = warmupWindows(r.design.warmup).windowSec;
+  let warmSec = 0;
+  let startSec = 0;
+  let timedStarts = false;
+  for (const b of r.blocks) {
+    const ok = b.targets.filter((t) => t.status === 'ok');
+    warmSec += ok.reduce((a, t) => a + t.warmupRps.length * (t.carried ? r.design.carriedWarmupWindowSec : freshSec), 0);
+    const starts = ok.filter((t) => !t.carried && t.startupMs !== undefined).map((t) => t.startupMs!);
+    if (starts.length) timedStarts = true;
+    startSec += Math.max(0, ...starts) / 1000;
+  }
+  if (!(warmSec > 0) || !(r.runner.wallSec > 0)) return '';
+  const part = (sec: number) => `${fmtDuration(sec)} (${sec / r.runner.wallSec < 0.005 ? '<1%' : fmtPct(sec / r.runner.wallSec, 0)})`;
+  // Results from before starts were timed say only the warm-ups.
+  return `the servers took about ${part(warmSec)} warming up${timedStarts ? ` and ${part(startSec)} starting` : ''}; `;
 }
 
 /** What the fresh processes' warm-ups served (median per target) and how many ended at their maximum before they were warm. */

@@ -79,6 +79,12 @@ describe('renderMarkdown', () => {
     ]);
     expect(facts.Windows).toBe('120 measured, 1 left out for CPU steal, 1 failed');
     expect(facts.Time).toMatch(/overhead 1\.04× \(wall time ÷ time under load\)$/);
+    // Where the time outside measured windows went, from the blocks by hand: every recorded warm-up
+    // window at the design's length, and per block the slowest start (its servers start together).
+    const windowSec = Math.min(r.design.warmup.windowSec ?? 1, Math.max(r.design.warmup.maxSec / 2, 0.1));
+    const warm = r.blocks.reduce((a, b) => a + b.targets.filter((t) => t.status === 'ok').reduce((x, t) => x + t.warmupRps.length * (t.carried ? r.design.carriedWarmupWindowSec : windowSec), 0), 0);
+    expect(warm).toBeGreaterThan(0);
+    expect(facts.Time).toContain(`measured; the servers took about ${warm.toFixed(1)} s (${((100 * warm) / r.runner.wallSec).toFixed(0)}%) warming up`);
     expect(facts['Runner peak RSS']).toBe('83.0 MiB');
   });
 
