@@ -587,7 +587,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
       text:
         `${r.runner.wallSec > 0 ? `${fmtPct(r.runner.measuredSec / r.runner.wallSec, 0)} of the wall time inside measured windows: ` : ''}` +
         `${fmtDuration(r.runner.wallSec)} wall, ${fmtDuration(r.runner.loadSec)} under load, ${fmtDuration(r.runner.measuredSec)} measured; ` +
-        freshProcessesClause(r) +
+        processTimeClause(r) +
         `overhead ${o.overhead == null ? DASH : `${o.overhead.toFixed(2)}×`} (wall time ÷ time under load)`,
     },
     ...cpuClockFacts(r),
@@ -601,7 +601,7 @@ function designFacts(r: BenchResult, wallSec: number): Fact[] {
  * block part, the slowest fresh process's spawn to ready: they start together). The measured share
  * of a design with fresh processes per block is bound by these (issue 41); empty without blocks.
  */
-function freshProcessesClause(r: BenchResult): string {
+function processTimeClause(r: BenchResult): string {
   const freshSec = warmupWindows(r.design.warmup).windowSec;
   let warmSec = 0;
   let startSec = 0;

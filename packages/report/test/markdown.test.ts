@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { POOLED_REFERENCE, type Estimate } from '@benchsuite/sdk';
+import { POOLED_REFERENCE, warmupWindows, type Estimate } from '@benchsuite/sdk';
 import { UnknownReferenceError, headlineColumns, buildModel, renderMarkdown } from '../src/index.js';
 import { loadFixture, resummarize } from './helpers.js';
 
@@ -81,7 +81,7 @@ describe('renderMarkdown', () => {
     expect(facts.Time).toMatch(/overhead 1\.04× \(wall time ÷ time under load\)$/);
     // Where the time outside measured windows went, from the blocks by hand: every recorded warm-up
     // window at the design's length, and per block the slowest start (its servers start together).
-    const windowSec = Math.min(r.design.warmup.windowSec ?? 1, Math.max(r.design.warmup.maxSec / 2, 0.1));
+    const { windowSec } = warmupWindows(r.design.warmup);
     const warm = r.blocks.reduce((a, b) => a + b.targets.filter((t) => t.status === 'ok').reduce((x, t) => x + t.warmupRps.length * (t.carried ? r.design.carriedWarmupWindowSec : windowSec), 0), 0);
     expect(warm).toBeGreaterThan(0);
     expect(facts.Time).toContain(`measured; the servers took about ${warm.toFixed(1)} s (${((100 * warm) / r.runner.wallSec).toFixed(0)}%) warming up`);
