@@ -89,6 +89,8 @@ export interface SlicedFigures {
   eighths?: number[];
   /** Slots the loader sent in. */
   slots: number;
+  /** Each slot's throughput, in the order of the plan's slots (`DriverRunOptions.slots`); 0 where none was answered. */
+  slotRps?: number[];
 }
 
 /** CLOCK_MONOTONIC in milliseconds: the clock of `DriverRunOptions.slots` (what `process.hrtime` reads). */

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../src/defaults.js';
 import { h2loadDriver } from '../src/drivers/h2load.js';
-import { wrkDriver } from '../src/drivers/wrk.js';
+import { slotRates, wrkDriver } from '../src/drivers/wrk.js';
 import { monotonicMs } from '../src/driver.js';
 import { runtimeOf, type StartedTarget } from '../src/run/server-process.js';
 import { fallbackMethod, methodFor, methods, roundMethod, runMethod } from '../src/run/methods/index.js';
@@ -37,6 +37,35 @@ describe('slot plan', () => {
     // The measured time is the window, whatever the slot.
     for (const t of [fast, slowest]) expect(t.cycles * t.sliceSec).toBeCloseTo(0.8, 9);
     expect(slow.cycles * slow.sliceSec).toBeCloseTo(1.6, 9);
+  });
+
+  it("slotRates: each slot's rate is its threads' own rates summed (responses ÷ that thread's measured ms), a slot no thread answered in reads 0", () => {
+    // Two threads, three slots: 400 responses in 200 ms and 300 in 150 ms (2,000 req/s each), then 100
+    // in 100 ms and none; a third slot neither answered in.
+    expect(
+      slotRates([
+        [
+          [400, 200],
+          [100, 100],
+          [0, 0],
+        ],
+        [
+          [300, 150],
+          [0, 0],
+          [0, 0],
+        ],
+      ]),
+    ).toEqual([4000, 1000, 0]);
+    // A thread that stopped before the last slot says fewer slots: the others still count.
+    expect(
+      slotRates([
+        [[10, 10]],
+        [
+          [10, 10],
+          [20, 10],
+        ],
+      ]),
+    ).toEqual([2000, 2000]);
   });
 
   it('sliceSchedule: every target gets its cycles of slots, no two targets overlap, each slot is followed by its target gap, and the order changes between cycles', () => {
@@ -164,6 +193,21 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
       expect(sl.halves).toEqual([sum(e.slice(0, 4)), sum(e.slice(4))]);
     }
     for (const v of f.steps[0]!.slice!.eighths!) expect(v).toBeGreaterThan(0);
+    // Each slot on its own: its start from the round's first slot, in the plan's order, the two
+    // targets' slots interleaved (one cycle visits each once), and its rate. The slow server's 10
+    // connections answer a latency after each send: each slot reads near 10 ÷ 50 ms, and the slots'
+    // rates average to the window's (each a thread's count ÷ its own measured time, as the window's).
+    const slotsOf = (x: typeof s) => x.steps[0]!.slice!.perSlot!;
+    expect(slotsOf(s)).toHaveLength(2);
+    expect(slotsOf(f)).toHaveLength(2);
+    const starts = [...slotsOf(s), ...slotsOf(f)].map(([at]) => at).sort((a, b) => a - b);
+    expect(starts[0]).toBe(0);
+    for (let i = 1; i < 4; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(0.5);
+    for (const [, rps] of slotsOf(s)) {
+      expect(rps).toBeGreaterThan(150);
+      expect(rps).toBeLessThan(260);
+    }
+    for (const [, rps] of slotsOf(f)) expect(rps).toBeGreaterThan(slotsOf(s)[0]![1]);
     // Each loader's CPU is its own (it says it from inside): the slow target's wrk, with a tenth
     // of the responses, used less than the fast one's, not the round's loaders together.
     const loaderCpu = (x: typeof s) => x.steps[0]!.resources.loaderCpuSeconds;

@@ -55,6 +55,8 @@ function wrkScript(requests: readonly RequestSpec[], slots?: ReadonlyArray<reado
     ...(slots
       ? [
           '  for _, t in ipairs(threads) do local e = t:get("bs_eighths"); io.write("@@BS slice ", t:get("bs_active"), " ", t:get("bs_inslot"), " ", t:get("bs_drained"), " ", t:get("bs_slots"), " ", table.concat(e, " "), "\\n") end',
+          // Each slot of the plan on its own: responses inside it and its measured ms, per thread.
+          '  for _, t in ipairs(threads) do local n, ms, buf = t:get("bs_pn"), t:get("bs_pms"), {}; for i = 1, #n do buf[i] = n[i] .. ":" .. ms[i] end; io.write("@@BS slots ", table.concat(buf, " "), "\\n") end',
           // Its own CPU (every thread, CLOCK_PROCESS_CPUTIME_ID): a round's loaders exit together,
           // and the runner's reaped-children ticks cannot tell one from another.
           '  ffi.C.clock_gettime(2, bs_ts); io.write("@@BS cpu ", tonumber(bs_ts.tv_sec) + tonumber(bs_ts.tv_nsec) / 1e9, "\\n")',
@@ -120,6 +122,9 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     // first delay(): wrk calls request() once at start-up to check it, on the first thread's state.
     'local bs_flight, bs_live, bs_stopped = 0, false, false',
     'bs_active, bs_inslot, bs_drained, bs_slots, bs_eighths = 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}',
+    // Per slot of the plan: responses inside it (bs_pn) and its measured ms so far (bs_pms).
+    'bs_pn, bs_pms = {}, {}',
+    'for i = 1, #bs_plan do bs_pn[i] = 0; bs_pms[i] = 0 end',
     'local function bs_advance(t) while bs_i <= #bs_plan and t >= bs_plan[bs_i][2] do bs_i = bs_i + 1 end end',
     'delay = function()',
     '  bs_live = true',
@@ -147,6 +152,7 @@ function sliceScript(slots: ReadonlyArray<readonly [number, number]>): string {
     '    if bs_spanned ~= bs_i then bs_spanned = bs_i; bs_mark = bs_open_at end',
     '    bs_active = bs_active + (t - bs_mark); bs_mark = t',
     '    bs_inslot = bs_inslot + 1',
+    '    bs_pn[bs_i] = bs_pn[bs_i] + 1; bs_pms[bs_i] = t - bs_open_at',
     // Which eighth of the slot (from its first send to its end) the response came in: what the
     // switch from the previous slot's server costs this one (cold caches, the scheduler) shows as
     // short first eighths (its first half ÷ its second is the run's check, `result.designBias`).
@@ -169,6 +175,7 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
   let summary: number[] | undefined;
   const quantiles: Array<[number, number]> = [];
   const slices: number[][] = [];
+  const perSlot: Array<Array<[number, number]>> = [];
   let ownCpuSec: number | undefined;
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('@@BS ')) continue;
@@ -176,6 +183,7 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
     if (kind === 'summary') summary = rest.map(Number);
     else if (kind === 'status') statusCounts[rest[0]!] = Number(rest[1]);
     else if (kind === 'slice') slices.push(rest.map(Number));
+    else if (kind === 'slots') perSlot.push(rest.filter((x) => x.includes(':')).map((x) => x.split(':').map(Number) as [number, number]));
     else if (kind === 'cpu') ownCpuSec = Number(rest[0]);
     else if (kind === 'pct') {
       for (const pair of rest.join(' ').split(',')) {
@@ -201,7 +209,7 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
     if (!code.startsWith('2')) non2xx += n;
     if (!expected.has(Number(code))) unexpected += n;
   }
-  const sliced = slices.length ? { ...slicedFigures(slices), ...(ownCpuSec !== undefined && Number.isFinite(ownCpuSec) ? { loaderCpuSec: ownCpuSec } : {}) } : undefined;
+  const sliced = slices.length ? { ...slicedFigures(slices, perSlot), ...(ownCpuSec !== undefined && Number.isFinite(ownCpuSec) ? { loaderCpuSec: ownCpuSec } : {}) } : undefined;
   return {
     requests,
     durationSec: sliced ? sliced.activeSec : durationUs / 1e6,
@@ -221,7 +229,7 @@ function parseWrkOutput(stdout: string, expectStatus: readonly number[]): Driver
  * start each slot on their own timer), and the responses in each eighth of the slots summed (the
  * halves are the first four and the last four).
  */
-function slicedFigures(threads: readonly number[][]): SlicedFigures {
+function slicedFigures(threads: readonly number[][], perSlot: ReadonlyArray<ReadonlyArray<readonly [number, number]>> = []): SlicedFigures {
   const answered = threads.filter((t) => (t[0] ?? 0) > 0 && (t[3] ?? 0) > 0);
   const activeMs = answered.length ? answered.reduce((a, t) => a + t[0]!, 0) / answered.length : 0;
   // Each thread's rate over its own measured time, summed: the loader's in-slot throughput.
@@ -234,7 +242,22 @@ function slicedFigures(threads: readonly number[][]): SlicedFigures {
     drained: threads.reduce((a, t) => a + (t[2] ?? 0), 0),
     slots: Math.max(0, ...threads.map((t) => t[3] ?? 0)),
     ...(eighths ? { eighths, halves: [eighths.slice(0, 4).reduce((a, x) => a + x, 0), eighths.slice(4).reduce((a, x) => a + x, 0)] as [number, number] } : {}),
+    ...(perSlot.length === threads.length && perSlot.length > 0 ? { slotRps: slotRates(perSlot) } : {}),
   };
+}
+
+/**
+ * Each slot's throughput from every thread's `<responses>:<ms>` of it: the threads' own rates
+ * summed, as the window's (`slicedFigures`); a slot no thread answered in reads 0.
+ */
+export function slotRates(perThread: ReadonlyArray<ReadonlyArray<readonly [number, number]>>): number[] {
+  const n = Math.max(0, ...perThread.map((t) => t.length));
+  return Array.from({ length: n }, (_, i) =>
+    perThread.reduce((a, t) => {
+      const [count = 0, ms = 0] = t[i] ?? [];
+      return a + (count > 0 && ms > 0 ? count / (ms / 1000) : 0);
+    }, 0),
+  );
 }
 
 let wrkVersion: Promise<string> | undefined;

@@ -96,6 +96,13 @@ export const sliceSchema = z.strictObject({
    * 2026-11-29).
    */
   eighths: z.array(int).length(8).optional(),
+  /**
+   * Each of this target's slots as `[start, req/s]`: its start in seconds from the round's first
+   * slot (every target's slots of the step share that origin), and its throughput (responses inside
+   * it ÷ its measured seconds; 0 where none was answered). What the host and the process did from
+   * one slot to the next, per target (absent in results before 2026-12-03).
+   */
+  perSlot: z.array(z.tuple([z.number(), nonneg])).optional(),
 });
 export type SliceRecord = z.infer<typeof sliceSchema>;
 

@@ -124,7 +124,7 @@ export function stepOf(
   connections: number,
   res: DriverRunResult,
   r: WindowResources,
-  o: { sampledServer: boolean; openLoop?: { rate: number | undefined } | undefined; slice?: { sliceSec: number; gapSec: number } | undefined },
+  o: { sampledServer: boolean; openLoop?: { rate: number | undefined } | undefined; slice?: { sliceSec: number; gapSec: number; startsSec?: readonly number[] } | undefined },
 ): StepResult {
   const clientBound = isClientBound(r, ctx.clientBoundBusy);
   const rps = res.sliced ? res.sliced.rps : res.durationSec > 0 ? res.requests / res.durationSec : 0;
@@ -156,6 +156,9 @@ export function stepOf(
             drained: res.sliced.drained,
             ...(res.sliced.halves ? { halves: res.sliced.halves } : {}),
             ...(res.sliced.eighths ? { eighths: res.sliced.eighths } : {}),
+            ...(res.sliced.slotRps && o.slice.startsSec && res.sliced.slotRps.length === o.slice.startsSec.length
+              ? { perSlot: o.slice.startsSec.map((at, i): [number, number] => [at, res.sliced!.slotRps![i]!]) }
+              : {}),
           },
         }
       : {}),

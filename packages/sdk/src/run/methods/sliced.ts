@@ -94,7 +94,8 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
       windowSec,
     );
     const leadSec = DEFAULTS.slice.leadSec + DEFAULTS.slice.leadPerConnectionSec * connections * live.length;
-    const plan = sliceSchedule(timing, monotonicMs() + leadSec * 1000, subSeed(seed, 'step', si));
+    const epochMs = monotonicMs() + leadSec * 1000;
+    const plan = sliceSchedule(timing, epochMs, subSeed(seed, 'step', si));
     // What each target's loader and sampler gave, kept until every target's step has ended: the
     // cores' other CPU is what none of the round's servers and loaders used.
     const got: Array<{ k: number; j: number; res: DriverRunResult; resources: WindowResources; last: TreeSampler['last'] }> = [];
@@ -144,7 +145,12 @@ export async function measureSlicedRound(ctx: WindowContext, items: readonly Sli
         loaderThreads: ctx.driver.capabilities.threads === 'one' ? 1 : ctx.pinning.loaderCpus.length,
       });
       histograms[g.k]!.push(g.res.histogram);
-      steps[g.k]!.push(stepOf(ctx, connections, g.res, r, { sampledServer: target.pid !== undefined, slice: { sliceSec: timing.sliceSec, gapSec: timing.gapsSec[g.j]! } }));
+      steps[g.k]!.push(
+        stepOf(ctx, connections, g.res, r, {
+          sampledServer: target.pid !== undefined,
+          slice: { sliceSec: timing.sliceSec, gapSec: timing.gapsSec[g.j]!, startsSec: plan[g.j]!.map(([a]) => +((a - epochMs) / 1000).toFixed(4)) },
+        }),
+      );
     }
   }
   return items.map((it, k) => {
