@@ -24,13 +24,18 @@ describe('two servers of known CPU cost per request', () => {
     const r = await runSuite({
       scenarios: [{ name: 'burn', request: { path: '/burn' }, expect: { status: 200, json: { ok: true } }, load: { connections: 10 } }],
       targets: [tiny('light', { BUSY_ITERS: String(K) }), tiny('heavy', { BUSY_ITERS: String(2 * K) })],
-      design: { reference: 'light', windowSec: 1, rounds: { min: 2, max: 2 }, blocks: { min: 2, max: 2 }, warmup: { minSec: 1, maxSec: 1 } },
+      // Every window kept whatever the hypervisor took (`stealThreshold: 1`): with 2 rounds a block
+      // and none to spare, a run in a steal storm (2026-12-03, 9% on average, bursts to 40%) kept 1
+      // of its 4 rounds and had no interval (the message now names the windows left out and why).
+      // Leaving windows out for steal is tested on its own (thresholds.test.ts); here the rounds are
+      // sliced, so a burst falls on both targets' slots of a round alike.
+      design: { reference: 'light', windowSec: 1, rounds: { min: 2, max: 2 }, blocks: { min: 2, max: 2 }, warmup: { minSec: 1, maxSec: 1 }, stealThreshold: 1 },
       seed: 9,
     });
     expect(resultSchema.safeParse(r).success).toBe(true);
     const heavy = r.summaries.find((s) => s.target === 'heavy')!;
     const light = r.summaries.find((s) => s.target === 'light')!;
-    const context = `driver ${r.environment.driver.name}; relativeCpu ${JSON.stringify(heavy.relativeCpu)}; relativeRps ${JSON.stringify(heavy.relativeRps)}`;
+    const context = `driver ${r.environment.driver.name}; windows left out: ${JSON.stringify(r.windows.filter((w) => w.status === 'ok' && w.excluded !== null).map((w) => `${w.target} b${w.block} r${w.round} ${w.excluded}`))}; relativeCpu ${JSON.stringify(heavy.relativeCpu)}; relativeRps ${JSON.stringify(heavy.relativeRps)}`;
 
     const cpu = heavy.relativeCpu!;
     expect(cpu.point, context).toBeGreaterThan(2 * 0.85);
