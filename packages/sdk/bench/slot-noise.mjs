@@ -69,7 +69,7 @@ for (const file of values.from.split(',')) {
   const referenceSide = [reference, `${reference}.twin`];
   // Slots of one step of one round: (scenario, block, round, step) → target → { rps, slots: [[mid, log rps]] }.
   const rounds = new Map();
-  let windows = 0;
+  let steps = 0;
   for (const w of result.windows) {
     if (w.status !== 'ok' || w.excluded !== null) continue;
     for (const [si, s] of (w.steps ?? []).entries()) {
@@ -80,10 +80,10 @@ for (const file of values.from.split(',')) {
       const k = `${w.scenario}\u0000${w.block}\u0000${w.round}\u0000${si}`;
       if (!rounds.has(k)) rounds.set(k, new Map());
       rounds.get(k).set(w.target, { rps: s.rps, slots });
-      windows++;
+      steps++;
     }
   }
-  if (!windows) {
+  if (!steps) {
     process.stdout.write(`${file}: no time-sliced window with its slots' own rates (results before 2026-12-03 lack them)\n`);
     continue;
   }
@@ -117,9 +117,9 @@ for (const file of values.from.split(',')) {
     }
   }
   const r = corr(neighbours);
-  const slotsPerWindow = mean(ownSlots.map((s) => s.length));
+  const slotsPerStep = mean(ownSlots.map((s) => s.length));
   process.stdout.write(
-    `${file}: ${windows} sliced windows kept, ${slotsPerWindow.toFixed(1)} slots each on average\n` +
+    `${file}: ${steps} time-sliced steps of the windows kept (a window has one per connection step), ${slotsPerStep.toFixed(1)} slots each on average\n` +
       `  one slot's SD around its window's mean: ${pct(pooledSd(ownSlots))}\n` +
       `  neighbouring slots of different targets, correlation of their deviations: ${r === undefined ? '–' : r.toFixed(3)} over ${neighbours.length} pairs\n` +
       `  a round's log-ratio to ${reference} within blocks: as the run reads it ${pct(pooledSd([...ratios.values()].map((g) => g.asRun)))}, ` +
