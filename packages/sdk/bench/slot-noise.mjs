@@ -14,6 +14,7 @@
 //     interpolated (log scale) at its time, averaged over its slots.
 //
 // Usage: npm run bench:slot-noise -- --from a/results.json[,b/results.json…]
+import { twinOf } from '@benchsuite/sdk';
 import { benchArgs } from '../../../scripts/bench-args.mjs';
 import { readResult } from '../../cli/bench/_results.mjs';
 
@@ -66,7 +67,8 @@ const pct = (x) => (x === undefined ? '–' : `${(x.sd * 100).toFixed(1)}% (${x.
 for (const file of values.from.split(',')) {
   const result = readResult('bench:slot-noise', file);
   const reference = result.design.reference;
-  const referenceSide = [reference, `${reference}.twin`];
+  const twin = twinOf(reference);
+  const referenceSide = [reference, twin];
   // Slots of one step of one round: (scenario, block, round, step) → target → { rps, slots: [[mid, log rps]] }.
   const rounds = new Map();
   let steps = 0;
@@ -105,7 +107,7 @@ for (const file of values.from.split(',')) {
     for (const [target, t] of targets) {
       if (target === reference) continue;
       // The twin's ratio is to the reference's process alone, as the run's A/A control reads it.
-      const side = target === `${reference}.twin` ? [reference] : refs;
+      const side = target === twin ? [reference] : refs;
       if (!side.every((r) => targets.has(r))) continue;
       const asRun = Math.log(t.rps) - mean(side.map((r) => Math.log(targets.get(r).rps)));
       const points = side.flatMap((r) => targets.get(r).slots).sort((a, b) => a[0] - b[0]);

@@ -195,8 +195,8 @@ describe.skipIf(!wrkHere)(`sliced rounds against real servers${wrkHere ? '' : ' 
     for (const v of f.steps[0]!.slice!.eighths!) expect(v).toBeGreaterThan(0);
     // Each slot on its own: its start from the round's first slot, in the plan's order, the two
     // targets' slots interleaved (one cycle visits each once), and its rate. The slow server's 10
-    // connections answer a latency after each send: each slot reads near 10 ÷ 50 ms, and the slots'
-    // rates average to the window's (each a thread's count ÷ its own measured time, as the window's).
+    // connections answer a latency after each send: each slot reads near 10 ÷ 50 ms (a thread's
+    // count ÷ its own measured time in that slot, the window's rule), and the fast one's are above it.
     const slotsOf = (x: typeof s) => x.steps[0]!.slice!.perSlot!;
     expect(slotsOf(s)).toHaveLength(2);
     expect(slotsOf(f)).toHaveLength(2);
