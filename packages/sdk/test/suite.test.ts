@@ -44,10 +44,15 @@ describe.each([
   ['autocannon', true],
   ['wrk', wrkHere],
 ] as const)('runSuite end to end with the %s driver', (driver, runnable) => {
+  // Every window kept whatever the hypervisor took (tinyDesign's stealThreshold 1): with the
+  // design's threshold a steal storm left every window of the reference out (CI, 2026-12-03 16:17:
+  // its rps point 0), so the outcome followed the host. Leaving windows out for steal and the
+  // extra rounds that replace them are tested deterministically (block.test.ts, thresholds.test.ts);
+  // the checks below still hold for any window that a run leaves out.
   it.skipIf(!runnable)(
     `measures two real servers in rounds of paired windows and summarizes them against the reference${runnable ? '' : ' (skipped: wrk not on PATH; apt-get install wrk)'}`,
     async () => {
-      const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref', stealThreshold: DEFAULTS.stealThreshold }, driver, seed: 7 });
+      const r = await runSuite({ scenarios: [ping], targets: [tiny('ref'), tiny('other')], design: { ...tinyDesign, reference: 'ref' }, driver, seed: 7 });
       expect(r.schemaVersion).toBe(3);
       expect(r.environment.driver.name).toBe(driver);
       expect(r.environment.driver.reason).toMatch(/--driver/);
