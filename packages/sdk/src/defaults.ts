@@ -592,9 +592,10 @@ export const DEFAULTS = {
    * blocks) (`npm run bench:slices -- --methods sliced@0.2,sliced@0.4,long`, 2026-11-28;
    * docs/measurements.md). A window of 0.8 s is then 2 slots. Shorter slots average more of a
    * slot's own noise (0.1-s slots: a round's SD 0.093 and 0.131 against 0.233 and 0.163 with 0.4-s ones,
-   * same blocks, a noisy hour) but may cost the frameworks' ratios (0.971 [0.905, 1.043] of the 0.4-s
-   * ones, mean of five; `npm run bench:slices -- --methods sliced@0.1,sliced@0.2,sliced@0.4`,
-   * 2026-12-03): not shown under 1%, so not taken. `leadSec`: the loaders start this
+   * same blocks, a noisy hour) but read the frameworks' ratios 4% high against 3-s windows one after
+   * another (1.041 [1.001, 1.082], mean of five over 12 blocks; 0.4-s slots 1.007 [0.954, 1.063];
+   * `npm run bench:slices -- --methods sliced@0.1,sliced@0.4,long --long-sec 3`, 2026-12-03), a
+   * shift the switch's cost at a slot's start does not explain, so not taken. `leadSec`: the loaders start this
    * long before the first slot (to spawn and connect). 0.06 s, not 0.15 s: seven wrk loaders took
    * every slot of every round with either (8 rounds each, baseline, 2026-11-29), and a round's time
    * beyond its slots fell from 0.32 s to 0.21 s (0.21 s with 0.03 s: the rest is their start and stop).
