@@ -249,16 +249,14 @@ describe('time-sliced rounds on the scripted executor', () => {
     }
     const b = r.summaries.find((x) => x.target === 'b' && x.scenario === 'ping')!;
     expect(b.relativeRps!.point).toBeCloseTo(0.8, 1);
-    // Processes per scenario: each scenario's block 2 says a forecast (none after block 1, which has no record), with how many scenarios had begun.
+    // Processes per scenario, blocks interleaved: one forecast, once every scenario has had its
+    // block 2 (none after block 1, which has no record), with both scenarios begun.
     const said = events.filter((e): e is Extract<SuiteEvent, { type: 'forecast' }> => e.type === 'forecast' && e.afterBlock !== undefined);
-    expect(said.map((e) => [e.afterBlock, e.scenarios?.begun, e.scenarios?.of])).toEqual([
-      [2, 1, 2],
-      [2, 2, 2],
-    ]);
-    // The record's bias is the prior's: with 1 of 2 scenarios begun the range centres on the model's figure × e^0.73, with both begun on the figure itself.
+    expect(said.map((e) => [e.afterBlock, e.scenarios?.begun, e.scenarios?.of])).toEqual([[2, 2, 2]]);
+    // The record's bias is for scenarios not begun (the prior's): with both begun the range centres on the model's figure itself.
     const centre = (e: (typeof said)[number]) => Math.sqrt(e.forecast.likely!.low * e.forecast.likely!.high) / e.forecast.halfWidth;
-    expect(centre(said[0]!)).toBeCloseTo(Math.exp(-DEFAULTS.forecast.record.logBias), 6);
-    expect(centre(said[1]!)).toBeCloseTo(1, 6);
+    expect(centre(said[0]!)).toBeCloseTo(1, 6);
+    expect(DEFAULTS.forecast.record.logBias).not.toBe(0);
   });
 });
 
@@ -323,11 +321,23 @@ describe('shared and per-scenario processes', () => {
     for (const w of seam.calls.filter((c) => c.op === 'warm')) for (const paths of w.paths!) expect(paths).toEqual([`/${w.scenario}`]);
   });
 
-  it("per-scenario: each block starts processes for one scenario, a scenario's blocks before the next scenario's, none carried", async () => {
+  it("per-scenario: each block starts processes for one scenario, the scenarios' blocks interleaved (every scenario's block b before any's b + 1, in a seeded order per b), none carried", async () => {
     const { r, seam } = await fakeRun({ scenarios: [ping, other, ramp], design: { ...design, processes: 'per-scenario', carriedWarmupWindowSec: 0.3 }, model: quiet });
     expectConsistent(r);
     expect(seam.calls.filter((c) => c.op === 'start')).toHaveLength(9);
-    expect(r.blocks.map((b) => `${b.scenario}${b.block}`)).toEqual(['ping1', 'ping2', 'ping3', 'other1', 'other2', 'other3', 'ramp1', 'ramp2', 'ramp3']);
+    const order = r.blocks.map((b) => `${b.scenario}${b.block}`);
+    for (const b of [1, 2, 3]) expect(order.slice(3 * (b - 1), 3 * b).sort()).toEqual([`other${b}`, `ping${b}`, `ramp${b}`]);
+    // The order within a block number is drawn afresh for each: not one order every time.
+    expect(
+      new Set(
+        [0, 3, 6].map((i) =>
+          order
+            .slice(i, i + 3)
+            .map((y) => y.replace(/\d$/, ''))
+            .join(),
+        ),
+      ).size,
+    ).toBeGreaterThan(1);
     for (const b of r.blocks) {
       expect(b.position).toBeUndefined();
       expect(b.targets.every((t) => t.carried === undefined)).toBe(true);
@@ -366,12 +376,13 @@ describe('a target that fails mid-block', () => {
   });
 });
 
-// Processes per scenario, 95 s for three scenarios: ping's first block runs 3 s late per window, so
-// its second does not fit what is left once the later scenarios' minimum (3 rounds here) is kept, unless every
-// warm-up from then on stops at its minimum (3 s → 0.5 s per target).
+// Processes per scenario, 74 s for three scenarios (blocks interleaved, the stepped ramp's first):
+// the ramp's second block does not fit what is left once the other scenarios' minimum (2 blocks of
+// 3 rounds here; ping's first block runs 3 s late per window) is kept, unless every warm-up from then
+// on stops at its minimum (3 s → 0.5 s per target).
 const tight = {
   scenarios: [ping, other, ramp],
-  design: { processes: 'per-scenario', precision: 0.02, budgetSec: 95, rounds: { min: 3, max: 20 }, windowSec: 0.5, warmup: { minSec: 0.5, maxSec: 3 } } satisfies DesignOptions,
+  design: { processes: 'per-scenario', precision: 0.02, budgetSec: 74, rounds: { min: 3, max: 20 }, windowSec: 0.5, warmup: { minSec: 0.5, maxSec: 3 } } satisfies DesignOptions,
   model: { rps, noise: { between: 0.05, within: 0.1, seed: 1 }, lateSec: (w) => (w.scenario === 'ping' && w.start === 1 ? 3 : 0) } satisfies FakeModel,
 };
 
@@ -380,9 +391,11 @@ describe('a replan', () => {
     const outDir = scratch('bs-replan');
     const { r, events, seam } = await fakeRun({ ...tight, outDir });
     const replans = events.filter((e) => e.type === 'replan');
-    expect(replans).toEqual([{ type: 'replan', change: { what: 'warmup', from: 3, to: 0.5, atSec: expect.any(Number), scenario: 'ping' } }]);
+    expect(replans).toEqual([{ type: 'replan', change: { what: 'warmup', from: 3, to: 0.5, atSec: expect.any(Number), scenario: 'ramp' } }]);
     const change = (replans[0] as Extract<SuiteEvent, { type: 'replan' }>).change;
-    expect(r.stops.find((s) => s.scenario === 'ping')).toMatchObject({ blocks: 2 });
+    // With it every scenario reached its minimum of blocks, within the budget.
+    for (const s of r.stops) expect(s.blocks, s.scenario).toBeGreaterThanOrEqual(2);
+    expect(seam.clock.now()).toBeLessThanOrEqual(74);
     // The plan's design is the result's; the cut is in its budget plan, from when it applied.
     expect(r.design.warmup.maxSec).toBe(3);
     expect(r.design.budgetPlan!.changes).toContainEqual(change);
@@ -444,12 +457,11 @@ describe('resume from a journal cut after every kind of event', () => {
       expectConsistent(r);
       expect(r.resumed, c.label).toBe(true);
       expect(events[0], c.label).toMatchObject({ type: 'resume', replayed: { windows: c.before.length } });
-      // Every window the cut journal held is in the result, unchanged, and nothing ran twice.
-      for (const w of c.before)
-        expect(
-          r.windows.find((x) => key(x) === key(w)),
-          c.label,
-        ).toEqual(w);
+      // Every window the cut journal held is in the result, unchanged, and nothing ran twice. Its
+      // exclusion as round 1 of a pair found unsteady is the whole run's verdict, made when the
+      // result is assembled (the resumed run measured other blocks than the uninterrupted one).
+      const asMeasured = (x: WindowRecord | undefined) => x && (x.excluded === 'unsteady' ? { ...x, excluded: null } : x);
+      for (const w of c.before) expect(asMeasured(r.windows.find((x) => key(x) === key(w))), c.label).toEqual(w);
       const added = r.windows.filter((w) => !c.before.some((b) => key(b) === key(w)));
       expect(
         added.every((w) => w.index > Math.max(-1, ...c.before.map((b) => b.index))),

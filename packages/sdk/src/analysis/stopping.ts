@@ -54,8 +54,8 @@ export interface ScenarioAhead {
 
 /**
  * Processes per scenario: the blocks each scenario still measuring gets from here, and the part of
- * the time left that is its to spend (the first is the scenario now measuring, the others those to
- * come, in order). Blocks before rounds across scenarios, as within one: every scenario is brought
+ * the time left that is its to spend (the first is the scenario whose block comes next, the others
+ * the rest still measuring). Blocks before rounds across scenarios, as within one: every scenario is brought
  * to the highest common number of blocks the time left buys (`level`, at most `maxBlocks`); what
  * is left then buys one more block each, the cheapest first, while it lasts; and what still remains
  * is shared by block cost, for rounds. A scenario's blocks decide its interval's degrees of freedom (t is 12.7

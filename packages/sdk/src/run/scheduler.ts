@@ -24,7 +24,7 @@ import { settleSecOf } from './window.js';
 /** What the scheduler needs besides the run's context: the estimator, the planner's view of the scenarios, and what follows their blocks. */
 export interface ScheduleOptions {
   est: EstimatorOptions;
-  /** The planner's view of every http scenario, in order (with processes per scenario, the later ones' minimum is kept for them). */
+  /** The planner's view of every http scenario, in order (with processes per scenario, the minimum of those not begun is kept for them at its price). */
   planned: readonly PlannedScenario[];
   /** Processes per scenario: each scenario's block as the planner prices it (`plannedBlockSecs`), what a scenario to come is taken to cost. */
   plannedSec: ReadonlyMap<string, number>;
@@ -32,7 +32,7 @@ export interface ScheduleOptions {
   profile: boolean;
   outDir: string | undefined;
   instructionsPlan: InstructionsPlan | undefined;
-  /** Called after each block (with processes per scenario, each scenario's) with its 1-based number. */
+  /** Called after each block (with processes per scenario, after every scenario still measuring has had its block of that number) with its 1-based number. */
   afterBlock?: ((block: number) => void) | undefined;
 }
 
@@ -120,17 +120,71 @@ async function scheduleBlocks(ctx: RunContext, list: readonly Scheduled[], o: Sc
     for (const e of entries) await afterBlocks(ctx, o, e);
     return;
   }
-  for (const [si, e] of all.entries()) {
-    if (!e.members.length) stop(e, 'no-targets');
-    else if (ctx.signal.aborted) stop(e, 'interrupted');
-    else {
-      await scenarioCeiling(ctx, o, e);
-      if (o.slo) await capacities(ctx, e, o.slo);
+  if (o.slo) {
+    for (const e of all) {
+      if (!e.members.length) stop(e, 'no-targets');
+      else if (ctx.signal.aborted) stop(e, 'interrupted');
       else {
-        await blocksUntilStopped(ctx, [e], scenarioBudgetPolicy(ctx, o, si, all), floor, o.afterBlock);
-        await afterBlocks(ctx, o, e);
+        await scenarioCeiling(ctx, o, e);
+        await capacities(ctx, e, o.slo);
       }
     }
+    return;
+  }
+  for (const e of all) if (!e.members.length) stop(e, 'no-targets');
+  const entries = all.filter((e) => e.members.length);
+  for (const e of entries) if (!ctx.signal.aborted) await scenarioCeiling(ctx, o, e);
+  await interleavedBlocks(ctx, entries, o, floor);
+  for (const e of entries) await afterBlocks(ctx, o, e);
+}
+
+/**
+ * Processes per scenario: the scenarios' blocks interleaved, block `b` of every scenario still
+ * measuring (in a seeded order drawn afresh for each `b`) before any scenario's block `b + 1`,
+ * each block of its own fresh processes. Each block's rounds and each scenario's decision after it
+ * come from its share of the time left (`scenarioBudgetPolicy`), read again before and after every
+ * block. Interleaved, not one scenario's blocks after another's: a block that ran over its price
+ * (rounds added for steal, a scenario dearer than the planner priced it) is paid for by every
+ * scenario's later blocks alike, where one after another the last scenario paid for all (a
+ * 6-minute run of 2026-12-03 gave baseline and auth 6 blocks each and json-post, last, 3: ±153% on
+ * t with 2 degrees of freedom); a burst of steal falls on several scenarios' blocks, not on one
+ * scenario's; the forecast after block 2 reads every scenario's noise; and an interrupted run has
+ * blocks of every scenario.
+ */
+async function interleavedBlocks(ctx: RunContext, entries: readonly Entry[], o: ScheduleOptions, floor: FloorSession): Promise<void> {
+  const policy = scenarioBudgetPolicy(ctx, o, entries);
+  for (let b = 1; entries.some((e) => !e.stop); b++) {
+    for (const e of scenarioOrder(
+      entries.filter((x) => !x.stop),
+      ctx.seed,
+      b,
+    )) {
+      // A block beyond the minimum was decided after the scenario's last block, before the other
+      // scenarios' blocks took their time: checked again now, so none starts that its share of the
+      // time left cannot hold. One below the minimum goes on as decided: the others kept its time
+      // (their blocks beyond the minimum leave it), and a warm-up cut may have made room for it
+      // that the blocks so far, warmed longer, do not show.
+      if (
+        b > 1 &&
+        !ctx.signal.aborted &&
+        completeBlocks(ctx.journal.state.blocks, e.scenario.name) >= ctx.design.blocks.min &&
+        !isDone(ctx.journal.state, { step: 'block', scenario: e.scenario.name, block: b })
+      ) {
+        const again = policy.decide([e], new Set(), b - 1);
+        if (again.get(e)!.decision !== 'continue') {
+          applyDecisions(ctx, again, b - 1);
+          continue;
+        }
+      }
+      const leftOut = ctx.signal.aborted ? undefined : await runBlock(ctx, policy.block([e], b));
+      if (leftOut && !ctx.signal.aborted) await floorWindows(ctx, floor, [e], leftOut, b);
+      if (!leftOut || ctx.signal.aborted) {
+        for (const x of entries) x.stop ??= 'interrupted';
+        return;
+      }
+      applyDecisions(ctx, policy.decide([e], leftOut, b), b);
+    }
+    o.afterBlock?.(b);
   }
 }
 
@@ -150,19 +204,27 @@ async function blocksUntilStopped(ctx: RunContext, entries: readonly Entry[], po
       break;
     }
     afterBlock?.(b);
-    for (const [e, { decision, done }] of policy.decide(active, leftOut, b)) {
-      ctx.emit({
-        type: 'precision',
-        scenario: e.scenario.name,
-        blocks: done,
-        // Replayed windows are all in the state from the start: count those of the blocks so far.
-        rounds: ctx.journal.state.windows.filter((w) => w.scenario === e.scenario.name && w.target === e.names[0] && w.block <= b).length,
-        worstHalfWidth: e.worst,
-        target: ctx.design.precision,
-        decision,
-      });
-      if (decision !== 'continue' && !isDone(ctx.journal.state, { step: 'block', scenario: e.scenario.name, block: b + 1 })) e.stop = decision;
-    }
+    applyDecisions(ctx, policy.decide(active, leftOut, b), b);
+  }
+}
+
+/**
+ * Each scenario's decision after its block `b`, said (a `precision` event) and applied. A scenario
+ * whose next block the interrupted run's journal holds goes on to replay it, whatever the rule says now.
+ */
+function applyDecisions(ctx: RunContext, decisions: ReadonlyMap<Entry, { decision: StopDecision; done: number }>, b: number): void {
+  for (const [e, { decision, done }] of decisions) {
+    ctx.emit({
+      type: 'precision',
+      scenario: e.scenario.name,
+      blocks: done,
+      // Replayed windows are all in the state from the start: count those of the blocks so far.
+      rounds: ctx.journal.state.windows.filter((w) => w.scenario === e.scenario.name && w.target === e.names[0] && w.block <= b).length,
+      worstHalfWidth: e.worst,
+      target: ctx.design.precision,
+      decision,
+    });
+    if (decision !== 'continue' && !isDone(ctx.journal.state, { step: 'block', scenario: e.scenario.name, block: b + 1 })) e.stop = decision;
   }
 }
 
@@ -292,50 +354,54 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
 }
 
 /**
- * Processes per scenario: the `si`-th scenario's blocks, each of its own processes, within its
- * share of what is left (`scenarioShares`, read again before and after each block: blocks before
- * rounds across the scenarios still to measure, so each is brought to the common number of blocks
- * the time left buys before any takes rounds beyond it). A scenario begun costs what its blocks
- * took; one to come, the planner's price of its block (`o.plannedSec`) × the largest measured ÷
- * priced of the scenarios begun. After a block the stopping rule (`decideStop`) reads its next
- * block's cost; a block beyond the minimum also leaves the later scenarios' minimum. A scenario
- * below its minimum whose next block does not fit may cut every warm-up to its minimum for the rest
- * of the run (`fitsWithShorterWarmups`): a replan, journalled and said.
+ * Processes per scenario: a scenario's next block within its share of what is left
+ * (`scenarioShares`, read again before and after each block: blocks before rounds across the
+ * scenarios still measuring, so each is brought to the common number of blocks the time left buys
+ * before any takes rounds beyond it). A scenario begun costs what its blocks took; one not begun
+ * (only before its first block), the planner's price of its block (`o.plannedSec`) × the largest
+ * measured ÷ priced of the scenarios begun. After a block the stopping rule (`decideStop`) reads
+ * its next block's cost; a block beyond the minimum also leaves the other scenarios' minimum. A
+ * scenario below its minimum whose next block does not fit may cut every warm-up to its minimum
+ * for the rest of the run (`fitsWithShorterWarmups`): a replan, journalled and said.
  */
-function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, si: number, list: readonly Entry[]): BudgetPolicy {
+function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, entries: readonly Entry[]): BudgetPolicy {
   const state = () => ctx.journal.state;
-  const { design } = ctx;
+  // Read at each use: a warm-up cut (a replan) holds from its event on.
+  const design = () => ctx.design;
   // Seconds of a block at the minimum of rounds, as the scenario's blocks so far took it.
   const measured = (name: string) => {
     const c = blockCosts(state().blocks, name);
-    return c && c.fixedSec + design.rounds.min * c.roundSec;
+    return c && c.fixedSec + design().rounds.min * c.roundSec;
   };
   // Every loaded scenario is priced (`plannedBlockSecs` over the planner's scenarios, the list's).
   const priced = (name: string) => o.plannedSec.get(name)!;
-  const share = () => {
-    const names = list.slice(si).map((x) => x.scenario.name);
-    const ratios = list.slice(0, si + 1).flatMap((x) => {
-      const m = measured(x.scenario.name);
-      return m === undefined ? [] : [m / priced(x.scenario.name)];
-    });
-    const pace = paceOfBegun(ratios);
-    const ahead = names.map((name, i) => ({
-      blockSec: (i === 0 ? measured(name) : undefined) ?? priced(name) * pace,
-      done: i === 0 ? completeBlocks(state().blocks, name) : 0,
-    }));
-    const leftSec = design.budgetSec - ctx.elapsed();
-    const s = scenarioShares(leftSec, ahead, design.blocks.max);
+  const pace = () => paceOfBegun(entries.flatMap((x) => (measured(x.scenario.name) === undefined ? [] : [measured(x.scenario.name)! / priced(x.scenario.name)])));
+  const costOf = (name: string) => measured(name) ?? priced(name) * pace();
+  // The scenarios still measuring, `e` first (its share is the first).
+  const still = (e: Entry) => [e, ...entries.filter((x) => x !== e && !x.stop)];
+  const share = (e: Entry) => {
+    const ahead = still(e).map((x) => ({ blockSec: costOf(x.scenario.name), done: completeBlocks(state().blocks, x.scenario.name) }));
+    const s = scenarioShares(design().budgetSec - ctx.elapsed(), ahead, design().blocks.max);
     return { shareSec: s.shareSec[0]!, blocks: s.blocks[0]! - ahead[0]!.done };
   };
   const next = (e: Entry) => {
-    const s = share();
+    const s = share(e);
     return {
-      ...planRounds(design, e.scenario.name, e.names, design.reference, state().windows, state().blocks, s.shareSec, { blocks: Math.max(1, s.blocks), shareSec: s.shareSec }),
+      ...planRounds(design(), e.scenario.name, e.names, design().reference, state().windows, state().blocks, s.shareSec, { blocks: Math.max(1, s.blocks), shareSec: s.shareSec }),
       shareSec: s.shareSec,
     };
   };
-  // The minimum of the scenarios still to come, as the planner estimated it, is kept for them.
-  const reserve = (warmupSec: number) => o.planned.slice(si + 1).reduce((a, p) => a + design.blocks.min * blockSec(p, design.rounds.min, warmupSec, DEFAULTS.planCosts), 0);
+  // The minimum of blocks the other scenarios still measuring lack, kept for them: a scenario not
+  // begun at the planner's price with this warm-up, one begun as its blocks took.
+  const reserve = (e: Entry, warmupSec: number) =>
+    entries
+      .filter((x) => x !== e && !x.stop)
+      .reduce((a, x) => {
+        const lack = Math.max(0, design().blocks.min - completeBlocks(state().blocks, x.scenario.name));
+        const p = o.planned.find((q) => q.name === x.scenario.name);
+        const sec = measured(x.scenario.name) ?? (p ? blockSec(p, design().rounds.min, warmupSec, DEFAULTS.planCosts) : 0);
+        return a + lack * sec;
+      }, 0);
   return {
     block(active, b) {
       // Planned before the block starts, from the time left then.
@@ -352,17 +418,18 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, si: number, l
       // minimum or maximum of blocks: a resumed run still completes as many as planned.
       const done = completeBlocks(state().blocks, e.scenario.name);
       let decision = decideStop(
-        { blocks: done, halfWidths, budgetLeftSec: shareSec, nextBlockSec: nextSec, minimumBudgetLeftSec: design.budgetSec - ctx.elapsed() - reserve(design.warmup.maxSec) },
-        design,
+        { blocks: done, halfWidths, budgetLeftSec: shareSec, nextBlockSec: nextSec, minimumBudgetLeftSec: design().budgetSec - ctx.elapsed() - reserve(e, design().warmup.maxSec) },
+        design(),
       );
-      const leftSec = design.budgetSec - ctx.elapsed();
+      const leftSec = design().budgetSec - ctx.elapsed();
       if (
         decision === 'budget' &&
-        done < design.blocks.min &&
-        fitsWithShorterWarmups({ nextBlockSec: nextSec, targets: e.members.length, leftSec, shortReserveSec: reserve(design.warmup.minSec), warmup: design.warmup })
+        done < design().blocks.min &&
+        design().warmup.maxSec > design().warmup.minSec &&
+        fitsWithShorterWarmups({ nextBlockSec: nextSec, targets: e.members.length, leftSec, shortReserveSec: reserve(e, design().warmup.minSec), warmup: design().warmup })
       ) {
         // Recorded with the planner's own changes, from when it applies; said like them.
-        const change = { what: 'warmup' as const, from: design.warmup.maxSec, to: design.warmup.minSec, atSec: Math.round(ctx.elapsed()), scenario: e.scenario.name };
+        const change = { what: 'warmup' as const, from: design().warmup.maxSec, to: design().warmup.minSec, atSec: Math.round(ctx.elapsed()), scenario: e.scenario.name };
         ctx.journal.record({ record: 'replan', change });
         ctx.emit({ type: 'replan', change });
         decision = 'continue';

@@ -163,8 +163,8 @@ export async function runSuiteWith(given: RunSuiteOptions | SuiteRunPlan, seam: 
         .map((t) => ({ scenario: s.name, target: t.name })),
     );
     // After block 2: what the budget buys with this run's own noise, said with its record's range.
-    // The result records the first: with processes per scenario, each scenario's block 2 says one,
-    // and the last of them comes when the run is nearly over. Not after block 1: no record of such
+    // Said once, when every scenario still measuring has had its block 2 (with processes per
+    // scenario the blocks are interleaved, so every scenario's noise is read). Not after block 1: no record of such
     // forecasts exists, and the model's figure alone (±7.0% where the header's range centred on
     // ±12.8% and block 2's on ±14.1%, 2026-12-02 22:34) read about half what runs reach.
     let saidAfterBlocks: RunForecast | undefined;
