@@ -25,13 +25,17 @@ const { values: args, positionals } = benchArgs(import.meta.url, {
 const within = Number(args.within);
 const cli = fileURLToPath(new URL('../bin/benchsuite.js', import.meta.url));
 const log = (m) => process.stderr.write(`${m}\n`);
+const fail = (m) => {
+  log(`bench:repro: ${m}`);
+  process.exit(2);
+};
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 
 let files;
 if (args.from) files = args.from.split(',').map((f) => resolve(f));
 else {
   const seeds = args.seeds.split(',').map(Number);
-  if (seeds.length !== 2 || seeds.some((s) => !Number.isInteger(s))) throw new Error('--seeds: expected two whole numbers, e.g. 11,12');
+  if (seeds.length !== 2 || seeds.some((s) => !Number.isInteger(s))) fail('--seeds: expected two whole numbers, e.g. 11,12');
   const out = resolve(args.out ?? join('benchsuite-results', `repro-${stamp}`));
   mkdirSync(out, { recursive: true });
   files = [];
@@ -45,7 +49,15 @@ else {
     files.push(join(dir, 'results.json'));
   }
 }
-const [a, b] = files.map((f) => upgradeResult(JSON.parse(readFileSync(f, 'utf8'))));
+if (files.length !== 2) fail(`--from: expected two results.json files separated by a comma, got ${files.length}`);
+const readResult = (f) => {
+  try {
+    return upgradeResult(JSON.parse(readFileSync(f, 'utf8')));
+  } catch (err) {
+    return fail(`${f}: not a benchsuite results.json (${err.code ?? err.message})`);
+  }
+};
+const [a, b] = files.map(readResult);
 const f3 = (x) => (x === null || x === undefined ? '–' : x.toFixed(3));
 const pct = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${(x * 100).toFixed(d)}%`);
 // Blocks that measured each (scenario, target) pair: the degrees of freedom of its interval.
