@@ -80,8 +80,9 @@ export function scenarioOrder<T extends { scenario: { name: string } }>(entries:
  * the capacity search (`--slo`) or blocks until every scenario's stopping rule stops it (with the
  * loader's floor after each block at low connection counts), then each scenario's profiles and
  * instruction counts and its stop record. With shared processes every
- * block serves every scenario still measuring; with processes per scenario, one scenario's blocks
- * after another's, each a block of its own.
+ * block serves every scenario still measuring; with processes per scenario, each block serves one
+ * scenario, the scenarios' blocks interleaved (`interleavedBlocks`); a capacity search (`--slo`)
+ * measures one scenario after another.
  */
 export async function scheduleHttp(ctx: RunContext, list: readonly Scheduled[], o: ScheduleOptions): Promise<void> {
   const floor = floorSession({ driver: ctx.driver, pinning: ctx.pinning, signal: ctx.signal, windowSec: ctx.design.windowSec, lowConnections: lowConnectionsOf(ctx) });
