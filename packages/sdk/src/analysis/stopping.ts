@@ -39,9 +39,13 @@ export function decideStop(s: StopState, rule: StopRule): StopDecision {
   const ready = s.halfWidths.length > 0 && s.halfWidths.every((h) => h !== null && h <= rule.precision);
   if (ready) return 'precision';
   if (s.blocks >= rule.blocks.max) return 'max-blocks';
-  // A block beyond the minimum fits the scenario's share and leaves the later scenarios' minimum.
-  if (s.nextBlockSec > Math.min(s.budgetLeftSec, s.minimumBudgetLeftSec ?? Number.POSITIVE_INFINITY)) return 'budget';
+  if (!blockBeyondMinimumFits(s)) return 'budget';
   return 'continue';
+}
+
+/** A block beyond the minimum fits the scenario's share and leaves the other scenarios' minimum. Pure. */
+export function blockBeyondMinimumFits(s: Pick<StopState, 'nextBlockSec' | 'budgetLeftSec' | 'minimumBudgetLeftSec'>): boolean {
+  return s.nextBlockSec <= Math.min(s.budgetLeftSec, s.minimumBudgetLeftSec ?? Number.POSITIVE_INFINITY);
 }
 
 /** A scenario still to measure, as `scenarioShares` reads it: its blocks done and what one more costs. */

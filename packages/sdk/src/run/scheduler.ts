@@ -4,7 +4,7 @@ import { controlTwin } from '../analysis/control.js';
 import { isReplica, processOf } from '../replicas.js';
 import { blockCosts, blockSec, measuredStartSec, planRounds, sharedBlocksAhead } from '../analysis/budget.js';
 import type { PlannedScenario } from '../analysis/round-cost.js';
-import { completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, paceOfBegun, scenarioShares, type StopDecision } from '../analysis/stopping.js';
+import { blockBeyondMinimumFits, completeBlocks, decideStop, fitNextBlock, fitsWithShorterWarmups, headlineByTarget, paceOfBegun, scenarioShares, type StopDecision } from '../analysis/stopping.js';
 import type { EstimatorOptions } from '../analysis/summarize.js';
 import type { ThresholdTerm } from '../analysis/thresholds.js';
 import { seededShuffle } from '../random.js';
@@ -171,9 +171,9 @@ async function interleavedBlocks(ctx: RunContext, entries: readonly Entry[], o: 
         completeBlocks(ctx.journal.state.blocks, e.scenario.name) >= ctx.design.blocks.min &&
         !isDone(ctx.journal.state, { step: 'block', scenario: e.scenario.name, block: b })
       ) {
-        const again = policy.decide([e], new Set(), b - 1);
-        if (again.get(e)!.decision !== 'continue') {
-          applyDecisions(ctx, again, b - 1);
+        // Its precision and maximum of blocks were judged after its last block, with these windows.
+        if (!policy.fits(e)) {
+          applyDecisions(ctx, new Map([[e, { decision: 'budget' as const, done: completeBlocks(ctx.journal.state.blocks, e.scenario.name) }]]), b - 1);
           continue;
         }
       }
@@ -365,7 +365,7 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
  * scenario below its minimum whose next block does not fit may cut every warm-up to its minimum
  * for the rest of the run (`fitsWithShorterWarmups`): a replan, journalled and said.
  */
-function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, entries: readonly Entry[]): BudgetPolicy {
+function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, entries: readonly Entry[]): BudgetPolicy & { fits(e: Entry): boolean } {
   const state = () => ctx.journal.state;
   // Read at each use: a warm-up cut (a replan) holds from its event on.
   const design = () => ctx.design;
@@ -403,7 +403,13 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, entries: read
         const sec = measured(x.scenario.name) ?? (p ? blockSec(p, design().rounds.min, warmupSec, DEFAULTS.planCosts) : 0);
         return a + lack * sec;
       }, 0);
+  // What the budget leaves once the other scenarios' lacking minimum is kept for them.
+  const minimumLeft = (e: Entry) => design().budgetSec - ctx.elapsed() - reserve(e, design().warmup.maxSec);
   return {
+    fits(e) {
+      const { blockSec, shareSec } = next(e);
+      return blockBeyondMinimumFits({ nextBlockSec: blockSec, budgetLeftSec: shareSec, minimumBudgetLeftSec: minimumLeft(e) });
+    },
     block(active, b) {
       // Planned before the block starts, from the time left then.
       const { rounds, shareSec } = next(active[0]!);
@@ -418,10 +424,7 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, entries: read
       // A block cut short by an interruption keeps its windows but does not count towards the
       // minimum or maximum of blocks: a resumed run still completes as many as planned.
       const done = completeBlocks(state().blocks, e.scenario.name);
-      let decision = decideStop(
-        { blocks: done, halfWidths, budgetLeftSec: shareSec, nextBlockSec: nextSec, minimumBudgetLeftSec: design().budgetSec - ctx.elapsed() - reserve(e, design().warmup.maxSec) },
-        design(),
-      );
+      let decision = decideStop({ blocks: done, halfWidths, budgetLeftSec: shareSec, nextBlockSec: nextSec, minimumBudgetLeftSec: minimumLeft(e) }, design());
       const leftSec = design().budgetSec - ctx.elapsed();
       if (
         decision === 'budget' &&
