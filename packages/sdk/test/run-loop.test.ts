@@ -159,6 +159,38 @@ describe('processes per scenario: blocks before rounds across scenarios', () => 
       expect(seam.clock.now()).toBeLessThanOrEqual(budgetSec);
     }
   });
+  it("a burst of steal on the stepped scenario's first block: its extra rounds end within the block's part, and every scenario keeps the common number of blocks", async () => {
+    // Every window of the stepped scenario's first block over the steal threshold: each of its
+    // rounds asks for another, and a round is five windows.
+    // (The fake counts starts of processes over the run: the stepped scenario's first is the one it first measures on.)
+    let firstStart: number | undefined;
+    const burst: FakeModel = {
+      ...noisy,
+      steal: (w) => {
+        if (w.scenario !== 'stepped') return 0;
+        firstStart ??= w.start;
+        return w.start === firstStart ? 0.5 : 0;
+      },
+    };
+    const { r, seam } = await fakeRun({
+      scenarios: [single[0]!, stepped, ...single.slice(1)],
+      design: { processes: 'per-scenario', precision: 0.001, blocks: { min: 2, max: 12 }, rounds: { min: 2, max: 2 }, budgetSec: 330 },
+      model: burst,
+    });
+    expectConsistent(r);
+    const first = r.blocks.find((b) => b.scenario === 'stepped' && b.block === 1)!;
+    const round = first.roundsWallSec / first.rounds;
+    // An extra round replaced a round's lost windows while its part had room, not as many as were
+    // planned: with the extra rounds running while the scenario's whole share lasted (until
+    // 2026-12-03) the block ran 2 + 2 rounds in 49.1 s; its part ends 42.7 s after its start.
+    expect(first.extraRounds).toBeGreaterThanOrEqual(1);
+    expect(first.extraRounds, `${first.rounds} rounds of ${round.toFixed(1)} s in ${first.wallSec.toFixed(1)} s`).toBeLessThan(first.plannedRounds);
+    const blocks = new Map(r.stops.map((s) => [s.scenario, s.blocks]));
+    const counts = [...blocks.values()];
+    expect(Math.max(...counts) - Math.min(...counts), JSON.stringify([...blocks])).toBeLessThanOrEqual(1);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(2);
+    expect(seam.clock.now()).toBeLessThanOrEqual(330);
+  });
 });
 
 describe.each(['shared', 'per-scenario'] as const)('spending the budget where the noise is, with %s processes', (processes) => {

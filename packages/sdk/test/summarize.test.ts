@@ -17,7 +17,7 @@ import {
   type OkWindow,
   type WindowRecord,
 } from '../src/index.js';
-import { planRounds } from '../src/analysis/budget.js';
+import { blockCosts, extraRoundRate, planRounds } from '../src/analysis/budget.js';
 import type { BlockRecord, Design } from '../src/index.js';
 import { zeroResources } from './_helpers.js';
 
@@ -287,7 +287,7 @@ describe('planRounds: rounds for the next block from the windows and blocks so f
   });
   it("when more blocks fit, rounds come out of this block's part of the time left (blocks before rounds)", () => {
     // 100 s fit 5 minimum blocks of 20 s: this block's part is 20 s, room for 3 rounds, not the 19 that 100 s holds.
-    expect(plan(100)).toEqual({ rounds: 3, blockSec: 20 });
+    expect(plan(100)).toEqual({ rounds: 3, blockSec: 20, partSec: 20 });
     // 60 s: 3 blocks of 20 s. 90 s: 4 blocks, a part of 22.5 s, still 3 rounds.
     expect(plan(60).rounds).toBe(3);
     expect(plan(90).rounds).toBe(3);
@@ -296,9 +296,29 @@ describe('planRounds: rounds for the next block from the windows and blocks so f
   });
   it('in the last block that fits, all the time the scenario may still use', () => {
     // 39 s: one minimum block fits; (39 − 5) ÷ 5 = 6 rounds.
-    expect(plan(39)).toEqual({ rounds: 6, blockSec: 35 });
+    expect(plan(39)).toEqual({ rounds: 6, blockSec: 35, partSec: 39 });
     // Even share of 30 s: one block ahead, so the flowing share of 60 s decides: 11 rounds.
     expect(plan(60, 30).rounds).toBe(11);
+  });
+  it("prices the run's extra rounds for steal in every planned round, so fewer blocks fit and each part holds its extras", () => {
+    // Block 1 planned 3 rounds and ran 4 (one replaced a window left out for steal): 4 rounds in 20 s,
+    // 5 s each, 5 s fixed. Block 2 planned 3 and ran 3. The run's rate: 1 extra per 6 planned.
+    const noisy = [
+      { scenario: 's', block: 1, plannedRounds: 3, extraRounds: 1, rounds: 4, roundsWallSec: 20, wallSec: 25, complete: true },
+      { scenario: 's', block: 2, plannedRounds: 3, extraRounds: 0, rounds: 3, roundsWallSec: 15, wallSec: 20, complete: true },
+      // Another scenario's blocks count too: steal is the host's. 1 more extra per 6 planned.
+      { scenario: 'o', block: 1, plannedRounds: 6, extraRounds: 1, rounds: 7, roundsWallSec: 70, wallSec: 80, complete: true },
+    ] as unknown as BlockRecord[];
+    expect(extraRoundRate(noisy)).toBeCloseTo(2 / 12, 12);
+    expect(extraRoundRate([])).toBe(0);
+    const c = blockCosts(noisy, 's')!;
+    expect(c.roundSec).toBeCloseTo(5 * (1 + 2 / 12), 9);
+    expect(c.fixedSec).toBe(5);
+    // 100 s: a minimum block is 5 + 3 × 5.83 = 22.5 s, so 4 blocks fit (5 unpriced); the part is 25 s, 3 rounds.
+    const p = planRounds(design, 's', ['a', 'b'], 'a', ws, noisy, 100);
+    expect(p.partSec).toBe(25);
+    expect(p.rounds).toBe(3);
+    expect(p.blockSec).toBeCloseTo(5 + 3 * 5 * (1 + 2 / 12), 9);
   });
   it('with the maximum of blocks reached but one, every second left goes to rounds', () => {
     const full = { ...design, blocks: { min: 2, max: 3 } } as Design;

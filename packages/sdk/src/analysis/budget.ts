@@ -140,15 +140,30 @@ export function planBudget(
 }
 
 /**
- * A scenario's measured costs per block, none before its first: its blocks with rounds, seconds per round, and the
- * seconds outside its rounds (start, warm-up, rotation rounds) as a median over its blocks and as
- * the least of them (with shared processes, a part that did not carry the processes' start).
+ * The run's rate of rounds added to replace windows left out for steal: extra rounds ÷ planned
+ * rounds over all its blocks so far (steal is the host's, so every scenario's blocks count); 0
+ * before any. Pure.
+ */
+export function extraRoundRate(blocks: ReadonlyArray<Pick<BlockRecord, 'plannedRounds' | 'extraRounds'>>): number {
+  const planned = blocks.reduce((a, b) => a + b.plannedRounds, 0);
+  return planned > 0 ? blocks.reduce((a, b) => a + b.extraRounds, 0) / planned : 0;
+}
+
+/**
+ * A scenario's measured costs per block, none before its first: its blocks with rounds, seconds a
+ * planned round costs, and the seconds outside its rounds (start, warm-up, rotation rounds) as a
+ * median over its blocks and as the least of them (with shared processes, a part that did not carry
+ * the processes' start). A planned round costs one round as its blocks took it plus the extra rounds
+ * for steal at the run's rate so far (`extraRoundRate`), so the blocks ahead are priced with them:
+ * unpriced, a stepped scenario's block on a noisy hour took 156 s where 60 s were planned
+ * (2026-12-03 18:48, two rounds of five windows added), and the later blocks paid for it.
  */
 export function blockCosts(blocks: readonly BlockRecord[], scenario: string): { blocks: number; roundSec: number; fixedSec: number; leastFixedSec: number } | undefined {
   const mine = blocks.filter((b) => b.scenario === scenario && b.rounds > 0);
   if (!mine.length) return undefined;
   const fixed = mine.map((b) => Math.max(0, b.wallSec - b.roundsWallSec));
-  return { blocks: mine.length, roundSec: median(mine.map((b) => b.roundsWallSec / b.rounds)), fixedSec: median(fixed), leastFixedSec: Math.min(...fixed) };
+  const roundSec = median(mine.map((b) => b.roundsWallSec / b.rounds)) * (1 + extraRoundRate(blocks.filter((b) => b.rounds > 0)));
+  return { blocks: mine.length, roundSec, fixedSec: median(fixed), leastFixedSec: Math.min(...fixed) };
 }
 
 /**
@@ -164,7 +179,8 @@ export interface BlocksAhead {
  * Rounds for the next block: the minimum while dimensioning, then Kalibera & Jones's optimum,
  * fitted to this block's part of the budget: its share of the time left divided by the blocks that
  * still fit at the minimum of rounds (`blocksAhead`; with shared processes the caller counts them
- * for the whole block), or all the scenario may still use in the last block that fits.
+ * for the whole block), or all the scenario may still use in the last block that fits. The part
+ * (`partSec`) is also where the block's extra rounds for steal end: they were priced in it.
  */
 export function planRounds(
   design: Pick<Design, 'rounds' | 'blocks'>,
@@ -175,9 +191,10 @@ export function planRounds(
   blocks: readonly BlockRecord[],
   budgetLeftSec: number,
   ahead?: BlocksAhead,
-): { rounds: number; blockSec: number } {
+): { rounds: number; blockSec: number; partSec: number } {
   const costs = blockCosts(blocks, scenario);
-  if (!costs) return { rounds: design.rounds.min, blockSec: 0 };
+  const partOf = (plan: BlocksAhead) => (plan.blocks > 1 ? Math.min(budgetLeftSec, plan.shareSec / plan.blocks) : budgetLeftSec);
+  if (!costs) return { rounds: design.rounds.min, blockSec: 0, partSec: ahead ? partOf(ahead) : budgetLeftSec };
   const { roundSec, fixedSec } = costs;
   let rounds = design.rounds.min;
   if (costs.blocks >= design.blocks.min) {
@@ -199,10 +216,10 @@ export function planRounds(
     blocks: blocksAhead({ blockSec: fixedSec, roundSec }, { leftSec: budgetLeftSec, minRounds: design.rounds.min, blocksLeft: design.blocks.max - costs.blocks }),
     shareSec: budgetLeftSec,
   };
-  const partSec = plan.blocks > 1 ? Math.min(budgetLeftSec, plan.shareSec / plan.blocks) : budgetLeftSec;
+  const partSec = partOf(plan);
   const fit = Math.floor((partSec - fixedSec) / Math.max(roundSec, 1e-3));
   rounds = Math.max(design.rounds.min, Math.min(rounds, fit));
-  return { rounds, blockSec: fixedSec + rounds * roundSec };
+  return { rounds, blockSec: fixedSec + rounds * roundSec, partSec };
 }
 
 /**

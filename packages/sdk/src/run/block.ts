@@ -21,10 +21,11 @@ export function roundOrder<T extends { name: string }>(targets: readonly T[], se
 
 /**
  * Extra rounds to replace windows left out for steal: one per round that lost a window, at most
- * as many as were planned, and only while the budget lasts.
+ * as many as were planned, and only while the rounds still to run and one more, at the block's pace
+ * so far, end within the block's part of the budget (where the run's rate of extra rounds was priced).
  */
-export function shouldAddRound(lostWindowInRound: boolean, extraSoFar: number, planned: number, budgetLeft: boolean): boolean {
-  return lostWindowInRound && extraSoFar < planned && budgetLeft;
+export function shouldAddRound(lostWindowInRound: boolean, extraSoFar: number, planned: number, anotherFits: boolean): boolean {
+  return lostWindowInRound && extraSoFar < planned && anotherFits;
 }
 
 /** Settle seconds before each window (stepped loads re-open connections at a new count) and before each later step. */
@@ -167,7 +168,7 @@ interface Part {
   /** Processes that served an earlier scenario of the block. */
   carried: ReadonlySet<string>;
   rounds: number;
-  /** When the part's share of the budget ends (elapsed seconds): no extra round for steal after it. */
+  /** When the part's budget ends (elapsed seconds): no extra round for steal that would end after it. */
   budgetEndSec: number;
   /** Shared processes: the part's place in the block's order (from 1). */
   position?: number;
@@ -326,8 +327,9 @@ function fitWindow(ctx: RunContext, part: Part, live: Live[]): void {
 
 /**
  * The part's rounds: every target once per round, in a seeded order, each window journalled as it
- * ends. A window over the steal threshold stays in the data, marked, and adds a round while the
- * part's budget lasts (at most as many as planned); a target whose window fails leaves the block.
+ * ends. A window over the steal threshold stays in the data, marked, and adds a round while one
+ * more ends within the part's budget (at most as many as planned); a target whose window fails
+ * leaves the block.
  */
 async function measureRounds(ctx: RunContext, part: Part, live: Live[]): Promise<{ done: number; extra: number; wallSec: number }> {
   const { scenario, block } = part;
@@ -352,7 +354,10 @@ async function measureRounds(ctx: RunContext, part: Part, live: Live[]): Promise
     });
     if (ctx.signal.aborted) break;
     done = round;
-    if (shouldAddRound(lost, extra, part.rounds, ctx.elapsed() < part.budgetEndSec)) extra++;
+    // The rounds still to run, and one more, at the block's pace so far.
+    const roundSec = (ctx.executor.clock.now() - t0) / round;
+    const ahead = part.rounds + extra - round + 1;
+    if (shouldAddRound(lost, extra, part.rounds, ctx.elapsed() + ahead * roundSec <= part.budgetEndSec)) extra++;
   }
   return { done, extra, wallSec: ctx.executor.clock.now() - t0 };
 }

@@ -329,7 +329,8 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
           // for steal): a scenario past its minimum of blocks whose part would end after the budget
           // is left out of the block and stops for the budget.
           if (completeBlocks(state().blocks, e.scenario.name) >= ctx.design.blocks.min && ctx.elapsed() + startCost + plan.blockSec > ctx.design.budgetSec) return undefined;
-          return { rounds: plan.rounds, budgetEndSec: ctx.elapsed() + shareSec };
+          // Extra rounds for steal end with the part they were priced in.
+          return { rounds: plan.rounds, budgetEndSec: ctx.elapsed() + startCost + plan.partSec };
         },
       };
     },
@@ -411,9 +412,10 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, entries: read
       return blockBeyondMinimumFits({ nextBlockSec: blockSec, budgetLeftSec: shareSec, minimumBudgetLeftSec: minimumLeft(e) });
     },
     block(active, b) {
-      // Planned before the block starts, from the time left then.
-      const { rounds, shareSec } = next(active[0]!);
-      const budgetEnd = ctx.elapsed() + shareSec;
+      // Planned before the block starts, from the time left then; extra rounds for steal end with
+      // the block's part of the share, where they were priced (`blockCosts`).
+      const { rounds, partSec } = next(active[0]!);
+      const budgetEnd = ctx.elapsed() + partSec;
       return { block: b, shared: false, entries: active, part: () => ({ rounds, budgetEndSec: budgetEnd }) };
     },
     decide(active) {
