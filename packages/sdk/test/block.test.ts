@@ -20,13 +20,19 @@ describe('roundOrder', () => {
 });
 
 describe('shouldAddRound (steal replacement)', () => {
-  it('adds a round when a window of the round was lost, while the budget lasts', () => {
-    expect(shouldAddRound(true, 0, 5, true)).toBe(true);
-    expect(shouldAddRound(true, 4, 5, true)).toBe(true);
+  const room = (o: Partial<{ inPart: boolean; inShare: boolean; cleanRoundSoFar: boolean }> = {}) => ({ inPart: true, inShare: true, cleanRoundSoFar: true, ...o });
+  it("adds a round when a window of the round was lost, while it ends within the block's part", () => {
+    expect(shouldAddRound(true, 0, 5, room())).toBe(true);
+    expect(shouldAddRound(true, 4, 5, room())).toBe(true);
   });
-  it('not when nothing was lost, not past the planned count, not out of budget', () => {
-    expect(shouldAddRound(false, 0, 5, true)).toBe(false);
-    expect(shouldAddRound(true, 5, 5, true)).toBe(false);
-    expect(shouldAddRound(true, 0, 5, false)).toBe(false);
+  it('not when nothing was lost, not past the planned count, not past the part once a round was clean', () => {
+    expect(shouldAddRound(false, 0, 5, room())).toBe(false);
+    expect(shouldAddRound(true, 5, 5, room())).toBe(false);
+    expect(shouldAddRound(true, 0, 5, room({ inPart: false }))).toBe(false);
+  });
+  it('a block with no clean round and no extra one yet: one round beyond its part, within the share, and no second', () => {
+    expect(shouldAddRound(true, 0, 2, room({ inPart: false, cleanRoundSoFar: false }))).toBe(true);
+    expect(shouldAddRound(true, 1, 2, room({ inPart: false, cleanRoundSoFar: false }))).toBe(false);
+    expect(shouldAddRound(true, 0, 2, room({ inPart: false, inShare: false, cleanRoundSoFar: false }))).toBe(false);
   });
 });

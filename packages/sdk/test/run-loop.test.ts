@@ -159,6 +159,27 @@ describe('processes per scenario: blocks before rounds across scenarios', () => 
       expect(seam.clock.now()).toBeLessThanOrEqual(budgetSec);
     }
   });
+  it("a block that lost every window and whose part has no room for a round still adds one, within the scenario's share, and no second", async () => {
+    let firstStart: number | undefined;
+    const burst: FakeModel = {
+      ...noisy,
+      steal: (w) => {
+        if (w.scenario !== 'a') return 0;
+        firstStart ??= w.start;
+        return w.start === firstStart ? 0.5 : 0;
+      },
+    };
+    const { r, seam } = await fakeRun({
+      scenarios: [single[0]!, stepped, ...single.slice(1)],
+      design: { processes: 'per-scenario', precision: 0.001, blocks: { min: 2, max: 12 }, rounds: { min: 2, max: 2 }, budgetSec: 330 },
+      model: burst,
+    });
+    expectConsistent(r);
+    const first = r.blocks.find((b) => b.scenario === 'a' && b.block === 1)!;
+    expect(first.extraRounds, `${first.rounds} rounds in ${first.wallSec.toFixed(1)} s`).toBe(1);
+    expect(r.windows.filter((w) => w.scenario === 'a' && w.block === 1 && w.status === 'ok' && w.excluded === null)).toHaveLength(0);
+    expect(seam.clock.now()).toBeLessThanOrEqual(330);
+  });
   it("a burst of steal on the stepped scenario's first block: its extra rounds end within the block's part, and every scenario keeps the common number of blocks", async () => {
     // Every window of the stepped scenario's first block over the steal threshold: each of its
     // rounds asks for another, and a round is five windows.

@@ -330,7 +330,7 @@ function suiteBudget(ctx: RunContext, o: ScheduleOptions): BudgetPolicy {
           // is left out of the block and stops for the budget.
           if (completeBlocks(state().blocks, e.scenario.name) >= ctx.design.blocks.min && ctx.elapsed() + startCost + plan.blockSec > ctx.design.budgetSec) return undefined;
           // Extra rounds for steal end with the part they were priced in.
-          return { rounds: plan.rounds, budgetEndSec: ctx.elapsed() + startCost + plan.partSec };
+          return { rounds: plan.rounds, budgetEndSec: ctx.elapsed() + startCost + plan.partSec, shareEndSec: ctx.elapsed() + shareSec };
         },
       };
     },
@@ -414,9 +414,10 @@ function scenarioBudgetPolicy(ctx: RunContext, o: ScheduleOptions, entries: read
     block(active, b) {
       // Planned before the block starts, from the time left then; extra rounds for steal end with
       // the block's part of the share, where they were priced (`blockCosts`).
-      const { rounds, partSec } = next(active[0]!);
-      const budgetEnd = ctx.elapsed() + partSec;
-      return { block: b, shared: false, entries: active, part: () => ({ rounds, budgetEndSec: budgetEnd }) };
+      const { rounds, partSec, shareSec } = next(active[0]!);
+      const budgetEndSec = ctx.elapsed() + partSec;
+      const shareEndSec = ctx.elapsed() + shareSec;
+      return { block: b, shared: false, entries: active, part: () => ({ rounds, budgetEndSec, shareEndSec }) };
     },
     decide(active) {
       const e = active[0]!;
