@@ -13,6 +13,7 @@ import {
   type OkWindow,
   type PairSummary,
   type ProfileRecord,
+  type Ranking,
   type RunForecast,
   type StopRecord,
   type TargetInfo,
@@ -60,9 +61,11 @@ export interface PairRow {
   target: string;
   summary: PairSummary;
   isReference: boolean;
-  /** Place in the scenario's ranking; null when unranked. */
+  /** Place in the scenario's ranking (the best rank its interval allows); null when unranked. */
   place: number | null;
-  /** The place is shared (overlapping intervals or a difference inside the practical band). */
+  /** The worst rank its interval allows; null when unranked, or for a result that partitioned its targets into places (before 2026-12-04). */
+  worst: number | null;
+  /** The place is shared: a range of ranks, or (older results) a place of several targets. */
   tie: boolean;
   failures: FailureView[];
   /** Warnings about this pair's figures, rendered with `noteText`. */
@@ -79,6 +82,8 @@ export interface StepRow {
 /** One line of a ranking: a target in a place. */
 export interface PlaceRow {
   place: number;
+  /** As `PairRow.worst`. */
+  worst: number | null;
   tie: boolean;
   target: string;
   isReference: boolean;
@@ -160,6 +165,18 @@ export const MISSING_LABEL: Record<MissingKind, string> = {
 };
 
 /** A failure in one line: `crash: server exited (signal SIGKILL)`. */
+/** A place is shared: a range of ranks, or (a result before ranges, without `worst`) a place of several targets. */
+const shared = (p: Ranking['places'][number]): boolean => (p.worst === undefined ? p.targets.length > 1 : p.worst > p.place);
+
+/**
+ * A place as the report writes it: its range of ranks ("2–5"), or one rank; a result before ranges
+ * marks a shared place with `mark` ("=" in a table's column, " (tie)" in a ranking).
+ */
+export function placeText(r: Pick<PlaceRow, 'place' | 'worst' | 'tie'>, mark: string): string {
+  if (r.worst !== null) return r.worst > r.place ? `${r.place}–${r.worst}` : String(r.place);
+  return `${r.place}${r.tie ? mark : ''}`;
+}
+
 export function failureText(f: Failure): string {
   const how = f.signal ? `signal ${f.signal}` : f.exitCode != null ? `exit code ${f.exitCode}` : null;
   return `${f.phase}: ${f.message}${how && !f.message.includes(how) ? ` (${how})` : ''}`;
@@ -792,7 +809,8 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
         summary,
         isReference: summary.target === reference,
         place: p?.place ?? null,
-        tie: (p?.targets.length ?? 0) > 1,
+        worst: p?.worst ?? null,
+        tie: p ? shared(p) : false,
         failures: failuresOf(result, name, summary.target),
         notes: pairNotes(result, summary, stop),
       };
@@ -802,7 +820,7 @@ export function buildModel(given: BenchResult, options: ReportOptions = {}): Rep
     const places = (ranking?.places ?? []).flatMap((p) =>
       p.targets.map((t): PlaceRow => {
         const s = summaries.find((x) => x.target === t);
-        return { place: p.place, tie: p.targets.length > 1, target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
+        return { place: p.place, worst: p.worst ?? null, tie: shared(p), target: t, isReference: t === reference, relative: s?.relativeRps ?? null, rps: s?.rps ?? null };
       }),
     );
     const measuredNames = new Set(rows.map((r) => r.target));

@@ -158,7 +158,7 @@ function verdictAdvice(v: RunVerdict, b: { acceptable: number; noisy: number }):
   const they = (k: number) => (k === 1 ? 'that pair' : `those ${k}`);
   if (n.unreliable)
     return (
-      `${they(n.unreliable)} varied by more than ${pct(b.noisy)} between blocks: trust ${n.unreliable === 1 ? 'its' : 'their'} places only where the ranking shows no tie, ` +
+      `${they(n.unreliable)} varied by more than ${pct(b.noisy)} between blocks: trust ${n.unreliable === 1 ? 'its' : 'their'} places only where the ranking gives a single rank, ` +
       'and rerun their scenarios with a larger --budget (more blocks), on a quieter host, before publishing them'
     );
   if (n.noisy)

@@ -7,7 +7,7 @@ import { VERDICT_BANDS, type Ceiling, type Estimate, type LoaderFloor, type Prof
 import { pairVerdictText } from './notes.js';
 import { shortFrame } from './flame.js';
 import { DASH, fmtBytes, fmtEstimate, fmtHalfWidth, fmtInt, fmtMs, fmtPct, fmtRatio, fmtRps, fmtSignedPct, fmtUs, valueText } from './units.js';
-import type { Fact, PairRow, PlaceRow, ProfileView, ReportModel, StepRow } from './model.js';
+import { placeText, type Fact, type PairRow, type PlaceRow, type ProfileView, type ReportModel, type StepRow } from './model.js';
 
 type Align = 'left' | 'right';
 /** How a cell should stand out: renderers map it to a mark, a class or a colour. */
@@ -64,8 +64,8 @@ function figureColumns(ref: string): Column<PairRow>[] {
       label: 'Place',
       align: 'right',
       brief: true,
-      help: 'place by relative throughput; "=" marks a tie (overlapping intervals, or a difference inside the practical band)',
-      text: (r) => (r.place === null ? DASH : `${r.place}${r.tie ? '=' : ''}`),
+      help: 'place by relative throughput: the range of ranks its interval allows ("2–4": three places open to it; results before ranges mark a shared place "=")',
+      text: (r) => (r.place === null ? DASH : placeText({ place: r.place, worst: r.worst, tie: r.tie }, '=')),
       sort: (r) => r.place,
     },
     { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
@@ -390,10 +390,10 @@ export function perProcessColumns(): Column<PairRow>[] {
   ];
 }
 
-/** A scenario's ranking: places, ties shown. */
+/** A scenario's ranking: each target's place, a range of ranks where its interval allows several. */
 export function rankingColumns(m: ReportModel): Column<PlaceRow>[] {
   return [
-    { id: 'place', label: 'Place', align: 'left', brief: true, text: (r) => `${r.place}${r.tie ? ' (tie)' : ''}`, sort: (r) => r.place },
+    { id: 'place', label: 'Place', align: 'left', brief: true, text: (r) => placeText(r, ' (tie)'), sort: (r) => r.place },
     { id: 'target', label: 'Target', align: 'left', brief: true, target: true, text: (r) => r.target },
     {
       id: 'relative',

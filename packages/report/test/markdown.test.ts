@@ -120,12 +120,22 @@ describe('renderMarkdown', () => {
     expect(cpuFact(loadFixture())).toBeUndefined();
   });
 
-  it('ranks each scenario by relative throughput, ties sharing a place', () => {
+  it('ranks each scenario by relative throughput, a tie as the range of places both may take', () => {
     const ramp = s.Rankings!.split('### concurrency-ramp')[1]!;
-    expect(row(ramp, '1 (tie)', 'node-http')).toEqual(['1 (tie)', 'node-http', '1 (reference)', rps(pair('concurrency-ramp', 'node-http').rps)]);
-    expect(row(ramp, '1 (tie)', 'fastify')[2]).toBe(r3(pair('concurrency-ramp', 'fastify').relativeRps!));
+    expect(row(ramp, '1–2', 'node-http')).toEqual(['1–2', 'node-http', '1 (reference)', rps(pair('concurrency-ramp', 'node-http').rps)]);
+    expect(row(ramp, '1–2', 'fastify')[2]).toBe(r3(pair('concurrency-ramp', 'fastify').relativeRps!));
+    // Third: two targets are above it whatever the noise (a partition numbered it second).
+    expect(row(ramp, '3', 'express')).toHaveLength(4);
+    expect(s.Rankings).not.toMatch(/### baseline[^#]*\|\s*\d–\d/);
+  });
+
+  it('shows a result from before ranges (places without `worst`) as it was: a shared place marked (tie)', () => {
+    const old = loadFixture();
+    for (const k of old.rankings) for (const p of k.places) delete p.worst;
+    old.rankings.find((k) => k.scenario === 'concurrency-ramp')!.places[1]!.place = 2;
+    const ramp = sections(renderMarkdown(old)).Rankings!.split('### concurrency-ramp')[1]!;
+    expect(row(ramp, '1 (tie)', 'node-http')[1]).toBe('node-http');
     expect(row(ramp, '2', 'express')).toHaveLength(4);
-    expect(s.Rankings).not.toMatch(/### baseline[^#]*\(tie\)/);
   });
 
   it('shows every headline column of a pair, each figure with its interval', () => {

@@ -27,7 +27,7 @@ describe('verdict sentences', () => {
       'Acceptable — of 4 pairs, 3 Excellent (75%), 1 Acceptable (25%); every pair varied by under 5% between blocks: the figures compare as they are',
     );
     expect(run([...n(40, 'excellent'), ...n(10, 'noisy'), ...n(4, 'unreliable')])).toBe(
-      'Noisy — of 54 pairs, 40 Excellent (74%), 10 Noisy (19%), 4 Unreliable (7%); those 4 varied by more than 10% between blocks: trust their places only where the ranking shows no tie, and rerun their scenarios with a larger --budget (more blocks), on a quieter host, before publishing them',
+      'Noisy — of 54 pairs, 40 Excellent (74%), 10 Noisy (19%), 4 Unreliable (7%); those 4 varied by more than 10% between blocks: trust their places only where the ranking gives a single rank, and rerun their scenarios with a larger --budget (more blocks), on a quieter host, before publishing them',
     );
     expect(noteText({ kind: 'run-verdict', verdict: null, bands: DEFAULTS.covBands })).toBe('no pair had a figure to judge');
   });

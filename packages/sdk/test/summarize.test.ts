@@ -18,7 +18,7 @@ import {
   type WindowRecord,
 } from '../src/index.js';
 import { blockCosts, extraRoundRate, planRounds } from '../src/analysis/budget.js';
-import type { BlockRecord, Design } from '../src/index.js';
+import type { BlockRecord, Design, PairSummary } from '../src/index.js';
 import { zeroResources } from './_helpers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -170,15 +170,51 @@ describe('rankScenario and separated', () => {
   const windows = handBuilt();
   const summaries = ['a', 'b', 'c', 'd'].map((t) => summarizePair({ scenario: 's', target: t, windows, estimator: est, serverCpus: [0] }));
 
-  it('separates targets whose intervals are apart, and ties those within the practical band', () => {
+  it('separates targets whose intervals are apart, and ties those within the practical band: both may take places 3 and 4', () => {
     const r = rankScenario('s', summaries, 0.01);
     expect(r.places.map((p) => p.targets)).toEqual([['a'], ['d'], ['c', 'b']]);
-    expect(r.places.map((p) => p.place)).toEqual([1, 2, 3]);
+    expect(r.places.map((p) => [p.place, p.worst])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 4],
+    ]);
   });
 
   it('a zero practical band separates c (0.5025) from b (0.5): the band is what tied them', () => {
     const r = rankScenario('s', summaries, 0);
     expect(r.places.map((p) => p.targets)).toEqual([['a'], ['d'], ['c'], ['b']]);
+    expect(r.places.map((p) => [p.place, p.worst])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ]);
+  });
+
+  it('ties do not chain: each target gets the range of ranks its own interval allows (param, 2026-12-03 22:43)', () => {
+    // Each overlapped the one above it, so places as a partition put koa, at half the reference with
+    // an interval excluding 1, in a tie for first with node-http.
+    const pair = (target: string, rel: [number, number, number] | null) =>
+      ({ scenario: 'param', target, windows: { ok: 10 }, relativeRps: rel && { point: rel[0], ci95: [rel[1], rel[2]], halfWidth: 0.1, n: 3, method: 'test' } }) as unknown as PairSummary;
+    const r = rankScenario(
+      'param',
+      [
+        pair('node-http', null),
+        pair('fastify', [0.92, 0.68, 1.244]),
+        pair('hono', [0.677, 0.567, 0.807]),
+        pair('hono-lean', [0.63, 0.465, 0.854]),
+        pair('koa', [0.498, 0.373, 0.638]),
+        pair('express', [0.181, 0.144, 0.224]),
+      ],
+      0.01,
+    );
+    expect(r.places.map((p) => [p.targets.join(','), p.place, p.worst])).toEqual([
+      ['node-http', 1, 2],
+      ['fastify', 1, 4],
+      ['hono,hono-lean', 2, 5],
+      ['koa', 3, 5],
+      ['express', 6, 6],
+    ]);
   });
 
   it('overlapping intervals tie however far apart the points', () => {

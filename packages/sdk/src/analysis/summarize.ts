@@ -376,27 +376,34 @@ export function separated(a: Estimate, b: Estimate, band: number): boolean {
   return lo(top) > hi(bottom);
 }
 
-const RANKING_METHOD = "by relative throughput; a new place starts when a target's 95% interval is apart from every target of the place above and differs by more than the practical band";
+const RANKING_METHOD =
+  "by relative throughput; a target's place is the range of ranks its 95% interval allows: from one more than the targets apart above it to the targets ranked less those apart below it (apart: intervals that do not overlap, and a difference beyond the practical band)";
 
-/** Places within a scenario: ties are overlapping intervals or differences inside the practical band. */
+/**
+ * Places within a scenario, as ranges of ranks: each target's best rank is 1 + the targets apart
+ * above it (`separated`), its worst the targets ranked − those apart below it; a place is a run of
+ * targets (in descending relative throughput) with the same range. One range per target, not a
+ * partition: a partition chains ties — B overlapping A and C does not make A and C one place — and
+ * on a noisy run (2026-12-03 22:43) it put Koa at 0.498 [0.373, 0.638] of node:http in a tie for
+ * first with node:http itself, because each target overlapped the one above it. Pure.
+ */
 export function rankScenario(scenario: string, summaries: readonly PairSummary[], band: number): Ranking {
   const entries = summaries
     .filter((s) => s.scenario === scenario && s.windows.ok > 0)
     .map((s) => ({ name: s.target, e: s.relativeRps ?? ({ point: 1, ci95: [1, 1], halfWidth: 0, n: 0, method: 'reference' } satisfies Estimate) }))
     .sort((a, b) => b.e.point - a.e.point);
+  const ranged = entries.map((x) => {
+    const apart = entries.filter((y) => y !== x && separated(x.e, y.e, band));
+    return { ...x, best: 1 + apart.filter((y) => y.e.point > x.e.point).length, worst: entries.length - apart.filter((y) => y.e.point < x.e.point).length };
+  });
   const places: Ranking['places'] = [];
-  let current: typeof entries = [];
-  const flush = () => {
-    if (current.length) places.push({ place: places.length + 1, targets: current.map((c) => c.name), relativeRps: current.map((c) => c.e.point) });
-  };
-  for (const x of entries) {
-    if (current.length && current.every((c) => separated(c.e, x.e, band))) {
-      flush();
-      current = [];
-    }
-    current.push(x);
+  for (const x of ranged) {
+    const last = places.at(-1);
+    if (last && last.place === x.best && last.worst === x.worst) {
+      last.targets.push(x.name);
+      last.relativeRps.push(x.e.point);
+    } else places.push({ place: x.best, worst: x.worst, targets: [x.name], relativeRps: [x.e.point] });
   }
-  flush();
   return { scenario, places, method: RANKING_METHOD };
 }
 

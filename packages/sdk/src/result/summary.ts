@@ -206,8 +206,13 @@ export type PairSummary = z.infer<typeof pairSummarySchema>;
 
 export const rankingSchema = z.strictObject({
   scenario: z.string(),
-  /** Places in descending relative throughput; targets in one place have overlapping intervals or differ by less than the practical band. */
-  places: z.array(z.strictObject({ place: z.number().int().positive(), targets: z.array(z.string()), relativeRps: z.array(num) })),
+  /**
+   * Places in descending relative throughput. `place` to `worst` is the range of ranks a place's
+   * targets' intervals allow (`rankScenario`); a range of one rank is a place of its own. Results
+   * without `worst` (before 2026-12-04) partitioned the targets instead, a target joining the place
+   * above when its interval overlapped any of it, or differed by less than the practical band.
+   */
+  places: z.array(z.strictObject({ place: z.number().int().positive(), worst: z.number().int().positive().optional(), targets: z.array(z.string()), relativeRps: z.array(num) })),
   method: z.string(),
 });
 export type Ranking = z.infer<typeof rankingSchema>;
