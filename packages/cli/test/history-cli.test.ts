@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commitOf, syntheticResults, withControl } from '../../history/test/_synthetic.js';
+import { commitOf, syntheticResults, withControl, withRoundOne } from '../../history/test/_synthetic.js';
 import { inProcess, scratch, STACK } from './_helpers.js';
 
 /*
@@ -182,7 +182,11 @@ describe('the A/A coverage check', () => {
   // missing 1 and run 9's without an interval yet: 14 of 15 held. Machine B: 20 runs of one
   // scenario, 4 missing 1 (16 of 20, P(X ≤ 16 | 20, 0.95) = 0.0159), and a new run that holds.
   const A = syntheticResults({ runs: 10, seed: 21 }).map((r, i) => (i < 2 ? r : withControl(r, [true, i === 5 ? false : i === 9 ? null : true], i === 9 ? null : 0.02 + 0.005 * (i - 2))));
-  const B = syntheticResults({ runs: 21, seed: 22, cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz', startHour: 100 }).map((r, i) => withControl(r, [i % 5 !== 4], 0.04));
+  // Machine B's runs also carry the round-1 check: 8 blocks each, scattered around 3% low.
+  const roundOneLogs = (i: number) => Array.from({ length: 8 }, (_, k) => -0.03 + 0.01 * (((k * 7 + i * 3) % 5) - 2));
+  const B = syntheticResults({ runs: 21, seed: 22, cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz', startHour: 100 }).map((r, i) =>
+    withRoundOne(withControl(r, [i % 5 !== 4], 0.04), roundOneLogs(i)),
+  );
   let aaDb: string;
   let fpA: string;
   let fpB: string;
@@ -207,9 +211,19 @@ describe('the A/A coverage check', () => {
     expect(r.stdout).toContain(
       `  machine ${fpB}: 16 of 20 intervals held 1 (80%) over 20 runs; expected about 95%. That is clearly fewer (one-sided binomial test, p = 0.016 < 0.05): the tool's intervals are too narrow on this machine; read every interval on this machine as wider than it says. One process's own level varies by 4.0% (SD of its log; median of 20 runs, range 4.0%–4.0%).`,
     );
+    // Machine B's runs carry the round-1 check, pooled under its A/A line; machine A's do not.
+    expect(r.stdout).toContain(
+      `\n    Round 1 ÷ its block's later rounds (the pairs' ratios to the reference), pooled over 20 runs of this design (160 blocks): 0.970 [0.968, 0.973], 3.0% low, beyond ±1%: this design's warm-up leaves a trend on this machine that one run's own check is too coarse to see;`,
+    );
+    expect(r.stdout.match(/Round 1 ÷/g)).toHaveLength(1);
     const json = JSON.parse((await inProcess(['history', 'changes', '--db', aaDb, '--json'])).stdout) as {
       control: { overall: Record<string, unknown>; machines: Record<string, unknown>[] };
     };
+    expect(json.control.machines.map((m) => m.roundOne && { runs: (m.roundOne as { runs: number }).runs, verdict: (m.roundOne as { verdict: string }).verdict })).toEqual([
+      null,
+      { runs: 20, verdict: 'beyond' },
+    ]);
+    expect(json.control.overall.roundOne).toBeNull();
     expect(json.control.overall).toMatchObject({ runs: 30, controlled: 28, intervals: 35, held: 30, nominal: 0.95, alpha: 0.05, tooNarrow: true });
     expect(json.control.machines).toMatchObject([
       { fingerprint: fpA, intervals: 15, held: 14, tooNarrow: false, processSd: { runs: 7, median: 0.035, min: 0.02, max: 0.05 } },
@@ -227,7 +241,10 @@ describe('the A/A coverage check', () => {
       "A/A control on this machine: 17 of 21 intervals held 1 (81%) over 21 runs; expected about 95%. That is clearly fewer (one-sided binomial test, p = 0.019 < 0.05): the tool's intervals are too narrow on this machine;",
     );
     const json = JSON.parse((await inProcess(['history', 'check', join(dir, 'aa-new.json'), '--db', aaDb, '--json'])).stdout) as { control: Record<string, unknown> };
-    expect(json.control).toMatchObject({ fingerprint: fpB, runs: 21, intervals: 21, held: 17, tooNarrow: true });
+    expect(json.control).toMatchObject({ fingerprint: fpB, runs: 21, intervals: 21, held: 17, tooNarrow: true, roundOne: { runs: 21, blocks: 168, otherDesigns: 0, verdict: 'beyond' } });
+    expect(r.stdout).toContain(
+      `\nRound 1 ÷ its block's later rounds (the pairs' ratios to the reference), pooled over 21 runs of this design (168 blocks): 0.970 [0.968, 0.973], 3.0% low, beyond ±1%`,
+    );
     // A history without any control says so.
     const none = await inProcess(['history', 'check', files[10]!, '--db', db]);
     expect(none.stdout).toContain('A/A control on this machine: none of the 50 runs kept had one (results from before it, or runs with --control none)');
@@ -243,5 +260,8 @@ describe('the A/A coverage check', () => {
     expect(html).toContain('A/A control, all 2 machines: 30 of 35 intervals held 1 (86%)');
     expect(html).toContain('<p class="note bad">A/A control: 16 of 20 intervals held 1 (80%) over 20 runs; expected about 95%. That is clearly fewer');
     expect(html).toContain('<p class="muted">A/A control: 14 of 15 intervals held 1 (93%)');
+    expect(html).toContain(
+      `<p class="note bad">Round 1 ÷ its block&#39;s later rounds (the pairs&#39; ratios to the reference), pooled over 20 runs of this design (160 blocks): 0.970 [0.968, 0.973], 3.0% low`,
+    );
   });
 });

@@ -172,6 +172,7 @@ export function checkRun(
     checks.push({ scenario: f.scenario, target: f.target, figure: f.figure, value: f.point, history, verdict });
   }
   const short = checks.flatMap((c) => (c.verdict.status === 'too-short' ? [c.verdict.need - c.verdict.have] : []));
+  const kept = store.controls({ fingerprint: rec.fingerprint });
   return {
     fingerprint: rec.fingerprint,
     designKey: rec.designKey,
@@ -183,7 +184,7 @@ export function checkRun(
     control: {
       fingerprint: rec.fingerprint,
       machine: rec.machine,
-      ...coverageOf([...store.controls({ fingerprint: rec.fingerprint }).map((s) => s.control), ...(self === null ? [rec.control] : [])], o.coverage ?? coverageRule()),
+      ...coverageOf([...kept.map((s) => s.control), ...(self === null ? [rec.control] : [])], o.coverage ?? coverageRule(), [...kept, ...(self === null ? [rec] : [])], rec.designKey),
     },
   };
 }

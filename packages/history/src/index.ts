@@ -11,6 +11,7 @@ export {
   figureNames,
   recordOf,
   controlOf,
+  roundOneOf,
   machineOf,
   fingerprintOf,
   designKeyOf,
@@ -26,11 +27,24 @@ export {
   type SoftwarePart,
   type RunRecord,
   type ControlFacts,
+  type RoundOneFacts,
   type ControlScenarioRecord,
 } from './record.js';
 export { HistoryStore, HistoryError, withHistory, defaultHistoryFile, type Series, type SeriesKey, type SeriesPoint, type SeriesFilter, type StoredRun, type StoredControl } from './store.js';
 export { MIGRATIONS, HISTORY_SCHEMA_VERSION } from './migrations.js';
 export { analyzeSeries, checkRun, changeRule, type AnalyzedSeries, type PlacedChange, type FigureCheck, type CheckOutcome, type MachineChange } from './analyze.js';
-export { binomialLowerTail, coverageOf, coverageByMachine, coverageRule, type Coverage, type CoverageRule, type CoverageReport, type MachineCoverage } from './coverage.js';
+export {
+  binomialLowerTail,
+  coverageOf,
+  coverageByMachine,
+  coverageRule,
+  pooledRoundOne,
+  type Coverage,
+  type CoverageRule,
+  type CoverageReport,
+  type MachineCoverage,
+  type PooledRoundOne,
+  type RoundOneRun,
+} from './coverage.js';
 export { NOISE_MODELS, simulateRun, simulateSeries, type NoiseModel, type SimulatedSeries } from './simulate.js';
 export { gitFacts } from './git.js';

@@ -89,6 +89,15 @@ CREATE TABLE controls (
   PRIMARY KEY (run_id, scenario)
 );`,
   },
+  {
+    version: 4,
+    what: "each run's round-1 check: round 1 ÷ the block's later rounds (the pairs' ratios to the reference), its interval and the blocks behind it (null: the run had none)",
+    sql: `
+ALTER TABLE runs ADD COLUMN round_one REAL;
+ALTER TABLE runs ADD COLUMN round_one_lo REAL;
+ALTER TABLE runs ADD COLUMN round_one_hi REAL;
+ALTER TABLE runs ADD COLUMN round_one_n INTEGER;`,
+  },
 ];
 
 /** The version a store written by this code is at. */

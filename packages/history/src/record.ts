@@ -144,6 +144,31 @@ export function controlOf(result: BenchResult): ControlFacts | null {
   };
 }
 
+/**
+ * A run's design-bias check of round 1 (`result.designBias.roundOne.overall`): round 1 ÷ its block's
+ * later rounds of the pairs' ratios to the reference, the mean over `n` blocks, with its 95%
+ * t-interval over them. The history pools it over runs (`pooledRoundOne`), where one run reads it to
+ * ±3–5%.
+ */
+export interface RoundOneFacts {
+  point: number;
+  lo: number | null;
+  hi: number | null;
+  /** Blocks behind it: a scenario's block with processes per scenario, a block with shared ones. */
+  n: number;
+}
+
+/**
+ * The round-1 check of a result, or null: a run without it (from before it, a run with one round a
+ * block), or one from before 2026-11-29, whose figure took pairs rather than blocks as its unit.
+ */
+export function roundOneOf(result: BenchResult): RoundOneFacts | null {
+  const r = result.designBias?.roundOne;
+  const o = r?.overall;
+  if (!r || !o || r.overallOver !== 'blocks' || !(o.point > 0)) return null;
+  return { point: o.point, lo: o.ci95?.[0] ?? null, hi: o.ci95?.[1] ?? null, n: o.n };
+}
+
 /** A finished run as the history keeps it. */
 export interface RunRecord {
   /** Identifies the result document, so the same run is never added twice. */
@@ -173,6 +198,8 @@ export interface RunRecord {
   figures: FigureRecord[];
   /** The run's A/A control; null when it had none. */
   control: ControlFacts | null;
+  /** The run's round-1 check; null when it had none. */
+  roundOne: RoundOneFacts | null;
 }
 
 /**
@@ -242,5 +269,6 @@ export function recordOf(result: BenchResult, meta: { commit?: string | null; br
     wallSec: result.runner.wallSec,
     figures,
     control: controlOf(result),
+    roundOne: roundOneOf(result),
   };
 }

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import { toolCacheDir } from '@benchsuite/sdk';
 import { HISTORY_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
-import type { ControlFacts, FigureName, MachineFacts, RunRecord } from './record.js';
+import type { ControlFacts, FigureName, MachineFacts, RoundOneFacts, RunRecord } from './record.js';
 
 /** A problem with the history file a user can fix (not SQLite, newer schema, unwritable, locked): the CLI exits 2 with it. */
 export class HistoryError extends Error {
@@ -83,6 +83,8 @@ export interface StoredControl {
   machine: MachineFacts;
   designKey: string;
   control: ControlFacts | null;
+  /** The run's round-1 check (null: it had none, or it was added before the history kept it). */
+  roundOne: RoundOneFacts | null;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -208,8 +210,8 @@ export class HistoryStore {
       this.db.run(
         `INSERT INTO runs (result_key, suite, started_at, finished_at, commit_sha, branch, dirty, machine_id, design_key, design_json, seed, mean_steal, max_steal,
            median_half_width, worst_half_width, precision_target, windows, excluded_steal, verdict, wall_sec, added_at,
-           control_twin, process_sd, process_sd_lo, process_sd_hi, process_sd_df)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           control_twin, process_sd, process_sd_lo, process_sd_hi, process_sd_df, round_one, round_one_lo, round_one_hi, round_one_n)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           rec.resultKey,
           rec.suite,
@@ -237,6 +239,10 @@ export class HistoryStore {
           rec.control?.processSd?.lo ?? null,
           rec.control?.processSd?.hi ?? null,
           rec.control?.processSd?.df ?? null,
+          rec.roundOne?.point ?? null,
+          rec.roundOne?.lo ?? null,
+          rec.roundOne?.hi ?? null,
+          rec.roundOne?.n ?? null,
         ],
       );
       const runId = num(rows(this.db, 'SELECT last_insert_rowid() AS id')[0]!.id!)!;
@@ -383,6 +389,7 @@ export class HistoryStore {
     const runs = rows(
       this.db,
       `SELECT r.id, r.started_at, r.commit_sha, r.design_key, r.control_twin, r.process_sd, r.process_sd_lo, r.process_sd_hi, r.process_sd_df,
+              r.round_one, r.round_one_lo, r.round_one_hi, r.round_one_n,
               m.fingerprint, m.cpu_model, m.cores, m.arch, m.kernel, m.node, m.python, m.memory_gib
        FROM runs r JOIN machines m ON m.id = r.machine_id
        ${filter.fingerprint ? 'WHERE m.fingerprint = ?' : ''}
@@ -412,6 +419,7 @@ export class HistoryStore {
       const runId = num(r.id!)!;
       const twin = str(r.control_twin ?? null);
       const sd = num(r.process_sd ?? null);
+      const roundOne = num(r.round_one ?? null);
       return {
         runId,
         startedAt: str(r.started_at!)!,
@@ -427,6 +435,7 @@ export class HistoryStore {
                 scenarios: byRun.get(runId) ?? [],
                 processSd: sd === null ? null : { point: sd, lo: num(r.process_sd_lo ?? null), hi: num(r.process_sd_hi ?? null), df: num(r.process_sd_df ?? null) ?? 0 },
               },
+        roundOne: roundOne === null ? null : { point: roundOne, lo: num(r.round_one_lo ?? null), hi: num(r.round_one_hi ?? null), n: num(r.round_one_n ?? null) ?? 1 },
       };
     });
   }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { BenchResult } from '@benchsuite/sdk';
+import { DEFAULTS, meanFactor, type BenchResult } from '@benchsuite/sdk';
 import { NOISE_MODELS, simulateSeries } from '../src/index.js';
 
 /** The report package's fixture run (3 scenarios; fastify and express against node-http), without its windows. */
@@ -89,5 +89,13 @@ export function withControl(r: BenchResult, held: readonly (boolean | null)[], s
       processSd: sd === null ? null : { point: sd, ci95: [sd * 0.6, sd * 2.9], df: 3 },
       holds: held.every((h) => h === null) ? null : held.every((h) => h !== false),
     },
+  };
+}
+
+/** `r` with the design-bias check of round 1 over blocks whose effects (log of round 1 ÷ the later rounds) are `logs`. */
+export function withRoundOne(r: BenchResult, logs: readonly number[]): BenchResult {
+  return {
+    ...r,
+    designBias: { flag: DEFAULTS.designBias.flag, roundOne: { overall: meanFactor(logs), overallOver: 'blocks', pairs: [] }, slotHalves: { targets: [], pairs: [] } },
   };
 }

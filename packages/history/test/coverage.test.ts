@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
-import { binomialLowerTail, checkRun, coverageByMachine, coverageOf, HistoryStore, recordOf, withHistory } from '../src/index.js';
-import { syntheticResults, withControl } from './_synthetic.js';
+import { meanFactor } from '@benchsuite/sdk';
+import { binomialLowerTail, checkRun, coverageByMachine, coverageOf, HistoryStore, pooledRoundOne, recordOf, roundOneOf, withHistory, type RoundOneFacts } from '../src/index.js';
+import { syntheticResults, withControl, withRoundOne } from './_synthetic.js';
 
 describe('the one-sided binomial test of A/A coverage', () => {
   it('gives P(this few or fewer held | 95%) as computed by hand', () => {
@@ -97,5 +98,85 @@ describe('a history whose runs carry their A/A control (and older ones without)'
     expect(outcome.control.fingerprint).toBe(recordOf(B[20]!).fingerprint);
     // A run already stored is not counted twice.
     expect(again.control).toMatchObject({ runs: 20, intervals: 20, held: 16 });
+  });
+});
+
+describe('round 1 pooled over runs (the design-bias check one run reads to ±3–5%)', () => {
+  /** A run's round-1 check as the run computes it from its blocks' effects (logs): `meanFactor`. */
+  const facts = (logs: readonly number[]): RoundOneFacts => {
+    const f = meanFactor(logs)!;
+    return { point: f.point, lo: f.ci95?.[0] ?? null, hi: f.ci95?.[1] ?? null, n: f.n };
+  };
+  // Two runs of one design whose blocks scatter alike around −1%: their blocks pooled are one sample.
+  const a = [-0.04, 0.02, -0.03, 0.01, -0.01, 0.0, -0.02];
+  const b = [0.01, -0.05, 0.02, -0.03, -0.01];
+
+  it('pools the runs’ blocks as one sample: the figure the blocks themselves give', () => {
+    const pooled = pooledRoundOne([
+      { designKey: 'd', roundOne: facts(a) },
+      { designKey: 'd', roundOne: facts(b) },
+    ])!;
+    const all = meanFactor([...a, ...b])!;
+    expect(pooled).toMatchObject({ designKey: 'd', runs: 2, blocks: 12, otherDesigns: 0, widthFrom: 'blocks', flag: 0.01 });
+    expect(pooled.point).toBeCloseTo(all.point, 12);
+    expect(pooled.ci95![0]).toBeCloseTo(all.ci95![0], 12);
+    expect(pooled.ci95![1]).toBeCloseTo(all.ci95![1], 12);
+    expect(pooled.verdict).toBe('unresolved');
+    expect(pooled.runsToResolve).toBeGreaterThan(0);
+  });
+
+  it('widens to the runs’ own spread when the runs disagree beyond their blocks (each hour its own trend)', () => {
+    const shift = (xs: readonly number[], d: number) => xs.map((x) => x / 10 + d);
+    const runs = [shift(a, -0.06), shift(b, 0.04), shift(a, -0.05), shift(b, 0.05)];
+    const pooled = pooledRoundOne(runs.map((r) => ({ designKey: 'd', roundOne: facts(r) })))!;
+    const asBlocks = meanFactor(runs.flat())!;
+    expect(pooled.widthFrom).toBe('runs');
+    // Taken as blocks alone the same figures would read three times narrower, and wrongly so.
+    expect(Math.log(pooled.ci95![1] / pooled.ci95![0])).toBeGreaterThan(3 * Math.log(asBlocks.ci95![1] / asBlocks.ci95![0]));
+  });
+
+  it('says within, beyond or unresolved against the flag, and pools only one design', () => {
+    const tight = (centre: number) => Array.from({ length: 40 }, (_, i) => centre + (i % 2 ? 0.01 : -0.01));
+    const runsAt = (centres: readonly number[]) => centres.map((c) => ({ designKey: 'd', roundOne: facts(tight(c)) }));
+    const within = pooledRoundOne(runsAt([-0.002, 0.001, 0.0, -0.001, 0.002, -0.001]))!;
+    expect(within).toMatchObject({ runs: 6, blocks: 240, verdict: 'within', runsToResolve: null });
+    // Two runs alone: the runs' own interval is on 1 degree of freedom, and says so.
+    expect(pooledRoundOne(runsAt([-0.002, 0.002]))).toMatchObject({ widthFrom: 'runs', verdict: 'unresolved' });
+    const beyond = pooledRoundOne(runsAt([-0.03, -0.028, -0.031]))!;
+    expect(beyond).toMatchObject({ verdict: 'beyond', runsToResolve: null });
+    expect(beyond.point).toBeLessThan(0.975);
+    // The newest run's design by default; the other design's run and a run without the check are not pooled.
+    const mixed = [
+      { designKey: 'old', roundOne: facts(tight(-0.03)) },
+      { designKey: 'new', roundOne: facts(tight(0.0)) },
+      { designKey: 'new', roundOne: null },
+    ];
+    expect(pooledRoundOne(mixed)).toMatchObject({ designKey: 'new', runs: 1, otherDesigns: 1, verdict: 'within' });
+    expect(pooledRoundOne(mixed, { designKey: 'old' })).toMatchObject({ designKey: 'old', runs: 1, otherDesigns: 1, verdict: 'beyond' });
+    expect(pooledRoundOne([{ designKey: 'd', roundOne: null }])).toBeNull();
+    // One block: a figure, no interval, nothing resolved.
+    expect(pooledRoundOne([{ designKey: 'd', roundOne: facts([0.01]) }])).toMatchObject({ blocks: 1, ci95: null, verdict: 'unresolved', runsToResolve: null });
+  });
+
+  it('is kept per run in the history, and the machine’s check and history check pool it; a result whose unit was the pairs is not', async () => {
+    const results = syntheticResults({ runs: 4, seed: 31 }).map((r, i) => withRoundOne(r, i % 2 ? a : b));
+    const older = { ...results[3]!, designBias: { ...results[3]!.designBias!, roundOne: { ...results[3]!.designBias!.roundOne, overallOver: undefined } } };
+    expect(roundOneOf(older)).toBeNull();
+    const file = join(scratch('benchsuite-history-round-one'), 'h.sqlite');
+    await withHistory(file, (store) => {
+      for (const r of results.slice(0, 3)) store.add(recordOf(r));
+    });
+    const store = await HistoryStore.open(file);
+    const stored = store.controls();
+    const machine = coverageByMachine(stored).machines[0]!;
+    const outcome = checkRun(store, recordOf(results[3]!));
+    store.close();
+    expect(stored.map((s) => s.roundOne?.n)).toEqual([5, 7, 5]);
+    expect(stored[1]!.roundOne!.point).toBeCloseTo(meanFactor(a)!.point, 12);
+    expect(machine.roundOne).toMatchObject({ runs: 3, blocks: 17 });
+    expect(machine.roundOne!.point).toBeCloseTo(meanFactor([...b, ...a, ...b])!.point, 12);
+    // The new run counts once, with the stored ones.
+    expect(outcome.control.roundOne).toMatchObject({ runs: 4, blocks: 24, designKey: recordOf(results[3]!).designKey });
+    expect(coverageByMachine(stored).overall.roundOne).toBeNull();
   });
 });

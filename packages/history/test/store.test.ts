@@ -99,10 +99,12 @@ describe('the file', () => {
     expect(old[0]!.points.map((p) => p.value)).toEqual([0.75, 0.76, 0.74]);
     // Runs from before the A/A control have none.
     expect(store.controls().map((c) => c.control)).toEqual([null, null, null, null]);
+    // Nor a round-1 check, from before the history kept it (the new run's fixture has none either).
+    expect(store.controls().map((c) => c.roundOne)).toEqual([null, null, null, null]);
     store.close();
     const SQL = await initSqlJs();
     const db = new SQL.Database(readFileSync(file));
-    expect(db.exec('SELECT version FROM schema_version ORDER BY version')[0]!.values.flat()).toEqual([1, 2, 3]);
+    expect(db.exec('SELECT version FROM schema_version ORDER BY version')[0]!.values.flat()).toEqual([1, 2, 3, 4]);
     db.close();
   });
 
@@ -129,7 +131,7 @@ describe('the file', () => {
     newer.run("INSERT INTO schema_version VALUES (99, '2030-01-01')");
     const newerFile = join(dir, 'newer.sqlite');
     writeFileSync(newerFile, newer.export());
-    await expect(HistoryStore.open(newerFile)).rejects.toThrow(/written by a newer benchsuite \(history schema 99; this one reads up to 3\)/);
+    await expect(HistoryStore.open(newerFile)).rejects.toThrow(/written by a newer benchsuite \(history schema 99; this one reads up to 4\)/);
     await expect(HistoryStore.open(dir)).rejects.toThrow(/is a directory/);
   });
 

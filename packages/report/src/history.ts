@@ -93,6 +93,21 @@ export interface HistoryCoverageView {
   pValue: number | null;
   tooNarrow: boolean;
   processSd: { runs: number; median: number; min: number; max: number } | null;
+  /** Round 1 ÷ its blocks' later rounds pooled over the runs of one design (`pooledRoundOne` in @benchsuite/history); absent or null without it. */
+  roundOne?: HistoryRoundOneView | null;
+}
+
+/** The design's round-1 trend pooled over runs (`PooledRoundOne`). */
+export interface HistoryRoundOneView {
+  runs: number;
+  blocks: number;
+  otherDesigns: number;
+  point: number;
+  ci95: readonly [number, number] | null;
+  widthFrom: 'blocks' | 'runs' | null;
+  flag: number;
+  verdict: 'within' | 'beyond' | 'unresolved';
+  runsToResolve: number | null;
 }
 
 export interface HistoryMachineCoverageView extends HistoryCoverageView {
@@ -182,10 +197,38 @@ function coverageText(c: HistoryCoverageView, where = 'on this machine'): string
   return `${c.held} of ${plural(c.intervals, 'interval')} held 1 (${fmtPct(c.share, 0)}) ${over}; expected about ${fmtPct(c.nominal, 0)}.${verdict}${sd}`;
 }
 
-/** The coverage lines of `history changes`: one for a single machine, else all of them and each. */
+/**
+ * The design's own check over the runs kept (issue 38's figure, which one run reads to ±3–5%):
+ * `Round 1 ÷ its block's later rounds, pooled over 5 runs of this design (133 blocks): 0.988 [0.970,
+ * 1.006], not yet resolved to ±1% (about 9 more runs like these would).`
+ */
+export function roundOneText(r: HistoryRoundOneView): string {
+  const ci = r.ci95 ? ` [${r.ci95[0].toFixed(3)}, ${r.ci95[1].toFixed(3)}]` : ' (no interval: one block)';
+  const head = `Round 1 ÷ its block's later rounds (the pairs' ratios to the reference), pooled over ${plural(r.runs, 'run')} of this design (${plural(r.blocks, 'block')}): ${r.point.toFixed(3)}${ci}`;
+  const others = r.otherDesigns ? ` ${plural(r.otherDesigns, 'run')} of other designs not pooled.` : '';
+  const byRuns =
+    r.widthFrom === 'runs'
+      ? ` The interval is over the ${r.runs} runs' own figures (Student's t on ${r.runs - 1} degree${r.runs === 2 ? '' : 's'} of freedom), wider than the blocks' pooled one: an hour may have a trend of its own.`
+      : '';
+  const pct = fmtPct(r.flag, 0);
+  if (r.verdict === 'within') return `${head}, within ±${pct}: the warm-up leaves no trend this design carries into its figures.${byRuns}${others}`;
+  if (r.verdict === 'beyond')
+    return `${head}, ${fmtPct(Math.abs(r.point - 1), 1)} ${r.point < 1 ? 'low' : 'high'}, beyond ±${pct}: this design's warm-up leaves a trend on this machine that one run's own check is too coarse to see; a longer warm-up (design.warmup.served or maxSec in a config file) would take it out.${byRuns}${others}`;
+  const more = r.runsToResolve !== null ? ` (about ${plural(r.runsToResolve, 'more run')} like these would)` : '';
+  return `${head}, not yet resolved to ±${pct}${more}.${byRuns}${others}`;
+}
+
+/** The coverage lines of `history changes`: one for a single machine, else all of them and each; each machine's round-1 line after its A/A line. */
 function coverageLines(c: HistoryCoverageReportView): string[] {
-  if (c.machines.length <= 1) return [`A/A control: ${coverageText(c.machines[0] ?? c.overall)}`];
-  return [`A/A control, all ${c.machines.length} machines: ${coverageText(c.overall, 'on these machines')}`, ...c.machines.map((m) => `  machine ${m.fingerprint}: ${coverageText(m)}`)];
+  const roundOne = (m: HistoryCoverageView, indent = '') => (m.roundOne ? [`${indent}${roundOneText(m.roundOne)}`] : []);
+  if (c.machines.length <= 1) {
+    const m = c.machines[0] ?? c.overall;
+    return [`A/A control: ${coverageText(m)}`, ...roundOne(m)];
+  }
+  return [
+    `A/A control, all ${c.machines.length} machines: ${coverageText(c.overall, 'on these machines')}`,
+    ...c.machines.flatMap((m) => [`  machine ${m.fingerprint}: ${coverageText(m)}`, ...roundOne(m, '    ')]),
+  ];
 }
 
 /** `benchsuite history changes`: every change found, grouped by machine, then pair and figure; and the A/A coverage check. */
@@ -283,6 +326,7 @@ export function renderHistoryCheck(
     );
   }
   if (o.control) out.push(`A/A control on this machine: ${coverageText(o.control)}`);
+  if (o.control?.roundOne) out.push(roundOneText(o.control.roundOne));
   out.push(`Rule: the last ${o.window} runs before this one, then this run; ${ruleText(o.rule)}. A regression is the last change of that series, for the worse, with this run on its far side.`);
   return `${out.join('\n')}\n`;
 }
@@ -399,7 +443,8 @@ function controlChartSvg(runs: readonly HistoryControlRunView[], c: HistoryCover
 /** A machine's coverage check on the page: its sentence, and its chart when it had intervals. */
 function coverageHtml(c: HistoryCoverageView, runs: readonly HistoryControlRunView[]): string {
   const sentence = `<p class="${c.tooNarrow ? 'note bad' : 'muted'}">A/A control: ${esc(coverageText(c))}</p>`;
-  return c.intervals ? `${sentence}<div class="charts two"><div class="history-series">${controlChartSvg(runs, c)}</div></div>` : sentence;
+  const roundOne = c.roundOne ? `<p class="${c.roundOne.verdict === 'beyond' ? 'note bad' : 'muted'}">${esc(roundOneText(c.roundOne))}</p>` : '';
+  return c.intervals ? `${sentence}${roundOne}<div class="charts two"><div class="history-series">${controlChartSvg(runs, c)}</div></div>` : `${sentence}${roundOne}`;
 }
 
 /** The changes of a series as a list (HTML). */

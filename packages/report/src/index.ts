@@ -25,6 +25,7 @@ export { renderHtml, renderHistoryHtml } from './html.js';
 export {
   renderHistoryChanges,
   renderHistoryCheck,
+  roundOneText,
   type HistoryChangeView,
   type HistoryCheckView,
   type HistoryControlRunView,
@@ -36,6 +37,7 @@ export {
   type HistoryMachinePart,
   type HistoryMachineView,
   type HistoryPointView,
+  type HistoryRoundOneView,
   type HistoryRuleView,
   type HistorySeriesView,
 } from './history.js';

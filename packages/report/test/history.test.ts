@@ -4,7 +4,18 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
-import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, renderHtml, renderMarkdown, type HistoryChangeView, type HistoryPointView, type HistorySeriesView } from '../src/index.js';
+import {
+  renderHistoryChanges,
+  renderHistoryCheck,
+  renderHistoryHtml,
+  renderHtml,
+  renderMarkdown,
+  roundOneText,
+  type HistoryChangeView,
+  type HistoryPointView,
+  type HistoryRoundOneView,
+  type HistorySeriesView,
+} from '../src/index.js';
 import { chromiumMissing, chromiumPath } from './chromium.js';
 import { HOSTILE_NAME, loadFixture } from './helpers.js';
 
@@ -73,6 +84,29 @@ describe('the history in words', () => {
       '  fastify on baseline, throughput ÷ the reference: worse −12.0% [−14.0%, −10.0%] after a000b00000 (2026-11-01 11:00), by a000c00000 (2026-11-01 12:00); 12 runs before at 0.755, 8 after at 0.665 (p = 0.005); this run 0.660',
       '1 of 2 figures have too little history to judge: 2 earlier runs of machine abc123abc123 with this design in /h.sqlite, and the gate needs 10 (8 more). Not a failure.',
     ]);
+  });
+});
+
+describe("the design's round 1 pooled over runs, in words", () => {
+  const base: HistoryRoundOneView = { runs: 5, blocks: 133, otherDesigns: 0, point: 0.988, ci95: [0.965, 1.011], widthFrom: 'blocks', flag: 0.01, verdict: 'unresolved', runsToResolve: 6 };
+  it('says the figure, its interval and its blocks, then what it shows against the flag', () => {
+    expect(roundOneText(base)).toBe(
+      "Round 1 ÷ its block's later rounds (the pairs' ratios to the reference), pooled over 5 runs of this design (133 blocks): 0.988 [0.965, 1.011], not yet resolved to ±1% (about 6 more runs like these would).",
+    );
+    expect(roundOneText({ ...base, point: 0.997, ci95: [0.993, 1.001], verdict: 'within', runsToResolve: null })).toMatch(
+      /: 0\.997 \[0\.993, 1\.001\], within ±1%: the warm-up leaves no trend this design carries into its figures\.$/,
+    );
+    expect(roundOneText({ ...base, point: 1.031, ci95: [1.02, 1.042], verdict: 'beyond', runsToResolve: null })).toMatch(
+      /, 3\.1% high, beyond ±1%: .* a longer warm-up \(design\.warmup\.served or maxSec in a config file\) would take it out\.$/,
+    );
+  });
+  it('says when the runs set the interval, when other designs were left out, and when one block gave no interval', () => {
+    expect(roundOneText({ ...base, widthFrom: 'runs', otherDesigns: 2 })).toMatch(
+      /over the 5 runs' own figures \(Student's t on 4 degrees of freedom\), wider than the blocks' pooled one: an hour may have a trend of its own\. 2 runs of other designs not pooled\.$/,
+    );
+    expect(roundOneText({ ...base, runs: 1, blocks: 1, ci95: null, runsToResolve: null })).toContain(
+      'pooled over 1 run of this design (1 block): 0.988 (no interval: one block), not yet resolved to ±1%.',
+    );
   });
 });
 
