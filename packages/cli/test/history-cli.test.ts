@@ -97,6 +97,9 @@ describe('benchsuite history', () => {
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('<section id="history"><h2>History</h2>');
+    // The machine's checks over the runs kept: none of these synthetic runs had an A/A control or the round-1 check.
+    expect(html).toContain('A/A control on this machine: none of the 50 runs kept had one');
+    expect(html).not.toContain('Round 1 ÷');
     expect(html.match(/<svg class="chart history"/g)).toHaveLength(11);
   });
 

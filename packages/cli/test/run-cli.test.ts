@@ -125,6 +125,8 @@ describe('run --history', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/\nhistory: added as run #1 \(machine [0-9a-f]{12}\) in .*history\.sqlite\n/);
     expect(readFileSync(db).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+    // Its report says the machine's checks over the runs kept: the A/A coverage, this run's one interval or none yet.
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/\nA\/A control on this machine: (1 of 1 interval held 1|0 of 1 interval held 1|1 run had one, but no interval yet)/);
     const again = binary(['history', 'add', join(out, 'results.json'), '--db', db]);
     expect(again.stderr).toContain('already in the history as run #1');
   });

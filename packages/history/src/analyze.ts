@@ -172,7 +172,6 @@ export function checkRun(
     checks.push({ scenario: f.scenario, target: f.target, figure: f.figure, value: f.point, history, verdict });
   }
   const short = checks.flatMap((c) => (c.verdict.status === 'too-short' ? [c.verdict.need - c.verdict.have] : []));
-  const kept = store.controls({ fingerprint: rec.fingerprint });
   return {
     fingerprint: rec.fingerprint,
     designKey: rec.designKey,
@@ -181,11 +180,27 @@ export function checkRun(
     checks,
     regressions: checks.filter((c) => c.verdict.status === 'regression'),
     need: short.length ? Math.max(...short) : 0,
-    control: {
-      fingerprint: rec.fingerprint,
-      machine: rec.machine,
-      ...coverageOf([...kept.map((s) => s.control), ...(self === null ? [rec.control] : [])], o.coverage ?? coverageRule(), [...kept, ...(self === null ? [rec] : [])], rec.designKey),
-    },
+    control: machineCoverageOf(store, rec, o.coverage),
+  };
+}
+
+/**
+ * The A/A coverage check over every run kept of `rec`'s machine fingerprint, `rec` included (once,
+ * stored or not), and its design's round 1 pooled over those runs: what `history check` and a run's
+ * report with `--history` say of the machine.
+ */
+export function machineCoverageOf(store: HistoryStore, rec: RunRecord, rule: CoverageRule = coverageRule()): MachineCoverage {
+  const kept = store.controls({ fingerprint: rec.fingerprint });
+  const runs = [...kept, ...(store.runIdOf(rec.resultKey) === null ? [rec] : [])];
+  return {
+    fingerprint: rec.fingerprint,
+    machine: rec.machine,
+    ...coverageOf(
+      runs.map((s) => s.control),
+      rule,
+      runs,
+      rec.designKey,
+    ),
   };
 }
 

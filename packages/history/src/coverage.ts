@@ -1,5 +1,5 @@
 import { DEFAULTS, median, normalQuantile, tQuantile } from '@benchsuite/sdk';
-import type { ControlFacts, MachineFacts, RoundOneFacts } from './record.js';
+import type { ControlFacts, ForecastFacts, MachineFacts, RoundOneFacts } from './record.js';
 import type { StoredControl } from './store.js';
 
 /** The coverage check's rule: the level the A/A intervals claim, and the test's level (`DEFAULTS.history.coverage`). */
@@ -55,12 +55,60 @@ export interface Coverage {
   processSd: { runs: number; median: number; min: number; max: number } | null;
   /** The design's round 1 ÷ its blocks' later rounds, pooled over the runs of one design (`pooledRoundOne`); null when none had the check. */
   roundOne: PooledRoundOne | null;
+  /** How often the runs' forecasts came true (`forecastCoverageOf`); null when none had a range to judge. */
+  forecast: ForecastCoverage | null;
 }
 
-/** A run's round-1 check with the design it measured: what `pooledRoundOne` pools. */
-export interface RoundOneRun {
+/** A run's own checks with the design it measured: what `pooledRoundOne` and `forecastCoverageOf` count. */
+export interface RunChecks {
   designKey: string;
   roundOne: RoundOneFacts | null;
+  forecast?: ForecastFacts | null;
+}
+
+/**
+ * How often the half-width a run reached fell inside the 80% range its forecast said (after its
+ * first blocks, else before the run): over runs, the tool's check of its own forecast, as the A/A
+ * intervals are of its intervals. Judged by a two-sided binomial test against the share the ranges
+ * claim (their mean `coverage`): fewer inside says the ranges are too narrow, more that they are
+ * wider than they need be.
+ */
+export interface ForecastCoverage {
+  runs: number;
+  inside: number;
+  /** Outside: runs that reached a narrower half-width than the range's low end, and a wider one than its high end. */
+  narrower: number;
+  wider: number;
+  share: number;
+  nominal: number;
+  alpha: number;
+  /** Two-sided: twice the smaller tail, at most 1. */
+  pValue: number;
+  verdict: 'too-narrow' | 'too-wide' | null;
+}
+
+/** The forecast check over runs (those without a range to judge are not counted); null when none had one. */
+export function forecastCoverageOf(forecasts: readonly (ForecastFacts | null | undefined)[], alpha: number = DEFAULTS.history.coverage.alpha): ForecastCoverage | null {
+  const kept = forecasts.filter((f): f is ForecastFacts => f != null);
+  if (!kept.length) return null;
+  const n = kept.length;
+  const inside = kept.filter((f) => f.reached >= f.low && f.reached <= f.high).length;
+  const narrower = kept.filter((f) => f.reached < f.low).length;
+  const nominal = kept.reduce((a, f) => a + f.coverage, 0) / n;
+  const lower = binomialLowerTail(inside, n, nominal);
+  const upper = 1 - binomialLowerTail(inside - 1, n, nominal);
+  const pValue = Math.min(1, 2 * Math.min(lower, upper));
+  return {
+    runs: n,
+    inside,
+    narrower,
+    wider: n - inside - narrower,
+    share: inside / n,
+    nominal,
+    alpha,
+    pValue,
+    verdict: pValue < alpha ? (lower < upper ? 'too-narrow' : 'too-wide') : null,
+  };
 }
 
 /**
@@ -101,7 +149,7 @@ function blockSdOf(f: RoundOneFacts, confidence: number): number | null {
  * different hours may carry different trends; with two or more runs the interval is also taken over
  * the runs' own figures (t on runs − 1), and the wider one stands.
  */
-export function pooledRoundOne(items: readonly RoundOneRun[], o: { designKey?: string; flag?: number; confidence?: number } = {}): PooledRoundOne | null {
+export function pooledRoundOne(items: readonly RunChecks[], o: { designKey?: string; flag?: number; confidence?: number } = {}): PooledRoundOne | null {
   const withCheck = items.filter((i): i is { designKey: string; roundOne: RoundOneFacts } => i.roundOne !== null && i.roundOne.n > 0 && i.roundOne.point > 0);
   const designKey = o.designKey ?? withCheck.at(-1)?.designKey;
   if (designKey === undefined) return null;
@@ -168,7 +216,7 @@ export interface CoverageReport {
  * independent, though a run's scenarios share its processes, so their intervals miss together more
  * often than independent ones would; the test then says "too narrow" somewhat more readily.
  */
-export function coverageOf(controls: readonly (ControlFacts | null)[], rule: CoverageRule = coverageRule(), roundOnes: readonly RoundOneRun[] = [], designKey?: string): Coverage {
+export function coverageOf(controls: readonly (ControlFacts | null)[], rule: CoverageRule = coverageRule(), runs: readonly RunChecks[] = [], designKey?: string): Coverage {
   const kept = controls.filter((c): c is ControlFacts => c !== null);
   const judged = kept.flatMap((c) => c.scenarios.filter((s) => s.containsOne !== null));
   const held = judged.filter((s) => s.containsOne).length;
@@ -185,7 +233,11 @@ export function coverageOf(controls: readonly (ControlFacts | null)[], rule: Cov
     pValue,
     tooNarrow: pValue !== null && pValue < rule.alpha,
     processSd: sds.length ? { runs: sds.length, median: median(sds), min: Math.min(...sds), max: Math.max(...sds) } : null,
-    roundOne: pooledRoundOne(roundOnes, designKey !== undefined ? { designKey } : {}),
+    roundOne: pooledRoundOne(runs, designKey !== undefined ? { designKey } : {}),
+    forecast: forecastCoverageOf(
+      runs.map((r) => r.forecast),
+      rule.alpha,
+    ),
   };
 }
 
@@ -198,11 +250,12 @@ export function coverageByMachine(stored: readonly StoredControl[], rule: Covera
     machines.set(s.fingerprint, m);
   }
   return {
-    // Round 1 is a machine's and a design's: over all machines it is not pooled.
+    // Round 1 is a machine's and a design's: over all machines it is not pooled (the A/A and forecast checks are counted over all).
     overall: {
       ...coverageOf(
         stored.map((s) => s.control),
         rule,
+        stored,
       ),
       roundOne: null,
     },

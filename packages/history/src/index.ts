@@ -12,6 +12,7 @@ export {
   recordOf,
   controlOf,
   roundOneOf,
+  forecastFactsOf,
   machineOf,
   fingerprintOf,
   designKeyOf,
@@ -28,11 +29,12 @@ export {
   type RunRecord,
   type ControlFacts,
   type RoundOneFacts,
+  type ForecastFacts,
   type ControlScenarioRecord,
 } from './record.js';
 export { HistoryStore, HistoryError, withHistory, defaultHistoryFile, type Series, type SeriesKey, type SeriesPoint, type SeriesFilter, type StoredRun, type StoredControl } from './store.js';
 export { MIGRATIONS, HISTORY_SCHEMA_VERSION } from './migrations.js';
-export { analyzeSeries, checkRun, changeRule, type AnalyzedSeries, type PlacedChange, type FigureCheck, type CheckOutcome, type MachineChange } from './analyze.js';
+export { analyzeSeries, checkRun, changeRule, machineCoverageOf, type AnalyzedSeries, type PlacedChange, type FigureCheck, type CheckOutcome, type MachineChange } from './analyze.js';
 export {
   binomialLowerTail,
   coverageOf,
@@ -44,7 +46,9 @@ export {
   type CoverageReport,
   type MachineCoverage,
   type PooledRoundOne,
-  type RoundOneRun,
+  type RunChecks,
+  type ForecastCoverage,
+  forecastCoverageOf,
 } from './coverage.js';
 export { NOISE_MODELS, simulateRun, simulateSeries, type NoiseModel, type SimulatedSeries } from './simulate.js';
 export { gitFacts } from './git.js';

@@ -91,12 +91,16 @@ CREATE TABLE controls (
   },
   {
     version: 4,
-    what: "each run's round-1 check: round 1 ÷ the block's later rounds (the pairs' ratios to the reference), its interval and the blocks behind it (null: the run had none)",
+    what: "each run's round-1 check (round 1 ÷ the block's later rounds of the pairs' ratios to the reference, its interval and the blocks behind it) and its forecast (the last 80% range said, the share its record claims, and the half-width reached); null where the run had none",
     sql: `
 ALTER TABLE runs ADD COLUMN round_one REAL;
 ALTER TABLE runs ADD COLUMN round_one_lo REAL;
 ALTER TABLE runs ADD COLUMN round_one_hi REAL;
-ALTER TABLE runs ADD COLUMN round_one_n INTEGER;`,
+ALTER TABLE runs ADD COLUMN round_one_n INTEGER;
+ALTER TABLE runs ADD COLUMN forecast_low REAL;
+ALTER TABLE runs ADD COLUMN forecast_high REAL;
+ALTER TABLE runs ADD COLUMN forecast_coverage REAL;
+ALTER TABLE runs ADD COLUMN forecast_reached REAL;`,
   },
 ];
 

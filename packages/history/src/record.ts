@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BenchResult, Environment } from '@benchsuite/sdk';
+import { forecastOutcome, type BenchResult, type Environment } from '@benchsuite/sdk';
 import type { Better } from './changes.js';
 
 /** The figures a history follows per (scenario, target): relative throughput, relative CPU per request, instructions per request. */
@@ -169,6 +169,25 @@ export function roundOneOf(result: BenchResult): RoundOneFacts | null {
   return { point: o.point, lo: o.ci95?.[0] ?? null, hi: o.ci95?.[1] ?? null, n: o.n };
 }
 
+/**
+ * A run's forecast against what it reached (`forecastOutcome`): the last 80% range said (its
+ * `coverage` the share of runs its record says it holds) and the median half-width reached over the
+ * ratios to the reference. The history counts how often the reached figure fell inside.
+ */
+export interface ForecastFacts {
+  low: number;
+  high: number;
+  coverage: number;
+  reached: number;
+}
+
+/** The forecast of a result against what it reached, or null: a run without a forecast, a range, or a reached figure. */
+export function forecastFactsOf(result: BenchResult): ForecastFacts | null {
+  const o = forecastOutcome(result);
+  if (!o || o.range === null || o.reached === null) return null;
+  return { low: o.range.low, high: o.range.high, coverage: o.range.coverage, reached: o.reached };
+}
+
 /** A finished run as the history keeps it. */
 export interface RunRecord {
   /** Identifies the result document, so the same run is never added twice. */
@@ -200,6 +219,8 @@ export interface RunRecord {
   control: ControlFacts | null;
   /** The run's round-1 check; null when it had none. */
   roundOne: RoundOneFacts | null;
+  /** The run's forecast and what it reached; null when it had no range to judge. */
+  forecast: ForecastFacts | null;
 }
 
 /**
@@ -270,5 +291,6 @@ export function recordOf(result: BenchResult, meta: { commit?: string | null; br
     figures,
     control: controlOf(result),
     roundOne: roundOneOf(result),
+    forecast: forecastFactsOf(result),
   };
 }

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import { toolCacheDir } from '@benchsuite/sdk';
 import { HISTORY_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
-import type { ControlFacts, FigureName, MachineFacts, RoundOneFacts, RunRecord } from './record.js';
+import type { ControlFacts, FigureName, ForecastFacts, MachineFacts, RoundOneFacts, RunRecord } from './record.js';
 
 /** A problem with the history file a user can fix (not SQLite, newer schema, unwritable, locked): the CLI exits 2 with it. */
 export class HistoryError extends Error {
@@ -85,6 +85,8 @@ export interface StoredControl {
   control: ControlFacts | null;
   /** The run's round-1 check (null: it had none, or it was added before the history kept it). */
   roundOne: RoundOneFacts | null;
+  /** The run's forecast against what it reached (null: none, or added before the history kept it). */
+  forecast: ForecastFacts | null;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -210,8 +212,9 @@ export class HistoryStore {
       this.db.run(
         `INSERT INTO runs (result_key, suite, started_at, finished_at, commit_sha, branch, dirty, machine_id, design_key, design_json, seed, mean_steal, max_steal,
            median_half_width, worst_half_width, precision_target, windows, excluded_steal, verdict, wall_sec, added_at,
-           control_twin, process_sd, process_sd_lo, process_sd_hi, process_sd_df, round_one, round_one_lo, round_one_hi, round_one_n)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           control_twin, process_sd, process_sd_lo, process_sd_hi, process_sd_df, round_one, round_one_lo, round_one_hi, round_one_n,
+           forecast_low, forecast_high, forecast_coverage, forecast_reached)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           rec.resultKey,
           rec.suite,
@@ -243,6 +246,10 @@ export class HistoryStore {
           rec.roundOne?.lo ?? null,
           rec.roundOne?.hi ?? null,
           rec.roundOne?.n ?? null,
+          rec.forecast?.low ?? null,
+          rec.forecast?.high ?? null,
+          rec.forecast?.coverage ?? null,
+          rec.forecast?.reached ?? null,
         ],
       );
       const runId = num(rows(this.db, 'SELECT last_insert_rowid() AS id')[0]!.id!)!;
@@ -390,6 +397,7 @@ export class HistoryStore {
       this.db,
       `SELECT r.id, r.started_at, r.commit_sha, r.design_key, r.control_twin, r.process_sd, r.process_sd_lo, r.process_sd_hi, r.process_sd_df,
               r.round_one, r.round_one_lo, r.round_one_hi, r.round_one_n,
+              r.forecast_low, r.forecast_high, r.forecast_coverage, r.forecast_reached,
               m.fingerprint, m.cpu_model, m.cores, m.arch, m.kernel, m.node, m.python, m.memory_gib
        FROM runs r JOIN machines m ON m.id = r.machine_id
        ${filter.fingerprint ? 'WHERE m.fingerprint = ?' : ''}
@@ -420,6 +428,10 @@ export class HistoryStore {
       const twin = str(r.control_twin ?? null);
       const sd = num(r.process_sd ?? null);
       const roundOne = num(r.round_one ?? null);
+      const fLow = num(r.forecast_low ?? null);
+      const fHigh = num(r.forecast_high ?? null);
+      const fCoverage = num(r.forecast_coverage ?? null);
+      const fReached = num(r.forecast_reached ?? null);
       return {
         runId,
         startedAt: str(r.started_at!)!,
@@ -436,6 +448,7 @@ export class HistoryStore {
                 processSd: sd === null ? null : { point: sd, lo: num(r.process_sd_lo ?? null), hi: num(r.process_sd_hi ?? null), df: num(r.process_sd_df ?? null) ?? 0 },
               },
         roundOne: roundOne === null ? null : { point: roundOne, lo: num(r.round_one_lo ?? null), hi: num(r.round_one_hi ?? null), n: num(r.round_one_n ?? null) ?? 1 },
+        forecast: fLow === null || fHigh === null || fCoverage === null || fReached === null ? null : { low: fLow, high: fHigh, coverage: fCoverage, reached: fReached },
       };
     });
   }

@@ -99,3 +99,18 @@ export function withRoundOne(r: BenchResult, logs: readonly number[]): BenchResu
     designBias: { flag: DEFAULTS.designBias.flag, roundOne: { overall: meanFactor(logs), overallOver: 'blocks', pairs: [] }, slotHalves: { targets: [], pairs: [] } },
   };
 }
+
+/** `r` with a forecast whose last range (said before the run) is [low, high], claiming `coverage`; what it reached is the fixture's own (`forecastOutcome`). */
+export function withForecastRange(r: BenchResult, low: number, high: number, coverage = 0.8): BenchResult {
+  const forecast = {
+    method: 'sliced',
+    source: 'prior' as const,
+    components: { between: 0.03, within: 0.1 },
+    blocks: 4,
+    rounds: 2,
+    halfWidth: (low + high) / 2,
+    budgetFor: [],
+    likely: { low, high, coverage },
+  };
+  return { ...r, design: { ...r.design, budgetPlan: { minimumSec: 60, givenMinimumSec: 60, changes: [], overBySec: 0, forecast } } };
+}

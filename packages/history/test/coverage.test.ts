@@ -1,9 +1,22 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scratch } from '@benchsuite/testkit';
-import { meanFactor } from '@benchsuite/sdk';
-import { binomialLowerTail, checkRun, coverageByMachine, coverageOf, HistoryStore, pooledRoundOne, recordOf, roundOneOf, withHistory, type RoundOneFacts } from '../src/index.js';
-import { syntheticResults, withControl, withRoundOne } from './_synthetic.js';
+import { forecastOutcome, meanFactor } from '@benchsuite/sdk';
+import {
+  binomialLowerTail,
+  checkRun,
+  coverageByMachine,
+  coverageOf,
+  forecastCoverageOf,
+  HistoryStore,
+  pooledRoundOne,
+  recordOf,
+  roundOneOf,
+  withHistory,
+  type ForecastFacts,
+  type RoundOneFacts,
+} from '../src/index.js';
+import { syntheticResults, withControl, withForecastRange, withRoundOne } from './_synthetic.js';
 
 describe('the one-sided binomial test of A/A coverage', () => {
   it('gives P(this few or fewer held | 95%) as computed by hand', () => {
@@ -178,5 +191,45 @@ describe('round 1 pooled over runs (the design-bias check one run reads to ±3�
     // The new run counts once, with the stored ones.
     expect(outcome.control.roundOne).toMatchObject({ runs: 4, blocks: 24, designKey: recordOf(results[3]!).designKey });
     expect(coverageByMachine(stored).overall.roundOne).toBeNull();
+  });
+});
+
+describe('the forecasts over runs: how often the half-width reached fell inside the range said', () => {
+  const f = (reached: number, low = 0.1, high = 0.2): ForecastFacts => ({ low, high, coverage: 0.8, reached });
+
+  it('counts inside, narrower and wider, and judges the share by a two-sided binomial test', () => {
+    // 8 of 10 inside an 80% range: as claimed.
+    const asClaimed = forecastCoverageOf([...Array.from({ length: 8 }, () => f(0.15)), f(0.05), f(0.3)])!;
+    expect(asClaimed).toMatchObject({ runs: 10, inside: 8, narrower: 1, wider: 1, share: 0.8, verdict: null });
+    // 3 of 12: P(X ≤ 3 | 12, 0.8) = 0.0000779, twice that under 5%: the ranges are too narrow.
+    const narrow = forecastCoverageOf([...Array.from({ length: 3 }, () => f(0.15)), ...Array.from({ length: 9 }, () => f(0.25))])!;
+    expect(narrow).toMatchObject({ inside: 3, narrower: 0, wider: 9, verdict: 'too-narrow' });
+    expect(narrow.pValue).toBeCloseTo(2 * binomialLowerTail(3, 12, 0.8), 12);
+    // 30 of 30: P(X ≥ 30 | 30, 0.8) = 0.8³⁰ = 0.00124: more often inside than claimed, the ranges too wide.
+    const wide = forecastCoverageOf(Array.from({ length: 30 }, () => f(0.15)))!;
+    expect(wide).toMatchObject({ inside: 30, verdict: 'too-wide' });
+    expect(wide.pValue).toBeCloseTo(2 * 0.8 ** 30, 12);
+    expect(forecastCoverageOf([null, undefined])).toBeNull();
+  });
+
+  it('is kept per run in the history and counted per machine and by history check', async () => {
+    const [base] = syntheticResults({ runs: 1, seed: 41 });
+    const reached = forecastOutcome(withForecastRange(base!, 0, 1))!.reached!;
+    expect(reached).toBeGreaterThan(0);
+    const results = syntheticResults({ runs: 4, seed: 41 }).map((r, i) => (i === 0 ? withForecastRange(r, reached * 1.1, reached * 1.5) : withForecastRange(r, reached * 0.8, reached * 1.2)));
+    const file = join(scratch('benchsuite-history-forecast'), 'h.sqlite');
+    await withHistory(file, (store) => {
+      for (const r of results.slice(0, 3)) store.add(recordOf(r));
+    });
+    const store = await HistoryStore.open(file);
+    const stored = store.controls();
+    const outcome = checkRun(store, recordOf(results[3]!));
+    store.close();
+    expect(stored[0]!.forecast).toEqual({ low: reached * 1.1, high: reached * 1.5, coverage: 0.8, reached });
+    expect(coverageByMachine(stored).machines[0]!.forecast).toMatchObject({ runs: 3, inside: 2, narrower: 1, wider: 0 });
+    expect(coverageByMachine(stored).overall.forecast).toMatchObject({ runs: 3, inside: 2 });
+    expect(outcome.control.forecast).toMatchObject({ runs: 4, inside: 3 });
+    // A run without a range to judge is not counted.
+    expect(recordOf(base!).forecast).toBeNull();
   });
 });

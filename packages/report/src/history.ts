@@ -95,6 +95,21 @@ export interface HistoryCoverageView {
   processSd: { runs: number; median: number; min: number; max: number } | null;
   /** Round 1 ÷ its blocks' later rounds pooled over the runs of one design (`pooledRoundOne` in @benchsuite/history); absent or null without it. */
   roundOne?: HistoryRoundOneView | null;
+  /** How often the runs' forecasts came true (`forecastCoverageOf` in @benchsuite/history); absent or null without one. */
+  forecast?: HistoryForecastCoverageView | null;
+}
+
+/** The forecast check over runs (`ForecastCoverage`). */
+export interface HistoryForecastCoverageView {
+  runs: number;
+  inside: number;
+  narrower: number;
+  wider: number;
+  share: number;
+  nominal: number;
+  alpha: number;
+  pValue: number;
+  verdict: 'too-narrow' | 'too-wide' | null;
 }
 
 /** The design's round-1 trend pooled over runs (`PooledRoundOne`). */
@@ -218,16 +233,36 @@ export function roundOneText(r: HistoryRoundOneView): string {
   return `${head}, not yet resolved to ±${pct}${more}.${byRuns}${others}`;
 }
 
-/** The coverage lines of `history changes`: one for a single machine, else all of them and each; each machine's round-1 line after its A/A line. */
+/**
+ * The tool's check of its forecasts over the runs kept: `Forecast: the half-width reached fell inside
+ * the forecast's range in 7 of 9 runs (78%); expected about 80%; outside, 1 narrower and 1 wider.`,
+ * then, when a two-sided binomial test finds the share clearly off, which way.
+ */
+export function forecastCoverageText(f: HistoryForecastCoverageView, where = 'on this machine'): string {
+  const outside = f.runs - f.inside;
+  const sides = outside ? `; outside, ${[f.narrower ? `${f.narrower} narrower` : '', f.wider ? `${f.wider} wider` : ''].filter(Boolean).join(' and ')}` : '';
+  const head = `Forecast: the half-width reached fell inside the forecast's range in ${f.inside} of ${plural(f.runs, 'run')} (${fmtPct(f.share, 0)}); expected about ${fmtPct(f.nominal, 0)}${sides}.`;
+  if (f.verdict === 'too-narrow')
+    return `${head} That is clearly fewer (two-sided binomial test, ${pText(f.pValue)} < ${f.alpha}): the forecast's ranges are too narrow ${where}; give a budget room beyond them.`;
+  if (f.verdict === 'too-wide') return `${head} That is clearly more (two-sided binomial test, ${pText(f.pValue)} < ${f.alpha}): the forecast's ranges are wider than they need be ${where}.`;
+  return head;
+}
+
+/** A machine's checks over the runs kept after its A/A line: its design's round 1 pooled, then its forecasts. */
+function runCheckLines(m: HistoryCoverageView, where = 'on this machine'): string[] {
+  return [...(m.roundOne ? [roundOneText(m.roundOne)] : []), ...(m.forecast ? [forecastCoverageText(m.forecast, where)] : [])];
+}
+
+/** The coverage lines of `history changes`: one for a single machine, else all of them and each; each machine's round-1 and forecast lines after its A/A line. */
 function coverageLines(c: HistoryCoverageReportView): string[] {
-  const roundOne = (m: HistoryCoverageView, indent = '') => (m.roundOne ? [`${indent}${roundOneText(m.roundOne)}`] : []);
   if (c.machines.length <= 1) {
     const m = c.machines[0] ?? c.overall;
-    return [`A/A control: ${coverageText(m)}`, ...roundOne(m)];
+    return [`A/A control: ${coverageText(m)}`, ...runCheckLines(m)];
   }
   return [
     `A/A control, all ${c.machines.length} machines: ${coverageText(c.overall, 'on these machines')}`,
-    ...c.machines.flatMap((m) => [`  machine ${m.fingerprint}: ${coverageText(m)}`, ...roundOne(m, '    ')]),
+    ...(c.overall.forecast ? [forecastCoverageText(c.overall.forecast, 'on these machines')] : []),
+    ...c.machines.flatMap((m) => [`  machine ${m.fingerprint}: ${coverageText(m)}`, ...runCheckLines(m).map((l) => `    ${l}`)]),
   ];
 }
 
@@ -326,7 +361,7 @@ export function renderHistoryCheck(
     );
   }
   if (o.control) out.push(`A/A control on this machine: ${coverageText(o.control)}`);
-  if (o.control?.roundOne) out.push(roundOneText(o.control.roundOne));
+  if (o.control) out.push(...runCheckLines(o.control));
   out.push(`Rule: the last ${o.window} runs before this one, then this run; ${ruleText(o.rule)}. A regression is the last change of that series, for the worse, with this run on its far side.`);
   return `${out.join('\n')}\n`;
 }
@@ -443,8 +478,11 @@ function controlChartSvg(runs: readonly HistoryControlRunView[], c: HistoryCover
 /** A machine's coverage check on the page: its sentence, and its chart when it had intervals. */
 function coverageHtml(c: HistoryCoverageView, runs: readonly HistoryControlRunView[]): string {
   const sentence = `<p class="${c.tooNarrow ? 'note bad' : 'muted'}">A/A control: ${esc(coverageText(c))}</p>`;
-  const roundOne = c.roundOne ? `<p class="${c.roundOne.verdict === 'beyond' ? 'note bad' : 'muted'}">${esc(roundOneText(c.roundOne))}</p>` : '';
-  return c.intervals ? `${sentence}${roundOne}<div class="charts two"><div class="history-series">${controlChartSvg(runs, c)}</div></div>` : `${sentence}${roundOne}`;
+  const checks = machineChecks(c)
+    .slice(1)
+    .map((x) => `<p class="${x.bad ? 'note bad' : 'muted'}">${esc(x.text)}</p>`)
+    .join('');
+  return c.intervals ? `${sentence}${checks}<div class="charts two"><div class="history-series">${controlChartSvg(runs, c)}</div></div>` : `${sentence}${checks}`;
 }
 
 /** The changes of a series as a list (HTML). */
@@ -454,17 +492,34 @@ function changesListHtml(s: HistorySeriesView): string {
   return `<ul class="changes" style="margin:4px 0 10px;padding-left:18px;font-size:12.5px">${s.changes.map((c) => `<li class="${c.direction}" style="color:${c.direction === 'worse' ? '#991b1b' : '#166534'}">${esc(changeLine(s.key.figure, c))}</li>`).join('')}</ul>`;
 }
 
-/** The run report's history section (its body): each pair's series, this run last, with its changes. */
-export function historySectionHtml(series: readonly HistorySeriesView[], rule: HistoryRuleView): string {
+/** The machine's checks over the runs kept, for a run's history section: the A/A coverage, then the design's round 1 pooled; each with whether it is bad news. */
+function machineChecks(control: HistoryCoverageView | undefined): { text: string; bad: boolean }[] {
+  if (!control) return [];
+  return [
+    { text: `A/A control on this machine: ${coverageText(control)}`, bad: control.tooNarrow },
+    ...(control.roundOne ? [{ text: roundOneText(control.roundOne), bad: control.roundOne.verdict === 'beyond' }] : []),
+    ...(control.forecast ? [{ text: forecastCoverageText(control.forecast), bad: control.forecast.verdict === 'too-narrow' }] : []),
+  ];
+}
+
+/** The run report's history section (its body): the machine's checks, then each pair's series, this run last, with its changes. */
+export function historySectionHtml(series: readonly HistorySeriesView[], rule: HistoryRuleView, control?: HistoryCoverageView): string {
   const charts = series.map((s) => `<div class="history-series">${historyChartSvg(s)}${changesListHtml(s)}</div>`).join('\n');
-  return `<p class="muted">This run among the earlier runs of the same machine and design in the history. ${esc(ruleText(rule))}.</p>
+  const checks = machineChecks(control)
+    .map((c) => `<p class="${c.bad ? 'note bad' : 'muted'}">${esc(c.text)}</p>`)
+    .join('');
+  return `<p class="muted">This run among the earlier runs of the same machine and design in the history. ${esc(ruleText(rule))}.</p>${checks}
 <div class="charts two">${charts}</div>`;
 }
 
-/** The history section in Markdown: each series with a change, and its changes. */
-export function historySectionMarkdown(series: readonly HistorySeriesView[], rule: HistoryRuleView): string[] {
+/** The history section in Markdown: the machine's checks, then each series with a change, and its changes. */
+export function historySectionMarkdown(series: readonly HistorySeriesView[], rule: HistoryRuleView, control?: HistoryCoverageView): string[] {
   const found = series.filter((s) => s.changes.length);
-  const out = [`${series.length} series of this run's pairs in the history (${ruleText(rule)}); ${found.length ? `changes in ${found.length}:` : 'no lasting change.'}`, ''];
+  const out = [
+    `${series.length} series of this run's pairs in the history (${ruleText(rule)}); ${found.length ? `changes in ${found.length}:` : 'no lasting change.'}`,
+    '',
+    ...machineChecks(control).flatMap((c) => [escapeMarkdown(c.text), '']),
+  ];
   for (const s of found) out.push(...s.changes.map((c) => `- ${escapeMarkdown(seriesTitle(s.key))}: ${escapeMarkdown(changeLine(s.key.figure, c))}`));
   if (found.length) out.push('');
   return out;

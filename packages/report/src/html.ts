@@ -417,7 +417,7 @@ function sectionHtml(m: ReportModel, s: Section): string {
       case 'costs':
         return costsHtml(m);
       case 'history':
-        return historySectionHtml(s.history.series, s.history.rule);
+        return historySectionHtml(s.history.series, s.history.rule, s.history.control);
       case 'environment':
         return environmentHtml(m);
     }

@@ -26,6 +26,7 @@ export {
   renderHistoryChanges,
   renderHistoryCheck,
   roundOneText,
+  forecastCoverageText,
   type HistoryChangeView,
   type HistoryCheckView,
   type HistoryControlRunView,
@@ -38,6 +39,7 @@ export {
   type HistoryMachineView,
   type HistoryPointView,
   type HistoryRoundOneView,
+  type HistoryForecastCoverageView,
   type HistoryRuleView,
   type HistorySeriesView,
 } from './history.js';

@@ -190,7 +190,7 @@ function section(m: ReportModel, s: Section): string[] {
     case 'costs':
       return costs(m);
     case 'history':
-      return historySectionMarkdown(s.history.series, s.history.rule);
+      return historySectionMarkdown(s.history.series, s.history.rule, s.history.control);
     case 'environment':
       return environment(m);
   }

@@ -1,5 +1,6 @@
 import {
   DEFAULTS,
+  forecastOutcome,
   median,
   methodSentences,
   twinOf,
@@ -21,7 +22,7 @@ import {
 import { budgetTexts, noteText, type Note } from './notes.js';
 import { DASH, cpuList, fmtBytes, fmtDate, fmtDuration, fmtHalfWidth, fmtInt, fmtPct, plural } from './units.js';
 import { withReference } from './reference.js';
-import type { HistoryRuleView, HistorySeriesView } from './history.js';
+import type { HistoryCoverageView, HistoryRuleView, HistorySeriesView } from './history.js';
 
 /** Options of the result renderers (Markdown, HTML, terminal). */
 export interface ReportOptions {
@@ -43,7 +44,12 @@ export interface ReportOptions {
    * Each pair's series from the history (this run among the earlier runs of its machine and
    * design), with the changes found; the HTML report draws them. The caller reads the history.
    */
-  history?: { series: readonly HistorySeriesView[]; rule: HistoryRuleView };
+  history?: {
+    series: readonly HistorySeriesView[];
+    rule: HistoryRuleView;
+    /** The run's machine: its A/A coverage over the runs kept and its design's round 1 pooled over them (said under the section's first line). */
+    control?: HistoryCoverageView;
+  };
 }
 
 export type ScenarioInfo = BenchResult['scenarios'][number];
@@ -663,14 +669,10 @@ function forecastFacts(r: BenchResult): Array<{ label: string; text: string }> {
   const said = [`about ${saidText(p.forecast)} before the run${p.forecast.likely ? '' : " (the method's typical noise)"}`];
   const m = p.measuredForecast;
   if (m) said.push(`${saidText(m)} from this run's own noise after its first blocks`);
-  // The forecast is of a typical ratio to the reference: reached is the median over those, not over
-  // every headline (the reference's own is an absolute req/s, wider by the host's drift).
-  const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
-  const reachedHw = ratios.length ? median(ratios) : r.overall.medianHalfWidth;
-  const reached = ratios.length ? `${fmtHalfWidth(reachedHw)} (median over the ${ratios.length} ratios to ${r.design.reference})` : `${fmtHalfWidth(reachedHw)} (median over pairs)`;
-  // Judged against the last range said: after the first blocks, else before the run.
-  const range = m ? m.likely : p.forecast.likely;
-  const held = range && reachedHw !== null && Number.isFinite(reachedHw) ? (reachedHw >= range.low && reachedHw <= range.high ? ', inside the range' : ', outside the range') : '';
+  // What it reached, and where that fell against the last range said (`forecastOutcome`).
+  const o = forecastOutcome(r)!;
+  const reached = o.over === 'ratios' ? `${fmtHalfWidth(o.reached)} (median over the ${o.n} ratios to ${r.design.reference})` : `${fmtHalfWidth(o.reached)} (median over pairs)`;
+  const held = o.fell === null ? '' : o.fell === 'inside' ? ', inside the range' : ', outside the range';
   return [{ label: 'Forecast', text: `${said.join(', ')}; reached ${reached}${held}` }];
 }
 

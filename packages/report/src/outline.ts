@@ -69,7 +69,7 @@ export function outline(m: ReportModel): Section[] {
       floors[0] && { kind: 'loader-floor-table', responder: floors[0].floor.responder },
     ),
     ...(m.targetsWithCosts.length ? [{ kind: 'costs' as const, id: 'costs', title: 'Costs', brief: true }] : []),
-    ...(m.history?.series.length ? [{ kind: 'history' as const, id: 'history', title: 'History', brief: false, history: m.history }] : []),
+    ...(m.history && (m.history.series.length || m.history.control) ? [{ kind: 'history' as const, id: 'history', title: 'History', brief: false, history: m.history }] : []),
     { kind: 'environment', id: 'environment', title: 'Environment', brief: false },
   ];
 }

@@ -10,6 +10,7 @@ import {
   renderHistoryHtml,
   renderHtml,
   renderMarkdown,
+  forecastCoverageText,
   roundOneText,
   type HistoryChangeView,
   type HistoryPointView,
@@ -110,6 +111,22 @@ describe("the design's round 1 pooled over runs, in words", () => {
   });
 });
 
+describe('the forecasts over runs, in words', () => {
+  const base = { runs: 9, inside: 7, narrower: 1, wider: 1, share: 7 / 9, nominal: 0.8, alpha: 0.05, pValue: 0.9, verdict: null };
+  it('says how many fell inside against the share claimed, which way the others missed, and a clear miss of the claim', () => {
+    expect(forecastCoverageText(base)).toBe("Forecast: the half-width reached fell inside the forecast's range in 7 of 9 runs (78%); expected about 80%; outside, 1 narrower and 1 wider.");
+    expect(forecastCoverageText({ ...base, inside: 9, narrower: 0, wider: 0, share: 1 })).toBe(
+      "Forecast: the half-width reached fell inside the forecast's range in 9 of 9 runs (100%); expected about 80%.",
+    );
+    expect(forecastCoverageText({ ...base, runs: 12, inside: 3, narrower: 0, wider: 9, share: 0.25, pValue: 0.0002, verdict: 'too-narrow' })).toMatch(
+      /outside, 9 wider\. That is clearly fewer \(two-sided binomial test, p < 0\.001 < 0\.05\): the forecast's ranges are too narrow on this machine; give a budget room beyond them\.$/,
+    );
+    expect(forecastCoverageText({ ...base, runs: 30, inside: 30, narrower: 0, wider: 0, share: 1, pValue: 0.0025, verdict: 'too-wide' }, 'on these machines')).toMatch(
+      /the forecast's ranges are wider than they need be on these machines\.$/,
+    );
+  });
+});
+
 describe('the gate on a machine whose kernel or Node changed', () => {
   const tooShort = { scenario: 'baseline', target: 'fastify', figure: 'rps', value: 0.75, history: points.slice(0, 4), verdict: { status: 'too-short', have: 3, need: 10 } } as const;
   const passed = { scenario: 'baseline', target: 'fastify', figure: 'rps', value: 0.75, history: points, verdict: { status: 'pass', changes: [] } } as const;
@@ -159,6 +176,33 @@ describe("a run's Markdown report with its history", () => {
     expect(md).toContain('## History');
     expect(md).toContain('- fastify on baseline, throughput ÷ node-http: worse −12.0% \\[−14.0%, −10.0%\\] after a000b00000');
     expect(renderMarkdown(loadFixture())).not.toContain('## History');
+  });
+
+  it("says the machine's A/A coverage and its design's round 1 over the runs kept, when the caller gives them", () => {
+    const control = {
+      runs: 12,
+      controlled: 12,
+      intervals: 40,
+      held: 38,
+      share: 0.95,
+      nominal: 0.95,
+      alpha: 0.05,
+      pValue: 0.6,
+      tooNarrow: false,
+      processSd: null,
+      roundOne: { runs: 12, blocks: 310, otherDesigns: 0, point: 0.975, ci95: [0.966, 0.984] as const, widthFrom: 'blocks' as const, flag: 0.01, verdict: 'beyond' as const, runsToResolve: null },
+    };
+    const md = renderMarkdown(loadFixture(), { history: { series: [stepped, flat], rule, control } });
+    const section = md.slice(md.indexOf('## History'));
+    expect(section).toContain('\nA/A control on this machine: 38 of 40 intervals held 1 (95%) over 12 runs; expected about 95%.\n');
+    expect(section).toContain(
+      "\nRound 1 ÷ its block's later rounds (the pairs' ratios to the reference), pooled over 12 runs of this design (310 blocks): 0.975 \\[0.966, 0.984\\], 2.5% low, beyond ±1%",
+    );
+    const html = renderHtml(loadFixture(), { history: { series: [stepped, flat], rule, control } });
+    expect(html).toContain('<p class="muted">A/A control on this machine: 38 of 40 intervals held 1 (95%)');
+    expect(html).toContain('<p class="note bad">Round 1 ÷ its block&#39;s later rounds');
+    // Without them (results rendered without the machine's checks), the section as before.
+    expect(renderMarkdown(loadFixture(), { history: { series: [stepped, flat], rule } })).not.toContain('A/A control on this machine');
   });
 });
 

@@ -10,6 +10,7 @@ import {
   defaultHistoryFile,
   figureNames,
   gitFacts,
+  machineCoverageOf,
   machinePartNames,
   recordOf,
   withHistory,
@@ -20,7 +21,7 @@ import {
   type RunRecord,
   type StoredControl,
 } from '@benchsuite/history';
-import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, type HistoryRuleView } from '@benchsuite/report';
+import { renderHistoryChanges, renderHistoryCheck, renderHistoryHtml, type HistoryRuleView, type RenderOptions } from '@benchsuite/report';
 import { defineCommand, type Command } from '../_cli.js';
 import { EXIT, UsageError } from '../_errors.js';
 import { writeFileAtomic, type CommandIO } from '../_io.js';
@@ -88,14 +89,18 @@ export async function addToHistory(file: string, result: BenchResult, flags: { c
   return guarded(() => withHistory(file, (store) => ({ record, ...store.add(record) })));
 }
 
-/** The series of a run's machine and design, with the changes found (this run included if stored). */
-export async function seriesOfRun(file: string, record: RunRecord): Promise<AnalyzedSeries[]> {
+/**
+ * A run among its history, for its report: the series of its machine and design with the changes
+ * found (this run included if stored), and its machine's A/A coverage with its design's round 1
+ * pooled over the runs kept (this run counted once).
+ */
+export async function historyOfRun(file: string, record: RunRecord): Promise<NonNullable<RenderOptions['history']>> {
   return guarded(async () => {
     const store = await HistoryStore.open(file);
     try {
       const pairs = new Set(record.figures.map((f) => `${f.scenario}\u0000${f.target}`));
       const series = store.series({ fingerprint: record.fingerprint, designKey: record.designKey }).filter((s) => pairs.has(`${s.key.scenario}\u0000${s.key.target}`));
-      return analyzeSeries(series, changeRule());
+      return { series: analyzeSeries(series, changeRule()), rule: historyRule(), control: machineCoverageOf(store, record) };
     } finally {
       store.close();
     }

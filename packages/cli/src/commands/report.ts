@@ -53,8 +53,8 @@ export const reportCommand = defineCommand({
     if (flags.db !== undefined && !flags.history) throw new UsageError('--db names the history file of --history; add --history, or drop --db');
     let history: RenderOptions['history'];
     if (flags.history) {
-      const { historyFile, historyRule, recordFor, seriesOfRun } = await import('./history.js');
-      history = { series: await seriesOfRun(historyFile(flags.db, io), recordFor(result, {})), rule: historyRule() };
+      const { historyFile, historyOfRun, recordFor } = await import('./history.js');
+      history = await historyOfRun(historyFile(flags.db, io), recordFor(result, {}));
     }
     let text: string;
     try {

@@ -575,13 +575,13 @@ async function summary(result: BenchResult, io: CommandIO): Promise<void> {
   }
 }
 
-/** `--history`: add the run, then its pairs' series with their changes for the HTML report. */
+/** `--history`: add the run, then its pairs' series with their changes, and its machine's A/A and round-1 checks, for the reports. */
 async function addRunToHistory(result: BenchResult, db: string | undefined, io: CommandIO): Promise<RenderOptions['history']> {
-  const { addToHistory, historyFile, historyRule, seriesOfRun } = await import('./history.js');
+  const { addToHistory, historyFile, historyOfRun } = await import('./history.js');
   const file = historyFile(db, io);
   const { record, runId, added } = await addToHistory(file, result);
   io.stderr(`history: ${added ? `added as run #${runId}` : `already there as run #${runId}`} (machine ${record.fingerprint}) in ${file}\n`);
-  return { series: await seriesOfRun(file, record), rule: historyRule() };
+  return historyOfRun(file, record);
 }
 
 /** Exit 1 when any window, server start in a block, capacity block, verification or target set-up failed; the threshold code when a threshold failed. */

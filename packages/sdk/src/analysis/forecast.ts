@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import type { BlockRecord, WindowRecord } from '../result-schema.js';
+import type { BenchResult, BlockRecord, WindowRecord } from '../result-schema.js';
 import { median } from './bootstrap.js';
 import { normalQuantile, tQuantile } from './student-t.js';
 import type { Grouped } from './bootstrap.js';
@@ -461,4 +461,43 @@ export function pairNoise(windows: readonly WindowRecord[], pairs: ReadonlyArray
     if (!components) return [];
     return [{ ...p, components, betweenSquared: betweenSquared(groups), blocks: groups.length, rounds: median(groups.map((g) => g.length)) }];
   });
+}
+
+/** What a run's forecast said and what the run reached (`forecastOutcome`). */
+export interface ForecastOutcome {
+  /** The half-width reached: the median over the ratios to the reference (the forecast's own figure), else over every pair; null when no pair had one. */
+  reached: number | null;
+  over: 'ratios' | 'pairs';
+  /** The ratios behind `reached` (0 when over pairs). */
+  n: number;
+  /** The last range said (after the first blocks, else before the run) and the share of runs its record says it holds; null: a forecast without a range. */
+  range: { low: number; high: number; coverage: number } | null;
+  from: 'measured' | 'before';
+  /** Where the reached figure fell against that range; null without one, or without a reached figure. */
+  fell: 'inside' | 'narrower' | 'wider' | null;
+}
+
+/**
+ * A finished run's forecast against what it reached: the one home of that judgement, for the
+ * report's "Forecast" line and the history's count over runs. The forecast is of a typical ratio to
+ * the reference, so the reached figure is the median over those, not over every headline (the
+ * reference's own is an absolute req/s, wider by the host's drift). Judged against the last range
+ * said: after the first blocks, else before the run. Null: the run had no forecast.
+ */
+export function forecastOutcome(r: Pick<BenchResult, 'design' | 'summaries' | 'overall'>): ForecastOutcome | null {
+  const p = r.design.budgetPlan;
+  if (!p?.forecast) return null;
+  const ratios = r.summaries.filter((x) => x.target !== r.design.reference && x.relativeRps?.halfWidth != null).map((x) => x.relativeRps!.halfWidth!);
+  const reached = ratios.length ? median(ratios) : r.overall.medianHalfWidth;
+  const m = p.measuredForecast;
+  const range = (m ? m.likely : p.forecast.likely) ?? null;
+  const known = reached !== null && Number.isFinite(reached);
+  return {
+    reached: known ? reached : null,
+    over: ratios.length ? 'ratios' : 'pairs',
+    n: ratios.length,
+    range,
+    from: m ? 'measured' : 'before',
+    fell: range === null || !known ? null : reached < range.low ? 'narrower' : reached > range.high ? 'wider' : 'inside',
+  };
 }
