@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commitOf, syntheticResults, withControl, withRoundOne } from '../../history/test/_synthetic.js';
+import { forecastOutcome, type BenchResult } from '@benchsuite/sdk';
+import { commitOf, syntheticResults, withControl, withForecastRange, withRoundOne } from '../../history/test/_synthetic.js';
 import { inProcess, scratch, STACK } from './_helpers.js';
 
 /*
@@ -185,10 +186,12 @@ describe('the A/A coverage check', () => {
   // missing 1 and run 9's without an interval yet: 14 of 15 held. Machine B: 20 runs of one
   // scenario, 4 missing 1 (16 of 20, P(X ≤ 16 | 20, 0.95) = 0.0159), and a new run that holds.
   const A = syntheticResults({ runs: 10, seed: 21 }).map((r, i) => (i < 2 ? r : withControl(r, [true, i === 5 ? false : i === 9 ? null : true], i === 9 ? null : 0.02 + 0.005 * (i - 2))));
-  // Machine B's runs also carry the round-1 check: 8 blocks each, scattered around 3% low.
+  // Machine B's runs also carry the round-1 check (8 blocks each, scattered around 3% low) and a
+  // forecast whose 80% range always held what they reached (±20% around it): 20 of 20, too wide.
   const roundOneLogs = (i: number) => Array.from({ length: 8 }, (_, k) => -0.03 + 0.01 * (((k * 7 + i * 3) % 5) - 2));
+  const reached = (r: BenchResult) => forecastOutcome(withForecastRange(r, 0, 1))!.reached!;
   const B = syntheticResults({ runs: 21, seed: 22, cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz', startHour: 100 }).map((r, i) =>
-    withRoundOne(withControl(r, [i % 5 !== 4], 0.04), roundOneLogs(i)),
+    withForecastRange(withRoundOne(withControl(r, [i % 5 !== 4], 0.04), roundOneLogs(i)), reached(r) * 0.8, reached(r) * 1.2),
   );
   let aaDb: string;
   let fpA: string;
@@ -219,6 +222,11 @@ describe('the A/A coverage check', () => {
       `\n    Round 1 ÷ its block's later rounds (the pairs' ratios to the reference), pooled over 20 runs of this design (160 blocks): 0.970 [0.968, 0.973], 3.0% low, beyond ±1%: this design's warm-up leaves a trend on this machine that one run's own check is too coarse to see;`,
     );
     expect(r.stdout.match(/Round 1 ÷/g)).toHaveLength(1);
+    // The forecasts: over all machines (only B's runs had one), then under machine B's lines.
+    expect(r.stdout).toContain(
+      "\nForecast: the half-width reached fell inside the forecast's range in 20 of 20 runs (100%); expected about 80%. That is clearly more (two-sided binomial test, p = 0.023 < 0.05): the forecast's ranges are wider than they need be on these machines.\n",
+    );
+    expect(r.stdout).toContain("\n    Forecast: the half-width reached fell inside the forecast's range in 20 of 20 runs (100%); expected about 80%. That is clearly more");
     const json = JSON.parse((await inProcess(['history', 'changes', '--db', aaDb, '--json'])).stdout) as {
       control: { overall: Record<string, unknown>; machines: Record<string, unknown>[] };
     };
@@ -263,6 +271,7 @@ describe('the A/A coverage check', () => {
     expect(html).toContain('A/A control, all 2 machines: 30 of 35 intervals held 1 (86%)');
     expect(html).toContain('<p class="note bad">A/A control: 16 of 20 intervals held 1 (80%) over 20 runs; expected about 95%. That is clearly fewer');
     expect(html).toContain('<p class="muted">A/A control: 14 of 15 intervals held 1 (93%)');
+    expect(html).toContain('<p class="muted">Forecast: the half-width reached fell inside the forecast&#39;s range in 20 of 20 runs (100%)');
     expect(html).toContain(
       `<p class="note bad">Round 1 ÷ its block&#39;s later rounds (the pairs&#39; ratios to the reference), pooled over 20 runs of this design (160 blocks): 0.970 [0.968, 0.973], 3.0% low`,
     );

@@ -214,8 +214,9 @@ function coverageText(c: HistoryCoverageView, where = 'on this machine'): string
 
 /**
  * The design's own check over the runs kept (issue 38's figure, which one run reads to ±3–5%):
- * `Round 1 ÷ its block's later rounds, pooled over 5 runs of this design (133 blocks): 0.988 [0.970,
- * 1.006], not yet resolved to ±1% (about 9 more runs like these would).`
+ * `Round 1 ÷ its block's later rounds (the pairs' ratios to the reference), pooled over 5 runs of
+ * this design (133 blocks): 0.988 [0.965, 1.011], not yet resolved to ±1% (about 6 more runs like
+ * these would).`, then which interval stood and the runs of other designs left out.
  */
 export function roundOneText(r: HistoryRoundOneView): string {
   const ci = r.ci95 ? ` [${r.ci95[0].toFixed(3)}, ${r.ci95[1].toFixed(3)}]` : ' (no interval: one block)';
@@ -492,7 +493,7 @@ function changesListHtml(s: HistorySeriesView): string {
   return `<ul class="changes" style="margin:4px 0 10px;padding-left:18px;font-size:12.5px">${s.changes.map((c) => `<li class="${c.direction}" style="color:${c.direction === 'worse' ? '#991b1b' : '#166534'}">${esc(changeLine(s.key.figure, c))}</li>`).join('')}</ul>`;
 }
 
-/** The machine's checks over the runs kept, for a run's history section: the A/A coverage, then the design's round 1 pooled; each with whether it is bad news. */
+/** The machine's checks over the runs kept: the A/A coverage, the design's round 1 pooled, the forecasts; each with whether it is bad news (drawn as a note). */
 function machineChecks(control: HistoryCoverageView | undefined): { text: string; bad: boolean }[] {
   if (!control) return [];
   return [
@@ -542,7 +543,11 @@ export function renderHistoryPage(
   const changes = series.reduce((a, s) => a + s.changes.length, 0);
   const all = o.control?.coverage.overall;
   const overall =
-    all && machines.length > 1 ? `<p class="${all.tooNarrow ? 'note bad' : 'muted'}">A/A control, all ${machines.length} machines: ${esc(coverageText(all, 'on these machines'))}</p>` : '';
+    all && machines.length > 1
+      ? `<p class="${all.tooNarrow ? 'note bad' : 'muted'}">A/A control, all ${machines.length} machines: ${esc(coverageText(all, 'on these machines'))}</p>${
+          all.forecast ? `<p class="${all.forecast.verdict === 'too-narrow' ? 'note bad' : 'muted'}">${esc(forecastCoverageText(all.forecast, 'on these machines'))}</p>` : ''
+        }`
+      : '';
   return `<!doctype html>
 <html lang="en">
 <head>
