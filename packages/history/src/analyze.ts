@@ -186,8 +186,8 @@ export function checkRun(
 
 /**
  * The A/A coverage check over every run kept of `rec`'s machine fingerprint, `rec` included (once,
- * stored or not), and its design's round 1 pooled over those runs: what `history check` and a run's
- * report with `--history` say of the machine.
+ * stored or not), its design's round 1 pooled over those runs, and how often their forecasts held:
+ * what `history check` and a run's report with `--history` say of the machine.
  */
 export function machineCoverageOf(store: HistoryStore, rec: RunRecord, rule: CoverageRule = coverageRule()): MachineCoverage {
   const kept = store.controls({ fingerprint: rec.fingerprint });

@@ -212,7 +212,9 @@ export interface CoverageReport {
 }
 
 /**
- * The coverage check over runs (null: a run without an A/A control). Intervals are counted as
+ * The coverage check over runs (null: a run without an A/A control), with, from `runs`, the round-1
+ * check pooled over one design (`designKey`, else the newest run's) and the forecasts' share held
+ * (`pooledRoundOne`, `forecastCoverageOf`). Intervals are counted as
  * independent, though a run's scenarios share its processes, so their intervals miss together more
  * often than independent ones would; the test then says "too narrow" somewhat more readily.
  */

@@ -47,7 +47,7 @@ export interface ReportOptions {
   history?: {
     series: readonly HistorySeriesView[];
     rule: HistoryRuleView;
-    /** The run's machine: its A/A coverage over the runs kept and its design's round 1 pooled over them (said under the section's first line). */
+    /** The run's machine: its A/A coverage over the runs kept, its design's round 1 pooled over them and its forecasts' share held (said under the section's first line). */
     control?: HistoryCoverageView;
   };
 }

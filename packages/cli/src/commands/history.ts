@@ -91,8 +91,8 @@ export async function addToHistory(file: string, result: BenchResult, flags: { c
 
 /**
  * A run among its history, for its report: the series of its machine and design with the changes
- * found (this run included if stored), and its machine's A/A coverage with its design's round 1
- * pooled over the runs kept (this run counted once).
+ * found (this run included if stored), and its machine's checks over the runs kept (this run
+ * counted once): the A/A coverage, its design's round 1 pooled, the forecasts' share held.
  */
 export async function historyOfRun(file: string, record: RunRecord): Promise<NonNullable<RenderOptions['history']>> {
   return guarded(async () => {

@@ -575,7 +575,7 @@ async function summary(result: BenchResult, io: CommandIO): Promise<void> {
   }
 }
 
-/** `--history`: add the run, then its pairs' series with their changes, and its machine's A/A and round-1 checks, for the reports. */
+/** `--history`: add the run, then its pairs' series with their changes, and its machine's checks (A/A, round 1, forecasts), for the reports. */
 async function addRunToHistory(result: BenchResult, db: string | undefined, io: CommandIO): Promise<RenderOptions['history']> {
   const { addToHistory, historyFile, historyOfRun } = await import('./history.js');
   const file = historyFile(db, io);
