@@ -1,4 +1,4 @@
-import { DEFAULTS, median, normalQuantile, tQuantile } from '@benchsuite/sdk';
+import { DEFAULTS, fellAgainst, median, normalQuantile, tQuantile } from '@benchsuite/sdk';
 import type { ControlFacts, ForecastFacts, MachineFacts, RoundOneFacts } from './record.js';
 import type { StoredControl } from './store.js';
 
@@ -92,8 +92,9 @@ export function forecastCoverageOf(forecasts: readonly (ForecastFacts | null | u
   const kept = forecasts.filter((f): f is ForecastFacts => f != null);
   if (!kept.length) return null;
   const n = kept.length;
-  const inside = kept.filter((f) => f.reached >= f.low && f.reached <= f.high).length;
-  const narrower = kept.filter((f) => f.reached < f.low).length;
+  const fell = kept.map((f) => fellAgainst(f.reached, f));
+  const inside = fell.filter((x) => x === 'inside').length;
+  const narrower = fell.filter((x) => x === 'narrower').length;
   const nominal = kept.reduce((a, f) => a + f.coverage, 0) / n;
   const lower = binomialLowerTail(inside, n, nominal);
   const upper = 1 - binomialLowerTail(inside - 1, n, nominal);

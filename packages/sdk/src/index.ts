@@ -86,7 +86,18 @@ export { readPlan, planOptions, diffPlans, type PlanAsk, type RunPlan } from './
 export { unusableDir } from './output-dir.js';
 export { planBudget, minimumSec, type BudgetChange, type BudgetPlan, type RunForecast } from './analysis/budget.js';
 export type { PlannedScenario } from './analysis/round-cost.js';
-export { expectedHalfWidth, forecastBudget, forecastOutcome, likelyRange, budgetFor, noiseComponents, typicalComponents, type ForecastOutcome, type NoiseComponents } from './analysis/forecast.js';
+export {
+  expectedHalfWidth,
+  fellAgainst,
+  forecastBudget,
+  forecastOutcome,
+  likelyRange,
+  budgetFor,
+  noiseComponents,
+  typicalComponents,
+  type ForecastOutcome,
+  type NoiseComponents,
+} from './analysis/forecast.js';
 export { streamSpecSchema, type ObservedRequest, type StreamSpec, type StreamSpecInput } from './stream/spec.js';
 export { parseSseEvents } from './stream/client.js';
 export { dumpCost } from './instructions/callgrind.js';

@@ -472,7 +472,6 @@ export interface ForecastOutcome {
   n: number;
   /** The last range said (after the first blocks, else before the run) and the share of runs its record says it holds; null: a forecast without a range. */
   range: { low: number; high: number; coverage: number } | null;
-  from: 'measured' | 'before';
   /** Where the reached figure fell against that range; null without one, or without a reached figure. */
   fell: 'inside' | 'narrower' | 'wider' | null;
 }
@@ -497,7 +496,9 @@ export function forecastOutcome(r: Pick<BenchResult, 'design' | 'summaries' | 'o
     over: ratios.length ? 'ratios' : 'pairs',
     n: ratios.length,
     range,
-    from: m ? 'measured' : 'before',
-    fell: range === null || !known ? null : reached < range.low ? 'narrower' : reached > range.high ? 'wider' : 'inside',
+    fell: range === null || !known ? null : fellAgainst(reached, range),
   };
 }
+
+/** Where a reached half-width fell against a forecast's range: the one rule for a run's report and the history's count. */
+export const fellAgainst = (reached: number, range: { low: number; high: number }): 'inside' | 'narrower' | 'wider' => (reached < range.low ? 'narrower' : reached > range.high ? 'wider' : 'inside');
