@@ -272,6 +272,12 @@ export const DEFAULTS = {
    */
   loaderBound: { serverShare: 0.97, loaderBusy: 0.8 },
   /**
+   * A pair loader-bound (`loaderBound`) in at least this share of its usable windows is ranked as
+   * a lower bound: the server might serve more than the loader sent, so its place is open upward
+   * (`rankScenario`). Under it, a few bound windows are the host's moments, not the pair's figure.
+   */
+  loaderBoundRankShare: 0.5,
+  /**
    * CoV verdict bands (upper limits, fractions): under `excellent` is Excellent, under `acceptable`
    * Acceptable, up to `noisy` Noisy, above it Unreliable (the nine-scenario suite's 3/5/10%).
    */

@@ -59,7 +59,19 @@ export { varianceComponents, meansVariance, optimalRounds, blocksAhead, blocksFo
 export { decideStop, scenarioShares, type ScenarioAhead } from './analysis/stopping.js';
 export { bestCleanPoint, kneeOf, sweepOf, isCleanLevel, type SweepLevel } from './analysis/sweep.js';
 export { perProcessOf, processFigures, workerCount } from './analysis/per-process.js';
-export { estimate, overallOf, summarizePair, rankScenario, separated, disturbedWindows, WindowIndex, INTERVAL_METHOD, POOLED_REFERENCE, type EstimatorOptions } from './analysis/summarize.js';
+export {
+  estimate,
+  overallOf,
+  summarizePair,
+  rankScenario,
+  rankedAsLowerBound,
+  separated,
+  disturbedWindows,
+  WindowIndex,
+  INTERVAL_METHOD,
+  POOLED_REFERENCE,
+  type EstimatorOptions,
+} from './analysis/summarize.js';
 export { blockInterval } from './analysis/bootstrap.js';
 export { covBand, blockCov, pairVerdict, runVerdict, VERDICT_BANDS } from './analysis/verdict.js';
 export { chiSquareQuantile, normalCdf, normalQuantile, tQuantile } from './analysis/student-t.js';

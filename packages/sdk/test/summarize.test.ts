@@ -217,6 +217,57 @@ describe('rankScenario and separated', () => {
     ]);
   });
 
+  it("a target whose req/s was the loader's ranks as a lower bound: its place is open upward, and no one is apart above it", () => {
+    // conditional-get with autocannon on a fast host (2026-12-04 12:51): node-http and fastify both
+    // loader-bound at 70–76k req/s, fastify read 0.960 [0.938, 0.984] and was placed second.
+    const pair = (target: string, rel: [number, number, number] | null, loaderBound = 0) =>
+      ({
+        scenario: 'conditional-get',
+        target,
+        windows: { ok: 11, loaderBound },
+        relativeRps: rel && { point: rel[0], ci95: [rel[1], rel[2]], halfWidth: 0.02, n: 11, method: 'test' },
+      }) as unknown as PairSummary;
+    const rows = (r: ReturnType<typeof rankScenario>) => r.places.map((p) => [p.targets.join(','), p.place, p.worst]);
+    const others = [pair('hono', [0.729, 0.709, 0.756]), pair('koa', [0.607, 0.598, 0.62]), pair('express', [0.168, 0.16, 0.176])];
+    expect(rows(rankScenario('conditional-get', [pair('node-http', null), pair('fastify', [0.96, 0.938, 0.984]), ...others], 0.01))).toEqual([
+      ['node-http', 1, 1],
+      ['fastify', 2, 2],
+      ['hono', 3, 3],
+      ['koa', 4, 4],
+      ['express', 5, 5],
+    ]);
+    const bound = rankScenario('conditional-get', [pair('node-http', null, 9), pair('fastify', [0.96, 0.938, 0.984], 8), ...others], 0.01);
+    expect(rows(bound)).toEqual([
+      ['node-http,fastify', 1, 2],
+      ['hono', 3, 3],
+      ['koa', 4, 4],
+      ['express', 5, 5],
+    ]);
+    expect(bound.method).toContain('loader-bound in at least 50% of its windows');
+    // Bound below others: koa's req/s may be higher than it read, so it may rank anywhere above its
+    // place, and hono and fastify above it are not apart from it for their worst rank; express,
+    // under it and not bound, stays under it.
+    expect(
+      rows(
+        rankScenario(
+          'conditional-get',
+          [pair('node-http', null), pair('fastify', [0.96, 0.938, 0.984]), pair('hono', [0.729, 0.709, 0.756]), pair('koa', [0.607, 0.598, 0.62], 6), pair('express', [0.168, 0.16, 0.176])],
+          0.01,
+        ),
+      ),
+    ).toEqual([
+      ['node-http', 1, 2],
+      ['fastify', 2, 3],
+      ['hono', 3, 4],
+      ['koa', 1, 4],
+      ['express', 5, 5],
+    ]);
+    // Under half its windows bound: ranked as measured.
+    expect(
+      rows(rankScenario('conditional-get', [pair('node-http', null), pair('fastify', [0.96, 0.938, 0.984]), ...others.slice(0, 1), pair('koa', [0.607, 0.598, 0.62], 5), others[2]!], 0.01)),
+    ).toEqual(rows(rankScenario('conditional-get', [pair('node-http', null), pair('fastify', [0.96, 0.938, 0.984]), ...others], 0.01)));
+  });
+
   it('overlapping intervals tie however far apart the points', () => {
     const e = (point: number, lo: number, hi: number): Estimate => ({ point, ci95: [lo, hi], halfWidth: (hi - lo) / 2 / point, n: 10, method: 'test' });
     expect(separated(e(1.1, 1.0, 1.2), e(1.0, 0.95, 1.05), 0.01)).toBe(false);

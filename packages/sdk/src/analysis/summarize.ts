@@ -2,6 +2,7 @@ import { mergeOpenLoop } from '../open-loop.js';
 import { decodeHistogram, encodeHistogram, latencyOf, mergeHistograms } from '../histogram.js';
 import type { BenchResult, BlockRecord, Estimate, LoaderFloor, NoiseLabel, OkWindow, PairSummary, Ranking, WindowRecord } from '../result-schema.js';
 import { thresholdsOf, type DesignThresholds } from '../design-thresholds.js';
+import { DEFAULTS } from '../defaults.js';
 import { blockInterval, hierarchicalBootstrap, median, relativeHalfWidth, subSeed, type Grouped } from './bootstrap.js';
 import { varianceComponents } from './components.js';
 import { perProcessOf } from './per-process.js';
@@ -376,8 +377,16 @@ export function separated(a: Estimate, b: Estimate, band: number): boolean {
   return lo(top) > hi(bottom);
 }
 
-const RANKING_METHOD =
-  "by relative throughput; a target's place is the range of ranks its 95% interval allows: from one more than the targets apart above it to the targets ranked less those apart below it (apart: intervals that do not overlap, and a difference beyond the practical band)";
+const RANKING_METHOD = `by relative throughput; a target's place is the range of ranks its 95% interval allows: from one more than the targets apart above it to the targets ranked less those apart below it (apart: intervals that do not overlap, and a difference beyond the practical band); a target loader-bound in at least ${Math.round(DEFAULTS.loaderBoundRankShare * 100)}% of its windows measured the loader, a lower bound of the server: it may rank first, and no target counts it as apart below`;
+
+/**
+ * Whether a pair's req/s is ranked as a lower bound: loader-bound (the server idle while the loader
+ * was busy) in at least `DEFAULTS.loaderBoundRankShare` of its usable windows. The one rule for the
+ * ranking and the report's note.
+ */
+export function rankedAsLowerBound(s: Pick<PairSummary, 'windows'>): boolean {
+  return s.windows.loaderBound > 0 && s.windows.loaderBound >= DEFAULTS.loaderBoundRankShare * s.windows.ok;
+}
 
 /**
  * Places within a scenario, as ranges of ranks: each target's best rank is 1 + the targets apart
@@ -385,16 +394,25 @@ const RANKING_METHOD =
  * targets (in descending relative throughput) with the same range. One range per target, not a
  * partition: a partition chains ties — B overlapping A and C does not make A and C one place — and
  * on a noisy run (2026-12-03 22:43) it put Koa at 0.498 [0.373, 0.638] of node:http in a tie for
- * first with node:http itself, because each target overlapped the one above it. Pure.
+ * first with node:http itself, because each target overlapped the one above it.
+ *
+ * A target whose req/s was the loader's (`rankedAsLowerBound`) is only known to be at least where
+ * it reads: its best rank is 1, and a target above it is not apart from it for its worst rank. A
+ * target above it stays above (a lower bound under it). With the reference itself loader-bound
+ * every ratio reads high by as much as its process was held back, and the same rule holds: the
+ * reference may rank first. Measured with autocannon on a fast host (2026-12-04 12:51, no wrk):
+ * node:http and Fastify both loader-bound at 70–76k req/s on conditional-get, Fastify 0.960 [0.938,
+ * 0.984] of node:http, ranked second below it. Pure.
  */
 export function rankScenario(scenario: string, summaries: readonly PairSummary[], band: number): Ranking {
   const entries = summaries
     .filter((s) => s.scenario === scenario && s.windows.ok > 0)
-    .map((s) => ({ name: s.target, e: s.relativeRps ?? ({ point: 1, ci95: [1, 1], halfWidth: 0, n: 0, method: 'reference' } satisfies Estimate) }))
+    .map((s) => ({ name: s.target, bound: rankedAsLowerBound(s), e: s.relativeRps ?? ({ point: 1, ci95: [1, 1], halfWidth: 0, n: 0, method: 'reference' } satisfies Estimate) }))
     .sort((a, b) => b.e.point - a.e.point);
   const ranged = entries.map((x) => {
     const apart = entries.filter((y) => y !== x && separated(x.e, y.e, band));
-    return { ...x, best: 1 + apart.filter((y) => y.e.point > x.e.point).length, worst: entries.length - apart.filter((y) => y.e.point < x.e.point).length };
+    const below = apart.filter((y) => y.e.point < x.e.point && !y.bound).length;
+    return { ...x, best: x.bound ? 1 : 1 + apart.filter((y) => y.e.point > x.e.point).length, worst: entries.length - below };
   });
   const places: Ranking['places'] = [];
   for (const x of ranged) {
