@@ -64,7 +64,6 @@ export {
   overallOf,
   summarizePair,
   rankScenario,
-  rankedAsLowerBound,
   separated,
   disturbedWindows,
   WindowIndex,

@@ -381,10 +381,9 @@ const RANKING_METHOD = `by relative throughput; a target's place is the range of
 
 /**
  * Whether a pair's req/s is ranked as a lower bound: loader-bound (the server idle while the loader
- * was busy) in at least `DEFAULTS.loaderBoundRankShare` of its usable windows. The one rule for the
- * ranking and the report's note.
+ * was busy) in at least `DEFAULTS.loaderBoundRankShare` of its usable windows.
  */
-export function rankedAsLowerBound(s: Pick<PairSummary, 'windows'>): boolean {
+function rankedAsLowerBound(s: Pick<PairSummary, 'windows'>): boolean {
   return s.windows.loaderBound > 0 && s.windows.loaderBound >= DEFAULTS.loaderBoundRankShare * s.windows.ok;
 }
 
